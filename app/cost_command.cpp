@@ -1,0 +1,86 @@
+#include "app/cli_args.h"
+#include "app/commands.h"
+
+#include "core/cost_model.h"
+#include "core/json_writer.h"
+#include "core/registry.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--causal] [--set KEY=VALUE]... [--json]
+
+Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
+the variant: qkv_proj 3n(hd)^2, out_proj n(hd)^2, ffn 8n(hd)^2, and the core's own terms (scores,
+weights_v, feature_map, linear_state, projection, relpos, hashing). flops = 2*macs. Softmax
+exponentials are counted separately. peak_bytes: float32 Q, K, V and out plus the kernel's extra
+memory. Also prints the seed crossovers n = 2hd, 6hd and 16d.
+)";
+
+std::string costJson(const LayerCost& cost) {
+    JsonWriter json;
+    json.beginObject();
+    json.key("variant").value(cost.variant);
+    json.key("n").value(static_cast<double>(cost.shape.n));
+    json.key("d").value(static_cast<double>(cost.shape.d));
+    json.key("heads").value(cost.shape.heads);
+    json.key("causal").value(cost.shape.causal);
+    json.key("convention").value("macs; flops = 2*macs");
+    json.key("terms").beginObject();
+    for (const auto& [name, macs] : cost.terms) json.key(name).value(macs);
+    json.endObject();
+    json.key("exps").value(cost.exps);
+    json.key("attention_macs").value(cost.attentionMacs);
+    json.key("layer_macs").value(cost.layerMacs);
+    json.key("layer_flops").value(cost.layerFlops());
+    json.key("peak_bytes").value(cost.peakBytes);
+    json.key("crossovers").beginObject();
+    json.key("attention_exceeds_ffn_n").value(attentionOvertakesFfn(cost.shape.heads, cost.shape.d));
+    json.key("quadratic_dominates_n").value(quadraticDominates(cost.shape.heads, cost.shape.d));
+    json.key("linear_pays_off_n").value(linearPaysOff(cost.shape.d));
+    json.endObject();
+    json.endObject();
+    return json.str();
+}
+
+void printTable(const LayerCost& cost) {
+    std::printf("%s  n=%lld d=%lld heads=%d %s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
+                static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
+                cost.shape.causal ? "causal" : "bidirectional");
+    for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
+    std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps, "attention_macs",
+                cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes);
+    std::printf("  attention > FFN when n > 2hd = %.0f; quadratic term dominates when n > 6hd = %.0f; "
+                "linear pays off when n > 16d = %.0f\n",
+                attentionOvertakesFfn(cost.shape.heads, cost.shape.d), quadraticDominates(cost.shape.heads, cost.shape.d),
+                linearPaysOff(cost.shape.d));
+}
+
+} // namespace
+
+int costCommand(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::fputs(kCostHelp, stdout);
+        return 0;
+    }
+    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads"}, {"--causal", "--json"});
+    const VariantInfo& variant = requireVariant(cli.required("--variant"));
+    ProblemShape shape;
+    shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
+    shape.d = cli.requiredInteger("--d", 1, 1 << 20);
+    shape.dv = shape.d;
+    shape.heads = static_cast<int>(cli.requiredInteger("--heads", 1, 1 << 16));
+    shape.causal = cli.flag("--causal");
+    const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    const LayerCost cost = layerCost(variant, shape, params);
+    if (cli.flag("--json"))
+        std::printf("%s\n", costJson(cost).c_str());
+    else
+        printTable(cost);
+    return 0;
+}
+
+} // namespace attnlab

@@ -1,0 +1,19 @@
+#include "app/commands.h"
+
+#ifdef ATTNLAB_WITH_GUI
+#include "app/gui_main.h"
+#endif
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+#ifdef ATTNLAB_WITH_GUI
+    if (attnlab::isCommandLineInvocation(argc, argv))
+        return attnlab::runCommandLine(argc, argv, {{"figure", attnlab::figureCommand}});
+    return attnlab::runGui(argc, argv);
+#else
+    if (attnlab::isCommandLineInvocation(argc, argv)) return attnlab::runCommandLine(argc, argv);
+    std::fprintf(stderr, "attnlab: error: this build has no GUI (configure with ATTNLAB_BUILD_GUI=ON)\n");
+    return 2;
+#endif
+}

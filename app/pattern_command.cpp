@@ -1,0 +1,83 @@
+#include "app/cli_args.h"
+#include "app/commands.h"
+
+#include "core/errors.h"
+#include "core/input_files.h"
+#include "core/memory_budget.h"
+#include "core/npy_io.h"
+#include "core/registry.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+constexpr const char* kPatternHelp = R"(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
+                       [--q Q.npy [--k K.npy]] [--head H] --out M.npy
+
+Writes the allowed set M of a variant as uint8 [n, n], 1 where query i may attend key j. Variants
+without a mask (linear, performer, linformer, relu2, mixed_chunk) write where W may be non-zero.
+Data-dependent patterns (lsh) need --q (and --k unless shared_qk) and give head H's mask (default 0).
+--d (default 64, or Q's d) only matters for defaults that depend on d.
+)";
+
+} // namespace
+
+int patternCommand(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::fputs(kPatternHelp, stdout);
+        return 0;
+    }
+    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out"}, {"--causal"});
+    const VariantInfo& variant = requireVariant(cli.required("--variant"));
+    const std::string outPath = cli.required("--out");
+    ProblemShape shape;
+    shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
+    shape.d = cli.integer("--d", 64, 1, INT32_MAX);
+    shape.dv = shape.d;
+    shape.causal = cli.flag("--causal");
+
+    InputFiles files;
+    const auto qPath = cli.value("--q");
+    if (qPath) {
+        files = readInputFiles(*qPath, "", "");
+        if (files.q.rows != shape.n)
+            throw InputError("attnlab pattern: --n " + std::to_string(shape.n) + " does not match Q's n = " +
+                             std::to_string(files.q.rows));
+        shape.heads = files.q.heads;
+        shape.d = files.q.cols;
+        shape.dv = shape.d;
+    } else if (cli.value("--k")) {
+        throw InputError("attnlab pattern: --k needs --q");
+    }
+    const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    const std::int64_t head = cli.integer("--head", 0, 0, INT32_MAX);
+    const AttentionInputs* inputs = nullptr;
+    AttentionInputs data;
+    if (variant.dataDependentPattern) {
+        if (!qPath) throw InputError("attnlab pattern: the pattern of '" + variant.id + "' depends on the data: give --q");
+        if (head >= shape.heads)
+            throw InputError("attnlab pattern: --head " + std::to_string(head) + " is out of range [0, " +
+                             std::to_string(shape.heads - 1) + "]");
+        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+        if (needsKeys) {
+            const auto kPath = cli.value("--k");
+            if (!kPath) throw InputError("attnlab pattern: --k is required for variant '" + variant.id + "'");
+            readKeys(files, *kPath);
+        }
+        data = AttentionInputs{&files.q, needsKeys ? &files.k : nullptr, nullptr};
+        inputs = &data;
+    }
+    const double n = static_cast<double>(shape.n);
+    requireMemory(2.0 * n * n, "the " + std::to_string(shape.n) + " x " + std::to_string(shape.n) + " pattern");
+
+    PendingFile outFile(outPath);
+    const auto pattern = buildPattern(variant, shape, params, inputs, static_cast<int>(head));
+    const auto mask = denseMask(*pattern);
+    writeNpyUint8(outFile, {shape.n, shape.n}, mask.data());
+    outFile.commit();
+    return 0;
+}
+
+} // namespace attnlab

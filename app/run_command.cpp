@@ -1,0 +1,89 @@
+#include "app/cli_args.h"
+#include "app/commands.h"
+
+#include "core/cost_model.h"
+#include "core/errors.h"
+#include "core/input_files.h"
+#include "core/memory_budget.h"
+#include "core/npy_io.h"
+#include "core/registry.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+constexpr const char* kRunHelp = R"(usage: attnlab run --variant ID [--causal] [--set KEY=VALUE]... --q Q.npy [--k K.npy] --v V.npy
+                   --out O.npy [--weights W.npy] [--threads T] [--reference]
+
+Computes one attention variant. Q, K, V: float32 or float64 NPY, all [h, n, d] or all [n, d]; V may
+have its own last dimension. Writes out (float32, V's shape) and, with --weights, the effective
+weights W (float32 [h, n, n] or [n, n]) with out = W·V. --k is required except for lsh with
+shared_qk=true. --reference runs the plain reference kernels. See `attnlab variants` for the ids
+and parameters.
+)";
+
+std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols) {
+    if (files.twoDimensional) return {files.q.rows, cols};
+    return {files.q.heads, files.q.rows, cols};
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::fputs(kRunHelp, stdout);
+        return 0;
+    }
+    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads"},
+                      {"--causal", "--reference"});
+    const VariantInfo& variant = requireVariant(cli.required("--variant"));
+    const std::string outPath = cli.required("--out");
+    const auto weightsPath = cli.value("--weights");
+    const int threads = static_cast<int>(cli.integer("--threads", defaultThreadCount(), 1, 1024));
+    const std::string qPath = cli.required("--q"), vPath = cli.required("--v");
+
+    // Parameters that decide whether K is needed are resolved before reading the data, with the
+    // shape filled in once the files are read.
+    InputFiles files = readInputFiles(qPath, "", vPath);
+    ProblemShape shape;
+    shape.heads = files.q.heads;
+    shape.n = files.q.rows;
+    shape.d = files.q.cols;
+    shape.dv = files.v.cols;
+    shape.causal = cli.flag("--causal");
+    const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+    if (needsKeys) {
+        const auto kPath = cli.value("--k");
+        if (!kPath) throw InputError("attnlab run: --k is required for variant '" + variant.id + "'");
+        readKeys(files, *kPath);
+    }
+
+    const double workspace = variant.cost(shape, params).workspaceBytes;
+    requireMemory(runIoBytes(shape, weightsPath.has_value()) + workspace,
+                  "variant '" + variant.id + "' at h=" + std::to_string(shape.heads) + ", n=" + std::to_string(shape.n) +
+                      (weightsPath ? " with --weights" : ""));
+
+    PendingFile outFile(outPath);
+    std::optional<PendingFile> weightsFile;
+    if (weightsPath) weightsFile.emplace(*weightsPath);
+
+    AttentionInputs inputs{&files.q, needsKeys ? &files.k : nullptr, &files.v};
+    RunOptions options;
+    options.causal = shape.causal;
+    options.params = params;
+    options.threads = threads;
+    options.wantWeights = weightsPath.has_value();
+    options.useReference = cli.flag("--reference");
+    const RunResult result = variant.run(inputs, options);
+
+    writeNpyFloat32(outFile, outputShape(files, shape.dv), result.out.values.data());
+    if (weightsFile) writeNpyFloat32(*weightsFile, outputShape(files, shape.n), result.weights->values.data());
+    outFile.commit();
+    if (weightsFile) weightsFile->commit();
+    return 0;
+}
+
+} // namespace attnlab

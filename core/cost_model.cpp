@@ -1,0 +1,40 @@
+#include "core/cost_model.h"
+
+namespace attnlab {
+
+namespace {
+double width(const ProblemShape& shape) { return static_cast<double>(shape.heads) * static_cast<double>(shape.d); }
+} // namespace
+
+double qkvProjectionMacs(const ProblemShape& shape) { return 3.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
+double outputProjectionMacs(const ProblemShape& shape) { return static_cast<double>(shape.n) * width(shape) * width(shape); }
+double ffnMacs(const ProblemShape& shape) { return 8.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
+
+double attentionOvertakesFfn(int heads, std::int64_t d) { return 2.0 * heads * static_cast<double>(d); }
+double quadraticDominates(int heads, std::int64_t d) { return 6.0 * heads * static_cast<double>(d); }
+double linearPaysOff(std::int64_t d) { return 16.0 * static_cast<double>(d); }
+
+double runIoBytes(const ProblemShape& shape, bool withWeights) {
+    const double n = static_cast<double>(shape.n), h = shape.heads;
+    double bytes = 4.0 * h * n * (2.0 * static_cast<double>(shape.d) + 2.0 * static_cast<double>(shape.dv));
+    if (withWeights) bytes += 4.0 * h * n * n;
+    return bytes;
+}
+
+LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    LayerCost cost;
+    cost.variant = variant.id;
+    cost.shape = shape;
+    const CoreCost core = variant.cost(shape, params);
+    cost.terms = core.terms;
+    for (const auto& [name, macs] : core.terms) cost.attentionMacs += macs;
+    cost.terms["qkv_proj"] = qkvProjectionMacs(shape);
+    cost.terms["out_proj"] = outputProjectionMacs(shape);
+    cost.terms["ffn"] = ffnMacs(shape);
+    cost.exps = core.exps;
+    cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
+    cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
+    return cost;
+}
+
+} // namespace attnlab

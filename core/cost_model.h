@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/variant.h"
+
+#include <map>
+#include <string>
+
+namespace attnlab {
+
+// Multiply-add counts of one Transformer layer as the seed documents count them (an a×b by b×c
+// product costs a·b·c MACs; flops = 2·macs). Model width hd, FFN width 4hd.
+struct LayerCost {
+    std::string variant;
+    ProblemShape shape;
+    std::map<std::string, double> terms; // qkv_proj, scores, weights_v, out_proj, ffn, and the variant's own terms
+    double exps = 0;                     // softmax/feature-map exponentials (not MACs)
+    double attentionMacs = 0;            // attention core only
+    double layerMacs = 0;                // everything
+    double peakBytes = 0;                // inputs + outputs + the kernel's extra memory, float32
+    double layerFlops() const { return 2.0 * layerMacs; }
+};
+
+// Projection and FFN terms of a layer: qkv 3n(hd)², output n(hd)², FFN 8n(hd)².
+double qkvProjectionMacs(const ProblemShape& shape);
+double outputProjectionMacs(const ProblemShape& shape);
+double ffnMacs(const ProblemShape& shape);
+
+// The whole layer with `variant`'s attention core (parameters already resolved).
+LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
+// Seed crossovers (seed 000): self-attention outweighs the FFN when n > 2hd; the quadratic term
+// dominates the whole layer when n > 6hd; linear attention with a 4× larger head pays off when n > 16d.
+double attentionOvertakesFfn(int heads, std::int64_t d);
+double quadraticDominates(int heads, std::int64_t d);
+double linearPaysOff(std::int64_t d);
+
+// Bytes of the float32 inputs and output of one run (Q, K, V, out), plus weights when asked.
+double runIoBytes(const ProblemShape& shape, bool withWeights);
+
+} // namespace attnlab

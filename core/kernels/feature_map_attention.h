@@ -1,0 +1,18 @@
+#pragma once
+
+#include "core/variant.h"
+
+namespace attnlab {
+
+// Linear attention through a positive feature map φ (elu+1, 1+cos as [1, x̂], FAVOR+):
+// out_i = φ(q_i)ᵀ Σ_{j∈J_i} φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_{j∈J_i} φ(k_j), J_i = all j or j ≤ i (causal).
+// phiQ and phiK are [h, n, m]; V is [h, n, dv]. A zero denominator gives a zero row.
+// Fast path: bidirectional as two GEMMs (state Φ_Kᵀ V, then Φ_Q · state); causal in chunks (masked
+// intra-chunk product plus the running state of earlier chunks). Reference: the explicit quadratic
+// form Σ_j (φ(q_i)·φ(k_j)) v_j in double.
+RunResult runFeatureMapAttention(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, const RunOptions& options);
+
+// Shen et al.'s "efficient attention": out_i = Σ_m softmax(q_i)_m · Σ_{J_i} exp(k_jm) v_j / Σ_{J_i} exp(k_jm).
+RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions& options);
+
+} // namespace attnlab

@@ -1,0 +1,160 @@
+#include "core/pattern.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace attnlab {
+
+std::int64_t Pattern::rowCount(std::int64_t i) const {
+    std::vector<ColumnRange> ranges;
+    rowRanges(i, ranges);
+    std::int64_t count = 0;
+    for (const auto& r : ranges) count += r.size();
+    return count;
+}
+
+std::int64_t Pattern::nnz() const {
+    std::int64_t total = 0;
+    for (std::int64_t i = 0; i < m_n; ++i) total += rowCount(i);
+    return total;
+}
+
+RangePattern::RangePattern(std::int64_t n, Predicate predicate, RangeFunction ranges)
+    : Pattern(n), m_predicate(std::move(predicate)), m_ranges(std::move(ranges)) {}
+
+ExplicitPattern::ExplicitPattern(std::int64_t n, const std::vector<std::vector<ColumnRange>>& rows) : Pattern(n) {
+    if (static_cast<std::int64_t>(rows.size()) != n) throw std::logic_error("ExplicitPattern: one range list per row");
+    m_rowStart.reserve(static_cast<std::size_t>(n) + 1);
+    m_rowCount.reserve(static_cast<std::size_t>(n));
+    m_rowStart.push_back(0);
+    for (const auto& row : rows) {
+        std::int64_t count = 0;
+        for (const auto& r : row) {
+            m_ranges.push_back(r);
+            count += r.size();
+        }
+        m_rowStart.push_back(static_cast<std::int64_t>(m_ranges.size()));
+        m_rowCount.push_back(count);
+    }
+}
+
+bool ExplicitPattern::allowed(std::int64_t i, std::int64_t j) const {
+    const auto first = m_ranges.begin() + m_rowStart[i];
+    const auto last = m_ranges.begin() + m_rowStart[i + 1];
+    const auto it = std::upper_bound(first, last, j, [](std::int64_t col, const ColumnRange& r) { return col < r.begin; });
+    return it != first && j < std::prev(it)->end;
+}
+
+void ExplicitPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+    out.insert(out.end(), m_ranges.begin() + m_rowStart[i], m_ranges.begin() + m_rowStart[i + 1]);
+}
+
+std::vector<ColumnRange> rangesOfColumns(const std::vector<std::int64_t>& sortedColumns) {
+    std::vector<ColumnRange> ranges;
+    for (const std::int64_t j : sortedColumns) appendRange(ranges, j, j + 1, INT64_MAX);
+    return ranges;
+}
+
+void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t end, std::int64_t limit) {
+    begin = std::max<std::int64_t>(begin, 0);
+    end = std::min(end, limit);
+    if (begin >= end) return;
+    if (!out.empty() && begin <= out.back().end) {
+        out.back().end = std::max(out.back().end, end);
+        return;
+    }
+    out.push_back({begin, end});
+}
+
+void clipRanges(std::vector<ColumnRange>& ranges, std::int64_t lastColumn) {
+    while (!ranges.empty() && ranges.back().begin > lastColumn) ranges.pop_back();
+    if (!ranges.empty()) ranges.back().end = std::min(ranges.back().end, lastColumn + 1);
+}
+
+std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b) {
+    std::vector<ColumnRange> merged;
+    merged.reserve(a.size() + b.size());
+    std::size_t ia = 0, ib = 0;
+    while (ia < a.size() || ib < b.size()) {
+        const bool takeA = ib == b.size() || (ia < a.size() && a[ia].begin <= b[ib].begin);
+        const ColumnRange& next = takeA ? a[ia++] : b[ib++];
+        appendRange(merged, next.begin, next.end, INT64_MAX);
+    }
+    return merged;
+}
+
+std::vector<std::uint8_t> denseMask(const Pattern& pattern) {
+    const std::int64_t n = pattern.size();
+    std::vector<std::uint8_t> mask(static_cast<std::size_t>(n) * n, 0);
+    std::vector<ColumnRange> ranges;
+    for (std::int64_t i = 0; i < n; ++i) {
+        ranges.clear();
+        pattern.rowRanges(i, ranges);
+        for (const auto& r : ranges) std::fill(mask.begin() + i * n + r.begin, mask.begin() + i * n + r.end, 1);
+    }
+    return mask;
+}
+
+std::vector<std::int64_t> rowCounts(const Pattern& pattern) {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(pattern.size()));
+    for (std::int64_t i = 0; i < pattern.size(); ++i) counts[i] = pattern.rowCount(i);
+    return counts;
+}
+
+DensityImage densityImage(const Pattern& pattern, int bins) {
+    return densityImageRegion(pattern, 0, pattern.size(), 0, pattern.size(), bins, bins);
+}
+
+DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
+                                std::int64_t col1, int width, int height) {
+    DensityImage image;
+    image.width = width;
+    image.height = height;
+    image.density.assign(static_cast<std::size_t>(width) * height, 0.0f);
+    if (row1 <= row0 || col1 <= col0 || width <= 0 || height <= 0) return image;
+    const double rowsPerCell = static_cast<double>(row1 - row0) / height;
+    const double colsPerCell = static_cast<double>(col1 - col0) / width;
+    // A matrix cell counts towards the image cell holding its centre, so every matrix cell lands in
+    // exactly one image cell; density = allowed cells / all cells mapped there.
+    auto cellOfColumn = [&](std::int64_t j) {
+        return std::min<std::int64_t>(width - 1, static_cast<std::int64_t>((j - col0 + 0.5) / colsPerCell));
+    };
+    auto firstColumnOfCell = [&](std::int64_t x) {
+        std::int64_t j = col0 + static_cast<std::int64_t>(std::ceil(x * colsPerCell - 0.5));
+        while (j > col0 && cellOfColumn(j - 1) >= x) --j;
+        while (j < col1 && cellOfColumn(j) < x) ++j;
+        return j;
+    };
+    std::vector<std::int64_t> columnsInCell(width, 0), rowsInCell(height, 0);
+    for (std::int64_t x = 0; x < width; ++x) columnsInCell[x] = firstColumnOfCell(x + 1) - firstColumnOfCell(x);
+    columnsInCell[width - 1] = col1 - firstColumnOfCell(width - 1);
+    std::vector<double> hits(image.density.size(), 0.0);
+    std::vector<ColumnRange> ranges;
+    for (std::int64_t i = row0; i < row1; ++i) {
+        const auto y = std::min<std::int64_t>(height - 1, static_cast<std::int64_t>((i - row0 + 0.5) / rowsPerCell));
+        ++rowsInCell[y];
+        double* rowHits = hits.data() + y * width;
+        ranges.clear();
+        pattern.rowRanges(i, ranges);
+        for (const auto& r : ranges) {
+            std::int64_t begin = std::max(r.begin, col0);
+            const std::int64_t end = std::min(r.end, col1);
+            while (begin < end) {
+                const auto x = cellOfColumn(begin);
+                const std::int64_t cellEnd = x + 1 < width ? std::min(end, firstColumnOfCell(x + 1)) : end;
+                rowHits[x] += static_cast<double>(cellEnd - begin);
+                begin = cellEnd;
+            }
+        }
+    }
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const double area = static_cast<double>(rowsInCell[y]) * columnsInCell[x];
+            const std::size_t c = static_cast<std::size_t>(y) * width + x;
+            image.density[c] = area > 0 ? static_cast<float>(hits[c] / area) : 0.0f;
+        }
+    return image;
+}
+
+} // namespace attnlab

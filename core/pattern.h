@@ -1,0 +1,97 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace attnlab {
+
+// Half-open column interval [begin, end) of one query row.
+struct ColumnRange {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    std::int64_t size() const { return end - begin; }
+    bool operator==(const ColumnRange&) const = default;
+};
+
+// The allowed set M of an n × n attention pattern, queried without ever building n × n storage.
+// rowRanges() appends row i's allowed columns as sorted, disjoint, non-touching ranges; every row
+// has at least one member. Cost of a full sweep over rows is O(number of ranges) ≤ O(nnz).
+class Pattern {
+public:
+    explicit Pattern(std::int64_t n) : m_n(n) {}
+    virtual ~Pattern() = default;
+    Pattern(const Pattern&) = delete;
+    Pattern& operator=(const Pattern&) = delete;
+
+    std::int64_t size() const { return m_n; }
+    virtual bool allowed(std::int64_t i, std::int64_t j) const = 0;
+    virtual void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const = 0;
+    // Number of allowed columns of row i; subclasses override with a closed form where one exists.
+    virtual std::int64_t rowCount(std::int64_t i) const;
+    std::int64_t nnz() const;
+
+private:
+    std::int64_t m_n;
+};
+
+// A pattern defined by ranges computed per row, with membership answered by a predicate.
+class RangePattern : public Pattern {
+public:
+    using RangeFunction = std::function<void(std::int64_t i, std::vector<ColumnRange>& out)>;
+    using Predicate = std::function<bool(std::int64_t i, std::int64_t j)>;
+    RangePattern(std::int64_t n, Predicate predicate, RangeFunction ranges);
+    bool allowed(std::int64_t i, std::int64_t j) const override { return m_predicate(i, j); }
+    void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override { m_ranges(i, out); }
+
+private:
+    Predicate m_predicate;
+    RangeFunction m_ranges;
+};
+
+// A data-dependent or random pattern stored as sorted ranges per row (CSR), O(ranges) memory.
+class ExplicitPattern : public Pattern {
+public:
+    // rows[i] holds row i's sorted, disjoint ranges.
+    ExplicitPattern(std::int64_t n, const std::vector<std::vector<ColumnRange>>& rows);
+    bool allowed(std::int64_t i, std::int64_t j) const override;
+    void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override;
+    std::int64_t rowCount(std::int64_t i) const override { return m_rowCount[i]; }
+
+private:
+    std::vector<std::int64_t> m_rowStart; // n + 1 offsets into m_ranges
+    std::vector<ColumnRange> m_ranges;
+    std::vector<std::int64_t> m_rowCount;
+};
+
+// Sorted ranges of a sorted list of distinct columns.
+std::vector<ColumnRange> rangesOfColumns(const std::vector<std::int64_t>& sortedColumns);
+
+// Helpers for building ranges: append [begin, end) clipped to [0, limit), merging with the last range
+// when they touch. Callers must append in increasing order of begin.
+void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t end, std::int64_t limit);
+// Keeps only the parts of `ranges` with column ≤ lastColumn (for causal clipping).
+void clipRanges(std::vector<ColumnRange>& ranges, std::int64_t lastColumn);
+// Sorted union of two sorted range lists.
+std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b);
+
+// Row-major n × n uint8 mask (1 = allowed). Caller is responsible for n being affordable.
+std::vector<std::uint8_t> denseMask(const Pattern& pattern);
+
+// Per-row allowed counts, O(n) calls of rowCount.
+std::vector<std::int64_t> rowCounts(const Pattern& pattern);
+
+// A bins × bins image (width = height = bins) of the fraction of allowed cells in each block of the n × n plane, computed
+// from row ranges in O(ranges + touched bins) without an n × n buffer. Row-major, values in [0, 1].
+struct DensityImage {
+    int width = 0;
+    int height = 0;
+    std::vector<float> density; // height rows of width values
+};
+DensityImage densityImage(const Pattern& pattern, int bins);
+// Same for a sub-rectangle of the plane [row0, row1) × [col0, col1) rendered to width × height cells.
+DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
+                                std::int64_t col1, int width, int height);
+
+} // namespace attnlab

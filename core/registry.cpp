@@ -1,0 +1,75 @@
+#include "core/registry.h"
+
+#include "core/errors.h"
+#include "core/variants/variant_factories.h"
+
+namespace attnlab {
+
+const std::vector<VariantInfo>& allVariants() {
+    static const std::vector<VariantInfo> variants = {
+        makeFullVariant(),     makeStridedVariant(),   makeFixedVariant(),      makeLongformerVariant(),
+        makeChunkVariant(),    makeXlVariant(),        makeLinearVariant(),     makePerformerVariant(),
+        makeLinformerVariant(), makeLshVariant(),      makeRelu2Variant(),      makeMixedChunkVariant(),
+        makeBigBirdVariant(),
+    };
+    return variants;
+}
+
+const VariantInfo* findVariant(const std::string& id) {
+    for (const auto& variant : allVariants())
+        if (variant.id == id) return &variant;
+    return nullptr;
+}
+
+const VariantInfo& requireVariant(const std::string& id) {
+    if (const VariantInfo* variant = findVariant(id)) return *variant;
+    std::string ids;
+    for (const auto& variant : allVariants()) ids += (ids.empty() ? "" : ", ") + variant.id;
+    throw InputError("unknown variant '" + id + "' (known: " + ids + ")");
+}
+
+std::string causalSupportName(CausalSupport support) {
+    switch (support) {
+    case CausalSupport::Both: return "both";
+    case CausalSupport::CausalOnly: return "causal_only";
+    case CausalSupport::BidirectionalOnly: return "bidirectional_only";
+    }
+    return "both";
+}
+
+ProblemShape AttentionInputs::shape(bool causal) const {
+    ProblemShape shape;
+    shape.heads = q->heads;
+    shape.n = q->rows;
+    shape.d = q->cols;
+    shape.dv = v ? v->cols : q->cols;
+    shape.causal = causal;
+    return shape;
+}
+
+ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
+    if (shape.n <= 0) throw InputError("n must be at least 1, got " + std::to_string(shape.n));
+    if (shape.d <= 0) throw InputError("d must be at least 1, got " + std::to_string(shape.d));
+    if (shape.heads <= 0) throw InputError("heads must be at least 1, got " + std::to_string(shape.heads));
+    if (variant.causalSupport == CausalSupport::CausalOnly && !shape.causal)
+        throw InputError("variant '" + variant.id + "' is causal only: pass --causal");
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly && shape.causal)
+        throw InputError("variant '" + variant.id + "' is bidirectional only: --causal is not supported");
+    ParamSet params = resolveParams(variant.id, variant.params, overrides, shape.context());
+    if (variant.validate) variant.validate(shape, params);
+    return params;
+}
+
+std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                                      const AttentionInputs* inputs, int head) {
+    if (variant.dataDependentPattern && !inputs)
+        throw InputError("the pattern of '" + variant.id + "' depends on the data: give --q (and --k)");
+    PatternRequest request;
+    request.shape = shape;
+    request.params = &params;
+    request.inputs = inputs;
+    request.head = head;
+    return variant.pattern(request);
+}
+
+} // namespace attnlab

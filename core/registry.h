@@ -1,0 +1,28 @@
+#pragma once
+
+#include "core/variant.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// The one list of attention variants. The command line, the GUI, the cost model and the tests all
+// read it; a variant is one file under core/variants/ plus one line in registry.cpp.
+const std::vector<VariantInfo>& allVariants();
+
+// nullptr when the id is unknown.
+const VariantInfo* findVariant(const std::string& id);
+
+// Like findVariant but throws InputError listing the known ids.
+const VariantInfo& requireVariant(const std::string& id);
+
+// Resolves parameters and checks the causal flag and cross-parameter rules for one problem.
+// Throws InputError with a one-line message.
+ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides);
+
+// Builds the pattern of `variant` for `shape` (inputs only for data-dependent patterns).
+std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                                      const AttentionInputs* inputs = nullptr, int head = 0);
+
+} // namespace attnlab

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace attnlab {
+
+// A stack of `heads` row-major matrices of rows × cols float32 values, stored contiguously:
+// element (h, i, c) lives at values[(h * rows + i) * cols + c]. Q, K, V and outputs are [h, n, d];
+// effective weights are [h, n, n].
+struct Tensor3 {
+    int heads = 0;
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::vector<float> values;
+
+    Tensor3() = default;
+    Tensor3(int headCount, std::int64_t rowCount, std::int64_t colCount)
+        : heads(headCount), rows(rowCount), cols(colCount),
+          values(static_cast<std::size_t>(headCount) * rowCount * colCount, 0.0f) {}
+
+    std::size_t headStride() const { return static_cast<std::size_t>(rows) * cols; }
+    float* head(int h) { return values.data() + h * headStride(); }
+    const float* head(int h) const { return values.data() + h * headStride(); }
+    float* row(int h, std::int64_t i) { return head(h) + i * cols; }
+    const float* row(int h, std::int64_t i) const { return head(h) + i * cols; }
+    float& at(int h, std::int64_t i, std::int64_t c) { return row(h, i)[c]; }
+    float at(int h, std::int64_t i, std::int64_t c) const { return row(h, i)[c]; }
+    bool empty() const { return values.empty(); }
+};
+
+} // namespace attnlab

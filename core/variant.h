@@ -1,0 +1,94 @@
+#pragma once
+
+#include "core/param_schema.h"
+#include "core/pattern.h"
+#include "core/tensor.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+enum class CausalSupport { Both, CausalOnly, BidirectionalOnly };
+
+// Shape of one attention problem: heads × n queries/keys of size d, values of size dv.
+struct ProblemShape {
+    int heads = 1;
+    std::int64_t n = 0;
+    std::int64_t d = 0;
+    std::int64_t dv = 0;
+    bool causal = false;
+    ShapeContext context() const { return {n, d}; }
+};
+
+// Q, K, V as [h, n, d], [h, n, d], [h, n, dv]. K may be null for variants that derive keys from Q.
+struct AttentionInputs {
+    const Tensor3* q = nullptr;
+    const Tensor3* k = nullptr;
+    const Tensor3* v = nullptr;
+    ProblemShape shape(bool causal) const;
+};
+
+// Returns true when the job that asked for the work has been superseded; kernels poll it between
+// heads or row blocks and then stop early (the result is discarded by the caller).
+using CancelCheck = std::function<bool()>;
+
+struct RunOptions {
+    bool causal = false;
+    ParamSet params;
+    int threads = 1;             // OpenMP threads for this call; the caller decides
+    bool wantWeights = false;    // also fill RunResult::weights ([h, n, n])
+    bool useReference = false;   // the plain, obviously-correct path the fast kernels are tested against
+    CancelCheck cancelled;       // may be empty
+};
+
+struct RunResult {
+    Tensor3 out;                    // [h, n, dv]
+    std::optional<Tensor3> weights; // [h, n, n], out = W · V per head
+    bool cancelled = false;
+};
+
+// Named multiply-add counts of a variant's attention core, for all heads, plus softmax exponentials.
+struct CoreCost {
+    std::map<std::string, double> terms; // scores, weights_v, feature_map, linear_state, projection, relpos, hashing
+    double exps = 0;
+    double workspaceBytes = 0;           // extra memory of the default kernel beyond inputs and outputs
+};
+
+// What the pattern entry point needs: the shape, the resolved parameters, and for data-dependent
+// patterns (lsh) the inputs and which head.
+struct PatternRequest {
+    ProblemShape shape;
+    const ParamSet* params = nullptr;
+    const AttentionInputs* inputs = nullptr; // only for data-dependent patterns
+    int head = 0;
+};
+
+struct VariantInfo {
+    std::string id;
+    std::string displayName;
+    std::string family;
+    std::string summary;
+    ParamSchema params;
+    CausalSupport causalSupport = CausalSupport::Both;
+    bool dataDependentPattern = false; // the pattern needs Q (and K)
+    bool hasMask = true;               // false: the pattern is where W may be non-zero (all or j ≤ i)
+
+    // Throws InputError for combinations the schema's per-key ranges cannot express (e.g. d odd with
+    // relpos=sinusoid, pool with k > n, a global index outside [0, n)). May be empty.
+    std::function<void(const ProblemShape&, const ParamSet&)> validate;
+    // True when K must be given (false only for lsh with shared_qk).
+    std::function<bool(const ParamSet&)> needsKeys;
+    std::function<RunResult(const AttentionInputs&, const RunOptions&)> run;
+    std::function<std::unique_ptr<Pattern>(const PatternRequest&)> pattern;
+    std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
+};
+
+std::string causalSupportName(CausalSupport support);
+
+} // namespace attnlab

@@ -1,0 +1,142 @@
+#include "core/variant_support.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+ParamSpec integerParam(std::string key, std::string description, std::string defaultText, IntegerDefault value,
+                       std::int64_t minValue, std::string rangeText) {
+    ParamSpec spec;
+    spec.key = std::move(key);
+    spec.type = ParamType::Integer;
+    spec.description = std::move(description);
+    spec.defaultText = std::move(defaultText);
+    spec.defaultValue = [value](const ShapeContext& shape, const ParamSet& earlier) -> ParamValue {
+        return value(shape, earlier);
+    };
+    spec.minValue = minValue;
+    spec.rangeText = std::move(rangeText);
+    return spec;
+}
+
+ParamSpec seedParam() {
+    return integerParam("seed", "Seed of the random draws; the same seed gives the same numbers", "0",
+                        [](const ShapeContext&, const ParamSet&) { return std::int64_t{0}; }, 0, ">= 0");
+}
+
+ParamSpec choiceParam(std::string key, std::string description, std::vector<std::string> choices,
+                      std::string defaultChoice) {
+    ParamSpec spec;
+    spec.key = std::move(key);
+    spec.type = ParamType::Choice;
+    spec.description = std::move(description);
+    spec.defaultText = defaultChoice;
+    spec.defaultValue = [defaultChoice](const ShapeContext&, const ParamSet&) -> ParamValue { return defaultChoice; };
+    spec.choices = std::move(choices);
+    std::string range;
+    for (const auto& choice : spec.choices) range += (range.empty() ? "" : "|") + choice;
+    spec.rangeText = range;
+    return spec;
+}
+
+ParamSpec boolParam(std::string key, std::string description, bool defaultValue) {
+    ParamSpec spec;
+    spec.key = std::move(key);
+    spec.type = ParamType::Boolean;
+    spec.description = std::move(description);
+    spec.defaultText = defaultValue ? "true" : "false";
+    spec.defaultValue = [defaultValue](const ShapeContext&, const ParamSet&) -> ParamValue { return defaultValue; };
+    spec.choices = {"true", "false"};
+    spec.rangeText = "true|false";
+    return spec;
+}
+
+double fullPairs(const ProblemShape& shape) {
+    const auto n = static_cast<double>(shape.n);
+    return shape.causal ? n * (n + 1) / 2 : n * n;
+}
+
+double rowKernelWorkspace(const ProblemShape& shape, double longestRow) {
+    constexpr double threads = 2;
+    return threads * 4.0 * (longestRow + static_cast<double>(shape.dv));
+}
+
+CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax) {
+    CoreCost cost;
+    cost.terms["scores"] = nnzPerHead * static_cast<double>(shape.d) * shape.heads;
+    cost.terms["weights_v"] = nnzPerHead * static_cast<double>(shape.dv) * shape.heads;
+    cost.exps = softmax ? nnzPerHead * shape.heads : 0;
+    return cost;
+}
+
+std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal) {
+    return std::make_unique<RangePattern>(
+        n, [causal](std::int64_t i, std::int64_t j) { return !causal || j <= i; },
+        [n, causal](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({0, causal ? i + 1 : n}); });
+}
+
+HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
+    HeadPatterns patterns;
+    patterns.push_back(std::move(pattern));
+    return patterns;
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern) {
+    return [pattern](const AttentionInputs& inputs, const RunOptions& options) {
+        PatternRequest request;
+        request.shape = inputs.shape(options.causal);
+        request.params = &options.params;
+        request.inputs = &inputs;
+        MaskedScoring scoring;
+        scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+        return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+    };
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::int64_t countCongruent(std::int64_t lo, std::int64_t hi, std::int64_t residue, std::int64_t period) {
+    lo = std::max<std::int64_t>(lo, 0);
+    if (lo > hi) return 0;
+    residue %= period;
+    const std::int64_t first = lo + ((residue - lo % period) % period + period) % period;
+    return first > hi ? 0 : (hi - first) / period + 1;
+}
+
+std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern) {
+    return [pattern](const ProblemShape& shape, const ParamSet& params) {
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        const auto mask = pattern(request);
+        double nnz = 0, longest = 0;
+        for (std::int64_t i = 0; i < shape.n; ++i) {
+            const auto count = static_cast<double>(mask->rowCount(i));
+            nnz += count;
+            longest = std::max(longest, count);
+        }
+        CoreCost cost = maskedCoreCost(shape, nnz);
+        cost.workspaceBytes = rowKernelWorkspace(shape, longest);
+        return cost;
+    };
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal) {
+    auto rowEnd = [n, c, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, (i / c + 1) * c); };
+    return std::make_unique<ClosedFormPattern>(
+        n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
+        [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
+        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
+}
+
+} // namespace attnlab

@@ -1,0 +1,86 @@
+// bigbird: Longformer window (δ = 1, radius ⌊w/2⌋) ∪ the first g tokens as global rows and columns
+// (∧ j ≤ i if causal); then each row draws r distinct extra keys uniformly, without replacement, from the
+// columns it does not yet allow (j ≤ i if causal), fewer if fewer remain. One mask for all heads.
+#include "core/random.h"
+#include "core/variant_support.h"
+#include "core/variants/variant_factories.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace attnlab {
+
+namespace {
+
+// The deterministic part of row i: window and globals, as sorted ranges.
+std::vector<ColumnRange> baseRanges(std::int64_t i, std::int64_t n, std::int64_t radius, std::int64_t globals,
+                                    bool causal) {
+    const std::int64_t last = causal ? i : n - 1;
+    std::vector<ColumnRange> window, global;
+    if (i < globals) return {{0, last + 1}};
+    appendRange(window, i - radius, std::min(i + radius, last) + 1, n);
+    appendRange(global, 0, std::min(globals, last + 1), n);
+    return unionRanges(global, window);
+}
+
+// Column of the rank-th (0-based) position of [0, last] not covered by `taken`.
+std::int64_t freeColumn(const std::vector<ColumnRange>& taken, std::int64_t rank) {
+    std::int64_t column = rank;
+    for (const auto& r : taken) {
+        if (r.begin > column) break;
+        column += r.size();
+    }
+    return column;
+}
+
+std::unique_ptr<Pattern> bigBirdPattern(const PatternRequest& request) {
+    const std::int64_t n = request.shape.n;
+    const std::int64_t radius = request.params->integer("window") / 2;
+    const std::int64_t globals = std::min(n, request.params->integer("globals"));
+    const std::int64_t extra = request.params->integer("random");
+    const auto seed = static_cast<std::uint64_t>(request.params->integer("seed"));
+    const bool causal = request.shape.causal;
+    std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        auto ranges = baseRanges(i, n, radius, globals, causal);
+        std::int64_t covered = 0;
+        for (const auto& r : ranges) covered += r.size();
+        const std::int64_t available = (causal ? i + 1 : n) - covered;
+        const std::int64_t draws = std::min(extra, available);
+        // Floyd's algorithm: `draws` distinct ranks in [0, available), uniformly.
+        SeededRandom random = SeededRandom::stream(seed, BigBirdRandomKeys, static_cast<std::uint64_t>(i));
+        std::unordered_set<std::int64_t> chosen;
+        for (std::int64_t t = available - draws; t < available; ++t) {
+            const auto pick = static_cast<std::int64_t>(random.below(static_cast<std::uint64_t>(t + 1)));
+            chosen.insert(chosen.count(pick) ? t : pick);
+        }
+        std::vector<std::int64_t> columns;
+        for (const std::int64_t rank : chosen) columns.push_back(freeColumn(ranges, rank));
+        std::sort(columns.begin(), columns.end());
+        rows[i] = unionRanges(ranges, rangesOfColumns(columns));
+    }
+    return std::make_unique<ExplicitPattern>(n, rows);
+}
+
+} // namespace
+
+VariantInfo makeBigBirdVariant() {
+    VariantInfo v;
+    v.id = "bigbird";
+    v.displayName = "BigBird";
+    v.family = "Sparse patterns";
+    v.summary = "Sliding window + global tokens + r random keys per query: O(n·(w+g+r)·d).";
+    v.params = {integerParam("window", "Window size w; each query sees floor(w/2) positions on each side", "6",
+                             [](const ShapeContext&, const ParamSet&) { return std::int64_t{6}; }, 0, ">= 0"),
+                integerParam("globals", "Global tokens g: positions 0..g-1 (clamped to n)", "2",
+                             [](const ShapeContext&, const ParamSet&) { return std::int64_t{2}; }, 0, ">= 0"),
+                integerParam("random", "Random extra keys r per query", "3",
+                             [](const ShapeContext&, const ParamSet&) { return std::int64_t{3}; }, 0, ">= 0"),
+                seedParam()};
+    v.pattern = bigBirdPattern;
+    v.run = softmaxOverPattern(bigBirdPattern);
+    v.cost = softmaxPatternCost(bigBirdPattern);
+    return v;
+}
+
+} // namespace attnlab

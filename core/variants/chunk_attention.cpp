@@ -1,0 +1,29 @@
+// chunk: block-local attention, ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal).
+#include "core/variant_support.h"
+#include "core/variants/variant_factories.h"
+
+namespace attnlab {
+
+namespace {
+
+std::unique_ptr<Pattern> chunkPattern(const PatternRequest& request) {
+    return blockLocalPattern(request.shape.n, request.params->integer("chunk"), request.shape.causal);
+}
+
+} // namespace
+
+VariantInfo makeChunkVariant() {
+    VariantInfo v;
+    v.id = "chunk";
+    v.displayName = "Block-local chunks";
+    v.family = "Sparse patterns";
+    v.summary = "Each query attends only inside its own chunk of c positions: O(n·c·d).";
+    v.params = {integerParam("chunk", "Chunk length c", "ceil(sqrt(n))",
+                             [](const ShapeContext& s, const ParamSet&) { return ceilSqrt(s.n); }, 1, ">= 1")};
+    v.pattern = chunkPattern;
+    v.run = softmaxOverPattern(chunkPattern);
+    v.cost = softmaxPatternCost(chunkPattern);
+    return v;
+}
+
+} // namespace attnlab

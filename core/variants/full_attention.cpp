@@ -1,0 +1,32 @@
+// full: softmax(QKᵀ/√d)V over all pairs (j ≤ i when causal).
+#include "core/kernels/tiled_softmax.h"
+#include "core/variant_support.h"
+#include "core/variants/variant_factories.h"
+
+namespace attnlab {
+
+VariantInfo makeFullVariant() {
+    VariantInfo v;
+    v.id = "full";
+    v.displayName = "Full softmax";
+    v.family = "Dense";
+    v.summary = "Standard scaled dot-product attention over every pair: O(n²·d).";
+    v.params = {choiceParam("impl", "dense: one row of scores at a time; tiled: online softmax over blocks",
+                            {"dense", "tiled"}, "tiled")};
+    v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };
+    const auto dense = softmaxOverPattern(v.pattern);
+    v.run = [dense](const AttentionInputs& inputs, const RunOptions& options) {
+        if (options.useReference || options.params.choice("impl") == "dense") return dense(inputs, options);
+        return runTiledSoftmax(inputs, options);
+    };
+    v.cost = [](const ProblemShape& shape, const ParamSet& params) {
+        CoreCost cost = maskedCoreCost(shape, fullPairs(shape));
+        cost.workspaceBytes = params.choice("impl") == "tiled"
+                                  ? 2.0 * 4.0 * (64.0 * 256.0 + 64.0 * static_cast<double>(shape.dv) + 128.0)
+                                  : rowKernelWorkspace(shape, static_cast<double>(shape.n));
+        return cost;
+    };
+    return v;
+}
+
+} // namespace attnlab

@@ -1,0 +1,91 @@
+// longformer: sliding window of radius r = ⌊w/2⌋ with dilation δ, plus global tokens G.
+// Bidirectional: (|i−j| ≤ r·δ ∧ (i−j) mod δ = 0) ∨ i ∈ G ∨ j ∈ G. Causal: that ∧ j ≤ i.
+#include "core/variant_support.h"
+#include "core/variants/variant_factories.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
+    const std::int64_t n = request.shape.n, delta = request.params->integer("dilation");
+    const std::int64_t radius = request.params->integer("window") / 2;
+    const bool causal = request.shape.causal;
+    const std::vector<std::int64_t> globals = request.params->indices("globals"); // sorted, distinct
+    auto isGlobal = [globals](std::int64_t x) { return std::binary_search(globals.begin(), globals.end(), x); };
+    auto inWindow = [radius, delta](std::int64_t i, std::int64_t j) {
+        const std::int64_t distance = i > j ? i - j : j - i;
+        return distance / delta <= radius && distance % delta == 0;
+    };
+    auto allowed = [=](std::int64_t i, std::int64_t j) {
+        if (causal && j > i) return false;
+        return inWindow(i, j) || isGlobal(i) || isGlobal(j);
+    };
+    auto ranges = [=](std::int64_t i, std::vector<ColumnRange>& out) {
+        const std::int64_t last = causal ? i : n - 1;
+        if (isGlobal(i)) {
+            out.push_back({0, last + 1});
+            return;
+        }
+        std::vector<ColumnRange> window;
+        const std::int64_t reach = std::min(radius, i / delta);
+        const std::int64_t forward = causal ? 0 : std::min(radius, (n - 1 - i) / delta);
+        if (delta == 1)
+            appendRange(window, i - reach, i + forward + 1, n);
+        else
+            for (std::int64_t t = -reach; t <= forward; ++t) appendRange(window, i + t * delta, i + t * delta + 1, n);
+        std::vector<ColumnRange> globalColumns;
+        for (const std::int64_t g : globals)
+            if (g <= last) appendRange(globalColumns, g, g + 1, n);
+        const auto merged = unionRanges(window, globalColumns);
+        out.insert(out.end(), merged.begin(), merged.end());
+    };
+    auto count = [=](std::int64_t i) {
+        const std::int64_t last = causal ? i : n - 1;
+        if (isGlobal(i)) return last + 1;
+        const std::int64_t reach = std::min(radius, i / delta);
+        const std::int64_t forward = causal ? 0 : std::min(radius, (n - 1 - i) / delta);
+        std::int64_t total = reach + forward + 1;
+        for (const std::int64_t g : globals)
+            if (g <= last && !inWindow(i, g)) ++total;
+        return total;
+    };
+    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+}
+
+} // namespace
+
+VariantInfo makeLongformerVariant() {
+    VariantInfo v;
+    v.id = "longformer";
+    v.displayName = "Longformer";
+    v.family = "Sparse patterns";
+    v.summary = "Sliding window of w positions (optionally dilated by δ) plus global tokens that see and are seen by all.";
+    ParamSpec globals;
+    globals.key = "globals";
+    globals.type = ParamType::IndexList;
+    globals.description = "Comma list of global token indices in [0, n)";
+    globals.defaultText = "none";
+    globals.defaultValue = [](const ShapeContext&, const ParamSet&) -> ParamValue { return std::vector<std::int64_t>{}; };
+    globals.rangeText = "indices in [0, n)";
+    v.params = {integerParam("window", "Window size w; each query sees floor(w/2) positions on each side",
+                             "2*ceil(sqrt(n))",
+                             [](const ShapeContext& s, const ParamSet&) { return 2 * ceilSqrt(s.n); }, 0, ">= 0"),
+                integerParam("dilation", "Dilation δ: gap between attended positions in the window", "1",
+                             [](const ShapeContext&, const ParamSet&) { return std::int64_t{1}; }, 1, ">= 1"),
+                globals};
+    v.validate = [](const ProblemShape& shape, const ParamSet& params) {
+        for (const std::int64_t g : params.indices("globals"))
+            if (g < 0 || g >= shape.n)
+                throw InputError("longformer parameter 'globals' has index " + std::to_string(g) +
+                                 " outside [0, " + std::to_string(shape.n) + ")");
+    };
+    v.pattern = longformerPattern;
+    v.run = softmaxOverPattern(longformerPattern);
+    v.cost = softmaxPatternCost(longformerPattern);
+    return v;
+}
+
+} // namespace attnlab

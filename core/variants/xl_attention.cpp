@@ -1,0 +1,84 @@
+// xl: Transformer-XL, one layer, causal only. Query i in segment σ = ⌊i/L⌋ attends σL − m ≤ j ≤ i.
+// relpos=sinusoid: s_ij = (q_i·k_j + q_i·R_{i−j}) / √d with R_p[k] = sin(p·f_k), R_p[d/2+k] = cos(p·f_k),
+// f_k = 10000^(−2k/d).
+#include "core/variant_support.h"
+#include "core/variants/variant_factories.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+std::unique_ptr<Pattern> xlPattern(const PatternRequest& request) {
+    const std::int64_t n = request.shape.n, segment = request.params->integer("segment");
+    const std::int64_t memory = request.params->integer("memory");
+    auto first = [segment, memory](std::int64_t i) { return std::max<std::int64_t>(0, (i / segment) * segment - memory); };
+    auto allowed = [first](std::int64_t i, std::int64_t j) { return j <= i && j >= first(i); };
+    auto ranges = [first](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({first(i), i + 1}); };
+    auto count = [first](std::int64_t i) { return i + 1 - first(i); };
+    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+}
+
+// Row p (0 ≤ p < n) of d values: the sinusoid encoding of relative distance p.
+std::vector<float> sinusoidTable(std::int64_t n, std::int64_t d) {
+    std::vector<float> table(static_cast<std::size_t>(n * d));
+    for (std::int64_t k = 0; k < d / 2; ++k) {
+        const double frequency = std::pow(10000.0, -2.0 * static_cast<double>(k) / static_cast<double>(d));
+        for (std::int64_t p = 0; p < n; ++p) {
+            table[p * d + k] = static_cast<float>(std::sin(static_cast<double>(p) * frequency));
+            table[p * d + d / 2 + k] = static_cast<float>(std::cos(static_cast<double>(p) * frequency));
+        }
+    }
+    return table;
+}
+
+RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
+    PatternRequest request;
+    request.shape = inputs.shape(options.causal);
+    request.params = &options.params;
+    MaskedScoring scoring;
+    scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+    std::vector<float> table;
+    if (options.params.choice("relpos") == "sinusoid") {
+        table = sinusoidTable(inputs.q->rows, inputs.q->cols);
+        scoring.relativePositions = &table;
+    }
+    return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
+}
+
+} // namespace
+
+VariantInfo makeXlVariant() {
+    VariantInfo v;
+    v.id = "xl";
+    v.displayName = "Transformer-XL";
+    v.family = "Memory and recurrence";
+    v.summary = "Segments of L tokens that also see the previous m tokens as memory, with sinusoidal relative positions.";
+    v.causalSupport = CausalSupport::CausalOnly;
+    v.params = {integerParam("segment", "Segment length L", "min(n, 64)",
+                             [](const ShapeContext& s, const ParamSet&) { return std::min<std::int64_t>(s.n, 64); }, 1,
+                             ">= 1"),
+                integerParam("memory", "Memory length m: earlier tokens each segment also sees", "segment",
+                             [](const ShapeContext&, const ParamSet& earlier) { return earlier.integer("segment"); }, 0,
+                             ">= 0"),
+                choiceParam("relpos", "Relative position term added to the scores", {"none", "sinusoid"}, "sinusoid")};
+    v.validate = [](const ProblemShape& shape, const ParamSet& params) {
+        if (params.choice("relpos") == "sinusoid" && shape.d % 2 != 0)
+            throw InputError("xl with relpos=sinusoid needs an even head size d, got d = " + std::to_string(shape.d));
+    };
+    v.pattern = xlPattern;
+    v.run = runXl;
+    const auto masked = softmaxPatternCost(xlPattern);
+    v.cost = [masked](const ProblemShape& shape, const ParamSet& params) {
+        CoreCost cost = masked(shape, params);
+        if (params.choice("relpos") == "sinusoid") {
+            cost.terms["relpos"] = cost.terms["scores"];
+            cost.workspaceBytes += 4.0 * static_cast<double>(shape.n * shape.d);
+        }
+        return cost;
+    };
+    return v;
+}
+
+} // namespace attnlab
