@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/tensor.h"
+
+#include <cstdint>
+
+namespace attnlab {
+
+// Q, K, V generated in memory for the GUI, benchmarks and tests.
+struct GeneratedInputs {
+    Tensor3 q, k, v;
+};
+
+enum class GeneratedKind {
+    Gaussian,        // i.i.d. N(0, 1) entries
+    LocalSimilarity, // smooth positional signal plus noise: q_i·k_j is largest for j near i, so weights
+                     // look like trained attention (a bright diagonal band that fades with distance)
+};
+
+// [heads, n, d] for Q and K, [heads, n, dv] for V; the same seed gives the same numbers.
+GeneratedInputs generateInputs(GeneratedKind kind, int heads, std::int64_t n, std::int64_t d, std::int64_t dv,
+                               std::uint64_t seed);
+
+} // namespace attnlab
