@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One command per job on a fresh Debian 12 machine:
+#   ./setup.sh app    install what is missing, build (release) and launch the desktop app
+#   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test
+# Extra arguments after `app` are passed to attnlab.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqt6opengl6-dev libgl-dev libgl1-mesa-dri
+  libeigen3-dev libimgui-dev libopenblas-dev
+  libgtest-dev libbenchmark-dev
+  xvfb xauth
+)
+
+install_missing() {
+  local missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  echo "Installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+build() {
+  cmake --preset "$1"
+  cmake --build --preset "$1"
+}
+
+case "${1:-}" in
+  app)
+    shift
+    install_missing
+    build release
+    exec ./build/release/app/attnlab "$@"
+    ;;
+  test)
+    install_missing
+    build dev
+    ctest --preset dev
+    ;;
+  *)
+    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test" >&2
+    exit 2
+    ;;
+esac
