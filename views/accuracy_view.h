@@ -1,0 +1,22 @@
+#pragma once
+
+#include "views/figure_view.h"
+
+namespace attnlab {
+
+class AccuracyView : public FigureView {
+    Q_OBJECT
+public:
+    explicit AccuracyView(QWidget* parent = nullptr);
+
+    QString viewName() const override { return QStringLiteral("accuracy"); }
+    QString title() const override;
+    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    QString csvData() const override;
+    void setSettings(const LabSettings& settings) override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+};
+
+} // namespace attnlab
