@@ -62,7 +62,8 @@ std::vector<std::int64_t> parseShape(const std::string& path, const std::string&
     for (std::size_t p = 1; p < text.size(); ++p) {
         const char c = text[p];
         if (c == ',' || c == ')') {
-            item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+            const auto first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+            item = first == std::string::npos ? "" : item.substr(first, last - first + 1);
             if (!item.empty()) {
                 if (!std::all_of(item.begin(), item.end(), [](char x) { return x >= '0' && x <= '9'; }) || item.size() > 15)
                     fail(path, "garbled NPY shape '" + text + "'");
@@ -208,8 +209,9 @@ namespace {
 
 void writeHeader(PendingFile& file, const std::string& descr, const std::vector<std::int64_t>& shape) {
     std::string dims;
-    for (const auto dim : shape) dims += std::to_string(dim) + ", ";
-    if (shape.size() > 1) dims.resize(dims.size() - 2);
+    // Python tuple syntax: "(3,)" for one dimension, "(2, 3)" for more.
+    for (std::size_t a = 0; a < shape.size(); ++a) dims += (a ? ", " : "") + std::to_string(shape[a]);
+    if (shape.size() == 1) dims += ',';
     std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
     const std::size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
