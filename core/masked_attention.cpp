@@ -1,7 +1,8 @@
 #include "core/masked_attention.h"
 
+#include "core/kernels/block_attention.h"
+
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -26,19 +27,11 @@ double dot(const float* a, const float* b, std::int64_t size) {
     return sum;
 }
 
-float dotFloat(const float* a, const float* b, std::int64_t size) {
-    float sum = 0;
-    for (std::int64_t c = 0; c < size; ++c) sum += a[c] * b[c];
-    return sum;
-}
-
 // Raw score of (i, j) before the softmax or relu²: scale · (q_i·k_j + q_i·R_{i−j}).
-template <typename Dot>
 double rawScore(const MaskedScoring& scoring, const float* q, const float* k, std::int64_t i, std::int64_t j,
-                std::int64_t d, Dot dotProduct) {
-    double s = dotProduct(q, k, d);
-    if (scoring.relativePositions)
-        s += dotProduct(q, scoring.relativePositions->data() + (i - j) * d, d);
+                std::int64_t d) {
+    double s = dot(q, k, d);
+    if (scoring.relativePositions) s += dot(q, scoring.relativePositions->data() + (i - j) * d, d);
     return s;
 }
 
@@ -48,66 +41,7 @@ double reluSquared(double s) { return s > 0 ? s * s : 0.0; }
 
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options) {
-    RunResult result = makeResult(inputs, options.wantWeights);
-    const Tensor3& q = *inputs.q;
-    const Tensor3& k = *inputs.k;
-    const Tensor3& v = *inputs.v;
-    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
-    const std::int64_t blocks = (n + kRowBlock - 1) / kRowBlock;
-    const std::int64_t tasks = blocks * q.heads;
-    std::atomic<bool> stop{false};
-    const bool softmax = scoring.kind == MaskedScoring::Kind::Softmax;
-
-#pragma omp parallel num_threads(std::max(1, options.threads))
-    {
-        std::vector<ColumnRange> ranges;
-        std::vector<float> weights;
-        std::vector<float> accumulator(static_cast<std::size_t>(dv));
-#pragma omp for schedule(dynamic, 1)
-        for (std::int64_t task = 0; task < tasks; ++task) {
-            if (stop.load(std::memory_order_relaxed)) continue;
-            if (options.cancelled && options.cancelled()) {
-                stop = true;
-                continue;
-            }
-            const int h = static_cast<int>(task / blocks);
-            const Pattern& pattern = patternOf(patterns, h);
-            const std::int64_t rowEnd = std::min(n, (task % blocks + 1) * kRowBlock);
-            for (std::int64_t i = (task % blocks) * kRowBlock; i < rowEnd; ++i) {
-                ranges.clear();
-                pattern.rowRanges(i, ranges);
-                const float* qi = q.row(h, i);
-                weights.clear();
-                float best = -std::numeric_limits<float>::infinity();
-                for (const auto& r : ranges)
-                    for (std::int64_t j = r.begin; j < r.end; ++j) {
-                        const auto s = static_cast<float>(rawScore(scoring, qi, k.row(h, j), i, j, d, dotFloat));
-                        weights.push_back(s);
-                        best = std::max(best, s);
-                    }
-                double total = 0;
-                for (float& w : weights) {
-                    w = softmax ? std::exp(static_cast<float>(scoring.scale) * (w - best))
-                                : static_cast<float>(reluSquared(w) / scoring.normalizer);
-                    total += w;
-                }
-                const float norm = softmax ? static_cast<float>(1.0 / total) : 1.0f;
-                std::fill(accumulator.begin(), accumulator.end(), 0.0f);
-                std::size_t p = 0;
-                float* wRow = result.weights ? result.weights->row(h, i) : nullptr;
-                for (const auto& r : ranges)
-                    for (std::int64_t j = r.begin; j < r.end; ++j, ++p) {
-                        const float w = weights[p] * norm;
-                        const float* vj = v.row(h, j);
-                        for (std::int64_t c = 0; c < dv; ++c) accumulator[c] += w * vj[c];
-                        if (wRow) wRow[j] = w;
-                    }
-                std::copy(accumulator.begin(), accumulator.end(), result.out.row(h, i));
-            }
-        }
-    }
-    result.cancelled = stop.load();
-    return result;
+    return runBlockAttention(inputs, patterns, scoring, options);
 }
 
 RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
@@ -126,7 +60,7 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
             double best = -std::numeric_limits<double>::infinity();
             for (std::int64_t j = 0; j < n; ++j)
                 if (pattern.allowed(i, j)) {
-                    w[j] = rawScore(scoring, q.row(h, i), k.row(h, j), i, j, d, dot);
+                    w[j] = rawScore(scoring, q.row(h, i), k.row(h, j), i, j, d);
                     if (softmax) best = std::max(best, scoring.scale * w[j]);
                 }
             double total = 0;

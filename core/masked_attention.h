@@ -23,8 +23,9 @@ struct MaskedScoring {
 // One pattern shared by all heads (size 1) or one per head (size h).
 using HeadPatterns = std::vector<std::unique_ptr<Pattern>>;
 
-// Attention over an allowed set, visiting only each row's column ranges: O(nnz · (d + dv)) work and
-// O(max row length) scratch per thread. Parallel over heads × row blocks with options.threads.
+// Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h
+// (64-row query blocks × key blocks, visiting only the pattern's non-empty blocks, per-row fallback
+// for sparse rows and relative positions). O(nnz · (d + dv)) work, O(64 · (d + dv)) scratch per thread.
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options);
 

@@ -4,10 +4,11 @@
 
 namespace attnlab {
 
-// Exact softmax attention, s_ij = q_i·k_j / sqrt(d), computed in query-row blocks × key blocks with an
-// online (running max and sum) softmax, so no n × n buffer exists: extra memory is O(block · (block + dv))
-// per thread. Causal skips the key blocks above the diagonal. Weights, when asked, are rebuilt in a
-// second pass from the final row max and sum.
+// Exact softmax attention, s_ij = q_i·k_j / sqrt(d), on the block kernel (block_attention.h): query
+// blocks × key blocks with an online softmax, so no n × n buffer exists and extra memory is
+// O(64 · (d + dv + key block)) per thread. Causal skips the key blocks above the diagonal and masks
+// inside the diagonal ones. Weights, when asked, are rebuilt in a second pass from the final row max
+// and sum.
 RunResult runTiledSoftmax(const AttentionInputs& inputs, const RunOptions& options);
 
 } // namespace attnlab

@@ -1,0 +1,214 @@
+#include "core/kernels/tile_math.h"
+
+#include <algorithm>
+#include <cmath>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace attnlab::tile {
+
+namespace {
+
+// 2^f = 1 + f·P(f) on f ∈ [−0.5, 0.5] (Cephes exp2f, relative error below 2e-7).
+constexpr float kExp2Poly[] = {1.535336188319500e-4f, 1.339887440266574e-3f, 9.618437357674640e-3f,
+                               5.550332471162809e-2f, 2.402264791363012e-1f, 6.931472028550421e-1f};
+// Below this 2^x is flushed to exactly 0 (it would be subnormal).
+constexpr float kExp2Floor = -127.0f;
+
+} // namespace
+
+float exp2Scalar(float x) {
+    x = std::max(x, kExp2Floor);
+    const float whole = std::nearbyint(x);
+    const float f = x - whole;
+    float p = kExp2Poly[0];
+    for (int c = 1; c < 6; ++c) p = p * f + kExp2Poly[c];
+    p = p * f + 1.0f;
+    return whole <= kExp2Floor ? 0.0f : std::ldexp(p, static_cast<int>(whole));
+}
+
+#if defined(__AVX512F__)
+
+namespace {
+
+inline __m512 exp2Vector(__m512 x) {
+    x = _mm512_max_ps(x, _mm512_set1_ps(kExp2Floor));
+    const __m512 whole = _mm512_roundscale_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 f = _mm512_sub_ps(x, whole);
+    __m512 p = _mm512_set1_ps(kExp2Poly[0]);
+    for (int c = 1; c < 6; ++c) p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(kExp2Poly[c]));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0f));
+    // Exponent field of 2^whole; whole = −127 gives the bit pattern of +0.
+    const __m512i bits =
+        _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(whole), _mm512_set1_epi32(127)), 23);
+    return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
+}
+
+template <int Rows, int Vectors>
+void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
+    __m512 acc[Rows][Vectors];
+    for (int i = 0; i < Rows; ++i)
+        for (int v = 0; v < Vectors; ++v) acc[i][v] = _mm512_setzero_ps();
+    const float* aRow[Rows];
+    for (int i = 0; i < Rows; ++i) aRow[i] = t.a + i * t.aRowStride;
+    const float* b = t.b;
+    std::int64_t aOffset = 0;
+    for (std::int64_t p = 0; p < t.depth; ++p, b += t.bRowStride, aOffset += t.aDepthStride) {
+        __m512 bv[Vectors];
+        for (int v = 0; v + 1 < Vectors; ++v) bv[v] = _mm512_loadu_ps(b + v * kLanes);
+        bv[Vectors - 1] = _mm512_maskz_loadu_ps(lastMask, b + (Vectors - 1) * kLanes);
+        for (int i = 0; i < Rows; ++i) {
+            const __m512 av = _mm512_set1_ps(aRow[i][aOffset]);
+            for (int v = 0; v < Vectors; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
+        }
+    }
+    for (int i = 0; i < Rows; ++i) {
+        float* c = t.c + i * t.cRowStride;
+        for (int v = 0; v < Vectors; ++v) {
+            __m512 value = acc[i][v];
+            if (t.mode == Accumulate::Add) value = _mm512_add_ps(_mm512_loadu_ps(c + v * kLanes), value);
+            if (t.mode == Accumulate::ScaleAndAdd)
+                value = _mm512_fmadd_ps(_mm512_loadu_ps(c + v * kLanes), _mm512_set1_ps(t.rowScale[i]), value);
+            _mm512_storeu_ps(c + v * kLanes, value);
+        }
+    }
+}
+
+template <int Vectors>
+void multiplyTileRows(const TileProduct& t, int rows, __mmask16 lastMask) {
+    switch (rows) {
+    case 1: multiplyTileFixed<1, Vectors>(t, lastMask); break;
+    case 2: multiplyTileFixed<2, Vectors>(t, lastMask); break;
+    case 3: multiplyTileFixed<3, Vectors>(t, lastMask); break;
+    case 4: multiplyTileFixed<4, Vectors>(t, lastMask); break;
+    case 5: multiplyTileFixed<5, Vectors>(t, lastMask); break;
+    default: multiplyTileFixed<6, Vectors>(t, lastMask); break;
+    }
+}
+
+} // namespace
+
+void multiplyTile(const TileProduct& product, int rows, int width) {
+    const int vectors = (width + kLanes - 1) / kLanes;
+    const int lastLanes = width - (vectors - 1) * kLanes;
+    const auto lastMask = static_cast<__mmask16>((1u << lastLanes) - 1u);
+    switch (vectors) {
+    case 1: multiplyTileRows<1>(product, rows, lastMask); break;
+    case 2: multiplyTileRows<2>(product, rows, lastMask); break;
+    case 3: multiplyTileRows<3>(product, rows, lastMask); break;
+    default: multiplyTileRows<4>(product, rows, lastMask); break;
+    }
+}
+
+void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum, float* rescale) {
+    for (int g = 0; g < kQueryBlock; g += kLanes) {
+        __m512 blockMax = _mm512_set1_ps(kNoMax);
+        for (std::int64_t c = 0; c < keys; ++c)
+            blockMax = _mm512_max_ps(blockMax, _mm512_loadu_ps(scores + c * kQueryBlock + g));
+        const __m512 oldMax = _mm512_loadu_ps(rowMax + g);
+        const __m512 newMax = _mm512_max_ps(oldMax, blockMax);
+        __m512 sum0 = _mm512_setzero_ps(), sum1 = _mm512_setzero_ps();
+        std::int64_t c = 0;
+        for (; c + 1 < keys; c += 2) {
+            float* s0 = scores + c * kQueryBlock + g;
+            float* s1 = s0 + kQueryBlock;
+            const __m512 p0 = exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s0), newMax));
+            const __m512 p1 = exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s1), newMax));
+            _mm512_storeu_ps(s0, p0);
+            _mm512_storeu_ps(s1, p1);
+            sum0 = _mm512_add_ps(sum0, p0);
+            sum1 = _mm512_add_ps(sum1, p1);
+        }
+        if (c < keys) {
+            float* s0 = scores + c * kQueryBlock + g;
+            const __m512 p0 = exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s0), newMax));
+            _mm512_storeu_ps(s0, p0);
+            sum0 = _mm512_add_ps(sum0, p0);
+        }
+        const __m512 factor = exp2Vector(_mm512_sub_ps(oldMax, newMax));
+        _mm512_storeu_ps(rowSum + g,
+                         _mm512_fmadd_ps(_mm512_loadu_ps(rowSum + g), factor, _mm512_add_ps(sum0, sum1)));
+        _mm512_storeu_ps(rowMax + g, newMax);
+        _mm512_storeu_ps(rescale + g, factor);
+    }
+}
+
+void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
+    const __m512 scale = _mm512_set1_ps(factor);
+    for (std::int64_t cell = 0; cell < keys * kQueryBlock; cell += kLanes) {
+        const __m512 positive = _mm512_max_ps(_mm512_loadu_ps(scores + cell), _mm512_setzero_ps());
+        _mm512_storeu_ps(scores + cell, _mm512_mul_ps(_mm512_mul_ps(positive, positive), scale));
+    }
+}
+
+#else // portable fallback: the same arithmetic one lane at a time
+
+void multiplyTile(const TileProduct& t, int rows, int width) {
+    const int padded = (width + kLanes - 1) / kLanes * kLanes;
+    for (int i = 0; i < rows; ++i) {
+        float* c = t.c + i * t.cRowStride;
+        for (int x = 0; x < padded; ++x) {
+            float sum = 0;
+            if (x < width)
+                for (std::int64_t p = 0; p < t.depth; ++p)
+                    sum += t.a[i * t.aRowStride + p * t.aDepthStride] * t.b[p * t.bRowStride + x];
+            if (t.mode == Accumulate::Add) sum += c[x];
+            if (t.mode == Accumulate::ScaleAndAdd) sum += c[x] * t.rowScale[i];
+            c[x] = sum;
+        }
+    }
+}
+
+void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum, float* rescale) {
+    for (int r = 0; r < kQueryBlock; ++r) {
+        float newMax = rowMax[r];
+        for (std::int64_t c = 0; c < keys; ++c) newMax = std::max(newMax, scores[c * kQueryBlock + r]);
+        float sum = 0;
+        for (std::int64_t c = 0; c < keys; ++c) {
+            float& s = scores[c * kQueryBlock + r];
+            s = exp2Scalar(s - newMax);
+            sum += s;
+        }
+        rescale[r] = exp2Scalar(rowMax[r] - newMax);
+        rowSum[r] = rowSum[r] * rescale[r] + sum;
+        rowMax[r] = newMax;
+    }
+}
+
+void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
+    for (std::int64_t cell = 0; cell < keys * kQueryBlock; ++cell) {
+        const float positive = std::max(scores[cell], 0.0f);
+        scores[cell] = positive * positive * factor;
+    }
+}
+
+#endif
+
+void multiplyBlock(TileProduct product, std::int64_t rows, std::int64_t width) {
+    const std::int64_t tileWidth = kTileVectors * kLanes;
+    const float* b = product.b;
+    float* c = product.c;
+    for (std::int64_t x = 0; x < width; x += tileWidth) {
+        product.b = b + x;
+        for (std::int64_t i = 0; i < rows; i += kTileRows) {
+            TileProduct tile = product;
+            tile.a = product.a + i * product.aRowStride;
+            tile.c = c + i * product.cRowStride + x;
+            if (tile.rowScale) tile.rowScale += i;
+            multiplyTile(tile, static_cast<int>(std::min<std::int64_t>(kTileRows, rows - i)),
+                         static_cast<int>(std::min(tileWidth, width - x)));
+        }
+    }
+}
+
+float* AlignedBuffer::reserve(std::size_t count) {
+    if (count > m_capacity) {
+        m_data.reset(static_cast<float*>(::operator new[](count * sizeof(float), std::align_val_t(64))));
+        m_capacity = count;
+    }
+    return m_data.get();
+}
+
+} // namespace attnlab::tile

@@ -1,0 +1,78 @@
+#pragma once
+
+// Register-blocked building blocks of the block attention kernels: a small dense product whose
+// result tile stays in vector registers, a vectorised 2^x and the per-block online-softmax step.
+// With AVX-512 they use intrinsics; otherwise plain loops give the same results more slowly.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+
+namespace attnlab::tile {
+
+// Lanes of one vector register (float32).
+inline constexpr int kLanes = 16;
+// Query rows of one block: the score tile S^T [keys][kQueryBlock] holds a block row in 4 registers.
+inline constexpr int kQueryBlock = 64;
+// Rows of A (keys for scores, queries for P·V) per register tile, and vectors of B per tile.
+inline constexpr int kTileRows = 6;
+inline constexpr int kTileVectors = 4;
+
+// How a product tile meets the values already in C.
+enum class Accumulate {
+    Overwrite,   // C = A·B
+    Add,         // C += A·B
+    ScaleAndAdd, // C = diag(rowScale)·C + A·B
+};
+
+// C[i][0, width) for i < rows ≤ kTileRows, width ≤ kTileVectors·kLanes:
+//   Σ_p A(i, p) · B[p][0, width),  A(i, p) = a[i·aRowStride + p·aDepthStride], B row p at b + p·bRowStride.
+// C rows are cRowStride apart and must have room for whole vectors (width rounded up to kLanes);
+// B is read only within [0, width).
+struct TileProduct {
+    std::int64_t depth = 0;
+    const float* a = nullptr;
+    std::int64_t aRowStride = 0;
+    std::int64_t aDepthStride = 0;
+    const float* b = nullptr;
+    std::int64_t bRowStride = 0;
+    float* c = nullptr;
+    std::int64_t cRowStride = 0;
+    Accumulate mode = Accumulate::Overwrite;
+    const float* rowScale = nullptr; // rows values, for ScaleAndAdd
+};
+void multiplyTile(const TileProduct& product, int rows, int width);
+
+// C (rows × width, row strides as in TileProduct) over any number of rows and columns, tile by tile.
+void multiplyBlock(TileProduct product, std::int64_t rows, std::int64_t width);
+
+// One key block of the online softmax, for kQueryBlock query columns of scores in log2 units:
+// scores[c][r] (c < keys) becomes exp2(scores − newMax[r]); rowMax, rowSum are updated and
+// rescale[r] = exp2(oldMax − newMax) is what earlier accumulations must be multiplied by.
+// Masked cells hold −inf and give exactly 0. rowMax starts at kNoMax (not −inf, so an all-masked
+// block row stays NaN-free).
+inline constexpr float kNoMax = -3.0e38f;
+void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum, float* rescale);
+
+// scores[c][r] = max(scores, 0)² · factor over keys × kQueryBlock cells (FLASH's relu² weights).
+void reluSquaredBlock(float* scores, std::int64_t keys, float factor);
+
+// 2^x for x ≤ 0 to about 2e-7 relative; x < −126 gives 0.
+float exp2Scalar(float x);
+
+// A float buffer aligned to a cache line that keeps its storage between calls (grow-only).
+class AlignedBuffer {
+public:
+    float* reserve(std::size_t count);
+    float* data() { return m_data.get(); }
+
+private:
+    struct Free {
+        void operator()(float* p) const { ::operator delete[](p, std::align_val_t(64)); }
+    };
+    std::unique_ptr<float[], Free> m_data;
+    std::size_t m_capacity = 0;
+};
+
+} // namespace attnlab::tile

@@ -1,0 +1,186 @@
+// Fast kernels against their reference paths (small and odd shapes, causal and not, with weights),
+// the tile arithmetic against plain formulas, and early stopping on cancellation.
+#include "core/kernels/tile_math.h"
+#include "core/registry.h"
+#include "core/variant.h"
+#include "support/reference_math.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace attnlab {
+namespace {
+
+struct Shape {
+    int heads;
+    std::int64_t n, d, dv;
+};
+
+const Shape kShapes[] = {{1, 1, 8, 8},  {3, 37, 16, 24}, {1, 65, 64, 64},
+                         {3, 130, 8, 5}, {1, 257, 64, 40}, {3, 257, 16, 16}};
+
+// Largest |fast − reference| relative to the largest |reference| entry.
+double scaledError(const std::vector<float>& fast, const std::vector<float>& reference) {
+    double largest = 0, worst = 0;
+    for (std::size_t e = 0; e < reference.size(); ++e) {
+        largest = std::max(largest, static_cast<double>(std::fabs(reference[e])));
+        worst = std::max(worst, static_cast<double>(std::fabs(fast[e] - reference[e])));
+    }
+    return largest > 0 ? worst / largest : worst;
+}
+
+struct Inputs {
+    Tensor3 q, k, v;
+    explicit Inputs(const Shape& s)
+        : q(testing::randomTensor(s.heads, s.n, s.d, 11)), k(testing::randomTensor(s.heads, s.n, s.d, 12)),
+          v(testing::randomTensor(s.heads, s.n, s.dv, 13)) {}
+    AttentionInputs view() const { return {&q, &k, &v}; }
+};
+
+bool supports(const VariantInfo& variant, bool causal) {
+    if (variant.causalSupport == CausalSupport::CausalOnly) return causal;
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly) return !causal;
+    return true;
+}
+
+void compareWithReference(const VariantInfo& variant, const Shape& shape, bool causal, const ParamOverrides& overrides) {
+    SCOPED_TRACE(variant.id + " h=" + std::to_string(shape.heads) + " n=" + std::to_string(shape.n) +
+                 " d=" + std::to_string(shape.d) + " dv=" + std::to_string(shape.dv) + (causal ? " causal" : ""));
+    const Inputs data(shape);
+    const AttentionInputs inputs = data.view();
+    RunOptions options;
+    options.causal = causal;
+    options.params = prepareParams(variant, inputs.shape(causal), overrides);
+    options.threads = 2;
+    options.wantWeights = true;
+    const RunResult fast = variant.run(inputs, options);
+    options.useReference = true;
+    const RunResult reference = variant.run(inputs, options);
+    EXPECT_LT(scaledError(fast.out.values, reference.out.values), 1e-5);
+    ASSERT_TRUE(fast.weights && reference.weights);
+    EXPECT_LT(scaledError(fast.weights->values, reference.weights->values), 1e-5);
+}
+
+TEST(KernelsBlock, EveryVariantMatchesItsReference) {
+    for (const VariantInfo& variant : allVariants())
+        for (const Shape& shape : kShapes)
+            for (const bool causal : {false, true})
+                if (supports(variant, causal)) compareWithReference(variant, shape, causal, {});
+}
+
+TEST(KernelsBlock, SparseParametersMatchTheReference) {
+    // Windows and chunks that cut key blocks mid-way, dilated and strided rows (per-row fallback), globals.
+    const std::vector<std::pair<std::string, ParamOverrides>> cases = {
+        {"longformer", {{"window", "50"}}},
+        {"longformer", {{"window", "40"}, {"dilation", "3"}, {"globals", "0,100,129"}}},
+        {"strided", {{"stride", "7"}}},
+        {"fixed", {{"block", "33"}, {"summary", "4"}}},
+        {"chunk", {{"chunk", "100"}}},
+        {"mixed_chunk", {{"chunk", "19"}}},
+        {"bigbird", {{"window", "30"}, {"globals", "3"}, {"random", "5"}}},
+        {"xl", {{"segment", "50"}, {"memory", "70"}, {"relpos", "none"}}},
+        {"relu2", {{"scale", "n2"}}},
+        {"linear", {{"kernel", "taylor"}}},
+        {"linear", {{"kernel", "efficient"}}},
+        {"performer", {{"features", "33"}, {"orthogonal", "false"}}},
+    };
+    for (const auto& [id, overrides] : cases)
+        for (const Shape& shape : {Shape{1, 257, 16, 24}, Shape{3, 130, 64, 64}})
+            for (const bool causal : {false, true})
+                if (supports(requireVariant(id), causal)) compareWithReference(requireVariant(id), shape, causal, overrides);
+}
+
+TEST(KernelsBlock, TiledFullMatchesDense) {
+    const VariantInfo& full = requireVariant("full");
+    for (const Shape& shape : kShapes)
+        for (const bool causal : {false, true}) {
+            const Inputs data(shape);
+            RunOptions options;
+            options.causal = causal;
+            options.threads = 2;
+            options.params = prepareParams(full, data.view().shape(causal), {{"impl", "dense"}});
+            const RunResult dense = full.run(data.view(), options);
+            options.params = prepareParams(full, data.view().shape(causal), {{"impl", "tiled"}});
+            const RunResult tiled = full.run(data.view(), options);
+            EXPECT_LT(scaledError(tiled.out.values, dense.out.values), 1e-5) << "n=" << shape.n << " causal=" << causal;
+        }
+}
+
+TEST(KernelsBlock, FullTiledAgreesWithIndependentSoftmax) {
+    const Shape shape{2, 130, 16, 9};
+    const Inputs data(shape);
+    RunOptions options;
+    options.causal = true;
+    options.threads = 2;
+    const VariantInfo& full = requireVariant("full");
+    options.params = prepareParams(full, data.view().shape(true), {});
+    const RunResult result = full.run(data.view(), options);
+    std::vector<std::uint8_t> mask(static_cast<std::size_t>(shape.n * shape.n));
+    for (std::int64_t i = 0; i < shape.n; ++i)
+        for (std::int64_t j = 0; j <= i; ++j) mask[static_cast<std::size_t>(i * shape.n + j)] = 1;
+    for (int h = 0; h < shape.heads; ++h) {
+        const auto scores = testing::scaledScores(data.q, data.k, h, 1.0 / 4.0);
+        const auto expected = testing::maskedSoftmax(scores, mask, data.v, h);
+        const std::vector<float> got(result.out.head(h), result.out.head(h) + shape.n * shape.dv);
+        EXPECT_LT(testing::relativeError(got, expected), 1e-5);
+    }
+}
+
+TEST(KernelsBlock, CancellationStopsBeforeTheWorkIsDone) {
+    const Shape shape{4, 1024, 16, 16};
+    const Inputs data(shape);
+    for (const char* id : {"full", "longformer", "relu2", "linear"}) {
+        const VariantInfo& variant = requireVariant(id);
+        RunOptions options;
+        options.threads = 2;
+        options.params = prepareParams(variant, data.view().shape(false), {});
+        std::atomic<int> polls{0};
+        options.cancelled = [&polls] { return ++polls > 1; };
+        const RunResult result = variant.run(data.view(), options);
+        EXPECT_TRUE(result.cancelled) << id;
+        // 16 query blocks per head × 4 heads would mean 64 polls without stopping.
+        EXPECT_LE(polls.load(), 4) << id;
+    }
+}
+
+TEST(TileMath, Exp2MatchesTheLibrary) {
+    for (float x = -126.0f; x <= 0.0f; x += 0.0371f)
+        EXPECT_NEAR(tile::exp2Scalar(x) / std::exp2(x), 1.0, 3e-7) << x;
+    EXPECT_EQ(tile::exp2Scalar(-std::numeric_limits<float>::infinity()), 0.0f);
+    EXPECT_EQ(tile::exp2Scalar(-1000.0f), 0.0f);
+    EXPECT_EQ(tile::exp2Scalar(0.0f), 1.0f);
+}
+
+TEST(TileMath, BlockProductMatchesPlainSums) {
+    const std::int64_t rows = 13, depth = 7, width = 37, cStride = 48;
+    std::vector<float> a(rows * depth), b(depth * width), c(rows * cStride, 2.0f), scale(rows);
+    for (std::size_t e = 0; e < a.size(); ++e) a[e] = static_cast<float>(std::sin(0.3 * static_cast<double>(e)));
+    for (std::size_t e = 0; e < b.size(); ++e) b[e] = static_cast<float>(std::cos(0.7 * static_cast<double>(e)));
+    for (std::int64_t r = 0; r < rows; ++r) scale[r] = 0.5f + static_cast<float>(r);
+    tile::TileProduct product;
+    product.depth = depth;
+    product.a = a.data();
+    product.aRowStride = 1; // A(i, p) = a[p·rows + i]: A stored transposed, as P^T is
+    product.aDepthStride = rows;
+    product.b = b.data();
+    product.bRowStride = width;
+    product.c = c.data();
+    product.cRowStride = cStride;
+    product.mode = tile::Accumulate::ScaleAndAdd;
+    product.rowScale = scale.data();
+    tile::multiplyBlock(product, rows, width);
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t x = 0; x < width; ++x) {
+            double expected = 2.0 * scale[i];
+            for (std::int64_t p = 0; p < depth; ++p) expected += static_cast<double>(a[p * rows + i]) * b[p * width + x];
+            EXPECT_NEAR(c[i * cStride + x], expected, 1e-5) << i << "," << x;
+        }
+}
+
+} // namespace
+} // namespace attnlab
