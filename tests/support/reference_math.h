@@ -29,4 +29,45 @@ DenseMatrix scaledScores(const Tensor3& q, const Tensor3& k, int head, double sc
 double relativeError(const std::vector<float>& a, const std::vector<double>& b);
 double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b);
 
+// Row-major rows × cols double matrix: element (r, c) lives at values[r * cols + c].
+struct Matrix {
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::vector<double> values;
+
+    Matrix() = default;
+    Matrix(std::int64_t rowCount, std::int64_t colCount, double fill = 0.0)
+        : rows(rowCount), cols(colCount), values(static_cast<std::size_t>(rowCount * colCount), fill) {}
+    double& operator()(std::int64_t r, std::int64_t c) { return values[static_cast<std::size_t>(r * cols + c)]; }
+    double operator()(std::int64_t r, std::int64_t c) const { return values[static_cast<std::size_t>(r * cols + c)]; }
+};
+
+// One head of a Tensor3 as an n × d double matrix.
+Matrix headMatrix(const Tensor3& t, int head);
+Matrix multiply(const Matrix& a, const Matrix& b);
+Matrix transpose(const Matrix& a);
+// scale · a · bᵀ (rows of a against rows of b).
+Matrix rowProducts(const Matrix& a, const Matrix& b, double scale = 1.0);
+
+// Row-major n × n membership (1 = allowed), built cell by cell from a rule.
+using Mask = std::vector<std::uint8_t>;
+using CellRule = std::function<bool(std::int64_t i, std::int64_t j)>;
+Mask maskFromRule(std::int64_t n, const CellRule& rule);
+// The all-pairs set, or j ≤ i when causal.
+Mask allPairsMask(std::int64_t n, bool causal);
+
+// W_ij = exp(s_ij) / Σ_{j'∈M_i} exp(s_ij') on M, zero elsewhere.
+Matrix softmaxWeights(const Matrix& scores, const Mask& mask);
+// W_ij = κ_ij / Σ_{j'∈M_i} κ_ij' on M, zero elsewhere; a row whose sum is zero is all zero.
+Matrix normalisedWeights(const Matrix& kernel, const Mask& mask);
+// κ restricted to M, divided by a constant.
+Matrix scaledOnMask(const Matrix& kernel, const Mask& mask, double divisor);
+
+// Per-head effective weights W_h stacked as [h, n, n], and the outputs W_h · V_h stacked as [h, n, dv].
+std::vector<double> stackWeights(const std::vector<Matrix>& weights);
+std::vector<double> stackOutputs(const std::vector<Matrix>& weights, const Tensor3& v);
+
+// Σ_h W_h · V_h computed from float weights [h, n, n] in double, as [h, n, dv].
+std::vector<double> weightsTimesValues(const Tensor3& weights, const Tensor3& v);
+
 } // namespace attnlab::testing

@@ -1,0 +1,112 @@
+#pragma once
+
+// Calls into the registry the way the command line does (prepareParams, then run / pattern / cost),
+// and the comparisons the variant tests share. Header only: every test program compiles what it uses.
+
+#include "core/registry.h"
+#include "support/reference_math.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab::testing {
+
+struct Inputs {
+    Tensor3 q, k, v;
+    AttentionInputs view() const { return {&q, &k, &v}; }
+};
+
+// Q and K [h, n, d], V [h, n, dv], N(0, scale²) entries; V keeps unit scale.
+inline Inputs randomInputs(int heads, std::int64_t n, std::int64_t d, std::int64_t dv, std::uint64_t seed,
+                           double scale = 1.0) {
+    return {randomTensor(heads, n, d, seed, scale), randomTensor(heads, n, d, seed + 1000, scale),
+            randomTensor(heads, n, dv, seed + 2000)};
+}
+
+// One call of a variant: id, causal flag, --set overrides and the run options the tests vary.
+struct Call {
+    std::string id;
+    bool causal = false;
+    ParamOverrides set;
+    bool useReference = false;
+    bool wantWeights = true;
+    int threads = 1;
+};
+
+inline ProblemShape shapeOf(const Inputs& inputs, bool causal) { return inputs.view().shape(causal); }
+
+inline ParamSet resolve(const Call& call, const ProblemShape& shape) {
+    return prepareParams(requireVariant(call.id), shape, call.set);
+}
+
+inline RunResult runCall(const Call& call, const Inputs& inputs) {
+    RunOptions options;
+    options.causal = call.causal;
+    options.params = resolve(call, shapeOf(inputs, call.causal));
+    options.threads = call.threads;
+    options.wantWeights = call.wantWeights;
+    options.useReference = call.useReference;
+    const AttentionInputs view = inputs.view();
+    return requireVariant(call.id).run(view, options);
+}
+
+inline std::unique_ptr<Pattern> patternOf(const Call& call, const Inputs& inputs, int head = 0) {
+    const ProblemShape shape = shapeOf(inputs, call.causal);
+    const ParamSet params = resolve(call, shape);
+    const AttentionInputs view = inputs.view();
+    return buildPattern(requireVariant(call.id), shape, params, &view, head);
+}
+
+// A pattern for a shape alone (data-independent variants).
+inline std::unique_ptr<Pattern> patternOfShape(const Call& call, std::int64_t n) {
+    ProblemShape shape;
+    shape.n = n;
+    shape.d = 4;
+    shape.dv = 4;
+    shape.causal = call.causal;
+    const ParamSet params = resolve(call, shape);
+    return buildPattern(requireVariant(call.id), shape, params);
+}
+
+// Membership of every cell through Pattern::allowed.
+inline Mask maskOf(const Pattern& pattern) {
+    return maskFromRule(pattern.size(), [&pattern](std::int64_t i, std::int64_t j) { return pattern.allowed(i, j); });
+}
+
+inline std::string describe(const Call& call) {
+    std::string text = call.id + (call.causal ? " causal" : " bidirectional");
+    for (const auto& [key, value] : call.set) text += " " + key + "=" + value;
+    return text + (call.useReference ? " (reference path)" : " (fast path)");
+}
+
+// out and the effective weights of one run against the reference weights W_h (out = W_h · V_h).
+inline void expectRunMatches(const RunResult& result, const std::vector<Matrix>& weights, const Tensor3& v,
+                             double tolerance, const std::string& what) {
+    ASSERT_EQ(result.out.heads, v.heads) << what;
+    ASSERT_EQ(result.out.rows, v.rows) << what;
+    ASSERT_EQ(result.out.cols, v.cols) << what;
+    EXPECT_LE(relativeError(result.out.values, stackOutputs(weights, v)), tolerance) << what << ": out";
+    if (!result.weights) return;
+    ASSERT_EQ(result.weights->heads, v.heads) << what;
+    ASSERT_EQ(result.weights->rows, v.rows) << what;
+    ASSERT_EQ(result.weights->cols, v.rows) << what;
+    EXPECT_LE(relativeError(result.weights->values, stackWeights(weights)), tolerance) << what << ": weights";
+}
+
+// Runs the fast path and the reference path, with and without weights, against the reference W_h.
+inline void expectBothPathsMatch(Call call, const Inputs& inputs, const std::vector<Matrix>& weights,
+                                 double tolerance = 1e-5) {
+    for (const bool reference : {false, true})
+        for (const bool wantWeights : {true, false}) {
+            call.useReference = reference;
+            call.wantWeights = wantWeights;
+            const RunResult result = runCall(call, inputs);
+            EXPECT_EQ(result.weights.has_value(), wantWeights) << describe(call);
+            expectRunMatches(result, weights, inputs.v, tolerance, describe(call));
+        }
+}
+
+} // namespace attnlab::testing

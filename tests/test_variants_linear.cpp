@@ -1,0 +1,312 @@
+// Variants without a softmax mask (linear kernels, performer, relu2, mixed_chunk) against their explicit
+// quadratic forms: every effective weight W_ij written out from the spec in double precision.
+#include "core/random_features.h"
+#include "support/variant_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace attnlab::testing {
+namespace {
+
+// Row-wise map of a head's [n, d] matrix.
+template <typename RowMap>
+Matrix mapRows(const Matrix& x, std::int64_t outCols, RowMap map) {
+    Matrix out(x.rows, outCols);
+    for (std::int64_t i = 0; i < x.rows; ++i) map(&x.values[static_cast<std::size_t>(i * x.cols)], &out(i, 0));
+    return out;
+}
+
+Matrix eluPlusOne(const Matrix& x) {
+    return mapRows(x, x.cols, [&x](const double* in, double* out) {
+        for (std::int64_t c = 0; c < x.cols; ++c) out[c] = in[c] > 0 ? in[c] + 1 : std::exp(in[c]);
+    });
+}
+
+Matrix unitRows(const Matrix& x) {
+    return mapRows(x, x.cols, [&x](const double* in, double* out) {
+        double norm = 0;
+        for (std::int64_t c = 0; c < x.cols; ++c) norm += in[c] * in[c];
+        norm = std::sqrt(norm);
+        for (std::int64_t c = 0; c < x.cols; ++c) out[c] = norm > 0 ? in[c] / norm : 0.0;
+    });
+}
+
+// linear: W_ij for j ∈ J_i of one head, from the spec's three kernels.
+Matrix linearWeights(const std::string& kernel, const Matrix& q, const Matrix& k, bool causal) {
+    const std::int64_t n = q.rows, d = q.cols;
+    const Mask within = allPairsMask(n, causal);
+    if (kernel == "elu") return normalisedWeights(rowProducts(eluPlusOne(q), eluPlusOne(k)), within);
+    if (kernel == "taylor") {
+        Matrix kernelValues = rowProducts(unitRows(q), unitRows(k));
+        for (double& x : kernelValues.values) x += 1.0;
+        return normalisedWeights(kernelValues, within);
+    }
+    // efficient: W_ij = Σ_m softmax(q_i)_m · exp(k_jm) / Σ_{j'∈J_i} exp(k_j'm).
+    Matrix w(n, n);
+    for (std::int64_t i = 0; i < n; ++i) {
+        double qTotal = 0;
+        for (std::int64_t m = 0; m < d; ++m) qTotal += std::exp(q(i, m));
+        for (std::int64_t m = 0; m < d; ++m) {
+            double kTotal = 0;
+            for (std::int64_t j = 0; j < n; ++j)
+                if (within[i * n + j]) kTotal += std::exp(k(j, m));
+            for (std::int64_t j = 0; j < n; ++j)
+                if (within[i * n + j]) w(i, j) += std::exp(q(i, m)) / qTotal * std::exp(k(j, m)) / kTotal;
+        }
+    }
+    return w;
+}
+
+std::vector<Matrix> perHead(const Inputs& inputs, const std::function<Matrix(const Matrix&, const Matrix&)>& weights) {
+    std::vector<Matrix> all;
+    for (int h = 0; h < inputs.q.heads; ++h) all.push_back(weights(headMatrix(inputs.q, h), headMatrix(inputs.k, h)));
+    return all;
+}
+
+struct Shape {
+    std::int64_t n;
+    int heads;
+    std::int64_t d;
+    std::int64_t dv;
+};
+
+const std::vector<Shape> kShapes = {{1, 1, 4, 4}, {2, 3, 3, 2}, {37, 3, 6, 3}, {45, 1, 5, 2}, {70, 3, 8, 7}};
+
+std::string shapeText(const Shape& s) {
+    return "n=" + std::to_string(s.n) + " h=" + std::to_string(s.heads) + " d=" + std::to_string(s.d);
+}
+
+TEST(LinearAttention, EveryKernelMatchesItsQuadraticForm) {
+    for (const std::string kernel : {"elu", "efficient", "taylor"})
+        for (const bool causal : {false, true})
+            for (const Shape& s : kShapes) {
+                SCOPED_TRACE(kernel + (causal ? " causal " : " bidirectional ") + shapeText(s));
+                const Inputs inputs = randomInputs(s.heads, s.n, s.d, s.dv, 3 + s.n);
+                const Call call{"linear", causal, {{"kernel", kernel}}};
+                expectBothPathsMatch(call, inputs, perHead(inputs, [&](const Matrix& q, const Matrix& k) {
+                                         return linearWeights(kernel, q, k, causal);
+                                     }));
+            }
+}
+
+TEST(LinearAttention, DefaultKernelIsElu) {
+    const Inputs inputs = randomInputs(2, 20, 4, 3, 8);
+    expectBothPathsMatch({"linear", false, {}}, inputs,
+                         perHead(inputs, [](const Matrix& q, const Matrix& k) { return linearWeights("elu", q, k, false); }));
+}
+
+// Rows of 1 or −1 halves: their unit vectors are exact in float, so 1 + q̂·k̂ is exactly 0 for k = −q.
+TEST(LinearAttention, TaylorZeroDenominatorGivesAZeroRowAndZeroVectorsStayZero) {
+    const std::int64_t n = 4, d = 4;
+    Inputs inputs{Tensor3(1, n, d), Tensor3(1, n, d), randomTensor(1, n, 3, 17)};
+    const float rowsQ[n][d] = {{1, 1, 1, 1}, {0, 0, 0, 0}, {2, -2, 2, -2}, {1, 1, -1, -1}};
+    // k_0 = −q_0: causal row 0 has the single term 1 + q̂_0·k̂_0 = 0. k_1 = 0 contributes 1 to every row.
+    const float rowsK[n][d] = {{-3, -3, -3, -3}, {0, 0, 0, 0}, {-1, 1, -1, 1}, {5, 5, 5, 5}};
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t c = 0; c < d; ++c) {
+            inputs.q.at(0, i, c) = rowsQ[i][c];
+            inputs.k.at(0, i, c) = rowsK[i][c];
+        }
+    for (const bool causal : {false, true}) {
+        SCOPED_TRACE(causal ? "causal" : "bidirectional");
+        const Call call{"linear", causal, {{"kernel", "taylor"}}};
+        const std::vector<Matrix> weights = perHead(inputs, [causal](const Matrix& q, const Matrix& k) {
+            return linearWeights("taylor", q, k, causal);
+        });
+        expectBothPathsMatch(call, inputs, weights);
+        if (causal) {
+            const RunResult result = runCall(call, inputs);
+            for (std::int64_t c = 0; c < 3; ++c) EXPECT_EQ(result.out.at(0, 0, c), 0.0f) << "zero row expected";
+            EXPECT_EQ(result.weights->at(0, 0, 0), 0.0f);
+        }
+        // Zero query row 1: every allowed j weighs 1 + 0, a plain average.
+        EXPECT_DOUBLE_EQ(weights[0](1, 0), causal ? 0.5 : 0.25);
+    }
+}
+
+TEST(LinearAttention, LargeInputsAreNotScaledBySqrtD) {
+    // Entries of size ~3 with d = 16: a hidden 1/√d (or any rescaling of q·k) would move every kernel.
+    const Inputs inputs = randomInputs(1, 30, 16, 4, 23, 3.0);
+    for (const std::string kernel : {"elu", "efficient", "taylor"})
+        expectBothPathsMatch({"linear", true, {{"kernel", kernel}}}, inputs,
+                             perHead(inputs, [&](const Matrix& q, const Matrix& k) { return linearWeights(kernel, q, k, true); }));
+}
+
+TEST(LinearAttention, CostHasNoScoresAndTheStateTerms) {
+    const ProblemShape shape{3, 100, 8, 5, false};
+    for (const std::string kernel : {"elu", "efficient", "taylor"}) {
+        const Call call{"linear", false, {{"kernel", kernel}}};
+        const CoreCost cost = requireVariant("linear").cost(shape, resolve(call, shape));
+        EXPECT_EQ(cost.terms.at("scores"), 0);
+        EXPECT_EQ(cost.terms.at("weights_v"), 0);
+        EXPECT_DOUBLE_EQ(cost.terms.at("linear_state"), 2.0 * 100 * 8 * 5 * 3);
+        EXPECT_DOUBLE_EQ(cost.terms.at("feature_map"), 2.0 * 100 * 8 * 3);
+    }
+}
+
+// ---- performer: φ built here from the same Ω ----
+
+Matrix favorFeatures(const Matrix& x, const std::vector<double>& omega, std::int64_t m) {
+    const std::int64_t d = x.cols;
+    const double inputScale = std::pow(static_cast<double>(d), -0.25);
+    Matrix phi(x.rows, m);
+    for (std::int64_t i = 0; i < x.rows; ++i) {
+        double squaredNorm = 0;
+        for (std::int64_t c = 0; c < d; ++c) squaredNorm += x(i, c) * inputScale * x(i, c) * inputScale;
+        for (std::int64_t r = 0; r < m; ++r) {
+            double projection = 0;
+            for (std::int64_t c = 0; c < d; ++c) projection += omega[static_cast<std::size_t>(r * d + c)] * x(i, c) * inputScale;
+            phi(i, r) = std::exp(projection - squaredNorm / 2) / std::sqrt(static_cast<double>(m));
+        }
+    }
+    return phi;
+}
+
+std::vector<Matrix> performerReference(const Inputs& inputs, std::int64_t m, std::uint64_t seed, bool orthogonal,
+                                       bool causal) {
+    const auto omega = performerProjection(m, inputs.q.cols, seed, orthogonal);
+    return perHead(inputs, [&](const Matrix& q, const Matrix& k) {
+        return normalisedWeights(rowProducts(favorFeatures(q, omega, m), favorFeatures(k, omega, m)),
+                                 allPairsMask(q.rows, causal));
+    });
+}
+
+TEST(PerformerAttention, MatchesTheEluFormulaWithFavorFeatures) {
+    struct Setting {
+        ParamOverrides set;
+        std::int64_t m; // -1: the default 4d
+        std::uint64_t seed;
+        bool orthogonal;
+    };
+    const std::vector<Setting> settings = {{{}, -1, 0, true},
+                                           {{{"features", "7"}, {"seed", "3"}}, 7, 3, true},
+                                           {{{"features", "13"}, {"orthogonal", "false"}, {"seed", "9"}}, 13, 9, false},
+                                           {{{"features", "1"}}, 1, 0, true},
+                                           {{{"features", "50"}, {"orthogonal", "true"}, {"seed", "2"}}, 50, 2, true}};
+    for (const Setting& setting : settings)
+        for (const bool causal : {false, true})
+            for (const Shape& s : kShapes) {
+                const Call call{"performer", causal, setting.set};
+                SCOPED_TRACE(describe(call) + " " + shapeText(s));
+                const Inputs inputs = randomInputs(s.heads, s.n, s.d, s.dv, 31 + s.n, 0.7);
+                const std::int64_t m = setting.m < 0 ? 4 * s.d : setting.m;
+                expectBothPathsMatch(call, inputs, performerReference(inputs, m, setting.seed, setting.orthogonal, causal));
+            }
+}
+
+TEST(PerformerProjection, OrthogonalBlocksWithChiNormsAndIidOtherwise) {
+    const std::int64_t d = 6, m = 15; // two full blocks and a partial one of 3 rows
+    const auto omega = performerProjection(m, d, 4, true);
+    ASSERT_EQ(omega.size(), static_cast<std::size_t>(m * d));
+    auto dot = [&omega, d](std::int64_t a, std::int64_t b) {
+        double sum = 0;
+        for (std::int64_t c = 0; c < d; ++c) sum += omega[a * d + c] * omega[b * d + c];
+        return sum;
+    };
+    double meanSquaredNorm = 0;
+    for (std::int64_t a = 0; a < m; ++a) {
+        for (std::int64_t b = a + 1; b < m && b / d == a / d; ++b) EXPECT_NEAR(dot(a, b), 0.0, 1e-9) << a << "," << b;
+        meanSquaredNorm += dot(a, a) / m;
+    }
+    EXPECT_GT(meanSquaredNorm, 0.3 * d); // rows carry chi norms, not unit norms
+    EXPECT_LT(meanSquaredNorm, 3.0 * d);
+    EXPECT_EQ(performerProjection(m, d, 4, true), omega);
+    EXPECT_NE(performerProjection(m, d, 5, true), omega);
+    EXPECT_NE(performerProjection(m, d, 4, false), omega);
+}
+
+TEST(PerformerAttention, CostFollowsFeatureCount) {
+    const ProblemShape shape{2, 64, 8, 4, true};
+    const Call call{"performer", true, {{"features", "20"}}};
+    const CoreCost cost = requireVariant("performer").cost(shape, resolve(call, shape));
+    EXPECT_EQ(cost.terms.at("scores"), 0);
+    EXPECT_EQ(cost.terms.at("weights_v"), 0);
+    EXPECT_DOUBLE_EQ(cost.terms.at("feature_map"), 2.0 * 64 * 20 * 8 * 2);
+    EXPECT_DOUBLE_EQ(cost.terms.at("linear_state"), 2.0 * 64 * 20 * 4 * 2);
+}
+
+// ---- relu2 and mixed_chunk: relu(q·k)² without softmax ----
+
+Matrix reluSquaredProducts(const Matrix& q, const Matrix& k) {
+    Matrix s = rowProducts(q, k);
+    for (double& x : s.values) x = x > 0 ? x * x : 0.0;
+    return s;
+}
+
+TEST(Relu2Attention, BothScalesMatchTheQuadraticForm) {
+    for (const std::string scale : {"ns", "n2", ""})
+        for (const bool causal : {false, true})
+            for (const Shape& s : kShapes) {
+                Call call{"relu2", causal, {}};
+                if (!scale.empty()) call.set["scale"] = scale;
+                SCOPED_TRACE(describe(call) + " " + shapeText(s));
+                const Inputs inputs = randomInputs(s.heads, s.n, s.d, s.dv, 50 + s.n);
+                const double z = scale == "n2" ? static_cast<double>(s.n * s.n) : static_cast<double>(s.n * s.d);
+                expectBothPathsMatch(call, inputs, perHead(inputs, [&](const Matrix& q, const Matrix& k) {
+                                         return scaledOnMask(reluSquaredProducts(q, k), allPairsMask(s.n, causal), z);
+                                     }));
+            }
+}
+
+Matrix mixedChunkWeights(const Matrix& q, const Matrix& k, std::int64_t c, bool causal) {
+    const std::int64_t n = q.rows, d = q.cols;
+    const Matrix quad = reluSquaredProducts(q, k), plain = rowProducts(q, k);
+    Matrix w(n, n);
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::int64_t g = i / c;
+        for (std::int64_t j = 0; j < n; ++j) {
+            if (j / c == g && (!causal || j <= i)) w(i, j) += quad(i, j) / static_cast<double>(c * d);
+            if (!causal) w(i, j) += plain(i, j) / static_cast<double>(n);
+            else if (j < g * c) w(i, j) += plain(i, j) / static_cast<double>(g * c);
+        }
+    }
+    return w;
+}
+
+TEST(MixedChunkAttention, QuadraticPlusLinearPartsMatch) {
+    for (const std::int64_t chunk : {-1, 1, 4, 16, 100}) // -1: the default min(n, 64)
+        for (const bool causal : {false, true})
+            for (const Shape& s : kShapes) {
+                Call call{"mixed_chunk", causal, {}};
+                if (chunk > 0) call.set["chunk"] = std::to_string(chunk);
+                SCOPED_TRACE(describe(call) + " " + shapeText(s));
+                const std::int64_t c = chunk > 0 ? chunk : std::min<std::int64_t>(s.n, 64);
+                const Inputs inputs = randomInputs(s.heads, s.n, s.d, s.dv, 60 + s.n);
+                expectBothPathsMatch(call, inputs, perHead(inputs, [&](const Matrix& q, const Matrix& k) {
+                                         return mixedChunkWeights(q, k, c, causal);
+                                     }));
+            }
+}
+
+TEST(MixedChunkAttention, CausalFirstChunkHasNoLinearPart) {
+    // Queries in chunk 0 see only the relu² part; a negative-definite first chunk (k = −q) makes it zero.
+    const std::int64_t n = 12, c = 5;
+    Inputs inputs = randomInputs(1, n, 4, 3, 70);
+    for (std::int64_t j = 0; j < c; ++j)
+        for (std::int64_t x = 0; x < 4; ++x) inputs.k.at(0, j, x) = -inputs.q.at(0, 0, x);
+    for (std::int64_t i = 1; i < c; ++i)
+        for (std::int64_t x = 0; x < 4; ++x) inputs.q.at(0, i, x) = inputs.q.at(0, 0, x);
+    const RunResult result = runCall({"mixed_chunk", true, {{"chunk", std::to_string(c)}}}, inputs);
+    for (std::int64_t i = 0; i < c; ++i)
+        for (std::int64_t x = 0; x < 3; ++x) EXPECT_EQ(result.out.at(0, i, x), 0.0f) << "row " << i;
+    EXPECT_NE(result.out.at(0, c, 0), 0.0f);
+}
+
+TEST(MixedChunkAttention, CostIsTheChunkMaskPlusLinearState) {
+    for (const bool causal : {false, true}) {
+        const ProblemShape shape{2, 50, 8, 4, causal};
+        const Call call{"mixed_chunk", causal, {{"chunk", "16"}}};
+        const CoreCost cost = requireVariant("mixed_chunk").cost(shape, resolve(call, shape));
+        double pairs = 0; // chunks of 16, 16, 16, 2
+        for (const double size : {16.0, 16.0, 16.0, 2.0}) pairs += causal ? size * (size + 1) / 2 : size * size;
+        EXPECT_DOUBLE_EQ(cost.terms.at("scores"), pairs * 8 * 2);
+        EXPECT_DOUBLE_EQ(cost.terms.at("weights_v"), pairs * 4 * 2);
+        EXPECT_DOUBLE_EQ(cost.terms.at("linear_state"), 2.0 * 50 * 8 * 4 * 2);
+    }
+}
+
+} // namespace
+} // namespace attnlab::testing
