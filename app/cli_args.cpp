@@ -21,19 +21,18 @@ CliArgs::CliArgs(std::string command, const std::vector<std::string>& args, cons
             name = name.substr(0, eq);
         }
         if (name == "--set") {
-            if (!inlineValue && a + 1 >= args.size()) throw InputError("attnlab " + m_command + ": --set needs KEY=VALUE");
+            if (!inlineValue && a + 1 >= args.size()) throw InputError("--set needs KEY=VALUE");
             const auto [key, text] = splitAssignment(inlineValue ? *inlineValue : args[++a]);
-            if (m_overrides.count(key)) throw InputError("attnlab " + m_command + ": parameter '" + key + "' is set twice");
+            if (m_overrides.count(key)) throw InputError("parameter '" + key + "' is set twice");
             m_overrides[key] = text;
         } else if (known(flagOptions, name) && !inlineValue) {
             m_flags[name] = true;
         } else if (known(valueOptions, name)) {
-            if (!inlineValue && a + 1 >= args.size()) throw InputError("attnlab " + m_command + ": " + name + " needs a value");
-            if (m_values.count(name)) throw InputError("attnlab " + m_command + ": " + name + " is given twice");
+            if (!inlineValue && a + 1 >= args.size()) throw InputError(name + " needs a value");
+            if (m_values.count(name)) throw InputError(name + " is given twice");
             m_values[name] = inlineValue ? *inlineValue : args[++a];
         } else {
-            throw InputError("attnlab " + m_command + ": unknown option '" + args[a] + "' (see attnlab " + m_command +
-                             " --help)");
+            throw InputError("unknown option '" + args[a] + "' (see attnlab " + m_command + " --help)");
         }
     }
 }
@@ -46,7 +45,7 @@ std::optional<std::string> CliArgs::value(const std::string& name) const {
 
 std::string CliArgs::required(const std::string& name) const {
     const auto given = value(name);
-    if (!given) throw InputError("attnlab " + m_command + ": " + name + " is required");
+    if (!given) throw InputError(name + " is required");
     return *given;
 }
 
@@ -55,9 +54,9 @@ std::int64_t CliArgs::integer(const std::string& name, std::int64_t fallback, st
     const auto given = value(name);
     if (!given) return fallback;
     const auto parsed = parseInteger(*given);
-    if (!parsed) throw InputError("attnlab " + m_command + ": " + name + " expects an integer, got '" + *given + "'");
+    if (!parsed) throw InputError(name + " expects an integer, got '" + *given + "'");
     if (*parsed < minValue || *parsed > maxValue)
-        throw InputError("attnlab " + m_command + ": " + name + " = " + *given + " is out of range [" +
+        throw InputError(name + " = " + *given + " is out of range [" +
                          std::to_string(minValue) + ", " + std::to_string(maxValue) + "]");
     return *parsed;
 }
@@ -65,6 +64,10 @@ std::int64_t CliArgs::integer(const std::string& name, std::int64_t fallback, st
 std::int64_t CliArgs::requiredInteger(const std::string& name, std::int64_t minValue, std::int64_t maxValue) const {
     required(name);
     return integer(name, 0, minValue, maxValue);
+}
+
+bool asksForHelp(const std::vector<std::string>& args) {
+    return std::any_of(args.begin(), args.end(), [](const std::string& arg) { return arg == "--help" || arg == "-h"; });
 }
 
 int defaultThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }

@@ -31,6 +31,9 @@ private:
     ParamOverrides m_overrides;
 };
 
+// True when any argument is --help or -h: the subcommand then prints its usage and exits 0.
+bool asksForHelp(const std::vector<std::string>& args);
+
 // Threads for kernels: --threads if given, else every core the process may use.
 int defaultThreadCount();
 

@@ -1,11 +1,10 @@
 #include "app/commands.h"
 
-#include "core/errors.h"
-
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string>
 
 namespace attnlab {
 
@@ -27,15 +26,23 @@ const std::vector<Subcommand> kSubcommands = {
     {"variants", variantsCommand}, {"bench", benchCommand},
 };
 
+// The contract promises one line on stderr, whatever characters a message quotes (a path may hold a newline).
+void printError(const std::string& message) {
+    std::string line = message;
+    for (char& c : line)
+        if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "attnlab: error: %s\n", line.c_str());
+}
+
 int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
     try {
         return sub.handler(args);
-    } catch (const InputError& error) {
-        std::fprintf(stderr, "attnlab: error: %s\n", error.what());
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "attnlab: error: out of memory\n");
+        printError("out of memory");
     } catch (const std::exception& error) {
-        std::fprintf(stderr, "attnlab: error: %s\n", error.what());
+        printError(error.what());
+    } catch (...) {
+        printError("internal error");
     }
     return 2;
 }
@@ -58,7 +65,7 @@ int runCommandLine(int argc, char** argv, const std::vector<Subcommand>& extra) 
     for (const auto* table : {&kSubcommands, &extra})
         for (const auto& sub : *table)
             if (command == sub.name) return runGuarded(sub, args);
-    std::fprintf(stderr, "attnlab: error: unknown command '%s' (try attnlab --help)\n", command.c_str());
+    printError("unknown command '" + command + "' (try attnlab --help)");
     return 2;
 }
 

@@ -62,7 +62,7 @@ void printTable(const LayerCost& cost) {
 } // namespace
 
 int costCommand(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    if (asksForHelp(args)) {
         std::fputs(kCostHelp, stdout);
         return 0;
     }

@@ -25,7 +25,7 @@ Data-dependent patterns (lsh) need --q (and --k unless shared_qk) and give head 
 } // namespace
 
 int patternCommand(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    if (asksForHelp(args)) {
         std::fputs(kPatternHelp, stdout);
         return 0;
     }
@@ -43,27 +43,27 @@ int patternCommand(const std::vector<std::string>& args) {
     if (qPath) {
         files = readInputFiles(*qPath, "", "");
         if (files.q.rows != shape.n)
-            throw InputError("attnlab pattern: --n " + std::to_string(shape.n) + " does not match Q's n = " +
+            throw InputError("--n " + std::to_string(shape.n) + " does not match Q's n = " +
                              std::to_string(files.q.rows));
         shape.heads = files.q.heads;
         shape.d = files.q.cols;
         shape.dv = shape.d;
     } else if (cli.value("--k")) {
-        throw InputError("attnlab pattern: --k needs --q");
+        throw InputError("--k needs --q");
     }
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
     const std::int64_t head = cli.integer("--head", 0, 0, INT32_MAX);
     const AttentionInputs* inputs = nullptr;
     AttentionInputs data;
     if (variant.dataDependentPattern) {
-        if (!qPath) throw InputError("attnlab pattern: the pattern of '" + variant.id + "' depends on the data: give --q");
+        if (!qPath) throw InputError("the pattern of '" + variant.id + "' depends on the data: give --q");
         if (head >= shape.heads)
-            throw InputError("attnlab pattern: --head " + std::to_string(head) + " is out of range [0, " +
+            throw InputError("--head " + std::to_string(head) + " is out of range [0, " +
                              std::to_string(shape.heads - 1) + "]");
         const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
         if (needsKeys) {
             const auto kPath = cli.value("--k");
-            if (!kPath) throw InputError("attnlab pattern: --k is required for variant '" + variant.id + "'");
+            if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");
             readKeys(files, *kPath);
         }
         data = AttentionInputs{&files.q, needsKeys ? &files.k : nullptr, nullptr};

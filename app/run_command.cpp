@@ -9,6 +9,8 @@
 #include "core/registry.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <stdexcept>
 
 namespace attnlab {
 
@@ -29,10 +31,24 @@ std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols
     return {files.q.heads, files.q.rows, cols};
 }
 
+bool sameFile(const std::string& a, const std::string& b) {
+    std::error_code error;
+    return std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error);
+}
+
+// The sizes the files are written from; a kernel that broke them would otherwise be read past.
+void checkResult(const RunResult& result, const ProblemShape& shape, bool wantWeights) {
+    const auto rows = static_cast<std::size_t>(shape.heads) * static_cast<std::size_t>(shape.n);
+    if (result.out.values.size() != rows * static_cast<std::size_t>(shape.dv))
+        throw std::logic_error("variant returned " + std::to_string(result.out.values.size()) + " output values");
+    if (wantWeights && (!result.weights || result.weights->values.size() != rows * static_cast<std::size_t>(shape.n)))
+        throw std::logic_error("variant returned no or misshaped weights");
+}
+
 } // namespace
 
 int runCommand(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    if (asksForHelp(args)) {
         std::fputs(kRunHelp, stdout);
         return 0;
     }
@@ -43,9 +59,9 @@ int runCommand(const std::vector<std::string>& args) {
     const auto weightsPath = cli.value("--weights");
     const int threads = static_cast<int>(cli.integer("--threads", defaultThreadCount(), 1, 1024));
     const std::string qPath = cli.required("--q"), vPath = cli.required("--v");
+    if (weightsPath && sameFile(outPath, *weightsPath)) throw InputError("--out and --weights name the same file");
 
-    // Parameters that decide whether K is needed are resolved before reading the data, with the
-    // shape filled in once the files are read.
+    // Q and V first: the parameters, resolved against their shape, decide whether K is needed.
     InputFiles files = readInputFiles(qPath, "", vPath);
     ProblemShape shape;
     shape.heads = files.q.heads;
@@ -57,7 +73,7 @@ int runCommand(const std::vector<std::string>& args) {
     const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
     if (needsKeys) {
         const auto kPath = cli.value("--k");
-        if (!kPath) throw InputError("attnlab run: --k is required for variant '" + variant.id + "'");
+        if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");
         readKeys(files, *kPath);
     }
 
@@ -78,6 +94,7 @@ int runCommand(const std::vector<std::string>& args) {
     options.wantWeights = weightsPath.has_value();
     options.useReference = cli.flag("--reference");
     const RunResult result = variant.run(inputs, options);
+    checkResult(result, shape, options.wantWeights);
 
     writeNpyFloat32(outFile, outputShape(files, shape.dv), result.out.values.data());
     if (weightsFile) writeNpyFloat32(*weightsFile, outputShape(files, shape.n), result.weights->values.data());

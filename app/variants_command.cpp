@@ -76,7 +76,7 @@ std::string variantsJson() {
 } // namespace
 
 int variantsCommand(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    if (asksForHelp(args)) {
         std::fputs(kVariantsHelp, stdout);
         return 0;
     }
