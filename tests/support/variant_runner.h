@@ -110,3 +110,45 @@ inline void expectBothPathsMatch(Call call, const Inputs& inputs, const std::vec
 }
 
 } // namespace attnlab::testing
+
+namespace attnlab::testing {
+
+// A default and one or more non-default parameter sets of every registered variant, valid for any
+// n ≥ 1 and even d (xl's sinusoid). Tests that sweep "every variant" iterate this list; a variant
+// missing here fails RepresentativeSettingsCoverTheRegistry.
+inline std::vector<Call> representativeCalls(std::int64_t n) {
+    const std::string third = std::to_string(n / 3);
+    const std::vector<std::pair<std::string, std::vector<ParamOverrides>>> table = {
+        {"full", {{}, {{"impl", "dense"}}}},
+        {"strided", {{}, {{"stride", "3"}}}},
+        {"fixed", {{}, {{"block", "6"}, {"summary", "2"}}}},
+        {"longformer", {{}, {{"window", "4"}, {"dilation", "2"}, {"globals", "0," + third}}}},
+        {"chunk", {{}, {{"chunk", "7"}}}},
+        {"xl", {{}, {{"segment", "6"}, {"memory", "9"}}, {{"relpos", "none"}, {"segment", "5"}, {"memory", "0"}}}},
+        {"linear", {{}, {{"kernel", "efficient"}}, {{"kernel", "taylor"}}}},
+        {"performer", {{}, {{"features", "9"}, {"orthogonal", "false"}, {"seed", "3"}}}},
+        {"linformer", {{}, {{"k", "5"}, {"proj", "pool"}}, {{"k", "7"}, {"seed", "2"}}}},
+        {"lsh", {{}, {{"buckets", "4"}, {"rounds", "2"}, {"shared_qk", "false"}}, {{"buckets", "8"}, {"rounds", "3"}}}},
+        {"relu2", {{}, {{"scale", "n2"}}}},
+        {"mixed_chunk", {{}, {{"chunk", "6"}}}},
+        {"bigbird", {{}, {{"window", "3"}, {"globals", "1"}, {"random", "5"}, {"seed", "4"}}}},
+    };
+    std::vector<Call> calls;
+    for (const auto& [id, sets] : table) {
+        const VariantInfo& variant = requireVariant(id);
+        for (const ParamOverrides& set : sets)
+            for (const bool causal : {false, true}) {
+                if (causal && variant.causalSupport == CausalSupport::BidirectionalOnly) continue;
+                if (!causal && variant.causalSupport == CausalSupport::CausalOnly) continue;
+                if (id == "linformer" && set.count("k") && std::stoll(set.at("k")) > n) continue;
+                Call call;
+                call.id = id;
+                call.causal = causal;
+                call.set = set;
+                calls.push_back(call);
+            }
+    }
+    return calls;
+}
+
+} // namespace attnlab::testing

@@ -1,0 +1,223 @@
+// Properties every variant must have whatever its formula: causality, linearity in V through the
+// effective weights, bidirectional patterns derived from causal ones as the spec says, dense == tiled,
+// performer converging to softmax, seeded determinism, thread-count and head independence.
+#include "support/variant_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+namespace attnlab::testing {
+namespace {
+
+// Max |a − b| over rows [0, rows) of every head of two [h, n, c] tensors, relative to max(1, max|b|).
+double relativeErrorOfRows(const Tensor3& a, const Tensor3& b, std::int64_t rows) {
+    double worst = 0, scale = 1;
+    for (int h = 0; h < a.heads; ++h)
+        for (std::int64_t i = 0; i < rows; ++i)
+            for (std::int64_t c = 0; c < a.cols; ++c) {
+                worst = std::max(worst, static_cast<double>(std::fabs(a.at(h, i, c) - b.at(h, i, c))));
+                scale = std::max(scale, static_cast<double>(std::fabs(b.at(h, i, c))));
+            }
+    return worst / scale;
+}
+
+TEST(VariantCoverage, RepresentativeSettingsCoverTheRegistry) {
+    std::set<std::string> covered;
+    for (const Call& call : representativeCalls(40)) covered.insert(call.id);
+    for (const auto& variant : allVariants()) EXPECT_TRUE(covered.count(variant.id)) << variant.id;
+}
+
+TEST(VariantProperties, CausalOutputsIgnoreFutureRows) {
+    const std::int64_t n = 40, last = 17; // rows 0..17 must not see rows 18..39
+    const Inputs inputs = randomInputs(2, n, 6, 3, 101);
+    Inputs changed = inputs;
+    const Inputs fresh = randomInputs(2, n, 6, 3, 202, 2.0);
+    for (int h = 0; h < 2; ++h)
+        for (std::int64_t i = last + 1; i < n; ++i) {
+            for (std::int64_t c = 0; c < 6; ++c) {
+                changed.q.at(h, i, c) = fresh.q.at(h, i, c);
+                changed.k.at(h, i, c) = fresh.k.at(h, i, c);
+            }
+            for (std::int64_t c = 0; c < 3; ++c) changed.v.at(h, i, c) = fresh.v.at(h, i, c);
+        }
+    int checked = 0;
+    for (Call call : representativeCalls(n)) {
+        if (!call.causal) continue;
+        for (const bool reference : {false, true}) {
+            call.useReference = reference;
+            const RunResult before = runCall(call, inputs), after = runCall(call, changed);
+            EXPECT_LE(relativeErrorOfRows(after.out, before.out, last + 1), 1e-6) << describe(call);
+            for (int h = 0; h < 2; ++h)
+                for (std::int64_t i = 0; i < n; ++i)
+                    for (std::int64_t j = i + 1; j < n; ++j)
+                        ASSERT_EQ(before.weights->at(h, i, j), 0.0f) << describe(call) << " W(" << i << "," << j << ")";
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 2 * 12); // every variant but linformer has a causal form
+}
+
+TEST(VariantProperties, OutputIsEffectiveWeightsTimesValues) {
+    for (const std::int64_t n : {1, 33, 70}) {
+        const Inputs inputs = randomInputs(3, n, 6, 5, 300 + n);
+        for (Call call : representativeCalls(n))
+            for (const bool reference : {false, true}) {
+                call.useReference = reference;
+                call.wantWeights = true;
+                const RunResult withWeights = runCall(call, inputs);
+                ASSERT_TRUE(withWeights.weights.has_value());
+                EXPECT_LE(relativeError(withWeights.out.values, weightsTimesValues(*withWeights.weights, inputs.v)), 1e-5)
+                    << describe(call) << " n=" << n;
+                call.wantWeights = false;
+                const RunResult without = runCall(call, inputs);
+                EXPECT_FALSE(without.weights.has_value());
+                EXPECT_LE(maxAbsDifference(without.out.values, withWeights.out.values), 1e-5) << describe(call);
+            }
+    }
+}
+
+Mask symmetricClosure(const Mask& causal, std::int64_t n) {
+    return maskFromRule(n, [&](std::int64_t i, std::int64_t j) { return causal[i * n + j] || causal[j * n + i]; });
+}
+
+TEST(VariantProperties, BidirectionalIsTheSymmetricClosureForStridedLongformerChunk) {
+    const std::vector<Call> calls = {{"strided", false, {}},         {"strided", false, {{"stride", "1"}}},
+                                     {"strided", false, {{"stride", "5"}}}, {"longformer", false, {}},
+                                     {"longformer", false, {{"window", "6"}, {"dilation", "3"}}},
+                                     {"longformer", false, {{"window", "3"}, {"globals", "0,7,16"}}},
+                                     {"chunk", false, {}},           {"chunk", false, {{"chunk", "4"}}}};
+    for (const std::int64_t n : {17, 40, 70})
+        for (Call call : calls) {
+            const Mask bidirectional = maskOf(*patternOfShape(call, n));
+            call.causal = true;
+            const Mask causal = maskOf(*patternOfShape(call, n));
+            EXPECT_EQ(bidirectional, symmetricClosure(causal, n)) << describe(call) << " n=" << n;
+        }
+}
+
+TEST(VariantProperties, FixedBidirectionalLetsEveryQuerySeeEverySummaryColumnInsteadOfTheClosure) {
+    for (const std::int64_t n : {17, 40, 70})
+        for (const ParamOverrides& set : std::vector<ParamOverrides>{{}, {{"block", "6"}, {"summary", "2"}}}) {
+            const Mask bidirectional = maskOf(*patternOfShape({"fixed", false, set}, n));
+            const Mask causal = maskOf(*patternOfShape({"fixed", true, set}, n));
+            EXPECT_NE(bidirectional, symmetricClosure(causal, n));
+            const std::int64_t l = set.empty() ? static_cast<std::int64_t>(std::ceil(std::sqrt(static_cast<double>(n))))
+                                               : 6;
+            const std::int64_t c = set.empty() ? 1 : 2;
+            for (std::int64_t i = 0; i < n; ++i)
+                for (std::int64_t j = 0; j < n; ++j)
+                    EXPECT_TRUE(j % l < l - c || bidirectional[i * n + j]) << "n=" << n << " (" << i << "," << j << ")";
+        }
+}
+
+TEST(VariantProperties, CausalPatternIsTheBidirectionalOneBelowTheDiagonal) {
+    // Holds for every data-independent pattern with both forms (bigbird without its random keys).
+    for (const std::int64_t n : {1, 17, 40}) {
+        for (Call call : representativeCalls(n)) {
+            const VariantInfo& variant = requireVariant(call.id);
+            if (call.causal || variant.causalSupport != CausalSupport::Both || variant.dataDependentPattern) continue;
+            if (call.id == "bigbird") call.set["random"] = "0";
+            const Mask bidirectional = maskOf(*patternOfShape(call, n));
+            call.causal = true;
+            const Mask causal = maskOf(*patternOfShape(call, n));
+            EXPECT_EQ(causal, maskFromRule(n, [&](std::int64_t i, std::int64_t j) { return j <= i && bidirectional[i * n + j]; }))
+                << describe(call);
+        }
+    }
+}
+
+TEST(VariantProperties, FullDenseEqualsTiled) {
+    for (const std::int64_t n : {1, 5, 63, 64, 65, 129, 200})
+        for (const int heads : {1, 3})
+            for (const bool causal : {false, true})
+                for (const double scale : {1.0, 4.0}) {
+                    const Inputs inputs = randomInputs(heads, n, 16, 24, 400 + n, scale);
+                    const RunResult dense = runCall({"full", causal, {{"impl", "dense"}}}, inputs);
+                    const RunResult tiled = runCall({"full", causal, {{"impl", "tiled"}}}, inputs);
+                    std::vector<double> denseOut(dense.out.values.begin(), dense.out.values.end());
+                    std::vector<double> denseWeights(dense.weights->values.begin(), dense.weights->values.end());
+                    EXPECT_LE(relativeError(tiled.out.values, denseOut), 1e-5) << n << " " << heads << " " << causal;
+                    EXPECT_LE(relativeError(tiled.weights->values, denseWeights), 1e-5) << n << " " << heads << " " << causal;
+                }
+}
+
+// Mean |performer − exact softmax| over all outputs, averaged over seeds 0..seeds−1.
+double performerError(std::int64_t features, bool causal, int seeds) {
+    const Inputs inputs = randomInputs(1, 48, 8, 4, 500, 0.6);
+    const RunResult exact = runCall({"full", causal, {{"impl", "dense"}}}, inputs);
+    double total = 0;
+    for (int seed = 0; seed < seeds; ++seed) {
+        const Call call{"performer", causal, {{"features", std::to_string(features)}, {"seed", std::to_string(seed)}}};
+        const RunResult approximate = runCall(call, inputs);
+        for (std::size_t e = 0; e < exact.out.values.size(); ++e)
+            total += std::fabs(approximate.out.values[e] - exact.out.values[e]);
+    }
+    return total / static_cast<double>(seeds * exact.out.values.size());
+}
+
+TEST(VariantProperties, PerformerApproachesSoftmaxAsFeaturesGrow) {
+    for (const bool causal : {false, true}) {
+        const double coarse = performerError(16, causal, 8), fine = performerError(1024, causal, 8);
+        // Monte Carlo error shrinks like 1/√m: 8× from m = 16 to 1024; ask for 3×.
+        EXPECT_LT(fine * 3, coarse) << "m=16: " << coarse << ", m=1024: " << fine;
+        EXPECT_LT(fine, 0.05);
+    }
+}
+
+TEST(VariantProperties, SameSeedSameNumbersOtherSeedOtherNumbers) {
+    const Inputs inputs = randomInputs(2, 50, 6, 4, 600);
+    const std::vector<Call> seeded = {{"performer", false, {}},
+                                      {"performer", true, {{"orthogonal", "false"}}},
+                                      {"linformer", false, {{"k", "8"}}},
+                                      {"lsh", false, {{"buckets", "4"}}},
+                                      {"lsh", true, {{"buckets", "8"}, {"rounds", "2"}, {"shared_qk", "false"}}},
+                                      {"bigbird", false, {}},
+                                      {"bigbird", true, {{"random", "5"}}}};
+    for (Call call : seeded) {
+        call.set["seed"] = "11";
+        const RunResult first = runCall(call, inputs);
+        EXPECT_EQ(runCall(call, inputs).out.values, first.out.values) << describe(call);
+        call.set["seed"] = "12";
+        EXPECT_GT(maxAbsDifference(runCall(call, inputs).out.values, first.out.values), 1e-4) << describe(call);
+    }
+}
+
+TEST(VariantProperties, ThreadCountDoesNotChangeResults) {
+    const std::int64_t n = 150; // several 64-row blocks
+    const Inputs inputs = randomInputs(3, n, 6, 5, 700);
+    for (Call call : representativeCalls(n)) {
+        call.threads = 1;
+        const RunResult single = runCall(call, inputs);
+        call.threads = 2;
+        const RunResult two = runCall(call, inputs);
+        EXPECT_LE(maxAbsDifference(two.out.values, single.out.values), 1e-6) << describe(call);
+        EXPECT_LE(maxAbsDifference(two.weights->values, single.weights->values), 1e-6) << describe(call);
+    }
+}
+
+TEST(VariantProperties, HeadsAreIndependent) {
+    const std::int64_t n = 30;
+    const Inputs inputs = randomInputs(3, n, 6, 4, 800);
+    Inputs changed = inputs;
+    const Inputs other = randomInputs(3, n, 6, 4, 801, 3.0);
+    for (int h = 1; h < 3; ++h) // heads 1 and 2 replaced, head 0 kept
+        for (std::int64_t i = 0; i < n; ++i) {
+            for (std::int64_t c = 0; c < 6; ++c) {
+                changed.q.at(h, i, c) = other.q.at(h, i, c);
+                changed.k.at(h, i, c) = other.k.at(h, i, c);
+            }
+            for (std::int64_t c = 0; c < 4; ++c) changed.v.at(h, i, c) = other.v.at(h, i, c);
+        }
+    for (const Call& call : representativeCalls(n)) {
+        const RunResult before = runCall(call, inputs), after = runCall(call, changed);
+        Tensor3 firstBefore(1, n, 4), firstAfter(1, n, 4);
+        std::copy_n(before.out.values.begin(), n * 4, firstBefore.values.begin());
+        std::copy_n(after.out.values.begin(), n * 4, firstAfter.values.begin());
+        EXPECT_LE(relativeErrorOfRows(firstAfter, firstBefore, n), 1e-6) << describe(call);
+    }
+}
+
+} // namespace
+} // namespace attnlab::testing
