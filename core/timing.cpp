@@ -2,6 +2,8 @@
 
 #include "core/cost_model.h"
 #include "core/input_generator.h"
+#include "core/kernels/gemm.h"
+#include "core/kernels/machine_peak.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -9,16 +11,20 @@
 #include <fstream>
 #include <string>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace attnlab {
 
 namespace {
 
-// Peak resident set (VmHWM) of this process in bytes.
-double peakResidentBytes() {
+// A field of /proc/self/status in bytes (VmHWM: peak resident set, VmRSS: current).
+double statusBytes(const std::string& field) {
     std::ifstream status("/proc/self/status");
     std::string key;
     while (status >> key) {
-        if (key == "VmHWM:") {
+        if (key == field) {
             double kib = 0;
             status >> kib;
             return kib * 1024.0;
@@ -28,7 +34,89 @@ double peakResidentBytes() {
     return 0;
 }
 
+// Starts a new peak-resident-memory window (Linux: writing 5 to clear_refs resets VmHWM to VmRSS).
+void resetPeakResident() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+// Repeated runs allocate and free the same large outputs. Returning them to the system and mapping them
+// again costs a page fault per 4 KiB page (slow in some virtual machines: ~10 µs each, i.e. ~200 ms for
+// a 50 MB output); keeping freed memory in the heap makes the repeats measure the kernels.
+void keepFreedMemoryForReuse() {
+#if defined(__GLIBC__)
+    static const bool done = [] {
+        mallopt(M_MMAP_MAX, 0);
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);
+        return true;
+    }();
+    (void)done;
+#endif
+}
+
+double secondsOf(const std::function<void()>& work) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A row-major matrix of generated values in [−0.5, 0.5).
+std::vector<float> filledMatrix(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
+    std::vector<float> values(static_cast<std::size_t>(rows * cols));
+    std::uint32_t state = seed * 2654435761u + 1u;
+    for (float& x : values) {
+        state = state * 1664525u + 1013904223u;
+        x = static_cast<float>(state >> 8) / 16777216.0f - 0.5f;
+    }
+    return values;
+}
+
+// Median seconds of C = A·B with A m×k, B k×n.
+double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, double budget, const CancelCheck& cancelled,
+                   bool& wasCancelled) {
+    const auto a = filledMatrix(m, k, 1), b = filledMatrix(k, n, 2);
+    std::vector<float> c(static_cast<std::size_t>(m * n));
+    const TimingResult result = timeRepeated(
+        [&] {
+            multiplyRowMajor(a.data(), b.data(), c.data(), m, k, n, threads);
+            return true;
+        },
+        budget, 2, 1000, cancelled);
+    wasCancelled = wasCancelled || result.cancelled;
+    return result.medianSeconds;
+}
+
 } // namespace
+
+TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
+                          const CancelCheck& cancelled) {
+    keepFreedMemoryForReuse();
+    TimingResult result;
+    resetPeakResident();
+    const double residentBefore = statusBytes("VmRSS:");
+    if (!once()) { // warm-up
+        result.cancelled = true;
+        return result;
+    }
+    std::vector<double> seconds;
+    double spent = 0;
+    while (static_cast<int>(seconds.size()) < maxRepeats &&
+           (static_cast<int>(seconds.size()) < minRepeats || spent < budgetSeconds)) {
+        bool finished = true;
+        if (cancelled && cancelled()) finished = false;
+        const double elapsed = finished ? secondsOf([&] { finished = once(); }) : 0.0;
+        if (!finished) {
+            result.cancelled = true;
+            return result;
+        }
+        seconds.push_back(elapsed);
+        spent += elapsed;
+    }
+    std::sort(seconds.begin(), seconds.end());
+    result.repeats = static_cast<int>(seconds.size());
+    result.minSeconds = seconds.front();
+    result.maxSeconds = seconds.back();
+    result.medianSeconds = seconds[seconds.size() / 2];
+    result.peakExtraBytes = std::max(0.0, statusBytes("VmHWM:") - residentBefore);
+    return result;
+}
 
 TimingResult timeVariant(const TimingRequest& request) {
     const VariantInfo& variant = requireVariant(request.variant);
@@ -43,39 +131,75 @@ TimingResult timeVariant(const TimingRequest& request) {
     options.useReference = request.useReference;
     options.cancelled = request.cancelled;
 
-    TimingResult result;
+    TimingResult result = timeRepeated([&] { return !variant.run(inputs, options).cancelled; }, request.budgetSeconds,
+                                       request.minRepeats, request.maxRepeats, request.cancelled);
     result.attentionMacs = layerCost(variant, request.shape, params).attentionMacs;
-    const double peakBefore = peakResidentBytes();
-    if (variant.run(inputs, options).cancelled) { // warm-up
-        result.cancelled = true;
-        return result;
-    }
-    std::vector<double> seconds;
-    double spent = 0;
-    while (static_cast<int>(seconds.size()) < request.maxRepeats &&
-           (static_cast<int>(seconds.size()) < request.minRepeats || spent < request.budgetSeconds)) {
-        if (request.cancelled && request.cancelled()) {
-            result.cancelled = true;
-            return result;
-        }
-        const auto start = std::chrono::steady_clock::now();
-        const bool cancelled = variant.run(inputs, options).cancelled;
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (cancelled) {
-            result.cancelled = true;
-            return result;
-        }
-        seconds.push_back(elapsed);
-        spent += elapsed;
-    }
-    std::sort(seconds.begin(), seconds.end());
-    result.repeats = static_cast<int>(seconds.size());
-    result.minSeconds = seconds.front();
-    result.maxSeconds = seconds.back();
-    result.medianSeconds = seconds[seconds.size() / 2];
-    result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
-    result.peakExtraBytes = std::max(0.0, peakResidentBytes() - peakBefore);
+    if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
     return result;
+}
+
+PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize) {
+    PeakResult peak;
+    peak.threads = threads;
+    peak.fmaGflops = measureFmaPeakGflops(threads, budgetSeconds / 2);
+    peak.sgemmSize = sgemmSize;
+    peak.sgemmGflops = measureSgemmGflops(threads, sgemmSize, budgetSeconds / 2);
+    peak.gemmEngine = gemmEngineName();
+    return peak;
+}
+
+LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
+                              int threads, double budgetSeconds, const CancelCheck& cancelled) {
+    LayerPartTimes times;
+    const std::int64_t width = shape.heads * shape.d;
+    const double budget = budgetSeconds / 4;
+    times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled);
+    if (times.cancelled) return times;
+    TimingRequest request;
+    request.variant = variant;
+    request.shape = shape;
+    request.overrides = overrides;
+    request.threads = threads;
+    request.budgetSeconds = budget;
+    request.minRepeats = 2;
+    request.cancelled = cancelled;
+    const TimingResult core = timeVariant(request);
+    times.attention = core.medianSeconds;
+    times.cancelled = core.cancelled;
+    if (times.cancelled) return times;
+    times.outProj = timeProduct(shape.n, width, width, threads, budget, cancelled, times.cancelled);
+    if (times.cancelled) return times;
+    times.ffn = timeProduct(shape.n, width, 4 * width, threads, budget / 2, cancelled, times.cancelled) +
+                timeProduct(shape.n, 4 * width, width, threads, budget / 2, cancelled, times.cancelled);
+    return times;
+}
+
+GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int threads, double budgetSeconds,
+                          const CancelCheck& cancelled) {
+    GauPartTimes times;
+    const std::int64_t expanded = 2 * width;
+    const double budget = budgetSeconds / 3;
+    // X·[W_u W_v W_z] as one product: the three share their input.
+    times.projections =
+        timeProduct(n, width, 2 * expanded + kGauHeadSize, threads, budget, cancelled, times.cancelled);
+    if (times.cancelled) return times;
+    TimingRequest request;
+    request.variant = "relu2";
+    request.shape.heads = 1;
+    request.shape.n = n;
+    request.shape.d = kGauHeadSize;
+    request.shape.dv = expanded;
+    request.shape.causal = causal;
+    request.threads = threads;
+    request.budgetSeconds = budget;
+    request.minRepeats = 2;
+    request.cancelled = cancelled;
+    const TimingResult core = timeVariant(request);
+    times.attention = core.medianSeconds;
+    times.cancelled = core.cancelled;
+    if (times.cancelled) return times;
+    times.outProj = timeProduct(n, expanded, width, threads, budget, cancelled, times.cancelled);
+    return times;
 }
 
 } // namespace attnlab

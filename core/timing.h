@@ -28,12 +28,58 @@ struct TimingResult {
     int repeats = 0;
     double attentionMacs = 0; // cost model's core MACs for this shape
     double gflops = 0;        // 2 · attentionMacs / medianSeconds / 1e9
-    double peakExtraBytes = 0; // growth of the process's peak resident memory during the runs
+    double peakExtraBytes = 0; // peak resident memory during the runs minus the resident memory before them
+                               // (the inputs already exist; outputs and workspaces count)
     bool cancelled = false;
 };
 
 // Times variant.run on generated Gaussian inputs (generated once, outside the timed region).
 // Throws InputError for an unknown variant or bad parameters.
 TimingResult timeVariant(const TimingRequest& request);
+
+// Repeats `once` (false = cancelled) after one warm-up call until minRepeats and budgetSeconds are both
+// reached (or maxRepeats); attentionMacs and gflops are left for the caller.
+TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
+                          const CancelCheck& cancelled = {});
+
+// The machine's limits measured in this process, for printing every rate as a fraction of them.
+struct PeakResult {
+    int threads = 1;
+    double fmaGflops = 0;     // fp32 FMA loop
+    double sgemmGflops = 0;   // the GEMM engine on a sgemmSize³ product
+    std::int64_t sgemmSize = 0;
+    std::string gemmEngine;   // e.g. "Eigen 3.4 over OpenBLAS"
+};
+PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize = 2048);
+
+// Measured median seconds of one Transformer layer's parts at `shape` (model width hd = heads·d,
+// FFN width 4hd): qkv_proj X·W_qkv, the attention core (the variant on [h, n, d] inputs), out_proj,
+// and ffn (two products; the activation is not timed). Projections run on the GEMM engine.
+struct LayerPartTimes {
+    double qkvProj = 0;
+    double attention = 0;
+    double outProj = 0;
+    double ffn = 0;
+    bool cancelled = false;
+    double total() const { return qkvProj + attention + outProj + ffn; }
+};
+LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
+                              int threads, double budgetSeconds, const CancelCheck& cancelled = {});
+
+// One GAU layer (FLASH) of model width hd with expansion e = 2·hd and shared head size s = 128:
+// projections X·W_u, X·W_v (n×hd·hd×e each) and X·W_z (hd×s), relu² attention over Z (h = 1, d = s,
+// dv = e), output projection (n×e·e×hd). Element-wise gates and offsets are not timed.
+struct GauPartTimes {
+    double projections = 0;
+    double attention = 0;
+    double outProj = 0;
+    bool cancelled = false;
+    double total() const { return projections + attention + outProj; }
+};
+GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int threads, double budgetSeconds,
+                          const CancelCheck& cancelled = {});
+
+// GAU's shared head size s.
+inline constexpr std::int64_t kGauHeadSize = 128;
 
 } // namespace attnlab

@@ -1,5 +1,7 @@
 #include "core/kernels/feature_map_attention.h"
 
+#include "core/kernels/gemm.h"
+#include "core/kernels/tile_math.h"
 #include "core/masked_attention.h"
 
 #include <Eigen/Core>
@@ -7,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace attnlab {
 
@@ -25,45 +28,100 @@ RunResult emptyResult(const Tensor3& v, std::int64_t n, bool wantWeights) {
     return result;
 }
 
-// Divides each row of `numerator` by `denominator`, leaving zero rows where the denominator is zero.
-void normaliseRows(RowMap numerator, const Eigen::VectorXf& denominator) {
-    for (Eigen::Index r = 0; r < numerator.rows(); ++r)
-        numerator.row(r) = denominator[r] != 0.0f ? (numerator.row(r) / denominator[r]).eval()
-                                                  : Eigen::RowVectorXf::Zero(numerator.cols());
+// One thread's buffers for featureMapHead, kept between calls. Row strides are padded to whole vectors.
+struct FeatureWorkspace {
+    tile::AlignedBuffer keysT;       // [m][kChunk]: the chunk's φ(K) transposed
+    tile::AlignedBuffer local;       // [kChunk][kChunk]: φ(Q_c)·φ(K_c)ᵀ, masked to j ≤ i
+    tile::AlignedBuffer numerator;   // [kChunk][padded dv]
+    tile::AlignedBuffer state;       // [m][padded dv]: Σ φ(k_j) v_jᵀ over the chunks so far (or all keys)
+    std::vector<float> keySum;       // [m]: Σ φ(k_j)
+};
+
+std::int64_t padded(std::int64_t width) { return (width + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
+
+// rows × width product into `c` (row stride cStride): A given by pointer and strides, B row-major.
+void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride, std::int64_t depth, const float* b,
+              std::int64_t bStride, float* c, std::int64_t cStride, std::int64_t rows, std::int64_t width,
+              tile::Accumulate mode) {
+    tile::TileProduct product;
+    product.depth = depth;
+    product.a = a;
+    product.aRowStride = aRowStride;
+    product.aDepthStride = aDepthStride;
+    product.b = b;
+    product.bRowStride = bStride;
+    product.c = c;
+    product.cRowStride = cStride;
+    product.mode = mode;
+    tile::multiplyBlock(product, rows, width);
 }
 
-void featureMapHead(const ConstRowMap& phiQ, const ConstRowMap& phiK, const ConstRowMap& v, bool causal, RowMap out,
-                    float* weights) {
-    const std::int64_t n = phiQ.rows();
-    Eigen::VectorXf denominator(n);
-    if (!causal) {
-        const RowMatrix state = phiK.transpose() * v;                    // m × dv
-        const Eigen::VectorXf keySum = phiK.colwise().sum().transpose(); // m
-        out.noalias() = phiQ * state;
-        denominator.noalias() = phiQ * keySum;
-    } else {
-        RowMatrix state = RowMatrix::Zero(phiK.cols(), v.cols());
-        Eigen::VectorXf keySum = Eigen::VectorXf::Zero(phiK.cols());
-        RowMatrix local;
-        for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
-            const std::int64_t rows = std::min(kChunk, n - c0);
-            const auto q = phiQ.middleRows(c0, rows);
-            const auto k = phiK.middleRows(c0, rows);
-            local.noalias() = q * k.transpose();
-            local.triangularView<Eigen::StrictlyUpper>().setZero();
-            out.middleRows(c0, rows).noalias() = local * v.middleRows(c0, rows) + q * state;
-            denominator.segment(c0, rows).noalias() = local.rowwise().sum() + q * keySum;
-            state.noalias() += k.transpose() * v.middleRows(c0, rows);
-            keySum.noalias() += k.colwise().sum().transpose();
+// out_i = φ(q_i)ᵀ state_i / φ(q_i)ᵀ keySum_i for the rows of one chunk, from the numerator buffer.
+void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const float* localRowSums,
+                     const float* numerator, std::int64_t stride, std::int64_t rows, std::int64_t m, std::int64_t dv,
+                     float* out) {
+    for (std::int64_t r = 0; r < rows; ++r) {
+        float denominator = localRowSums ? localRowSums[r] : 0.0f;
+        for (std::int64_t f = 0; f < m; ++f) denominator += phiQ[r * m + f] * keySum[static_cast<std::size_t>(f)];
+        const float scale = denominator != 0.0f ? 1.0f / denominator : 0.0f;
+        for (std::int64_t c = 0; c < dv; ++c) out[r * dv + c] = numerator[r * stride + c] * scale;
+    }
+}
+
+// One head, out [n, dv] (row-major). Bidirectional: state = Φ_Kᵀ V once, then Φ_Q · state per chunk.
+// Causal: per chunk, the masked intra-chunk product plus the state of the earlier chunks.
+void featureMapHead(const float* phiQ, const float* phiK, const float* v, std::int64_t n, std::int64_t m,
+                    std::int64_t dv, bool causal, float* out) {
+    thread_local FeatureWorkspace ws;
+    const std::int64_t width = padded(dv);
+    float* state = ws.state.reserve(static_cast<std::size_t>(m * width));
+    float* numerator = ws.numerator.reserve(static_cast<std::size_t>(kChunk * width));
+    float* keysT = ws.keysT.reserve(static_cast<std::size_t>(m * kChunk));
+    float* local = ws.local.reserve(static_cast<std::size_t>(kChunk * kChunk));
+    ws.keySum.assign(static_cast<std::size_t>(m), 0.0f);
+    std::fill(state, state + m * width, 0.0f);
+    auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows]
+        multiply(phiK + row0 * m, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add);
+        for (std::int64_t j = row0; j < row0 + rows; ++j)
+            for (std::int64_t f = 0; f < m; ++f) ws.keySum[static_cast<std::size_t>(f)] += phiK[j * m + f];
+    };
+    if (!causal) absorb(0, n);
+    std::vector<float> rowSums(static_cast<std::size_t>(kChunk));
+    for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
+        const std::int64_t rows = std::min(kChunk, n - c0);
+        const float* q = phiQ + c0 * m;
+        if (!causal) {
+            multiply(q, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+            writeNormalised(q, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
+            continue;
         }
+        for (std::int64_t j = 0; j < rows; ++j)
+            for (std::int64_t f = 0; f < m; ++f) keysT[f * kChunk + j] = phiK[(c0 + j) * m + f];
+        multiply(q, m, 1, m, keysT, kChunk, local, kChunk, rows, rows, tile::Accumulate::Overwrite);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            std::fill(local + r * kChunk + r + 1, local + r * kChunk + rows, 0.0f);
+            rowSums[static_cast<std::size_t>(r)] = std::accumulate(local + r * kChunk, local + r * kChunk + r + 1, 0.0f);
+        }
+        multiply(local, kChunk, 1, rows, v + c0 * dv, dv, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+        multiply(q, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
+        writeNormalised(q, ws.keySum, rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
+        absorb(c0, rows);
     }
-    if (weights) {
-        RowMap w(weights, n, n);
-        w.noalias() = phiQ * phiK.transpose();
-        if (causal) w.triangularView<Eigen::StrictlyUpper>().setZero();
-        normaliseRows(w, denominator);
+}
+
+// Effective weights of one head: W_ij = φ(q_i)·φ(k_j) / Σ_{j'∈J_i} φ(q_i)·φ(k_j'), a zero row for a zero sum.
+void featureMapWeights(const ConstRowMap& phiQ, const ConstRowMap& phiK, bool causal, RowMap w) {
+    w.noalias() = phiQ * phiK.transpose();
+    if (causal) w.triangularView<Eigen::StrictlyUpper>().setZero();
+    // The row sum runs in a fixed order: Eigen's vectorised sum would depend on the buffer's alignment,
+    // and the same inputs must give the same bits wherever the weights buffer happens to live.
+    for (Eigen::Index r = 0; r < w.rows(); ++r) {
+        const float total = std::accumulate(w.row(r).data(), w.row(r).data() + w.cols(), 0.0f);
+        if (total != 0.0f)
+            w.row(r) /= total;
+        else
+            w.row(r).setZero();
     }
-    normaliseRows(out, denominator);
 }
 
 void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, int h, bool causal,
@@ -91,6 +149,7 @@ void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Ten
 
 RunResult runFeatureMapAttention(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, const RunOptions& options) {
     RunResult result = emptyResult(v, phiQ.rows, options.wantWeights);
+    useSerialGemmEngine();
     std::atomic<bool> stop{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
     for (int h = 0; h < phiQ.heads; ++h) {
@@ -105,9 +164,10 @@ RunResult runFeatureMapAttention(const Tensor3& phiQ, const Tensor3& phiK, const
             continue;
         }
         const std::int64_t n = phiQ.rows, m = phiQ.cols;
-        featureMapHead(ConstRowMap(phiQ.head(h), n, m), ConstRowMap(phiK.head(h), n, m),
-                       ConstRowMap(v.head(h), n, v.cols), options.causal, RowMap(result.out.head(h), n, v.cols),
-                       weights ? weights->head(h) : nullptr);
+        featureMapHead(phiQ.head(h), phiK.head(h), v.head(h), n, m, v.cols, options.causal, result.out.head(h));
+        if (weights)
+            featureMapWeights(ConstRowMap(phiQ.head(h), n, m), ConstRowMap(phiK.head(h), n, m), options.causal,
+                              RowMap(weights->head(h), n, n));
     }
     result.cancelled = stop.load();
     return result;
@@ -193,6 +253,67 @@ RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions&
         }
         efficientHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out,
                       result.weights ? &*result.weights : nullptr);
+    }
+    result.cancelled = stop.load();
+    return result;
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+namespace {
+
+float eluPlusOne(float x) { return x > 0 ? x + 1.0f : std::exp(x); }
+
+void eluRecurrenceHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, bool causal, Tensor3& out) {
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
+    std::vector<float> state(static_cast<std::size_t>(d * dv), 0.0f), keySum(static_cast<std::size_t>(d), 0.0f);
+    std::vector<float> phi(static_cast<std::size_t>(d));
+    auto absorb = [&](std::int64_t j) {
+        const float* kj = k.row(h, j);
+        const float* vj = v.row(h, j);
+        for (std::int64_t f = 0; f < d; ++f) {
+            const float feature = eluPlusOne(kj[f]);
+            keySum[f] += feature;
+            float* row = state.data() + f * dv;
+            for (std::int64_t c = 0; c < dv; ++c) row[c] += feature * vj[c];
+        }
+    };
+    auto emit = [&](std::int64_t i) {
+        const float* qi = q.row(h, i);
+        float denominator = 0;
+        for (std::int64_t f = 0; f < d; ++f) denominator += (phi[f] = eluPlusOne(qi[f])) * keySum[f];
+        float* o = out.row(h, i);
+        std::fill(o, o + dv, 0.0f);
+        for (std::int64_t f = 0; f < d; ++f) {
+            const float* row = state.data() + f * dv;
+            for (std::int64_t c = 0; c < dv; ++c) o[c] += phi[f] * row[c];
+        }
+        const float scale = denominator != 0 ? 1.0f / denominator : 0.0f;
+        for (std::int64_t c = 0; c < dv; ++c) o[c] *= scale;
+    };
+    if (!causal)
+        for (std::int64_t j = 0; j < n; ++j) absorb(j);
+    for (std::int64_t i = 0; i < n; ++i) {
+        if (causal) absorb(i);
+        emit(i);
+    }
+}
+
+} // namespace
+
+RunResult runEluRecurrence(const AttentionInputs& inputs, const RunOptions& options) {
+    RunResult result = emptyResult(*inputs.v, inputs.q->rows, false);
+    std::atomic<bool> stop{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
+    for (int h = 0; h < inputs.q->heads; ++h) {
+        if (stop.load(std::memory_order_relaxed)) continue;
+        if (options.cancelled && options.cancelled()) {
+            stop = true;
+            continue;
+        }
+        eluRecurrenceHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);
     }
     result.cancelled = stop.load();
     return result;

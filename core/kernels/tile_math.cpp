@@ -49,23 +49,32 @@ inline __m512 exp2Vector(__m512 x) {
 template <int Rows, int Vectors>
 void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
     __m512 acc[Rows][Vectors];
+#pragma GCC unroll 8
     for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 4
         for (int v = 0; v < Vectors; ++v) acc[i][v] = _mm512_setzero_ps();
     const float* aRow[Rows];
+#pragma GCC unroll 8
     for (int i = 0; i < Rows; ++i) aRow[i] = t.a + i * t.aRowStride;
     const float* b = t.b;
+    const std::int64_t depth = t.depth, bStride = t.bRowStride, aStride = t.aDepthStride;
     std::int64_t aOffset = 0;
-    for (std::int64_t p = 0; p < t.depth; ++p, b += t.bRowStride, aOffset += t.aDepthStride) {
+    for (std::int64_t p = 0; p < depth; ++p, b += bStride, aOffset += aStride) {
         __m512 bv[Vectors];
+#pragma GCC unroll 4
         for (int v = 0; v + 1 < Vectors; ++v) bv[v] = _mm512_loadu_ps(b + v * kLanes);
         bv[Vectors - 1] = _mm512_maskz_loadu_ps(lastMask, b + (Vectors - 1) * kLanes);
+#pragma GCC unroll 8
         for (int i = 0; i < Rows; ++i) {
             const __m512 av = _mm512_set1_ps(aRow[i][aOffset]);
+#pragma GCC unroll 4
             for (int v = 0; v < Vectors; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
         }
     }
+#pragma GCC unroll 8
     for (int i = 0; i < Rows; ++i) {
         float* c = t.c + i * t.cRowStride;
+#pragma GCC unroll 4
         for (int v = 0; v < Vectors; ++v) {
             __m512 value = acc[i][v];
             if (t.mode == Accumulate::Add) value = _mm512_add_ps(_mm512_loadu_ps(c + v * kLanes), value);

@@ -2,6 +2,7 @@
 // quad_i = Σ_{j in chunk g (∧ j ≤ i if causal)} relu(q_i·k_j)² v_j / (c·d)
 // lin_i  = (1/n) q_iᵀ Σ_{all j} k_j v_jᵀ (bidirectional) or (1/(g·c)) q_iᵀ Σ_{j < g·c} k_j v_jᵀ (causal, 0 for g = 0)
 // out = quad + lin.
+#include "core/kernels/gemm.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
@@ -56,6 +57,7 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
     RunResult result = runMasked(inputs, sharedPattern(blockLocalPattern(inputs.q->rows, c, options.causal)), scoring,
                                  options);
     if (result.cancelled) return result;
+    useSerialGemmEngine();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
     for (int h = 0; h < inputs.q->heads; ++h) {
         if (options.useReference)
