@@ -28,12 +28,22 @@ public:
     virtual bool busy() const { return false; }
     virtual void setSettings(const LabSettings& settings) = 0;
     const LabSettings& settings() const { return m_settings; }
+    // The run's parameters in one line: the figure caption and the SVG/PDF description.
+    virtual QString caption() const { return settingsCaption(m_settings); }
+
+    // "variant=longformer (window=8)  n=256  d=64  h=1  causal=no  input=local similarity, seed 0"
+    static QString settingsCaption(const LabSettings& settings);
+    // Clears `rect` to white, draws the title on top and the caption (wrapped) at the bottom, and
+    // returns the rectangle left for the plot.
+    static QRectF paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption);
 
 signals:
     void busyChanged(bool busy);
     void statusMessage(const QString& message);
 
 protected:
+    void paintEvent(QPaintEvent* event) override;
+
     LabSettings m_settings;
 };
 

@@ -1,31 +1,249 @@
 #include "views/flops_view.h"
 
+#include "core/errors.h"
+#include "core/registry.h"
+#include "views/plot_axes.h"
+
 #include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
 
 namespace attnlab {
 
-FlopsView::FlopsView(QWidget* parent) : FigureView(parent) {}
+namespace {
 
-QString FlopsView::title() const { return QStringLiteral("FLOP breakdown"); }
+// Stacking order bottom to top; a variant's own terms sit between the projections and the scores.
+const std::vector<std::string> kLeadingTerms = {"qkv_proj"};
+const std::vector<std::string> kTrailingTerms = {"scores", "weights_v", "out_proj", "ffn"};
 
-void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const
-{
-    painter.fillRect(rect, Qt::white);
-    painter.drawText(rect, Qt::AlignCenter, title());
+QString termLabel(const std::string& term) {
+    static const std::map<std::string, QString> labels = {
+        {"qkv_proj", QStringLiteral("QKV projections 3n(hd)²")},
+        {"scores", QStringLiteral("scores QKᵀ")},
+        {"weights_v", QStringLiteral("weights × V")},
+        {"out_proj", QStringLiteral("output projection n(hd)²")},
+        {"ffn", QStringLiteral("FFN 8n(hd)²")},
+        {"feature_map", QStringLiteral("feature map")},
+        {"linear_state", QStringLiteral("linear state")},
+        {"projection", QStringLiteral("low-rank projection")},
+        {"relpos", QStringLiteral("relative position q·R")},
+        {"hashing", QStringLiteral("LSH hashing")},
+    };
+    const auto found = labels.find(term);
+    return found != labels.end() ? found->second : QString::fromStdString(term);
 }
 
-QString FlopsView::csvData() const { return QString(); }
+QColor termColor(const std::string& term) {
+    static const std::map<std::string, QColor> colors = {
+        {"qkv_proj", QColor(0x00, 0x72, 0xB2)},    {"scores", QColor(0xD5, 0x5E, 0x00)},
+        {"weights_v", QColor(0xE6, 0x9F, 0x00)},   {"out_proj", QColor(0x56, 0xB4, 0xE9)},
+        {"ffn", QColor(0x00, 0x9E, 0x73)},         {"feature_map", QColor(0xCC, 0x79, 0xA7)},
+        {"linear_state", QColor(0xF0, 0xE4, 0x42)}, {"projection", QColor(0x99, 0x99, 0x99)},
+        {"relpos", QColor(0xCC, 0x79, 0xA7)},      {"hashing", QColor(0x99, 0x99, 0x99)},
+    };
+    const auto found = colors.find(term);
+    return found != colors.end() ? found->second : QColor(0x77, 0x77, 0x77);
+}
 
-void FlopsView::setSettings(const LabSettings& settings)
-{
+// n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.
+std::vector<std::int64_t> sweepSizes(int heads, std::int64_t d) {
+    const double top = std::max(65536.0, std::exp2(std::ceil(std::log2(12.0 * heads * static_cast<double>(d)))));
+    std::vector<std::int64_t> sizes;
+    for (int halfOctave = 12; std::exp2(halfOctave / 2.0) <= top * 1.0001; ++halfOctave)
+        sizes.push_back(std::llround(std::exp2(halfOctave / 2.0)));
+    return sizes;
+}
+
+std::string cacheKey(const std::string& variant, const ParamOverrides& overrides, const LabSettings& settings,
+                     std::int64_t n) {
+    std::string key = variant + '|' + std::to_string(n) + '|' + std::to_string(settings.d) + '|' +
+                      std::to_string(settings.heads) + '|' + (settings.causal ? "c" : "b");
+    for (const auto& [name, value] : overrides) key += '|' + name + '=' + value;
+    return key;
+}
+
+} // namespace
+
+FlopsView::FlopsView(QWidget* parent) : FigureView(parent) { rebuild(); }
+
+QString FlopsView::title() const {
+    return QStringLiteral("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
+        .arg(unitName(), QString::fromStdString(m_settings.variant))
+        .arg(m_settings.heads)
+        .arg(m_settings.d)
+        .arg(m_settings.heads * m_settings.d);
+}
+
+QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? QStringLiteral("MACs") : QStringLiteral("FLOPs"); }
+
+QString FlopsView::caption() const {
+    return settingsCaption(m_settings) +
+           QStringLiteral("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
+                          "FLOPs = 2 × MACs; softmax exponentials are counted apart, not as MACs. Model width hd, "
+                          "FFN width 4hd. Shown in %1.")
+               .arg(unitName());
+}
+
+void FlopsView::setSettings(const LabSettings& settings) {
+    if (settings == m_settings && !m_sweep.empty()) return;
     m_settings = settings;
+    rebuild();
     update();
 }
 
-void FlopsView::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintFigure(painter, rect());
+std::optional<LayerCost> FlopsView::cachedCost(const std::string& variantId, const ParamOverrides& overrides,
+                                               std::int64_t n) const {
+    const std::string key = cacheKey(variantId, overrides, m_settings, n);
+    if (const auto found = m_cache.find(key); found != m_cache.end()) return found->second;
+    if (m_cache.size() > 4096) m_cache.clear();
+    std::optional<LayerCost> cost;
+    try {
+        const VariantInfo& variant = requireVariant(variantId);
+        LabSettings atN = m_settings;
+        atN.n = n;
+        const ProblemShape shape = problemShape(atN, variant);
+        cost = layerCost(variant, shape, prepareParams(variant, shape, overrides));
+    } catch (const InputError&) {
+        // Parameters that do not fit this n (e.g. a global index ≥ n) leave the point out.
+    }
+    return m_cache[key] = cost;
+}
+
+void FlopsView::rebuild() {
+    m_sweep.clear();
+    m_bars.clear();
+    m_error.clear();
+    std::set<std::string> ownTerms;
+    for (const std::int64_t n : sweepSizes(m_settings.heads, m_settings.d)) {
+        if (auto cost = cachedCost(m_settings.variant, m_settings.params, n)) {
+            for (const auto& [term, macs] : cost->terms)
+                if (std::find(kLeadingTerms.begin(), kLeadingTerms.end(), term) == kLeadingTerms.end() &&
+                    std::find(kTrailingTerms.begin(), kTrailingTerms.end(), term) == kTrailingTerms.end())
+                    ownTerms.insert(term);
+            m_sweep.push_back({n, std::move(*cost)});
+        }
+    }
+    m_terms = kLeadingTerms;
+    m_terms.insert(m_terms.end(), ownTerms.begin(), ownTerms.end());
+    m_terms.insert(m_terms.end(), kTrailingTerms.begin(), kTrailingTerms.end());
+
+    m_current = cachedCost(m_settings.variant, m_settings.params, m_settings.n);
+    if (!m_current) {
+        try {
+            const VariantInfo& variant = requireVariant(m_settings.variant);
+            prepareParams(variant, problemShape(m_settings, variant), m_settings.params);
+        } catch (const InputError& error) {
+            m_error = QString::fromUtf8(error.what());
+        }
+    }
+
+    const std::vector<VariantChoice> chosen = chosenVariants(m_settings);
+    for (const VariantInfo& variant : allVariants()) {
+        const auto choice = std::find_if(chosen.begin(), chosen.end(), [&](const VariantChoice& c) { return c.variant == variant.id; });
+        const bool isChosen = choice != chosen.end();
+        if (const auto cost = cachedCost(variant.id, isChosen ? choice->params : ParamOverrides{}, m_settings.n))
+            m_bars.push_back({variant.id, cost->attentionMacs, isChosen});
+    }
+}
+
+void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const QRectF body = paintFrame(painter, rect, title(), caption());
+    const double split = body.left() + body.width() * 0.6;
+    paintStack(painter, QRectF(body.topLeft(), QPointF(split - 8, body.bottom())));
+    paintBars(painter, QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
+}
+
+void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs;
+    for (const SweepPoint& point : m_sweep) xs.push_back(static_cast<double>(point.n));
+    Axis x = Axis::fitted(QStringLiteral("sequence length n"), AxisScale::Log2, xs);
+    Axis y;
+    y.label = QStringLiteral("share of the layer's %1 (%)").arg(unitName());
+    y.min = 0;
+    y.max = 100;
+    const PlotAxes axes(painter, area, x, y, QStringLiteral("Layer terms stacked (share of the whole layer)"));
+    axes.drawAxes();
+    if (m_sweep.empty()) {
+        axes.drawNotice(m_error.isEmpty() ? QStringLiteral("no valid n for these parameters") : m_error);
+        return;
+    }
+    std::vector<std::vector<double>> layers;
+    std::vector<QColor> colors;
+    std::vector<LegendEntry> legend;
+    for (const std::string& term : m_terms) {
+        std::vector<double> shares;
+        for (const SweepPoint& point : m_sweep) {
+            const auto found = point.cost.terms.find(term);
+            shares.push_back(found == point.cost.terms.end() ? 0.0 : 100.0 * found->second / point.cost.layerMacs);
+        }
+        if (*std::max_element(shares.begin(), shares.end()) <= 0) continue;
+        layers.push_back(std::move(shares));
+        colors.push_back(termColor(term));
+        legend.push_back({termLabel(term), termColor(term), Qt::SolidLine, true});
+    }
+    axes.drawStackedAreas(xs, layers, colors);
+    const double width = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
+    axes.drawVerticalMarker(attentionOvertakesFfn(m_settings.heads, m_settings.d),
+                            QStringLiteral("n = 2hd = %1: attention > FFN").arg(compactNumber(2 * width)), Qt::black, 0);
+    axes.drawVerticalMarker(quadraticDominates(m_settings.heads, m_settings.d),
+                            QStringLiteral("n = 6hd = %1: n² terms dominate").arg(compactNumber(6 * width)), Qt::black, 1);
+    axes.drawVerticalMarker(static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n),
+                            QColor(0x55, 0x55, 0x55), 2);
+    std::reverse(legend.begin(), legend.end()); // top of the stack first
+    if (m_current)
+        legend.push_back({QStringLiteral("softmax: %1 exps at n=%2 (not MACs)").arg(compactNumber(m_current->exps)).arg(m_settings.n),
+                          Qt::black, Qt::NoPen, false});
+    axes.drawLegend(legend, Qt::BottomLeftCorner);
+}
+
+void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
+    QStringList names;
+    std::vector<double> values;
+    std::vector<QColor> colors;
+    for (const CoreBar& bar : m_bars) {
+        names << QString::fromStdString(bar.variant);
+        values.push_back(bar.attentionMacs * unitFactor());
+        colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
+    }
+    Axis x = Axis::fitted(QStringLiteral("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
+    const PlotAxes axes(painter, area, x, Axis::categorical(QString(), names),
+                        QStringLiteral("Attention core of every variant at n = %1").arg(m_settings.n));
+    axes.drawAxes();
+    axes.drawHorizontalBars(values, colors);
+    axes.drawLegend({{QStringLiteral("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
+                     {QStringLiteral("others (defaults)"), seriesColor(0), Qt::SolidLine, true}},
+                    Qt::BottomRightCorner);
+}
+
+QString FlopsView::csvData() const {
+    // Long format: one quantity per row, in the unit the figure shows.
+    QString csv = QStringLiteral("series,variant,n,quantity,value,unit\n");
+    const QString unit = m_settings.flopsAsMacs ? QStringLiteral("macs") : QStringLiteral("flops");
+    const auto row = [&](const QString& series, const std::string& variant, double n, const QString& quantity,
+                         double value, const QString& rowUnit) {
+        csv += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                   .arg(series, QString::fromStdString(variant), QString::number(n, 'g', 17), quantity,
+                        QString::number(value, 'g', 17), rowUnit);
+    };
+    for (const SweepPoint& point : m_sweep) {
+        for (const std::string& term : m_terms)
+            if (const auto found = point.cost.terms.find(term); found != point.cost.terms.end())
+                row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QString::fromStdString(term),
+                    found->second * unitFactor(), unit);
+        row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("exps"), point.cost.exps,
+            QStringLiteral("exps"));
+        row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("layer_total"),
+            point.cost.layerMacs * unitFactor(), unit);
+    }
+    for (const CoreBar& bar : m_bars)
+        row(QStringLiteral("core_at_n"), bar.variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),
+            bar.attentionMacs * unitFactor(), unit);
+    const double hd = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
+    row(QStringLiteral("marker"), {}, 2 * hd, QStringLiteral("attention_exceeds_ffn_n=2hd"), 2 * hd, QStringLiteral("n"));
+    row(QStringLiteral("marker"), {}, 6 * hd, QStringLiteral("quadratic_dominates_n=6hd"), 6 * hd, QStringLiteral("n"));
+    return csv;
 }
 
 } // namespace attnlab

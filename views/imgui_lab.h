@@ -1,9 +1,11 @@
 #pragma once
 
 #include "views/lab_settings.h"
+#include "views/pattern_view.h"
 
 #include <QHash>
 #include <QOpenGLWidget>
+#include <QPointF>
 #include <QRectF>
 #include <QString>
 #include <QTimer>
@@ -17,15 +19,6 @@ struct ImGuiContext;
 namespace attnlab {
 
 class ImGuiQtBridge;
-
-// Which part of the n × n plane the pattern canvas shows: the cell at the canvas's top-left corner
-// (fractional row and column) and the zoom in logical pixels per cell.
-struct CanvasView {
-    double firstRow = 0;
-    double firstCol = 0;
-    double pixelsPerCell = 1;
-    bool operator==(const CanvasView&) const = default;
-};
 
 // The cell under the mouse on the pattern canvas.
 struct CanvasHover {
@@ -53,20 +46,20 @@ public:
     static bool openGlAvailable();
 
     ImGuiContext* imguiContext() const { return m_context; }
-    // Where the last frame drew the pattern canvas and each labelled control, in logical widget pixels
-    // (for tests and automation; an empty rect when not drawn).
-    QRectF canvasRect() const { return m_canvasRect; }
-    QRectF controlRect(const QString& label) const { return m_controlRects.value(label); }
+    // What the last frame drew, in logical widget pixels (for tests and automation): the pattern
+    // canvas, and each control by its label with the value it showed (empty when not drawn).
+    QRectF canvasRect() const { return m_viewport.plot(); }
+    QRectF controlRect(const QString& label) const { return m_controls.value(label).rect; }
+    QString controlValue(const QString& label) const { return m_controls.value(label).value; }
     std::optional<CanvasHover> hoveredCell() const { return m_hover; }
     // The one-line message shown instead of the pattern when the settings are invalid (empty if valid).
     QString errorMessage() const { return m_error; }
     // True while the density image for the current view is being computed in the background.
     bool densityPending() const;
 
-    CanvasView canvasView() const { return m_view; }
-    void setCanvasView(const CanvasView& view);
-    // Shows the whole n × n plane in the canvas (also what a double click on the canvas does).
-    void fitCanvas();
+    // The canvas's zoom and pan over the n × n plane; zoom 1 (the start, and a double click) shows it all.
+    const PlaneViewport& canvasViewport() const { return m_viewport; }
+    void setCanvasView(double zoom, const QPointF& origin);
 
 signals:
     void settingsEdited(const attnlab::LabSettings& settings);
@@ -80,11 +73,22 @@ protected:
 
 private:
     class Canvas;
+    struct ControlRecord {
+        QRectF rect;
+        QString value;
+    };
 
     void releaseGl();
-    void buildFrame();
+    LabSettings buildFrame(); // returns the settings as the user left them this frame
     void drawControls(LabSettings& edited);
+    void drawShapeControls(LabSettings& edited);
+    void drawVariantChooser(LabSettings& edited);
+    void drawParameterControls(const VariantInfo& variant, LabSettings& edited);
+    void drawInputControls(LabSettings& edited);
     void drawCanvas();
+    void handleCanvasInput();
+    void paintCanvas();
+    void recordControl(const char* label, const QString& value);
 
     ImGuiContext* m_context = nullptr;
     std::unique_ptr<ImGuiQtBridge> m_bridge;
@@ -94,10 +98,8 @@ private:
 
     LabSettings m_settings;
     QString m_error;
-    CanvasView m_view;
-    bool m_fitPending = true;
-    QRectF m_canvasRect;
-    QHash<QString, QRectF> m_controlRects;
+    PlaneViewport m_viewport;
+    QHash<QString, ControlRecord> m_controls;
     std::optional<CanvasHover> m_hover;
 };
 

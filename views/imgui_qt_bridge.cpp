@@ -82,15 +82,19 @@ bool ImGuiQtBridge::handleEvent(QEvent* event) {
         return handleKey(*static_cast<QKeyEvent*>(event), true);
     case QEvent::KeyRelease:
         return handleKey(*static_cast<QKeyEvent*>(event), false);
+    case QEvent::ShortcutOverride:
+        if (!wantsKeyboard()) return false;
+        event->accept();
+        return true;
     case QEvent::FocusIn:
         handleFocus(true);
-        return true;
+        return false;
     case QEvent::FocusOut:
         handleFocus(false);
-        return true;
+        return false;
     case QEvent::Leave:
         handleLeave();
-        return true;
+        return false;
     default:
         return false;
     }
@@ -135,12 +139,18 @@ bool ImGuiQtBridge::handleKey(QKeyEvent& event, bool pressed) {
     if (typesText)
         io.AddInputCharactersUTF8(text.toUtf8().constData());
     // Left to Qt (shortcuts, focus chain) unless an ImGui text field or widget holds the keyboard.
-    if (!io.WantCaptureKeyboard && !io.WantTextInput) {
+    if (!wantsKeyboard()) {
         event.ignore();
         return false;
     }
     event.accept();
     return true;
+}
+
+bool ImGuiQtBridge::wantsKeyboard() const {
+    makeCurrent();
+    const ImGuiIO& io = ImGui::GetIO();
+    return io.WantCaptureKeyboard || io.WantTextInput;
 }
 
 void ImGuiQtBridge::handleFocus(bool focused) {

@@ -20,8 +20,9 @@ class ImGuiQtBridge {
 public:
     explicit ImGuiQtBridge(ImGuiContext* context);
 
-    // Returns true when the event was one the bridge forwards (mouse, wheel, key, focus, leave).
-    // Key events are only *accepted* (not passed on to Qt shortcuts) while ImGui wants the keyboard.
+    // Forwards mouse, wheel, key, text, focus and leave events. Returns true when the event is consumed:
+    // mouse and wheel always; keys (and shortcut overrides) only while ImGui wants the keyboard, so Qt
+    // shortcuts keep working otherwise; focus and leave are observed and left to Qt.
     bool handleEvent(QEvent* event);
 
     // Call once before ImGui::NewFrame(): display size in logical pixels and the framebuffer scale.
@@ -37,6 +38,7 @@ private:
     void handleMouseButton(const QMouseEvent& event, bool pressed);
     void handleWheel(const QWheelEvent& event);
     bool handleKey(QKeyEvent& event, bool pressed);
+    bool wantsKeyboard() const;
     void handleFocus(bool focused);
     void handleLeave();
     void updateModifiers(Qt::KeyboardModifiers modifiers);

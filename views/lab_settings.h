@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/param_schema.h"
+#include "core/variant.h"
 
 #include <cstdint>
 #include <string>
@@ -25,11 +26,30 @@ struct LabSettings {
     std::uint64_t inputSeed = 0;
     std::string qPath, kPath, vPath;         // for InputSource::NpyFiles
     std::vector<std::string> compareVariants; // compare mode: 2–4 ids (empty: off)
+    // Per compare entry, its own overrides (same index as compareVariants; may be shorter). An entry
+    // without one uses `params` when its id is `variant`, else the defaults.
+    std::vector<ParamOverrides> compareParams;
     std::int64_t layers = 2;                  // receptive field depth
     bool showWeights = false;                 // pattern view: weights heatmap instead of the mask
+    bool showMaskOutline = true;              // pattern view with weights: mask outline drawn over them
     bool flopsAsMacs = true;                  // FLOP view unit
 
     bool operator==(const LabSettings&) const = default;
 };
+
+// One variant as a view draws it: the id and the overrides that apply to it.
+struct VariantChoice {
+    std::string variant;
+    ParamOverrides params;
+};
+
+// The variants a per-variant view shows: the compare entries when compare mode is on, else the one variant.
+std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
+
+// The problem shape of the settings (dv = d) with the causal flag forced where the variant requires it.
+ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant);
+
+std::string inputSourceName(InputSource source); // "gaussian", "local", "npy"
+InputSource inputSourceFromName(const std::string& name); // throws InputError
 
 } // namespace attnlab

@@ -1,0 +1,82 @@
+#include "views/figure_view.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+namespace attnlab {
+
+namespace {
+
+QString overridesText(const ParamOverrides& params) {
+    QStringList items;
+    for (const auto& [key, value] : params) items << QString::fromStdString(key + "=" + value);
+    return items.join(QStringLiteral(", "));
+}
+
+QString variantText(const VariantChoice& choice) {
+    const QString params = overridesText(choice.params);
+    return QString::fromStdString(choice.variant) + (params.isEmpty() ? QString() : " (" + params + ")");
+}
+
+QString sourceText(const LabSettings& settings) {
+    switch (settings.source) {
+    case InputSource::RandomGaussian: return QStringLiteral("Gaussian, seed %1").arg(settings.inputSeed);
+    case InputSource::LocalSimilarity: return QStringLiteral("local similarity, seed %1").arg(settings.inputSeed);
+    case InputSource::NpyFiles: return QStringLiteral("NPY %1").arg(QString::fromStdString(settings.qPath));
+    }
+    return {};
+}
+
+} // namespace
+
+QString FigureView::settingsCaption(const LabSettings& settings) {
+    QStringList variants;
+    for (const auto& choice : chosenVariants(settings)) variants << variantText(choice);
+    return QStringLiteral("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
+        .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"), variants.join(QStringLiteral(" | ")))
+        .arg(settings.n)
+        .arg(settings.d)
+        .arg(settings.heads)
+        .arg(settings.causal ? QStringLiteral("yes") : QStringLiteral("no"), sourceText(settings));
+}
+
+QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption) {
+    painter.fillRect(rect, Qt::white);
+    painter.setPen(Qt::black);
+    QFont titleFont = painter.font();
+    titleFont.setPointSizeF(12.0);
+    titleFont.setBold(true);
+    QFont captionFont = painter.font();
+    captionFont.setPointSizeF(8.0);
+
+    const double margin = 8.0;
+    const QFontMetricsF titleMetrics(titleFont, painter.device());
+    const QRectF titleRect(rect.left() + margin, rect.top() + margin, rect.width() - 2 * margin, titleMetrics.height());
+    painter.setFont(titleFont);
+    painter.drawText(titleRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextSingleLine,
+                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+
+    const QFontMetricsF captionMetrics(captionFont, painter.device());
+    const QRectF captionBounds = captionMetrics.boundingRect(QRectF(0, 0, rect.width() - 2 * margin, 1e6),
+                                                             Qt::TextWordWrap | Qt::AlignHCenter, caption);
+    const QRectF captionRect(rect.left() + margin, rect.bottom() - margin - captionBounds.height(),
+                             rect.width() - 2 * margin, captionBounds.height());
+    painter.setFont(captionFont);
+    painter.setPen(QColor(0x33, 0x33, 0x33));
+    painter.drawText(captionRect, Qt::TextWordWrap | Qt::AlignHCenter, caption);
+    painter.setPen(Qt::black);
+    QFont bodyFont = captionFont;
+    bodyFont.setPointSizeF(9.0);
+    painter.setFont(bodyFont);
+
+    return QRectF(rect.left() + margin, titleRect.bottom() + margin, rect.width() - 2 * margin,
+                  captionRect.top() - titleRect.bottom() - 2 * margin);
+}
+
+void FigureView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    paintFigure(painter, rect());
+}
+
+} // namespace attnlab

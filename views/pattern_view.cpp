@@ -1,0 +1,776 @@
+#include "views/pattern_view.h"
+
+#include "views/colormap.h"
+
+#include "core/errors.h"
+#include "core/input_files.h"
+#include "core/input_generator.h"
+#include "core/registry.h"
+
+#include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+// ---------------------------------------------------------------------------------------------------
+// PlaneViewport
+
+std::optional<PlaneCell> PlaneViewport::cellAt(const QPointF& pixel) const {
+    if (!m_plot.contains(pixel)) return std::nullopt;
+    const double size = cellSize();
+    const auto j = static_cast<std::int64_t>(std::floor(m_origin.x() + (pixel.x() - m_plot.left()) / size));
+    const auto i = static_cast<std::int64_t>(std::floor(m_origin.y() + (pixel.y() - m_plot.top()) / size));
+    if (i < 0 || j < 0 || i >= m_n || j >= m_n) return std::nullopt;
+    return PlaneCell{i, j};
+}
+
+QRectF PlaneViewport::cellRect(const PlaneCell& cell) const { return regionRect({cell.i, cell.i + 1, cell.j, cell.j + 1}); }
+
+QRectF PlaneViewport::regionRect(const PlaneRegion& region) const {
+    const double size = cellSize();
+    return QRectF(m_plot.left() + (static_cast<double>(region.col0) - m_origin.x()) * size,
+                  m_plot.top() + (static_cast<double>(region.row0) - m_origin.y()) * size,
+                  static_cast<double>(region.col1 - region.col0) * size, static_cast<double>(region.row1 - region.row0) * size);
+}
+
+PlaneRegion PlaneViewport::visibleRegion() const {
+    const double cells = visibleCells();
+    auto span = [this, cells](double first) {
+        const auto begin = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(first)), 0, m_n - 1);
+        const auto end = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(first + cells - 1e-9)), begin + 1, m_n);
+        return std::pair{begin, end};
+    };
+    const auto [row0, row1] = span(m_origin.y());
+    const auto [col0, col1] = span(m_origin.x());
+    return {row0, row1, col0, col1};
+}
+
+void PlaneViewport::zoomAt(const QPointF& pixel, double factor) {
+    const double size = cellSize();
+    const QPointF anchor = m_origin + (pixel - m_plot.topLeft()) / size;
+    const double maxZoom = std::max(1.0, static_cast<double>(m_n) / 4.0);
+    m_zoom = std::clamp(m_zoom * factor, 1.0, maxZoom);
+    m_origin = anchor - (pixel - m_plot.topLeft()) / cellSize();
+    clampOrigin();
+}
+
+void PlaneViewport::panByPixels(const QPointF& delta) {
+    m_origin -= delta / cellSize();
+    clampOrigin();
+}
+
+void PlaneViewport::setView(double zoom, const QPointF& origin) {
+    m_zoom = std::clamp(zoom, 1.0, std::max(1.0, static_cast<double>(m_n) / 4.0));
+    m_origin = origin;
+    clampOrigin();
+}
+
+void PlaneViewport::clampOrigin() {
+    const double limit = static_cast<double>(m_n) - visibleCells();
+    m_origin.setX(std::clamp(m_origin.x(), 0.0, std::max(0.0, limit)));
+    m_origin.setY(std::clamp(m_origin.y(), 0.0, std::max(0.0, limit)));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Snapshots and tiles (immutable once built on a worker)
+
+struct PatternView::Panel {
+    VariantChoice choice;
+    QString name;
+    QString error;                                // one line; the panel shows it instead of the pattern
+    std::shared_ptr<const Pattern> pattern;
+    bool hasMask = true;
+    std::int64_t n = 0;
+    std::int64_t nnz = 0;
+    double coreMacs = 0;
+    double fullMacs = 0;
+    // Effective weights of the chosen head, row-major n × n, and their colour image ((√(w / max))).
+    std::shared_ptr<const std::vector<float>> weights;
+    QImage weightsImage;
+    float maxWeight = 0;
+    QString weightsNote;                          // why there are no weights
+};
+
+struct PatternView::Snapshot {
+    LabSettings settings;
+    std::int64_t n = 0;
+    QString note;                                 // e.g. shape taken from the NPY files
+    std::vector<Panel> panels;
+};
+
+struct PatternView::Tile {
+    PlaneRegion region;
+    int width = 0;
+    int height = 0;
+    QImage mask;   // densityColor per cell block
+    QImage veil;   // white, opaque where masked: drawn over the weights
+};
+
+namespace {
+
+struct ProblemInputs {
+    Tensor3 q, k, v;
+    ProblemShape shape;
+    QString note;
+};
+
+ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant) {
+    ProblemInputs inputs;
+    inputs.shape = problemShape(settings, variant);
+    if (settings.source == InputSource::NpyFiles) {
+        InputFiles files = readInputFiles(settings.qPath, settings.kPath, settings.vPath);
+        inputs.shape.heads = files.q.heads;
+        inputs.shape.n = files.q.rows;
+        inputs.shape.d = files.q.cols;
+        inputs.shape.dv = files.v.empty() ? files.q.cols : files.v.cols;
+        if (files.v.empty()) files.v = files.q;
+        if (!files.hasKeys) files.k = files.q;
+        inputs.q = std::move(files.q);
+        inputs.k = std::move(files.k);
+        inputs.v = std::move(files.v);
+        inputs.note = QStringLiteral("shape from the NPY files: h=%1, n=%2, d=%3")
+                          .arg(inputs.shape.heads).arg(inputs.shape.n).arg(inputs.shape.d);
+        return inputs;
+    }
+    const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
+    GeneratedInputs generated = generateInputs(kind, inputs.shape.heads, inputs.shape.n, inputs.shape.d, inputs.shape.dv,
+                                               settings.inputSeed);
+    inputs.q = std::move(generated.q);
+    inputs.k = std::move(generated.k);
+    inputs.v = std::move(generated.v);
+    return inputs;
+}
+
+Tensor3 headSlice(const Tensor3& tensor, int head) {
+    Tensor3 slice(1, tensor.rows, tensor.cols);
+    std::copy(tensor.head(head), tensor.head(head) + tensor.headStride(), slice.values.begin());
+    return slice;
+}
+
+double sumTerms(const CoreCost& cost) {
+    double total = 0;
+    for (const auto& [name, macs] : cost.terms) total += macs;
+    return total;
+}
+
+QImage weightsImageOf(const std::vector<float>& weights, std::int64_t n, float maxWeight) {
+    QImage image(static_cast<int>(n), static_cast<int>(n), QImage::Format_RGB32);
+    for (std::int64_t i = 0; i < n; ++i) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(i)));
+        for (std::int64_t j = 0; j < n; ++j) {
+            // An exact zero is outside the pattern: drawn as background, like a masked cell.
+            const float w = weights[i * n + j];
+            line[j] = w == 0.0f ? emptyCellColor() : viridis(maxWeight > 0 ? std::sqrt(w / maxWeight) : 0.0);
+        }
+    }
+    return image;
+}
+
+void computeWeights(PatternView::Panel& panel, const VariantInfo& variant, const ProblemInputs& inputs, const ParamSet& params,
+                    int head, const CancelCheck& cancelled) {
+    const Tensor3 q = headSlice(inputs.q, head), k = headSlice(inputs.k, head), v = headSlice(inputs.v, head);
+    RunOptions options;
+    options.causal = inputs.shape.causal;
+    options.params = params;
+    options.threads = JobRunner::kernelThreads();
+    options.wantWeights = true;
+    options.cancelled = cancelled;
+    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+    RunResult result = variant.run(AttentionInputs{&q, needsKeys ? &k : nullptr, &v}, options);
+    if (result.cancelled || !result.weights) return;
+    auto weights = std::make_shared<std::vector<float>>(std::move(result.weights->values));
+    panel.maxWeight = weights->empty() ? 0.0f : *std::max_element(weights->begin(), weights->end());
+    panel.weightsImage = weightsImageOf(*weights, inputs.shape.n, panel.maxWeight);
+    panel.weights = std::move(weights);
+}
+
+PatternView::Panel buildPanel(const LabSettings& settings, const VariantChoice& choice, const std::optional<ProblemInputs>& inputs,
+                              const CancelCheck& cancelled) {
+    PatternView::Panel panel;
+    panel.choice = choice;
+    panel.name = QString::fromStdString(choice.variant);
+    try {
+        const VariantInfo& variant = requireVariant(choice.variant);
+        panel.name = QString::fromStdString(variant.displayName);
+        panel.hasMask = variant.hasMask;
+        ProblemShape shape = inputs ? inputs->shape : problemShape(settings, variant);
+        shape.causal = problemShape(settings, variant).causal;
+        panel.n = shape.n;
+        if (settings.head < 0 || settings.head >= shape.heads)
+            throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
+        const ParamSet params = prepareParams(variant, shape, choice.params);
+        AttentionInputs data;
+        if (variant.dataDependentPattern) {
+            if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
+            data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
+        }
+        panel.pattern = buildPattern(variant, shape, params, variant.dataDependentPattern ? &data : nullptr, settings.head);
+        panel.nnz = panel.pattern->nnz();
+        panel.coreMacs = sumTerms(variant.cost(shape, params));
+        const VariantInfo& full = requireVariant("full");
+        ProblemShape fullShape = shape;
+        fullShape.causal = false;
+        panel.fullMacs = sumTerms(full.cost(fullShape, prepareParams(full, fullShape, {})));
+        if (!settings.showWeights) return panel;
+        if (shape.n > PatternView::kMaxWeightsN)
+            panel.weightsNote = QStringLiteral("weights need an n × n matrix: shown for n ≤ %1").arg(PatternView::kMaxWeightsN);
+        else if (inputs)
+            computeWeights(panel, variant, *inputs, params, settings.head, cancelled);
+    } catch (const std::exception& error) {
+        panel.error = QString::fromStdString(error.what());
+        panel.pattern.reset();
+    }
+    return panel;
+}
+
+bool needsInputs(const LabSettings& settings) {
+    for (const auto& choice : chosenVariants(settings)) {
+        const VariantInfo* variant = findVariant(choice.variant);
+        if (variant && variant->dataDependentPattern) return true;
+    }
+    return settings.source == InputSource::NpyFiles || (settings.showWeights && settings.n <= PatternView::kMaxWeightsN);
+}
+
+PatternView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCheck& cancelled) {
+    PatternView::Snapshot snapshot;
+    snapshot.settings = settings;
+    snapshot.n = settings.n;
+    std::optional<ProblemInputs> inputs;
+    QString inputError;
+    if (needsInputs(settings)) {
+        try {
+            inputs = loadInputs(settings, requireVariant(chosenVariants(settings).front().variant));
+            snapshot.n = inputs->shape.n;
+            snapshot.note = inputs->note;
+        } catch (const std::exception& error) {
+            inputError = QString::fromStdString(error.what());
+        }
+    }
+    for (const auto& choice : chosenVariants(settings)) {
+        if (cancelled()) break;
+        PatternView::Panel panel = buildPanel(settings, choice, inputs, cancelled);
+        if (!inputError.isEmpty() && panel.error.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
+        snapshot.panels.push_back(std::move(panel));
+    }
+    return snapshot;
+}
+
+PatternView::Tile buildTile(const Pattern& pattern, const PlaneRegion& region, int width, int height, bool withVeil) {
+    PatternView::Tile tile{region, width, height, QImage(width, height, QImage::Format_RGB32), QImage()};
+    const DensityImage density = densityImageRegion(pattern, region.row0, region.row1, region.col0, region.col1, width, height);
+    if (withVeil) tile.veil = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
+    for (int y = 0; y < height; ++y) {
+        auto* maskLine = reinterpret_cast<QRgb*>(tile.mask.scanLine(y));
+        auto* veilLine = withVeil ? reinterpret_cast<QRgb*>(tile.veil.scanLine(y)) : nullptr;
+        for (int x = 0; x < width; ++x) {
+            const float value = density.density[static_cast<std::size_t>(y) * width + x];
+            maskLine[x] = densityColor(value);
+            if (veilLine) veilLine[x] = qPremultiply(qRgba(255, 255, 255, static_cast<int>(std::lround((1.0f - value) * 190))));
+        }
+    }
+    return tile;
+}
+
+QString formatCount(double value) {
+    const char* suffixes[] = {"", " k", " M", " G", " T", " P"};
+    int power = 0;
+    while (std::abs(value) >= 1000.0 && power < 5) {
+        value /= 1000.0;
+        ++power;
+    }
+    return QString::number(value, 'g', power == 0 ? 6 : 3) + QLatin1String(suffixes[power]);
+}
+
+constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis colour for common deficiencies
+constexpr int kMaxTilesPerPanel = 8;
+constexpr double kAxisMargin = 34.0;
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// PatternView
+
+PatternView::PatternView(QWidget* parent) : FigureView(parent) {
+    setMouseTracking(true);
+    setMinimumSize(420, 320);
+    m_repaintTimer.setSingleShot(true);
+    m_repaintTimer.setInterval(25);
+    connect(&m_repaintTimer, &QTimer::timeout, this, [this] {
+        update();
+        updateBusy();
+    });
+    connect(&m_jobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    connect(&m_tileJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    m_viewport = PlaneViewport(m_settings.n, QRectF());
+    startSnapshotJob();
+}
+
+PatternView::~PatternView() = default;
+
+QString PatternView::title() const {
+    const bool compare = m_settings.compareVariants.size() > 1;
+    const QString what = m_settings.showWeights ? (m_settings.showMaskOutline ? QStringLiteral("Effective weights W with mask outline")
+                                                                              : QStringLiteral("Effective weights W"))
+                                                : QStringLiteral("Attention pattern (allowed set M)");
+    if (compare) return what + QStringLiteral(" — compared");
+    const VariantInfo* variant = findVariant(m_settings.variant);
+    return what + QStringLiteral(" — ") + (variant ? QString::fromStdString(variant->displayName) : QString::fromStdString(m_settings.variant));
+}
+
+bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_repaintTimer.isActive(); }
+
+void PatternView::updateBusy() {
+    const bool nowBusy = busy();
+    if (nowBusy != m_wasBusy) {
+        m_wasBusy = nowBusy;
+        emit busyChanged(nowBusy);
+    }
+}
+
+void PatternView::setSettings(const LabSettings& settings) {
+    if (settings == m_settings && m_snapshot) return;
+    const bool shapeChanged = settings.n != m_settings.n || settings.source != m_settings.source;
+    m_settings = settings;
+    if (shapeChanged) m_highlightRow.reset();
+    startSnapshotJob();
+}
+
+void PatternView::startSnapshotJob() {
+    m_jobs.bumpGeneration();
+    m_tileJobs.bumpGeneration();
+    const LabSettings settings = m_settings;
+    m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildSnapshot(settings, cancelled); },
+                            [this](const Snapshot& snapshot) {
+                                const bool nChanged = !m_snapshot || m_snapshot->n != snapshot.n;
+                                m_snapshot = std::make_shared<const Snapshot>(snapshot);
+                                if (nChanged) {
+                                    m_viewport = PlaneViewport(snapshot.n, m_viewport.plot());
+                                    m_tiles.clear();
+                                }
+                                m_tiles.resize(snapshot.panels.size());
+                                for (auto& tiles : m_tiles) tiles.clear();
+                                const QString error = errorText();
+                                emit statusMessage(error.isEmpty() ? snapshot.note : error);
+                                syncViewportToWidget();
+                                requestTiles();
+                                scheduleRepaint();
+                            });
+    updateBusy();
+}
+
+QString PatternView::errorText() const {
+    if (!m_snapshot) return {};
+    for (const auto& panel : m_snapshot->panels)
+        if (!panel.error.isEmpty()) return panel.error;
+    return {};
+}
+
+int PatternView::panelCount() const {
+    return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
+}
+
+QRectF PatternView::plotRect(const QRectF& rect, int index) const {
+    // Mirrors paintFigure's layout: the frame (title, caption), then panels side by side in compare
+    // mode with their stats below, or one panel with its stats on the right.
+    const double titleHeight = 32.0, captionHeight = 34.0;
+    const QRectF content(rect.left() + 8, rect.top() + titleHeight, rect.width() - 16, rect.height() - titleHeight - captionHeight);
+    const int count = panelCount();
+    if (count == 1) {
+        const double side = std::max(16.0, std::min(content.width() - 230.0 - kAxisMargin, content.height() - kAxisMargin));
+        return QRectF(content.left() + kAxisMargin, content.top() + kAxisMargin, side, side);
+    }
+    const double width = content.width() / count;
+    const double statsHeight = 92.0, nameHeight = 18.0;
+    const double side = std::max(16.0, std::min(width - kAxisMargin - 10, content.height() - kAxisMargin - statsHeight - nameHeight));
+    const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
+    const double spare = std::max(0.0, content.height() - (nameHeight + kAxisMargin + side + statsHeight));
+    return QRectF(left, content.top() + nameHeight + kAxisMargin + spare / 2, side, side);
+}
+
+void PatternView::syncViewportToWidget() { m_viewport.setPlot(plotRect(rect(), 0)); }
+
+void PatternView::setViewport(double zoom, const QPointF& origin) {
+    m_viewport.setView(zoom, origin);
+    requestTiles();
+    scheduleRepaint();
+}
+
+void PatternView::scheduleRepaint() {
+    if (!m_repaintTimer.isActive()) m_repaintTimer.start();
+    updateBusy();
+}
+
+const PatternView::Tile* PatternView::bestTile(int index) const {
+    if (index >= static_cast<int>(m_tiles.size()) || m_tiles[index].empty()) return nullptr;
+    const PlaneRegion region = m_viewport.visibleRegion();
+    for (const auto& tile : m_tiles[index])
+        if (tile->region == region) return tile.get();
+    return m_tiles[index].back().get();
+}
+
+void PatternView::requestTiles() {
+    if (!m_snapshot || m_viewport.plot().isEmpty()) return;
+    m_tileJobs.bumpGeneration();
+    const PlaneRegion region = m_viewport.visibleRegion();
+    const double pixels = std::max(16.0, m_viewport.plot().width() * devicePixelRatioF());
+    // One cell per image pixel while cells are at least a pixel wide, else one pixel per block of cells.
+    const int width = static_cast<int>(std::min<double>(region.col1 - region.col0, pixels));
+    const int height = static_cast<int>(std::min<double>(region.row1 - region.row0, pixels));
+    const bool withVeil = m_settings.showWeights;
+    for (std::size_t index = 0; index < m_snapshot->panels.size(); ++index) {
+        const auto& pattern = m_snapshot->panels[index].pattern;
+        if (!pattern) continue;
+        auto& cached = m_tiles[index];
+        const auto hit = std::find_if(cached.begin(), cached.end(), [&](const auto& tile) {
+            return tile->region == region && tile->width == width && tile->height == height && tile->veil.isNull() == !withVeil;
+        });
+        if (hit != cached.end()) {
+            std::rotate(hit, hit + 1, cached.end());
+            continue;
+        }
+        m_tileJobs.submit<std::shared_ptr<const Tile>>(
+            [pattern, region, width, height, withVeil](const CancelCheck&) {
+                return std::make_shared<const Tile>(buildTile(*pattern, region, width, height, withVeil));
+            },
+            [this, index, snapshot = m_snapshot](const std::shared_ptr<const Tile>& tile) {
+                if (snapshot != m_snapshot) return;
+                auto& tiles = m_tiles[index];
+                tiles.push_back(tile);
+                if (tiles.size() > kMaxTilesPerPanel) tiles.erase(tiles.begin());
+                scheduleRepaint();
+            });
+    }
+    updateBusy();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Painting (one path for the screen and every export)
+
+void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    QString caption = this->caption() + QStringLiteral("   head=%1").arg(m_settings.head);
+    if (m_snapshot && !m_snapshot->note.isEmpty()) caption += QStringLiteral("   (") + m_snapshot->note + QStringLiteral(")");
+    FigureView::paintFrame(painter, rect, title(), caption);
+    if (!m_snapshot) {
+        painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the pattern…"));
+        return;
+    }
+    const int count = panelCount();
+    for (int index = 0; index < count && index < static_cast<int>(m_snapshot->panels.size()); ++index) {
+        const QRectF plot = plotRect(rect, index);
+        const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
+                                       : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin, 92);
+        paintPanel(painter, m_snapshot->panels[index], index, area, plot);
+    }
+}
+
+void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const {
+    if (panelCount() > 1) {
+        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 18, plot.width() + kAxisMargin, 16);
+        QString name = panel.name;
+        if (!panel.choice.params.empty()) {
+            QStringList items;
+            for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
+            name += QStringLiteral(" (") + items.join(QStringLiteral(", ")) + QStringLiteral(")");
+        }
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.save();
+        painter.setFont(bold);
+        painter.drawText(nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(name, Qt::ElideRight, nameRect.width()));
+        painter.restore();
+    }
+    if (!panel.pattern) {
+        painter.save();
+        painter.setPen(QColor(0xb0, 0x00, 0x20));
+        painter.drawRect(plot);
+        painter.drawText(plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, panel.error);
+        painter.restore();
+        return;
+    }
+    PlaneViewport view = m_viewport;
+    view.setPlot(plot);
+    painter.save();
+    painter.setClipRect(plot);
+    paintHeatmap(painter, panel, index, view);
+    paintOverlays(painter, panel, view);
+    painter.restore();
+    painter.save();
+    painter.setPen(QPen(Qt::black, 0.8));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(plot);
+    painter.restore();
+    paintAxes(painter, view);
+    paintStats(painter, panel, area);
+}
+
+void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const {
+    painter.fillRect(view.plot(), QColor::fromRgb(emptyCellColor()));
+    const Tile* tile = bestTile(index);
+    const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
+    const bool smallCells = view.cellSize() >= 1.0;
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, !smallCells);
+    if (weights) {
+        const PlaneRegion region = view.visibleRegion();
+        const QRectF source(region.col0, region.row0, region.col1 - region.col0, region.row1 - region.row0);
+        painter.drawImage(view.regionRect(region), panel.weightsImage, source);
+        if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96)
+            painter.drawImage(view.regionRect(tile->region), tile->veil);
+        return;
+    }
+    if (tile) painter.drawImage(view.regionRect(tile->region), tile->mask);
+}
+
+void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const {
+    const PlaneRegion region = view.visibleRegion();
+    const bool fewCells = view.visibleCells() <= 96;
+    if (m_settings.showWeights && m_settings.showMaskOutline && !panel.weightsImage.isNull() && fewCells) {
+        // Mask outline: an edge wherever an allowed cell meets a masked one (or the plane's border).
+        QPainterPath outline;
+        for (std::int64_t i = region.row0; i < region.row1; ++i)
+            for (std::int64_t j = region.col0; j < region.col1; ++j) {
+                if (!panel.pattern->allowed(i, j)) continue;
+                const QRectF cell = view.cellRect({i, j});
+                if (i == 0 || !panel.pattern->allowed(i - 1, j)) { outline.moveTo(cell.topLeft()); outline.lineTo(cell.topRight()); }
+                if (i + 1 == view.n() || !panel.pattern->allowed(i + 1, j)) { outline.moveTo(cell.bottomLeft()); outline.lineTo(cell.bottomRight()); }
+                if (j == 0 || !panel.pattern->allowed(i, j - 1)) { outline.moveTo(cell.topLeft()); outline.lineTo(cell.bottomLeft()); }
+                if (j + 1 == view.n() || !panel.pattern->allowed(i, j + 1)) { outline.moveTo(cell.topRight()); outline.lineTo(cell.bottomRight()); }
+            }
+        painter.strokePath(outline, QPen(Qt::white, 1.6));
+    }
+    if (view.visibleCells() <= 64 && view.cellSize() >= 4) {
+        painter.setPen(QPen(QColor(255, 255, 255, 150), 0.6));
+        for (std::int64_t k = region.col0; k <= region.col1; ++k) {
+            const double x = view.regionRect({0, 1, k, k}).left();
+            painter.drawLine(QPointF(x, view.plot().top()), QPointF(x, view.plot().bottom()));
+        }
+        for (std::int64_t k = region.row0; k <= region.row1; ++k) {
+            const double y = view.regionRect({k, k, 0, 1}).top();
+            painter.drawLine(QPointF(view.plot().left(), y), QPointF(view.plot().right(), y));
+        }
+    }
+    if (m_highlightRow && *m_highlightRow < view.n()) {
+        const std::int64_t row = *m_highlightRow;
+        const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
+        painter.fillRect(band, QColor(230, 97, 0, 50));
+        std::vector<ColumnRange> ranges;
+        panel.pattern->rowRanges(row, ranges);
+        const double minHeight = std::max(band.height(), 3.0);
+        for (const auto& range : ranges) {
+            QRectF cells = view.regionRect({row, row + 1, range.begin, range.end});
+            cells.setTop(cells.center().y() - minHeight / 2);
+            cells.setHeight(minHeight);
+            cells.setWidth(std::max(cells.width(), 2.0));
+            painter.fillRect(cells, QColor::fromRgb(kHighlight));
+        }
+    }
+}
+
+void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const {
+    const PlaneRegion region = view.visibleRegion();
+    const QRectF plot = view.plot();
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(7.0);
+    painter.setFont(font);
+    painter.setPen(QColor(0x30, 0x30, 0x30));
+    const QFontMetricsF metrics(font, painter.device());
+    const bool cellLabels = view.visibleCells() <= 64;
+    const double widest = metrics.horizontalAdvance(QStringLiteral("Q") + QString::number(region.row1));
+    // Label every `step`-th index, with step a 1-2-5 multiple wide enough for the text.
+    double step = 1;
+    const double minSpacing = cellLabels ? metrics.height() : std::max(widest + 6, 40.0);
+    for (const double factor : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0, 20000.0})
+        if ((step = factor) * view.cellSize() >= minSpacing) break;
+    const auto first = static_cast<std::int64_t>(std::ceil(static_cast<double>(region.row0) / step) * step);
+    for (auto k = first; k < std::max(region.row1, region.col1); k += static_cast<std::int64_t>(step)) {
+        const QString rowLabel = cellLabels ? QStringLiteral("Q%1").arg(k) : QString::number(k);
+        const QString colLabel = cellLabels ? QStringLiteral("K%1").arg(k) : QString::number(k);
+        if (k >= region.row0 && k < region.row1) {
+            const QRectF cell = view.cellRect({k, region.col0});
+            const double y = cellLabels ? cell.center().y() : cell.top();
+            painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter, rowLabel);
+        }
+        if (k >= region.col0 && k < region.col1) {
+            const QRectF cell = view.cellRect({region.row0, k});
+            const double x = cellLabels ? cell.center().x() : cell.left();
+            painter.save();
+            painter.translate(x, plot.top() - 3);
+            if (cellLabels) painter.rotate(-90);
+            painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 6, 16) : QRectF(-30, -16, 60, 14),
+                             cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom), colLabel);
+            painter.restore();
+        }
+    }
+    if (!cellLabels)
+        painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
+                         Qt::AlignLeft | Qt::AlignTop, QStringLiteral("query i ↓   key j →"));
+    painter.restore();
+}
+
+void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box) const {
+    const double n = static_cast<double>(panel.n);
+    QStringList lines;
+    lines << QStringLiteral("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
+          << QStringLiteral("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
+          << QStringLiteral("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1)
+          << QStringLiteral("core MACs: %1 (%2 % of full's %3)")
+                 .arg(formatCount(panel.coreMacs))
+                 .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
+                 .arg(formatCount(panel.fullMacs));
+    if (!panel.hasMask) lines << QStringLiteral("no mask: shows where W may be non-zero");
+    if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
+    if (m_highlightRow && *m_highlightRow < panel.n)
+        lines << QStringLiteral("row Q%1 attends to %2 keys").arg(*m_highlightRow).arg(panel.pattern->rowCount(*m_highlightRow));
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);
+    painter.setFont(font);
+    const QRectF text = box.adjusted(0, 0, 0, -40);
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines.join('\n'));
+    painter.restore();
+    paintLegend(painter, QRectF(box.left(), box.bottom() - 34, std::min(box.width(), 200.0), 30));
+}
+
+void PatternView::paintLegend(QPainter& painter, const QRectF& box) const {
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(7.0);
+    painter.setFont(font);
+    const QRectF bar(box.left(), box.top(), box.width(), 10);
+    const int steps = 48;
+    const bool weights = m_settings.showWeights;
+    for (int s = 0; s < steps; ++s) {
+        const double t = (s + 0.5) / steps;
+        const QRgb colour = weights ? viridis(t) : densityColor(t);
+        painter.fillRect(QRectF(bar.left() + bar.width() * s / steps, bar.top(), bar.width() / steps + 0.5, bar.height()),
+                         QColor::fromRgb(colour));
+    }
+    painter.setPen(QPen(Qt::black, 0.5));
+    painter.drawRect(bar);
+    const QRectF labels(box.left(), bar.bottom() + 1, box.width(), 14);
+    painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : QStringLiteral("sparse"));
+    painter.drawText(labels, Qt::AlignHCenter, weights ? QStringLiteral("√(w / max w), viridis") : QStringLiteral("allowed share"));
+    painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : QStringLiteral("all"));
+    painter.restore();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Data and interaction
+
+QString PatternView::csvData() const {
+    QString csv = QStringLiteral("variant,query_i,allowed_count,allowed_ranges\n");
+    if (!m_snapshot) return csv;
+    std::vector<ColumnRange> ranges;
+    for (const auto& panel : m_snapshot->panels) {
+        if (!panel.pattern) continue;
+        for (std::int64_t i = 0; i < panel.n; ++i) {
+            ranges.clear();
+            panel.pattern->rowRanges(i, ranges);
+            QStringList items;
+            for (const auto& range : ranges) items << QStringLiteral("%1-%2").arg(range.begin).arg(range.end - 1);
+            csv += QStringLiteral("%1,%2,%3,%4\n")
+                       .arg(QString::fromStdString(panel.choice.variant))
+                       .arg(i)
+                       .arg(panel.pattern->rowCount(i))
+                       .arg(items.join(';'));
+        }
+    }
+    return csv;
+}
+
+std::optional<std::pair<int, PlaneCell>> PatternView::hitTest(const QPointF& pixel) const {
+    for (int index = 0; index < panelCount(); ++index) {
+        PlaneViewport view = m_viewport;
+        view.setPlot(plotRect(rect(), index));
+        if (const auto cell = view.cellAt(pixel)) return std::pair{index, *cell};
+    }
+    return std::nullopt;
+}
+
+QString PatternView::hoverText(int index, const PlaneCell& cell) const {
+    if (!m_snapshot || index >= static_cast<int>(m_snapshot->panels.size())) return {};
+    const Panel& panel = m_snapshot->panels[index];
+    if (!panel.pattern) return panel.error;
+    QString text = QStringLiteral("%1: query i = %2, key j = %3\nallowed: %4")
+                       .arg(panel.name)
+                       .arg(cell.i)
+                       .arg(cell.j)
+                       .arg(panel.pattern->allowed(cell.i, cell.j) ? QStringLiteral("yes") : QStringLiteral("no"));
+    if (panel.weights)
+        text += QStringLiteral("\nweight: %1").arg((*panel.weights)[static_cast<std::size_t>(cell.i * panel.n + cell.j)], 0, 'g', 4);
+    return text;
+}
+
+void PatternView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragStart && (event->buttons() & Qt::LeftButton)) {
+        const QPointF delta = event->position() - *m_dragStart;
+        if (m_dragged || delta.manhattanLength() > 3) {
+            m_dragged = true;
+            m_viewport.panByPixels(delta);
+            m_dragStart = event->position();
+            requestTiles();
+            scheduleRepaint();
+        }
+        return;
+    }
+    if (const auto hit = hitTest(event->position())) {
+        const QString text = hoverText(hit->first, hit->second);
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
+    } else {
+        QToolTip::hideText();
+    }
+}
+
+void PatternView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    m_dragStart = event->position();
+    m_dragged = false;
+}
+
+void PatternView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    if (!m_dragged) {
+        const auto hit = hitTest(event->position());
+        if (hit && m_highlightRow != hit->second.i)
+            m_highlightRow = hit->second.i;
+        else
+            m_highlightRow.reset();
+        scheduleRepaint();
+    }
+    m_dragStart.reset();
+    m_dragged = false;
+}
+
+void PatternView::mouseDoubleClickEvent(QMouseEvent*) {
+    m_viewport.reset();
+    m_highlightRow.reset();
+    requestTiles();
+    scheduleRepaint();
+}
+
+void PatternView::wheelEvent(QWheelEvent* event) {
+    const auto hit = hitTest(event->position());
+    if (!hit) return;
+    PlaneViewport view = m_viewport;
+    view.setPlot(plotRect(rect(), hit->first));
+    view.zoomAt(event->position(), std::pow(1.0015, event->angleDelta().y()));
+    m_viewport.setView(view.zoom(), view.origin());
+    requestTiles();
+    scheduleRepaint();
+    event->accept();
+}
+
+void PatternView::resizeEvent(QResizeEvent* event) {
+    FigureView::resizeEvent(event);
+    syncViewportToWidget();
+    requestTiles();
+}
+
+} // namespace attnlab

@@ -1,0 +1,100 @@
+#pragma once
+
+#include <QColor>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <vector>
+
+class QPainter;
+
+namespace attnlab {
+
+// Okabe–Ito colours (distinguishable with every common colour-vision deficiency), cycled by index.
+QColor seriesColor(int index);
+
+// 1536 → "1536", 12e6 → "12M", 3.2e9 → "3.2G", 0.004 → "0.004".
+QString compactNumber(double value);
+// Seconds as "250 µs", "3 ms", "1.2 s".
+QString durationText(double seconds);
+// Bytes as "512 KiB", "3 MiB", "1.5 GiB".
+QString bytesText(double bytes);
+
+enum class AxisScale { Linear, Log2, Log10 };
+
+// One axis: its label, scale and data range. Log axes need min > 0. With `categories` set the axis is
+// categorical: category k sits at value k and the range is [−0.5, count − 0.5].
+struct Axis {
+    QString label;
+    AxisScale scale = AxisScale::Linear;
+    double min = 0;
+    double max = 1;
+    std::function<QString(double)> format = compactNumber;
+    QStringList categories;
+
+    // Range covering `values` (non-positive values ignored on log axes): linear axes start at 0 when
+    // `fromZero` and end on a round number; log axes end on whole powers of their base.
+    static Axis fitted(const QString& label, AxisScale scale, const std::vector<double>& values, bool fromZero = true);
+    static Axis categorical(const QString& label, const QStringList& names);
+};
+
+struct Series {
+    QString name;
+    QColor color;
+    std::vector<QPointF> points; // data coordinates; points outside a log axis' domain are skipped
+    Qt::PenStyle style = Qt::SolidLine;
+    bool markers = true;
+};
+
+struct LegendEntry {
+    QString name;
+    QColor color;
+    Qt::PenStyle style = Qt::SolidLine;
+    bool filled = false; // a filled swatch (areas, bars) instead of a line
+};
+
+// Maps data to a panel of a figure and draws into it. The constructor reserves room inside `area`
+// for the panel title, tick labels and axis labels; everything is in the painter's logical pixels.
+class PlotAxes {
+public:
+    PlotAxes(QPainter& painter, const QRectF& area, Axis x, Axis y, const QString& panelTitle = {});
+
+    const QRectF& plotRect() const { return m_plot; }
+    QPointF map(double x, double y) const { return {mapX(x), mapY(y)}; }
+    double mapX(double x) const;
+    double mapY(double y) const;
+
+    // Grid, frame, ticks, tick labels, axis labels and the panel title.
+    void drawAxes() const;
+    void drawSeries(const Series& series) const;
+    // Areas stacked bottom to top: layer k spans Σ_{<k} … Σ_{≤k} at each x (same length as xs).
+    void drawStackedAreas(const std::vector<double>& xs, const std::vector<std::vector<double>>& layers,
+                          const std::vector<QColor>& colors) const;
+    // Horizontal bars from the x axis' minimum to values[k] on a categorical y axis, value printed at the end.
+    void drawHorizontalBars(const std::vector<double>& values, const std::vector<QColor>& colors) const;
+    // Dashed vertical line at data x with its label at the top of the plot, `row` lines down.
+    void drawVerticalMarker(double x, const QString& label, const QColor& color, int row = 0) const;
+    void drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner corner = Qt::TopLeftCorner) const;
+    // Text centred in the plot area (e.g. "measuring…" or an error).
+    void drawNotice(const QString& text) const;
+
+private:
+    struct Tick {
+        double value;
+        bool labelled;
+    };
+    static std::vector<Tick> ticks(const Axis& axis);
+    double fraction(const Axis& axis, double value) const;
+    bool inDomain(const Axis& axis, double value) const;
+
+    QPainter& m_painter;
+    Axis m_x, m_y;
+    QString m_title;
+    QRectF m_area;
+    QRectF m_plot;
+};
+
+} // namespace attnlab
