@@ -228,13 +228,8 @@ void attendBlock(const BlockJob& job, Workspace& ws) {
 // Raw score of (i, j) before the softmax or relu²: q_i·k_j (+ q_i·R_{i−j}).
 float rawScore(const BlockJob& job, const float* qi, std::int64_t i, std::int64_t j) {
     const std::int64_t d = job.q->cols;
-    const float* kj = job.k->row(job.head, j);
-    float s = 0;
-    for (std::int64_t c = 0; c < d; ++c) s += qi[c] * kj[c];
-    if (job.scoring->relativePositions) {
-        const float* rel = job.scoring->relativePositions->data() + (i - j) * d;
-        for (std::int64_t c = 0; c < d; ++c) s += qi[c] * rel[c];
-    }
+    float s = tile::dot(qi, job.k->row(job.head, j), d);
+    if (job.scoring->relativePositions) s += tile::dot(qi, job.scoring->relativePositions->data() + (i - j) * d, d);
     return s;
 }
 
@@ -256,13 +251,14 @@ void attendRows(const BlockJob& job, Workspace& ws) {
                 ws.rowWeights.push_back(rawScore(job, qi, i, j));
                 best = std::max(best, ws.rowWeights.back());
             }
+        const auto count = static_cast<std::int64_t>(ws.rowWeights.size());
+        if (softmax)
+            tile::exp2Shifted(ws.rowWeights.data(), count, best, scale * std::numbers::log2e_v<float>);
+        else
+            for (float& w : ws.rowWeights)
+                w = static_cast<float>(std::max(w, 0.0f) * static_cast<double>(std::max(w, 0.0f)) / job.scoring->normalizer);
         double total = 0;
-        for (float& w : ws.rowWeights) {
-            w = softmax ? std::exp(scale * (w - best))
-                        : static_cast<float>(std::max(w, 0.0f) * static_cast<double>(std::max(w, 0.0f)) /
-                                             job.scoring->normalizer);
-            total += w;
-        }
+        for (const float w : ws.rowWeights) total += w;
         const float norm = softmax ? static_cast<float>(1.0 / total) : 1.0f;
         std::fill(ws.rowAccumulator.begin(), ws.rowAccumulator.end(), 0.0f);
         float* weightRow = job.weights ? job.weights->row(job.head, i) : nullptr;

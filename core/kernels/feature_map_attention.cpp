@@ -30,11 +30,14 @@ RunResult emptyResult(const Tensor3& v, std::int64_t n, bool wantWeights) {
 
 // One thread's buffers for featureMapHead, kept between calls. Row strides are padded to whole vectors.
 struct FeatureWorkspace {
+    tile::AlignedBuffer queries;     // [kChunk][m]: φ(Q) of the chunk
+    tile::AlignedBuffer keys;        // [kChunk][m]: φ(K) of the chunk
     tile::AlignedBuffer keysT;       // [m][kChunk]: the chunk's φ(K) transposed
     tile::AlignedBuffer local;       // [kChunk][kChunk]: φ(Q_c)·φ(K_c)ᵀ, masked to j ≤ i
     tile::AlignedBuffer numerator;   // [kChunk][padded dv]
     tile::AlignedBuffer state;       // [m][padded dv]: Σ φ(k_j) v_jᵀ over the chunks so far (or all keys)
     std::vector<float> keySum;       // [m]: Σ φ(k_j)
+    std::vector<float> rowSums;      // [kChunk]: row sums of `local`
 };
 
 std::int64_t padded(std::int64_t width) { return (width + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
@@ -68,50 +71,66 @@ void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const 
     }
 }
 
-// One head, out [n, dv] (row-major). Bidirectional: state = Φ_Kᵀ V once, then Φ_Q · state per chunk.
-// Causal: per chunk, the masked intra-chunk product plus the state of the earlier chunks.
-void featureMapHead(const float* phiQ, const float* phiK, const float* v, std::int64_t n, std::int64_t m,
-                    std::int64_t dv, bool causal, float* out) {
+// One head, out [n, dv] (row-major). Bidirectional: state = Φ_Kᵀ V over all key chunks, then Φ_Q · state
+// per chunk. Causal: per chunk, the masked intra-chunk product plus the state of the earlier chunks.
+void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n, std::int64_t dv, bool causal,
+                    float* out) {
     thread_local FeatureWorkspace ws;
-    const std::int64_t width = padded(dv);
+    const std::int64_t m = map.features, width = padded(dv);
     float* state = ws.state.reserve(static_cast<std::size_t>(m * width));
     float* numerator = ws.numerator.reserve(static_cast<std::size_t>(kChunk * width));
+    float* queries = ws.queries.reserve(static_cast<std::size_t>(kChunk * m));
+    float* keys = ws.keys.reserve(static_cast<std::size_t>(kChunk * m));
     float* keysT = ws.keysT.reserve(static_cast<std::size_t>(m * kChunk));
     float* local = ws.local.reserve(static_cast<std::size_t>(kChunk * kChunk));
     ws.keySum.assign(static_cast<std::size_t>(m), 0.0f);
+    ws.rowSums.resize(static_cast<std::size_t>(kChunk));
     std::fill(state, state + m * width, 0.0f);
-    auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows]
-        multiply(phiK + row0 * m, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add);
-        for (std::int64_t j = row0; j < row0 + rows; ++j)
-            for (std::int64_t f = 0; f < m; ++f) ws.keySum[static_cast<std::size_t>(f)] += phiK[j * m + f];
+    auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows], keys already mapped
+        multiply(keys, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add);
+        for (std::int64_t j = 0; j < rows; ++j)
+            for (std::int64_t f = 0; f < m; ++f) ws.keySum[static_cast<std::size_t>(f)] += keys[j * m + f];
     };
-    if (!causal) absorb(0, n);
-    std::vector<float> rowSums(static_cast<std::size_t>(kChunk));
+    if (!causal)
+        for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
+            const std::int64_t rows = std::min(kChunk, n - c0);
+            map.rows(h, c0, rows, false, keys);
+            absorb(c0, rows);
+        }
     for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
         const std::int64_t rows = std::min(kChunk, n - c0);
-        const float* q = phiQ + c0 * m;
+        map.rows(h, c0, rows, true, queries);
         if (!causal) {
-            multiply(q, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
-            writeNormalised(q, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
+            multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+            writeNormalised(queries, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
             continue;
         }
+        map.rows(h, c0, rows, false, keys);
         for (std::int64_t j = 0; j < rows; ++j)
-            for (std::int64_t f = 0; f < m; ++f) keysT[f * kChunk + j] = phiK[(c0 + j) * m + f];
-        multiply(q, m, 1, m, keysT, kChunk, local, kChunk, rows, rows, tile::Accumulate::Overwrite);
+            for (std::int64_t f = 0; f < m; ++f) keysT[f * kChunk + j] = keys[j * m + f];
+        multiply(queries, m, 1, m, keysT, kChunk, local, kChunk, rows, rows, tile::Accumulate::Overwrite);
         for (std::int64_t r = 0; r < rows; ++r) {
             std::fill(local + r * kChunk + r + 1, local + r * kChunk + rows, 0.0f);
-            rowSums[static_cast<std::size_t>(r)] = std::accumulate(local + r * kChunk, local + r * kChunk + r + 1, 0.0f);
+            ws.rowSums[static_cast<std::size_t>(r)] = std::accumulate(local + r * kChunk, local + r * kChunk + r + 1, 0.0f);
         }
         multiply(local, kChunk, 1, rows, v + c0 * dv, dv, numerator, width, rows, dv, tile::Accumulate::Overwrite);
-        multiply(q, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
-        writeNormalised(q, ws.keySum, rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
+        multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
+        writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
         absorb(c0, rows);
     }
 }
 
+// Φ_Q or Φ_K of one whole head, [n, m] (the reference path and the weights need them all at once).
+Tensor3 headFeatures(const FeatureMap& map, int h, std::int64_t n, bool query) {
+    Tensor3 phi(1, n, map.features);
+    map.rows(h, 0, n, query, phi.values.data());
+    return phi;
+}
+
 // Effective weights of one head: W_ij = φ(q_i)·φ(k_j) / Σ_{j'∈J_i} φ(q_i)·φ(k_j'), a zero row for a zero sum.
-void featureMapWeights(const ConstRowMap& phiQ, const ConstRowMap& phiK, bool causal, RowMap w) {
-    w.noalias() = phiQ * phiK.transpose();
+void featureMapWeights(const Tensor3& phiQ, const Tensor3& phiK, bool causal, RowMap w) {
+    const ConstRowMap q(phiQ.values.data(), phiQ.rows, phiQ.cols), k(phiK.values.data(), phiK.rows, phiK.cols);
+    w.noalias() = q * k.transpose();
     if (causal) w.triangularView<Eigen::StrictlyUpper>().setZero();
     // The row sum runs in a fixed order: Eigen's vectorised sum would depend on the buffer's alignment,
     // and the same inputs must give the same bits wherever the weights buffer happens to live.
@@ -131,7 +150,7 @@ void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Ten
         std::vector<double> kernel(static_cast<std::size_t>(n), 0.0);
         double total = 0;
         for (std::int64_t j = 0; j < (causal ? i + 1 : n); ++j) {
-            for (std::int64_t f = 0; f < m; ++f) kernel[j] += static_cast<double>(phiQ.at(h, i, f)) * phiK.at(h, j, f);
+            for (std::int64_t f = 0; f < m; ++f) kernel[j] += static_cast<double>(phiQ.at(0, i, f)) * phiK.at(0, j, f);
             total += kernel[j];
         }
         for (std::int64_t c = 0; c < dv; ++c) {
@@ -147,27 +166,38 @@ void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Ten
 
 } // namespace
 
-RunResult runFeatureMapAttention(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, const RunOptions& options) {
-    RunResult result = emptyResult(v, phiQ.rows, options.wantWeights);
+FeatureMap precomputedFeatures(const Tensor3& phiQ, const Tensor3& phiK) {
+    FeatureMap map;
+    map.features = phiQ.cols;
+    map.rows = [&phiQ, &phiK](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
+        const Tensor3& phi = query ? phiQ : phiK;
+        std::copy(phi.row(h, row0), phi.row(h, row0) + count * phi.cols, out);
+    };
+    return map;
+}
+
+RunResult runFeatureMapAttention(const FeatureMap& map, const Tensor3& v, const RunOptions& options) {
+    const std::int64_t n = v.rows;
+    RunResult result = emptyResult(v, n, options.wantWeights);
     useSerialGemmEngine();
     std::atomic<bool> stop{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < phiQ.heads; ++h) {
+    for (int h = 0; h < v.heads; ++h) {
         if (stop.load(std::memory_order_relaxed)) continue;
         if (options.cancelled && options.cancelled()) {
             stop = true;
             continue;
         }
         Tensor3* weights = result.weights ? &*result.weights : nullptr;
-        if (options.useReference) {
-            featureMapHeadReference(phiQ, phiK, v, h, options.causal, result.out, weights);
-            continue;
+        if (options.useReference || weights) {
+            const Tensor3 phiQ = headFeatures(map, h, n, true), phiK = headFeatures(map, h, n, false);
+            if (options.useReference) {
+                featureMapHeadReference(phiQ, phiK, v, h, options.causal, result.out, weights);
+                continue;
+            }
+            featureMapWeights(phiQ, phiK, options.causal, RowMap(weights->head(h), n, n));
         }
-        const std::int64_t n = phiQ.rows, m = phiQ.cols;
-        featureMapHead(phiQ.head(h), phiK.head(h), v.head(h), n, m, v.cols, options.causal, result.out.head(h));
-        if (weights)
-            featureMapWeights(ConstRowMap(phiQ.head(h), n, m), ConstRowMap(phiK.head(h), n, m), options.causal,
-                              RowMap(weights->head(h), n, n));
+        featureMapHead(map, h, v.head(h), n, v.cols, options.causal, result.out.head(h));
     }
     result.cancelled = stop.load();
     return result;

@@ -29,6 +29,11 @@ float exp2Scalar(float x) {
     return whole <= kExp2Floor ? 0.0f : std::ldexp(p, static_cast<int>(whole));
 }
 
+namespace {
+constexpr float kLog2E = 1.4426950408889634f;
+float eluPlusOneScalar(float x) { return x > 0.0f ? x + 1.0f : exp2Scalar(x * kLog2E); }
+} // namespace
+
 #if defined(__AVX512F__)
 
 namespace {
@@ -152,6 +157,40 @@ void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
     }
 }
 
+float dot(const float* a, const float* b, std::int64_t count) {
+    __m512 sum0 = _mm512_setzero_ps(), sum1 = _mm512_setzero_ps();
+    std::int64_t c = 0;
+    for (; c + 2 * kLanes <= count; c += 2 * kLanes) {
+        sum0 = _mm512_fmadd_ps(_mm512_loadu_ps(a + c), _mm512_loadu_ps(b + c), sum0);
+        sum1 = _mm512_fmadd_ps(_mm512_loadu_ps(a + c + kLanes), _mm512_loadu_ps(b + c + kLanes), sum1);
+    }
+    for (; c < count; c += kLanes) {
+        const __mmask16 lanes = count - c >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (count - c)) - 1u);
+        sum0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(lanes, a + c), _mm512_maskz_loadu_ps(lanes, b + c), sum0);
+    }
+    return _mm512_reduce_add_ps(_mm512_add_ps(sum0, sum1));
+}
+
+void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
+    const __m512 shiftVector = _mm512_set1_ps(shift), factorVector = _mm512_set1_ps(factor);
+    for (std::int64_t e = 0; e < count; e += kLanes) {
+        const __mmask16 lanes = count - e >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (count - e)) - 1u);
+        const __m512 value = _mm512_maskz_loadu_ps(lanes, x + e);
+        _mm512_mask_storeu_ps(x + e, lanes, exp2Vector(_mm512_mul_ps(_mm512_sub_ps(value, shiftVector), factorVector)));
+    }
+}
+
+void eluPlusOne(const float* x, std::int64_t count, float* out) {
+    std::int64_t e = 0;
+    for (; e + kLanes <= count; e += kLanes) {
+        const __m512 value = _mm512_loadu_ps(x + e);
+        const __m512 exponential = exp2Vector(_mm512_mul_ps(_mm512_min_ps(value, _mm512_setzero_ps()), _mm512_set1_ps(kLog2E)));
+        const __mmask16 positive = _mm512_cmp_ps_mask(value, _mm512_setzero_ps(), _CMP_GT_OQ);
+        _mm512_storeu_ps(out + e, _mm512_mask_add_ps(exponential, positive, value, _mm512_set1_ps(1.0f)));
+    }
+    for (; e < count; ++e) out[e] = eluPlusOneScalar(x[e]);
+}
+
 #else // portable fallback: the same arithmetic one lane at a time
 
 void multiplyTile(const TileProduct& t, int rows, int width) {
@@ -191,6 +230,20 @@ void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
         const float positive = std::max(scores[cell], 0.0f);
         scores[cell] = positive * positive * factor;
     }
+}
+
+float dot(const float* a, const float* b, std::int64_t count) {
+    float sum = 0;
+    for (std::int64_t c = 0; c < count; ++c) sum += a[c] * b[c];
+    return sum;
+}
+
+void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
+    for (std::int64_t e = 0; e < count; ++e) x[e] = exp2Scalar((x[e] - shift) * factor);
+}
+
+void eluPlusOne(const float* x, std::int64_t count, float* out) {
+    for (std::int64_t e = 0; e < count; ++e) out[e] = eluPlusOneScalar(x[e]);
 }
 
 #endif

@@ -61,6 +61,15 @@ void reluSquaredBlock(float* scores, std::int64_t keys, float factor);
 // 2^x for x ≤ 0 to about 2e-7 relative; x < −126 gives 0.
 float exp2Scalar(float x);
 
+// Σ a[c]·b[c] over c < count, in float (a fixed summation order for a given count).
+float dot(const float* a, const float* b, std::int64_t count);
+
+// x[e] = 2^((x[e] − shift) · factor) for e < count; with factor = scale · log2(e) this is e^(scale·(x − shift)).
+void exp2Shifted(float* x, std::int64_t count, float shift, float factor);
+
+// out[e] = elu(x[e]) + 1 = (x > 0 ? x + 1 : e^x) for e < count, with the 2^x above.
+void eluPlusOne(const float* x, std::int64_t count, float* out);
+
 // A float buffer aligned to a cache line that keeps its storage between calls (grow-only).
 class AlignedBuffer {
 public:

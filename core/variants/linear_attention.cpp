@@ -1,6 +1,7 @@
 // linear: kernelised attention without softmax (Katharopoulos et al. elu+1, Shen et al. "efficient",
 // and 1+cos written as the feature map [1, x̂]). No 1/√d.
 #include "core/kernels/feature_map_attention.h"
+#include "core/kernels/tile_math.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
@@ -9,36 +10,38 @@ namespace attnlab {
 namespace {
 
 // φ(x) = elu(x) + 1 elementwise.
-Tensor3 eluFeatures(const Tensor3& x) {
-    Tensor3 phi(x.heads, x.rows, x.cols);
-    for (std::size_t e = 0; e < x.values.size(); ++e) {
-        const float value = x.values[e];
-        phi.values[e] = value > 0 ? value + 1.0f : std::exp(value);
-    }
-    return phi;
+FeatureMap eluFeatures(const AttentionInputs& inputs) {
+    FeatureMap map;
+    map.features = inputs.q->cols;
+    map.rows = [&inputs](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
+        const Tensor3& x = query ? *inputs.q : *inputs.k;
+        tile::eluPlusOne(x.row(h, row0), count * x.cols, out);
+    };
+    return map;
 }
 
 // φ(x) = [1, x/‖x‖] so that φ(q)·φ(k) = 1 + q̂·k̂ (a zero vector stays zero).
-Tensor3 cosineFeatures(const Tensor3& x) {
-    Tensor3 phi(x.heads, x.rows, x.cols + 1);
-    for (int h = 0; h < x.heads; ++h)
-        for (std::int64_t i = 0; i < x.rows; ++i) {
-            const float* row = x.row(h, i);
+FeatureMap cosineFeatures(const AttentionInputs& inputs) {
+    FeatureMap map;
+    map.features = inputs.q->cols + 1;
+    map.rows = [&inputs](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
+        const Tensor3& x = query ? *inputs.q : *inputs.k;
+        for (std::int64_t i = 0; i < count; ++i, out += x.cols + 1) {
+            const float* row = x.row(h, row0 + i);
             double norm = 0;
             for (std::int64_t c = 0; c < x.cols; ++c) norm += static_cast<double>(row[c]) * row[c];
             norm = std::sqrt(norm);
-            float* out = phi.row(h, i);
             out[0] = 1.0f;
             for (std::int64_t c = 0; c < x.cols; ++c) out[c + 1] = norm > 0 ? static_cast<float>(row[c] / norm) : 0.0f;
         }
-    return phi;
+    };
+    return map;
 }
 
 RunResult runLinear(const AttentionInputs& inputs, const RunOptions& options) {
     const std::string& kernel = options.params.choice("kernel");
     if (kernel == "efficient") return runEfficientAttention(inputs, options);
-    if (kernel == "elu") return runFeatureMapAttention(eluFeatures(*inputs.q), eluFeatures(*inputs.k), *inputs.v, options);
-    return runFeatureMapAttention(cosineFeatures(*inputs.q), cosineFeatures(*inputs.k), *inputs.v, options);
+    return runFeatureMapAttention(kernel == "elu" ? eluFeatures(inputs) : cosineFeatures(inputs), *inputs.v, options);
 }
 
 } // namespace
@@ -63,7 +66,10 @@ VariantInfo makeLinearVariant() {
         cost.terms["linear_state"] = 2.0 * perHead * static_cast<double>(shape.dv) * shape.heads;
         // Exponentials of the feature maps: elu's (at most one per feature of Q and K), efficient's softmaxes.
         cost.exps = params.choice("kernel") == "taylor" ? 0.0 : 2.0 * perHead * shape.heads;
-        cost.workspaceBytes = 4.0 * 2.0 * perHead * shape.heads + 2.0 * 4.0 * (64.0 * 64.0 + shape.d * shape.dv);
+        // One thread's chunk buffers (φ of a 64-row chunk of Q and K, its transpose, the 64 × 64 local
+        // product, the numerator and the d × dv state); φ is never materialised for the whole sequence.
+        const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+        cost.workspaceBytes = 4.0 * (3.0 * 64.0 * (d + 1) + 64.0 * 64.0 + 64.0 * dv + (d + 1) * dv);
         return cost;
     };
     return v;

@@ -1,43 +1,48 @@
 // performer: FAVOR+ positive random features approximating softmax(q·k/√d), then linear attention.
 // x' = x·d^(−1/4); φ(x) = exp(ωᵀx' − ‖x'‖²/2)/√m; one draw of Ω shared by all heads.
 #include "core/kernels/feature_map_attention.h"
+#include "core/kernels/gemm.h"
+#include "core/kernels/tile_math.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
+#include <Eigen/Core>
+
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 #include <limits>
 
 namespace attnlab {
 
 namespace {
 
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 // Positive random features of every row of x, [h, n, m]. A common factor exp(−shift) is taken out of
 // each query row (its own max) and of each head's keys (their max over rows and features): it cancels
-// between numerator and denominator, and keeps exp() finite for large inputs.
-Tensor3 favorFeatures(const Tensor3& x, const std::vector<double>& omega, std::int64_t m, bool perRowShift) {
-    const std::int64_t d = x.cols;
-    const double inputScale = std::pow(static_cast<double>(d), -0.25);
-    const double outputScale = 1.0 / std::sqrt(static_cast<double>(m));
+// between numerator and denominator, and keeps exp() finite for large inputs. The projections x'·Ωᵀ
+// are one float GEMM per head, written straight into the result and exponentiated in place.
+Tensor3 favorFeatures(const Tensor3& x, const RowMatrix& omega, bool perRowShift, int threads) {
+    const std::int64_t d = x.cols, m = omega.rows();
+    const auto inputScale = static_cast<float>(std::pow(static_cast<double>(d), -0.25));
+    const auto outputScale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(m)));
     Tensor3 phi(x.heads, x.rows, m);
-    std::vector<double> exponent(static_cast<std::size_t>(x.rows * m));
+    useSerialGemmEngine();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
     for (int h = 0; h < x.heads; ++h) {
-        double headMax = -std::numeric_limits<double>::infinity();
+        const Eigen::Map<const RowMatrix> rows(x.head(h), x.rows, d);
+        Eigen::Map<RowMatrix> projection(phi.head(h), x.rows, m);
+        projection.noalias() = (rows * inputScale) * omega.transpose();
+        const float headMax = x.rows > 0 ? projection.maxCoeff() : 0.0f;
         for (std::int64_t i = 0; i < x.rows; ++i) {
-            const float* row = x.row(h, i);
-            double squaredNorm = 0;
-            for (std::int64_t c = 0; c < d; ++c) squaredNorm += (row[c] * inputScale) * (row[c] * inputScale);
-            for (std::int64_t r = 0; r < m; ++r) {
-                double projection = 0;
-                for (std::int64_t c = 0; c < d; ++c) projection += omega[r * d + c] * row[c] * inputScale;
-                exponent[i * m + r] = projection - squaredNorm / 2;
-                headMax = std::max(headMax, projection);
-            }
-        }
-        for (std::int64_t i = 0; i < x.rows; ++i) {
-            double* e = exponent.data() + i * m;
-            const double shift = perRowShift ? *std::max_element(e, e + m) : headMax;
-            for (std::int64_t r = 0; r < m; ++r) phi.at(h, i, r) = static_cast<float>(std::exp(e[r] - shift) * outputScale);
+            float* e = phi.row(h, i);
+            const float halfNorm = 0.5f * inputScale * inputScale * tile::dot(x.row(h, i), x.row(h, i), d);
+            // exponent = projection − ‖x'‖²/2; a query row is shifted by its own largest exponent.
+            const float shift = perRowShift ? *std::max_element(e, e + m) - halfNorm : headMax;
+            tile::exp2Shifted(e, m, shift + halfNorm, std::numbers::log2e_v<float>);
+            for (std::int64_t r = 0; r < m; ++r) e[r] *= outputScale;
         }
     }
     return phi;
@@ -47,8 +52,13 @@ RunResult runPerformer(const AttentionInputs& inputs, const RunOptions& options)
     const std::int64_t m = options.params.integer("features");
     const auto omega = performerProjection(m, inputs.q->cols, static_cast<std::uint64_t>(options.params.integer("seed")),
                                            options.params.flag("orthogonal"));
-    return runFeatureMapAttention(favorFeatures(*inputs.q, omega, m, true), favorFeatures(*inputs.k, omega, m, false),
-                                  *inputs.v, options);
+    const std::int64_t d = inputs.q->cols;
+    RowMatrix omegaRows(m, d);
+    for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t c = 0; c < d; ++c) omegaRows(r, c) = static_cast<float>(omega[static_cast<std::size_t>(r * d + c)]);
+    const Tensor3 phiQ = favorFeatures(*inputs.q, omegaRows, true, options.threads);
+    const Tensor3 phiK = favorFeatures(*inputs.k, omegaRows, false, options.threads);
+    return runFeatureMapAttention(precomputedFeatures(phiQ, phiK), *inputs.v, options);
 }
 
 } // namespace
