@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 
 namespace attnlab {
@@ -269,6 +270,106 @@ void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
     }
 }
 
+// One thread's buffers for efficientHeadChunked, kept between calls.
+struct EfficientWorkspace {
+    tile::AlignedBuffer queries;   // [kChunk][d]: softmax over features of each query row, then ÷ Z_m(i)
+    tile::AlignedBuffer keys;      // [kChunk][d]: e_jm = exp(k_jm − M_m) for the chunk's keys
+    tile::AlignedBuffer keysT;     // [d][kChunk]
+    tile::AlignedBuffer local;     // [kChunk][kChunk]: Q̃ Eᵀ masked to j ≤ i
+    tile::AlignedBuffer numerator; // [kChunk][padded dv]
+    tile::AlignedBuffer state;     // [d][padded dv]: Σ_j e_jm v_jᵀ over the keys absorbed so far
+    std::vector<float> keyMax;     // [d]: M_m, the running max of column m of K
+    std::vector<float> keySum;     // [d]: Z_m = Σ_j e_jm
+};
+
+// Softmax over the d features of each of `rows` query rows, into out.
+void featureSoftmax(const float* q, std::int64_t rows, std::int64_t d, float* out) {
+    for (std::int64_t r = 0; r < rows; ++r, q += d, out += d) {
+        std::copy(q, q + d, out);
+        tile::exp2Shifted(out, d, *std::max_element(q, q + d), std::numbers::log2e_v<float>);
+        const float total = std::accumulate(out, out + d, 0.0f);
+        for (std::int64_t m = 0; m < d; ++m) out[m] /= total;
+    }
+}
+
+// Efficient attention of one head in chunks. Per feature m the keys' softmax is kept unnormalised
+// against a running max M_m (state Σ e_jm v_j and sum Z_m, both rescaled when M_m grows), so
+//   out_i = Σ_m σ(q_i)_m / Z_m(i) · Σ_{j∈J_i} e_jm v_j,
+// which per chunk is (Q̃ Eᵀ masked to j ≤ i) V + Q̃ · state with Q̃_im = σ(q_i)_m / Z_m(i). A chunk's
+// exponentials use the max through the chunk's last key, a shift common to the rows of the chunk that
+// cancels in the ratio. Bidirectional absorbs every key first and reads the final state.
+void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, bool causal, Tensor3& out) {
+    thread_local EfficientWorkspace ws;
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols, width = padded(dv);
+    float* queries = ws.queries.reserve(static_cast<std::size_t>(kChunk * d));
+    float* keys = ws.keys.reserve(static_cast<std::size_t>(kChunk * d));
+    float* keysT = ws.keysT.reserve(static_cast<std::size_t>(d * kChunk));
+    float* local = ws.local.reserve(static_cast<std::size_t>(kChunk * kChunk));
+    float* numerator = ws.numerator.reserve(static_cast<std::size_t>(kChunk * width));
+    float* state = ws.state.reserve(static_cast<std::size_t>(d * width));
+    std::fill(state, state + d * width, 0.0f);
+    ws.keyMax.assign(static_cast<std::size_t>(d), -std::numeric_limits<float>::infinity());
+    ws.keySum.assign(static_cast<std::size_t>(d), 0.0f);
+    // Raises M_m to cover the chunk's keys (rescaling state and Z) and writes e_jm into `keys`.
+    auto exponentiate = [&](std::int64_t row0, std::int64_t rows) {
+        for (std::int64_t m = 0; m < d; ++m) {
+            float chunkMax = ws.keyMax[static_cast<std::size_t>(m)];
+            for (std::int64_t j = 0; j < rows; ++j) chunkMax = std::max(chunkMax, k.at(h, row0 + j, m));
+            const float previous = ws.keyMax[static_cast<std::size_t>(m)];
+            if (chunkMax > previous && previous > -std::numeric_limits<float>::infinity()) {
+                const float factor = std::exp(previous - chunkMax);
+                ws.keySum[static_cast<std::size_t>(m)] *= factor;
+                for (std::int64_t c = 0; c < dv; ++c) state[m * width + c] *= factor;
+            }
+            ws.keyMax[static_cast<std::size_t>(m)] = chunkMax;
+        }
+        for (std::int64_t j = 0; j < rows; ++j) {
+            const float* kj = k.row(h, row0 + j);
+            for (std::int64_t m = 0; m < d; ++m) keys[j * d + m] = kj[m] - ws.keyMax[static_cast<std::size_t>(m)];
+            tile::exp2Shifted(keys + j * d, d, 0.0f, std::numbers::log2e_v<float>);
+        }
+    };
+    auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Eᵀ V, Z += Σ_j e_j
+        multiply(keys, 1, d, rows, v.row(h, row0), dv, state, width, d, dv, tile::Accumulate::Add);
+        for (std::int64_t j = 0; j < rows; ++j)
+            for (std::int64_t m = 0; m < d; ++m) ws.keySum[static_cast<std::size_t>(m)] += keys[j * d + m];
+    };
+    auto divide = [&](std::int64_t r, const float* sums) { // Q̃ row r = σ(q) / Z (0 where Z is 0)
+        for (std::int64_t m = 0; m < d; ++m) queries[r * d + m] = sums[m] > 0.0f ? queries[r * d + m] / sums[m] : 0.0f;
+    };
+    if (!causal)
+        for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
+            const std::int64_t rows = std::min(kChunk, n - c0);
+            exponentiate(c0, rows);
+            absorb(c0, rows);
+        }
+    std::vector<float> prefix(static_cast<std::size_t>(d));
+    for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
+        const std::int64_t rows = std::min(kChunk, n - c0);
+        featureSoftmax(q.row(h, c0), rows, d, queries);
+        if (!causal) {
+            for (std::int64_t r = 0; r < rows; ++r) divide(r, ws.keySum.data());
+            multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+        } else {
+            exponentiate(c0, rows);
+            std::copy(ws.keySum.begin(), ws.keySum.end(), prefix.begin());
+            for (std::int64_t r = 0; r < rows; ++r) {
+                for (std::int64_t m = 0; m < d; ++m) prefix[static_cast<std::size_t>(m)] += keys[r * d + m];
+                divide(r, prefix.data());
+            }
+            for (std::int64_t j = 0; j < rows; ++j)
+                for (std::int64_t m = 0; m < d; ++m) keysT[m * kChunk + j] = keys[j * d + m];
+            multiply(queries, d, 1, d, keysT, kChunk, local, kChunk, rows, rows, tile::Accumulate::Overwrite);
+            for (std::int64_t r = 0; r < rows; ++r) std::fill(local + r * kChunk + r + 1, local + r * kChunk + rows, 0.0f);
+            multiply(local, kChunk, 1, rows, v.row(h, c0), dv, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+            multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
+            absorb(c0, rows);
+        }
+        float* o = out.row(h, c0);
+        for (std::int64_t r = 0; r < rows; ++r) std::copy(numerator + r * width, numerator + r * width + dv, o + r * dv);
+    }
+}
+
 } // namespace
 
 RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions& options) {
@@ -281,8 +382,12 @@ RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions&
             stop = true;
             continue;
         }
-        efficientHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out,
-                      result.weights ? &*result.weights : nullptr);
+        // The weights come from the per-token form, which also is the reference.
+        if (options.useReference || result.weights)
+            efficientHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out,
+                          result.weights ? &*result.weights : nullptr);
+        else
+            efficientHeadChunked(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);
     }
     result.cancelled = stop.load();
     return result;
