@@ -38,6 +38,13 @@ struct Workspace {
     std::vector<std::int64_t> blockCount; // allowed cells per key block (all zero between query blocks)
     std::vector<TouchedBlock> touched;
     std::vector<float> rowWeights, rowAccumulator; // per-row kernel
+    // Gathered mode: the block's rows share few columns spread over many key blocks (fixed's summary
+    // columns, bigbird's globals): the union of their columns, ascending, and its K and V rows copied
+    // together ([columns][d] and [columns][dv]), so key block b means union entries [b·kKeyBlock, …).
+    bool gathered = false;
+    std::vector<ColumnRange> unionOfRows;
+    std::vector<std::int64_t> keyColumns;
+    tile::AlignedBuffer keys, values;
 };
 
 Workspace& threadWorkspace() {
@@ -99,13 +106,70 @@ std::int64_t planQueryBlock(const BlockJob& job, Workspace& ws) {
     return nnz;
 }
 
-std::int64_t blockColumns(std::int64_t n, std::int64_t block) { return std::min(kKeyBlock, n - block * kKeyBlock); }
+std::int64_t blockColumns(std::int64_t columns, std::int64_t block) {
+    return std::min(kKeyBlock, columns - block * kKeyBlock);
+}
+
+// Columns the key blocks are cut from: all n keys, or the gathered union.
+std::int64_t keyCount(const BlockJob& job, const Workspace& ws) {
+    return ws.gathered ? static_cast<std::int64_t>(ws.keyColumns.size()) : job.q->rows;
+}
+
+const float* blockKeys(const BlockJob& job, Workspace& ws, std::int64_t block) {
+    return ws.gathered ? ws.keys.data() + block * kKeyBlock * job.k->cols : job.k->row(job.head, block * kKeyBlock);
+}
+
+const float* blockValues(const BlockJob& job, Workspace& ws, std::int64_t block) {
+    return ws.gathered ? ws.values.data() + block * kKeyBlock * job.v->cols : job.v->row(job.head, block * kKeyBlock);
+}
+
+std::int64_t columnOf(const Workspace& ws, std::int64_t block, std::int64_t c) {
+    const std::int64_t position = block * kKeyBlock + c;
+    return ws.gathered ? ws.keyColumns[static_cast<std::size_t>(position)] : position;
+}
 
 double touchedCells(const BlockJob& job, const Workspace& ws) {
     double cells = 0;
     for (const TouchedBlock& block : ws.touched)
         cells += static_cast<double>(job.rows) * static_cast<double>(blockColumns(job.q->rows, block.index));
     return cells;
+}
+
+// The sorted union of the block's rows' ranges into ws.unionOfRows; returns its number of columns.
+std::int64_t unionColumns(Workspace& ws) {
+    ws.unionOfRows = ws.ranges;
+    std::sort(ws.unionOfRows.begin(), ws.unionOfRows.end(),
+              [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
+    std::size_t kept = 0;
+    for (const ColumnRange& range : ws.unionOfRows) {
+        if (kept > 0 && range.begin <= ws.unionOfRows[kept - 1].end)
+            ws.unionOfRows[kept - 1].end = std::max(ws.unionOfRows[kept - 1].end, range.end);
+        else
+            ws.unionOfRows[kept++] = range;
+    }
+    ws.unionOfRows.resize(kept);
+    std::int64_t columns = 0;
+    for (const ColumnRange& range : ws.unionOfRows) columns += range.size();
+    return columns;
+}
+
+// Switches the block to gathered mode: copies the union's K and V rows and lists its key blocks.
+void gatherKeys(const BlockJob& job, Workspace& ws) {
+    const std::int64_t d = job.k->cols, dv = job.v->cols;
+    ws.keyColumns.clear();
+    for (const ColumnRange& range : ws.unionOfRows)
+        for (std::int64_t j = range.begin; j < range.end; ++j) ws.keyColumns.push_back(j);
+    const auto count = static_cast<std::int64_t>(ws.keyColumns.size());
+    float* keys = ws.keys.reserve(static_cast<std::size_t>(count * d));
+    float* values = ws.values.reserve(static_cast<std::size_t>(count * dv));
+    for (std::int64_t g = 0; g < count; ++g) {
+        const std::int64_t j = ws.keyColumns[static_cast<std::size_t>(g)];
+        std::copy(job.k->row(job.head, j), job.k->row(job.head, j) + d, keys + g * d);
+        std::copy(job.v->row(job.head, j), job.v->row(job.head, j) + dv, values + g * dv);
+    }
+    ws.gathered = true;
+    ws.touched.clear();
+    for (std::int64_t b = 0; b * kKeyBlock < count; ++b) ws.touched.push_back({b, -1}); // −1: always mask
 }
 
 // Writes `masked` into the cells of S^T [cols][kQueryBlock] (columns col0…) outside each row's ranges.
@@ -130,13 +194,28 @@ void maskPartialBlock(Workspace& ws, std::int64_t rows, std::int64_t col0, std::
     }
 }
 
+// maskPartialBlock for a gathered key block: its columns are keyColumns[g0, g0 + cols).
+void maskGatheredBlock(Workspace& ws, std::int64_t rows, std::int64_t g0, std::int64_t cols, float masked) {
+    float* scores = ws.scores.data();
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::size_t end = ws.rowStart[static_cast<std::size_t>(r) + 1];
+        std::size_t idx = ws.cursor[static_cast<std::size_t>(r)];
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const std::int64_t column = ws.keyColumns[static_cast<std::size_t>(g0 + c)];
+            while (idx < end && ws.ranges[idx].end <= column) ++idx;
+            if (idx == end || ws.ranges[idx].begin > column) scores[c * kQueryBlock + r] = masked;
+        }
+        ws.cursor[static_cast<std::size_t>(r)] = idx;
+    }
+}
+
 // S^T = K[col0, col0+cols) · Q_blockᵀ (already scaled), with the cells outside the pattern masked.
 void blockScores(const BlockJob& job, Workspace& ws, const TouchedBlock& block) {
     const std::int64_t d = job.q->cols;
-    const std::int64_t col0 = block.index * kKeyBlock, cols = blockColumns(job.q->rows, block.index);
+    const std::int64_t col0 = block.index * kKeyBlock, cols = blockColumns(keyCount(job, ws), block.index);
     tile::TileProduct product;
     product.depth = d;
-    product.a = job.k->row(job.head, col0);
+    product.a = blockKeys(job, ws, block.index);
     product.aRowStride = d;
     product.aDepthStride = 1;
     product.b = ws.queryT.data();
@@ -144,9 +223,11 @@ void blockScores(const BlockJob& job, Workspace& ws, const TouchedBlock& block) 
     product.c = ws.scores.data();
     product.cRowStride = kQueryBlock;
     tile::multiplyBlock(product, cols, kQueryBlock);
-    if (block.allowed != job.rows * cols)
-        maskPartialBlock(ws, job.rows, col0, cols,
-                         job.softmax() ? -std::numeric_limits<float>::infinity() : 0.0f);
+    const float masked = job.softmax() ? -std::numeric_limits<float>::infinity() : 0.0f;
+    if (ws.gathered)
+        maskGatheredBlock(ws, job.rows, col0, cols, masked);
+    else if (block.allowed != job.rows * cols)
+        maskPartialBlock(ws, job.rows, col0, cols, masked);
 }
 
 void resetCursors(Workspace& ws, std::int64_t rows) {
@@ -166,12 +247,12 @@ void writeBlockWeights(const BlockJob& job, Workspace& ws) {
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
     for (const TouchedBlock& block : ws.touched) {
         blockScores(job, ws, block);
-        const std::int64_t col0 = block.index * kKeyBlock, cols = blockColumns(job.q->rows, block.index);
+        const std::int64_t cols = blockColumns(keyCount(job, ws), block.index);
         for (std::int64_t r = 0; r < job.rows; ++r) {
-            float* w = job.weights->row(job.head, job.row0 + r) + col0;
+            float* w = job.weights->row(job.head, job.row0 + r);
             for (std::int64_t c = 0; c < cols; ++c) {
                 const float s = ws.scores.data()[c * kQueryBlock + r];
-                w[c] = job.softmax() ? tile::exp2Scalar(s - rowMax[r]) / rowSum[r]
+                w[columnOf(ws, block.index, c)] = job.softmax() ? tile::exp2Scalar(s - rowMax[r]) / rowSum[r]
                                      : std::max(s, 0.0f) * std::max(s, 0.0f) * relu;
             }
         }
@@ -207,14 +288,14 @@ void attendBlock(const BlockJob& job, Workspace& ws) {
     update.mode = job.softmax() ? tile::Accumulate::ScaleAndAdd : tile::Accumulate::Add;
     update.rowScale = rescale;
     for (const TouchedBlock& block : ws.touched) {
-        const std::int64_t col0 = block.index * kKeyBlock, cols = blockColumns(job.q->rows, block.index);
+        const std::int64_t cols = blockColumns(keyCount(job, ws), block.index);
         blockScores(job, ws, block);
         if (job.softmax())
             tile::softmaxBlock(ws.scores.data(), cols, rowMax, rowSum, rescale);
         else
             tile::reluSquaredBlock(ws.scores.data(), cols, reluFactor);
         update.depth = cols;
-        update.b = job.v->row(job.head, col0);
+        update.b = blockValues(job, ws, block.index);
         tile::multiplyBlock(update, job.rows, dv);
     }
     for (std::int64_t r = 0; r < job.rows; ++r) {
@@ -274,13 +355,19 @@ void attendRows(const BlockJob& job, Workspace& ws) {
     }
 }
 
+// Chooses the cheapest of three ways by the cells each computes: the touched key blocks in place, the
+// union of the rows' columns gathered together (copying it costs about as much as two of its rows),
+// or, when both waste more than kSparseFallback cells per allowed pair, the per-row kernel.
 void attendQueryBlock(const BlockJob& job) {
     Workspace& ws = threadWorkspace();
+    ws.gathered = false;
     const auto nnz = static_cast<double>(planQueryBlock(job, ws));
-    if (job.scoring->relativePositions || touchedCells(job, ws) > kSparseFallback * nnz)
-        attendRows(job, ws);
-    else
-        attendBlock(job, ws);
+    if (job.scoring->relativePositions) return attendRows(job, ws);
+    const double inPlace = touchedCells(job, ws);
+    const double gathered = static_cast<double>(job.rows + 2) * static_cast<double>(unionColumns(ws));
+    if (std::min(inPlace, gathered) > kSparseFallback * nnz) return attendRows(job, ws);
+    if (gathered < inPlace) gatherKeys(job, ws);
+    attendBlock(job, ws);
 }
 
 } // namespace
