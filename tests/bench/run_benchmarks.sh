@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Reruns the measurements behind the README's "Performance" section on this machine, in one go:
+#   1. builds two Release command-line binaries (no GUI, no tests): Eigen over OpenBLAS (the default)
+#      and Eigen's own GEMM (ATTNLAB_USE_BLAS=OFF);
+#   2. for each, measures the FMA peak and the engine's sgemm rate (attnlab bench --peak), once as the
+#      environment is and once with OPENBLAS_CORETYPE unset (OpenBLAS then picks its kernels for the CPU);
+#   3. with the default engine: the kernel targets as ratios (attnlab bench --targets), the layer
+#      crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096.
+# Usage: tests/bench/run_benchmarks.sh [THREADS]     (default 2; results also go to build/bench-results/)
+# Close other work first: every figure is a ratio of numbers measured in this run, but a busy machine
+# still moves them.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+threads="${1:-2}"
+results=build/bench-results
+mkdir -p "$results"
+
+build() { # build DIR USE_BLAS
+  cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_BUILD_GUI=OFF -DATTNLAB_BUILD_TESTS=OFF \
+        -DATTNLAB_USE_BLAS="$2" > /dev/null
+  cmake --build "$1" --target attnlab > /dev/null
+}
+build build/bench-openblas ON
+build build/bench-eigen OFF
+openblas=build/bench-openblas/app/attnlab
+eigen=build/bench-eigen/app/attnlab
+
+run() { # run NAME COMMAND...: prints the output and keeps a copy
+  local name="$1"; shift
+  echo "== $name"
+  "$@" | tee "$results/$name.txt"
+  echo
+}
+
+run peak-openblas-env "$openblas" bench --peak --threads "$threads"
+run peak-openblas-native env -u OPENBLAS_CORETYPE "$openblas" bench --peak --threads "$threads"
+run peak-eigen "$eigen" bench --peak --threads "$threads"
+run targets env -u OPENBLAS_CORETYPE "$openblas" bench --targets --threads "$threads"
+run layer-openblas env -u OPENBLAS_CORETYPE "$openblas" bench --layer --threads "$threads"
+run layer-eigen "$eigen" bench --layer --threads "$threads"
+# Variant ids by causal support, from the registry ("[both]", "[causal]", "[bidirectional]").
+ids() { "$openblas" variants | awk -v want="$1" '/^[a-z]/ && ($0 ~ "\\[both\\]" || $0 ~ "\\[" want) {print $1}' | paste -sd, -; }
+run variants-causal-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --variant "$(ids causal)" --n 4096 --causal \
+    --threads "$threads" --budget 0.3
+run variants-bidirectional-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --variant "$(ids bidirectional)" --n 4096 \
+    --threads "$threads" --budget 0.3
