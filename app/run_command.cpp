@@ -31,9 +31,15 @@ std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols
     return {files.q.heads, files.q.rows, cols};
 }
 
+// Whether two paths name one file: resolved through symlinks where they exist, else compared as
+// normalised absolute paths (a failed resolution must not make two different paths equal).
 bool sameFile(const std::string& a, const std::string& b) {
-    std::error_code error;
-    return std::filesystem::weakly_canonical(a, error) == std::filesystem::weakly_canonical(b, error);
+    const auto resolved = [](const std::string& path) {
+        std::error_code error;
+        const auto canonical = std::filesystem::weakly_canonical(path, error);
+        return error ? std::filesystem::absolute(path, error).lexically_normal() : canonical;
+    };
+    return resolved(a) == resolved(b);
 }
 
 // The sizes the files are written from; a kernel that broke them would otherwise be read past.
