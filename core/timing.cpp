@@ -83,6 +83,20 @@ double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, 
     return result.medianSeconds;
 }
 
+// The attention core of a layer timing: the variant at `shape`, at least two repeats within `budget`.
+TimingResult timeCore(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides, int threads,
+                      double budget, const CancelCheck& cancelled) {
+    TimingRequest request;
+    request.variant = variant;
+    request.shape = shape;
+    request.overrides = overrides;
+    request.threads = threads;
+    request.budgetSeconds = budget;
+    request.minRepeats = 2;
+    request.cancelled = cancelled;
+    return timeVariant(request);
+}
+
 } // namespace
 
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
@@ -155,15 +169,7 @@ LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& sh
     const double budget = budgetSeconds / 4;
     times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled);
     if (times.cancelled) return times;
-    TimingRequest request;
-    request.variant = variant;
-    request.shape = shape;
-    request.overrides = overrides;
-    request.threads = threads;
-    request.budgetSeconds = budget;
-    request.minRepeats = 2;
-    request.cancelled = cancelled;
-    const TimingResult core = timeVariant(request);
+    const TimingResult core = timeCore(variant, shape, overrides, threads, budget, cancelled);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;
@@ -183,18 +189,13 @@ GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int t
     times.projections =
         timeProduct(n, width, 2 * expanded + kGauHeadSize, threads, budget, cancelled, times.cancelled);
     if (times.cancelled) return times;
-    TimingRequest request;
-    request.variant = "relu2";
-    request.shape.heads = 1;
-    request.shape.n = n;
-    request.shape.d = kGauHeadSize;
-    request.shape.dv = expanded;
-    request.shape.causal = causal;
-    request.threads = threads;
-    request.budgetSeconds = budget;
-    request.minRepeats = 2;
-    request.cancelled = cancelled;
-    const TimingResult core = timeVariant(request);
+    ProblemShape shape;
+    shape.heads = 1;
+    shape.n = n;
+    shape.d = kGauHeadSize;
+    shape.dv = expanded;
+    shape.causal = causal;
+    const TimingResult core = timeCore("relu2", shape, {}, threads, budget, cancelled);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;

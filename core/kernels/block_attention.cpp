@@ -1,9 +1,9 @@
 #include "core/kernels/block_attention.h"
 
 #include "core/kernels/tile_math.h"
+#include "core/parallel_tasks.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -383,22 +383,14 @@ RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& p
     const std::int64_t n = inputs.q->rows;
     const std::int64_t blocks = (n + kQueryBlock - 1) / kQueryBlock;
     const std::int64_t tasks = blocks * inputs.q->heads;
-    std::atomic<bool> stop{false};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (std::int64_t task = 0; task < tasks; ++task) {
-        if (stop.load(std::memory_order_relaxed)) continue;
-        if (options.cancelled && options.cancelled()) {
-            stop = true;
-            continue;
-        }
+    result.cancelled = !runTasks(tasks, options.threads, options.cancelled, [&](std::int64_t task) {
         BlockJob job{inputs.q, inputs.k, inputs.v, nullptr, &scoring, &result.out,
                      result.weights ? &*result.weights : nullptr, static_cast<int>(task / blocks),
                      (task % blocks) * kQueryBlock, 0};
         job.pattern = &patternOf(patterns, job.head);
         job.rows = std::min<std::int64_t>(kQueryBlock, n - job.row0);
         attendQueryBlock(job);
-    }
-    result.cancelled = stop.load();
+    });
     return result;
 }
 

@@ -3,10 +3,10 @@
 #include "core/kernels/gemm.h"
 #include "core/kernels/tile_math.h"
 #include "core/masked_attention.h"
+#include "core/parallel_tasks.h"
 
 #include <Eigen/Core>
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -181,26 +181,19 @@ RunResult runFeatureMapAttention(const FeatureMap& map, const Tensor3& v, const 
     const std::int64_t n = v.rows;
     RunResult result = emptyResult(v, n, options.wantWeights);
     useSerialGemmEngine();
-    std::atomic<bool> stop{false};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < v.heads; ++h) {
-        if (stop.load(std::memory_order_relaxed)) continue;
-        if (options.cancelled && options.cancelled()) {
-            stop = true;
-            continue;
-        }
+    result.cancelled = !runTasks(v.heads, options.threads, options.cancelled, [&](std::int64_t task) {
+        const auto h = static_cast<int>(task);
         Tensor3* weights = result.weights ? &*result.weights : nullptr;
         if (options.useReference || weights) {
             const Tensor3 phiQ = headFeatures(map, h, n, true), phiK = headFeatures(map, h, n, false);
             if (options.useReference) {
                 featureMapHeadReference(phiQ, phiK, v, h, options.causal, result.out, weights);
-                continue;
+                return;
             }
             featureMapWeights(phiQ, phiK, options.causal, RowMap(weights->head(h), n, n));
         }
         featureMapHead(map, h, v.head(h), n, v.cols, options.causal, result.out.head(h));
-    }
-    result.cancelled = stop.load();
+    });
     return result;
 }
 
@@ -374,22 +367,15 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
 
 RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions& options) {
     RunResult result = emptyResult(*inputs.v, inputs.q->rows, options.wantWeights);
-    std::atomic<bool> stop{false};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < inputs.q->heads; ++h) {
-        if (stop.load(std::memory_order_relaxed)) continue;
-        if (options.cancelled && options.cancelled()) {
-            stop = true;
-            continue;
-        }
+    result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
+        const auto h = static_cast<int>(task);
         // The weights come from the per-token form, which also is the reference.
         if (options.useReference || result.weights)
             efficientHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out,
                           result.weights ? &*result.weights : nullptr);
         else
             efficientHeadChunked(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);
-    }
-    result.cancelled = stop.load();
+    });
     return result;
 }
 
@@ -440,17 +426,10 @@ void eluRecurrenceHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int
 
 RunResult runEluRecurrence(const AttentionInputs& inputs, const RunOptions& options) {
     RunResult result = emptyResult(*inputs.v, inputs.q->rows, false);
-    std::atomic<bool> stop{false};
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < inputs.q->heads; ++h) {
-        if (stop.load(std::memory_order_relaxed)) continue;
-        if (options.cancelled && options.cancelled()) {
-            stop = true;
-            continue;
-        }
+    result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
+        const auto h = static_cast<int>(task);
         eluRecurrenceHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);
-    }
-    result.cancelled = stop.load();
+    });
     return result;
 }
 
