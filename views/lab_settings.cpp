@@ -45,4 +45,12 @@ InputSource inputSourceFromName(const std::string& name) {
     throw InputError("unknown input source '" + name + "' (expected gaussian, local or npy)");
 }
 
+std::string timingModeName(TimingMode mode) { return mode == TimingMode::Layer ? "layer" : "variants"; }
+
+TimingMode timingModeFromName(const std::string& name) {
+    if (name == "variants") return TimingMode::Variants;
+    if (name == "layer") return TimingMode::Layer;
+    throw InputError("unknown timing mode '" + name + "' (expected variants or layer)");
+}
+
 } // namespace attnlab

@@ -12,6 +12,9 @@ namespace attnlab {
 // Where Q, K, V come from.
 enum class InputSource { RandomGaussian, LocalSimilarity, NpyFiles };
 
+// What the timing view measures: the chosen variants' attention cores, or one Transformer layer's parts.
+enum class TimingMode { Variants, Layer };
+
 // Everything the user has chosen: the immutable value every view and job is computed from.
 // Parameter values are kept as text exactly as a user would type them with --set.
 struct LabSettings {
@@ -33,6 +36,8 @@ struct LabSettings {
     bool showWeights = false;                 // pattern view: weights heatmap instead of the mask
     bool showMaskOutline = true;              // pattern view with weights: mask outline drawn over them
     bool flopsAsMacs = true;                  // FLOP view unit
+    std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
+    TimingMode timingMode = TimingMode::Variants;
 
     bool operator==(const LabSettings&) const = default;
 };
@@ -51,5 +56,7 @@ ProblemShape problemShape(const LabSettings& settings, const VariantInfo& varian
 
 std::string inputSourceName(InputSource source); // "gaussian", "local", "npy"
 InputSource inputSourceFromName(const std::string& name); // throws InputError
+std::string timingModeName(TimingMode mode); // "variants", "layer"
+TimingMode timingModeFromName(const std::string& name); // throws InputError
 
 } // namespace attnlab

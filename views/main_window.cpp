@@ -30,6 +30,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
 
 namespace attnlab {
 
@@ -44,6 +45,31 @@ QString tabLabel(const QString& name) {
     if (name == QLatin1String("flops")) return QStringLiteral("FLOP breakdown");
     if (name == QLatin1String("accuracy")) return QStringLiteral("Accuracy");
     return QStringLiteral("ImGui lab");
+}
+
+// The timing sweep's progress bar and its button in the status bar: Cancel while it measures, Measure
+// again after a cancelled (partial) sweep.
+void addTimingControls(QStatusBar* bar, TimingView* timing) {
+    auto* progress = new QProgressBar;
+    progress->setObjectName(QStringLiteral("timingProgress"));
+    progress->setMaximumWidth(160);
+    progress->setFormat(QStringLiteral("timing %v/%m"));
+    progress->setVisible(false);
+    auto* button = new QToolButton;
+    button->setObjectName(QStringLiteral("timingCancel"));
+    button->setVisible(false);
+    bar->addPermanentWidget(progress);
+    bar->addPermanentWidget(button);
+    QObject::connect(timing, &TimingView::progressChanged, progress, [progress](int done, int total) {
+        progress->setRange(0, std::max(1, total));
+        progress->setValue(done);
+    });
+    QObject::connect(timing, &FigureView::busyChanged, button, [timing, progress, button](bool busy) {
+        progress->setVisible(busy);
+        button->setText(busy ? QStringLiteral("Cancel timing") : QStringLiteral("Measure timing again"));
+        button->setVisible(busy || timing->partial());
+    });
+    QObject::connect(button, &QToolButton::clicked, timing, [timing] { timing->busy() ? timing->cancel() : timing->remeasure(); });
 }
 
 } // namespace
@@ -84,6 +110,7 @@ MainWindow::MainWindow(bool restoreState, QWidget* parent) : QMainWindow(parent)
     m_statusNote = new QLabel;
     statusBar()->addPermanentWidget(m_statusNote);
     statusBar()->addPermanentWidget(m_busy);
+    if (auto* timing = qobject_cast<TimingView*>(view(QStringLiteral("timing")))) addTimingControls(statusBar(), timing);
 
     connect(m_panel, &ParameterPanel::settingsChanged, this, &MainWindow::applySettings);
     resize(1280, 820);
@@ -222,14 +249,16 @@ void MainWindow::refreshBusy() {
     m_busy->setVisible(anyBusy);
 }
 
-void MainWindow::openSession(const QString& path) {
+bool MainWindow::openSession(const QString& path) {
     try {
         const Session session = loadSession(path);
         applySettings(session.settings);
         selectView(session.view);
         statusBar()->showMessage(QStringLiteral("opened %1").arg(path), 5000);
+        return true;
     } catch (const InputError& error) {
         showError(QString::fromStdString(error.what()));
+        return false;
     }
 }
 
@@ -264,8 +293,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::showError(const QString& message) {
+    m_lastError = message;
     statusBar()->showMessage(message, 10000);
-    QMessageBox::warning(this, QStringLiteral("AttnLab"), message);
+    // Window-modal but not blocking: no nested event loop, so jobs keep delivering while it is open.
+    auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("AttnLab"), message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 QSizeF MainWindow::exportSize(const FigureView& view) const {

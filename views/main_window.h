@@ -44,8 +44,13 @@ public:
     // Runs the event loop until every view has drawn and no job is busy; false on timeout.
     bool waitUntilIdle(int timeoutMs);
 
-    void openSession(const QString& path);
+    // Applies a session file; on any error shows it (status bar and a non-blocking message box),
+    // keeps the current settings and returns false.
+    bool openSession(const QString& path);
+    // Throws InputError when the file cannot be written.
     void saveSession(const QString& path) const;
+    // The last error shown to the user (empty when none yet).
+    const QString& lastError() const { return m_lastError; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -70,6 +75,7 @@ private:
     QProgressBar* m_busy = nullptr;
     QLabel* m_statusNote = nullptr;
     bool m_storeOnClose = true;
+    QString m_lastError;
 };
 
 } // namespace attnlab

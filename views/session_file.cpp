@@ -1,6 +1,7 @@
 #include "views/session_file.h"
 
 #include "core/errors.h"
+#include "core/registry.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -14,6 +15,7 @@ namespace attnlab {
 namespace {
 
 constexpr auto kFormat = "attnlab-session";
+constexpr int kVersion = 1;
 
 QJsonObject overridesToJson(const ParamOverrides& params) {
     QJsonObject json;
@@ -76,6 +78,32 @@ private:
     const QJsonObject& m_json;
 };
 
+void requireRange(const char* key, std::int64_t value, std::int64_t low, std::int64_t high) {
+    if (value < low || value > high)
+        throw InputError(std::string("session: '") + key + "' = " + std::to_string(value) + " is out of range [" +
+                         std::to_string(low) + ", " + std::to_string(high) + "]");
+}
+
+void requireKnownVariant(const char* key, const std::string& id) {
+    if (!findVariant(id)) throw InputError(std::string("session: '") + key + "' names an unknown variant '" + id + "'");
+}
+
+// The limits the panel and `attnlab figure` accept; parameter values are left to the views, which show
+// core's message for a combination it rejects.
+void checkSettings(const LabSettings& settings) {
+    requireKnownVariant("variant", settings.variant);
+    requireRange("n", settings.n, 1, 65536);
+    requireRange("d", settings.d, 1, 4096);
+    requireRange("heads", settings.heads, 1, 256);
+    requireRange("head", settings.head, 0, settings.heads - 1);
+    requireRange("layers", settings.layers, 1, 64);
+    requireRange("timing_max_n", settings.timingMaxN, 64, 65536);
+    if (!settings.compareVariants.empty()) requireRange("compare", static_cast<std::int64_t>(settings.compareVariants.size()), 2, 4);
+    for (const auto& id : settings.compareVariants) requireKnownVariant("compare", id);
+    if (settings.compareParams.size() > settings.compareVariants.size())
+        throw InputError("session: 'compare_params' has more entries than 'compare'");
+}
+
 } // namespace
 
 QJsonObject settingsToJson(const LabSettings& settings) {
@@ -103,6 +131,8 @@ QJsonObject settingsToJson(const LabSettings& settings) {
         {"show_weights", settings.showWeights},
         {"show_mask_outline", settings.showMaskOutline},
         {"flops_as_macs", settings.flopsAsMacs},
+        {"timing_max_n", static_cast<qint64>(settings.timingMaxN)},
+        {"timing_mode", QString::fromStdString(timingModeName(settings.timingMode))},
     };
 }
 
@@ -133,11 +163,16 @@ LabSettings settingsFromJson(const QJsonObject& json) {
     reader.read("show_weights", settings.showWeights);
     reader.read("show_mask_outline", settings.showMaskOutline);
     reader.read("flops_as_macs", settings.flopsAsMacs);
+    reader.readInteger("timing_max_n", settings.timingMaxN);
+    std::string timingMode = timingModeName(settings.timingMode);
+    reader.read("timing_mode", timingMode);
+    settings.timingMode = timingModeFromName(timingMode);
+    checkSettings(settings);
     return settings;
 }
 
 void saveSession(const QString& path, const Session& session) {
-    const QJsonObject json{{"format", kFormat}, {"version", 1}, {"view", session.view},
+    const QJsonObject json{{"format", kFormat}, {"version", kVersion}, {"view", session.view},
                            {"settings", settingsToJson(session.settings)}};
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -158,6 +193,14 @@ Session loadSession(const QString& path) {
     const QJsonObject json = document.object();
     if (json.value("format").toString() != QLatin1String(kFormat))
         throw InputError("'" + path.toStdString() + "' is not an attnlab session file");
+    const QJsonValue version = json.value("version");
+    if (!version.isDouble() || version.toDouble() != kVersion)
+        throw InputError("session '" + path.toStdString() + "' is not version " + std::to_string(kVersion) +
+                         " (the version this attnlab reads): its 'version' is " +
+                         QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
+    if (!json.value("settings").isObject()) throw InputError("session '" + path.toStdString() + "' has no 'settings' object");
+    if (!json.value("view").isUndefined() && !json.value("view").isString())
+        throw InputError("session '" + path.toStdString() + "': 'view' has the wrong type");
     Session session;
     session.view = json.value("view").toString(session.view);
     session.settings = settingsFromJson(json.value("settings").toObject());

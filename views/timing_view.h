@@ -1,22 +1,118 @@
 #pragma once
 
 #include "views/figure_view.h"
+#include "views/job_runner.h"
+
+#include <QElapsedTimer>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace attnlab {
 
+class PlotAxes;
+
+// Measured wall time on this machine vs n = 64, 128, … up to LabSettings::timingMaxN, log-log, beside
+// the cost model's prediction. Variants mode: the chosen variants' attention cores (time, GFLOP/s, peak
+// extra memory). Layer mode: one Transformer layer's parts (QKV projections, attention core, output
+// projection, FFN) with the measured crossover where self-attention outweighs the FFN beside the cost
+// model's n = 2hd. Every n (per variant) is one background job, so the curves grow as points arrive; a
+// change of anything the measurement depends on restarts the sweep and drops every stale point. A hidden
+// view measures nothing until it is shown: a sweep loads the machine, which would slow the views on
+// screen and be disturbed by them.
 class TimingView : public FigureView {
     Q_OBJECT
 public:
+    // One measured point: a variant's attention core (variants mode) or one layer part (layer mode).
+    struct Point {
+        std::string series;      // variant id, or qkv_proj, attention, out_proj, ffn
+        int seriesIndex = 0;     // colour and order
+        ProblemShape shape;      // as measured
+        double medianSeconds = 0;
+        double minSeconds = std::nan("");  // NaN where not recorded (layer parts report medians only)
+        double maxSeconds = std::nan("");
+        int repeats = 0;
+        double macs = 0;         // the cost model's multiply-adds of what was timed
+        double gflops = 0;       // 2 · macs / medianSeconds / 1e9
+        double peakExtraBytes = std::nan("");  // measured peak resident memory beyond the inputs (variants mode)
+        double modelExtraBytes = std::nan(""); // cost model: the output plus the kernel's workspace
+        std::string error;       // the parameters do not fit this n; the point is left out of the curves
+        bool valid() const { return error.empty() && medianSeconds > 0; }
+    };
+
+    // Where measured self-attention (QKV + core + output projection) first outweighs the FFN.
+    struct Crossover {
+        std::optional<double> n; // interpolated in log space between the grid points around the change
+        bool alwaysAbove = false; // already past it at the smallest n
+    };
+
     explicit TimingView(QWidget* parent = nullptr);
+    ~TimingView() override;
 
     QString viewName() const override { return QStringLiteral("timing"); }
     QString title() const override;
+    QString caption() const override;
     void paintFigure(QPainter& painter, const QRectF& rect) const override;
     QString csvData() const override;
+    bool busy() const override { return m_jobs.busy(); }
     void setSettings(const LabSettings& settings) override;
 
+    // Stops the running sweep (the kernel in flight polls the cancellation) and keeps the points
+    // measured so far, marked as partial.
+    void cancel();
+    // Measures the current settings again from the start.
+    void remeasure();
+
+    // Points of the current sweep in arrival order, only ever for the current settings.
+    const std::vector<Point>& points() const { return m_points; }
+    int progressDone() const { return m_done; }
+    int progressTotal() const { return m_total; }
+    // The sweep was cancelled before every point was measured.
+    bool partial() const { return m_cancelled && m_done < m_total; }
+    // The n of the sweep: powers of two from 64 to the settings' maximum.
+    static std::vector<std::int64_t> sweepSizes(std::int64_t maxN);
+    // The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
+    double predictedSeconds(const Point& point) const;
+    // Layer mode only; empty before two n are measured.
+    Crossover measuredCrossover() const;
+
+signals:
+    void progressChanged(int done, int total);
+
 protected:
-    void paintEvent(QPaintEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct SeriesInfo {
+        std::string name;
+        int index = 0;
+    };
+    void startSweep();
+    void deliver(const std::vector<Point>& points);
+    std::vector<SeriesInfo> seriesList() const;
+    std::vector<const Point*> seriesPoints(int seriesIndex) const; // sorted by n
+    QString seriesLabel(const SeriesInfo& series) const;
+    QColor seriesColorOf(const SeriesInfo& series) const;
+    QString statusText() const;
+    void paintTime(QPainter& painter, const QRectF& area) const;
+    void paintRate(QPainter& painter, const QRectF& area) const;
+    void paintMemory(QPainter& painter, const QRectF& area) const;
+    void paintLayerShare(QPainter& painter, const QRectF& area) const;
+    // Vertical markers at the measured and the cost model's crossover; crossoverText() names both.
+    void paintCrossoverMarkers(const PlotAxes& axes) const;
+    QString crossoverText() const;
+
+    JobRunner m_jobs;
+    std::vector<Point> m_points;
+    int m_done = 0;
+    int m_total = 0;
+    bool m_cancelled = false;
+    bool m_sweepWanted = true; // settings changed while hidden: measure when shown
+    QElapsedTimer m_clock;     // since the sweep started
+    double m_sweepSeconds = 0; // wall time of the finished sweep
 };
 
 } // namespace attnlab
