@@ -6,9 +6,12 @@
 #include "views/parameter_panel.h"
 
 #include "core/errors.h"
+#include "core/registry.h"
 
 #include <QApplication>
+#include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -20,14 +23,17 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timin
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--n N] [--d D] [--heads H] [--head H]
                       [--causal] [--set KEY=VALUE]... [--layers L] [--weights] [--no-outline] [--flops]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
-                      [--dpi DPI] [--width W] [--height H]
+                      [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
 file), SVG and PDF with the run's parameters in their metadata, CSV with the figure's data.
---width and --height give the figure's size in pixels at 96 dpi (default 900 x 600).
+--width and --height give the figure's size in pixels at 96 dpi (default 900 x 600). With --compare,
+each --set applies to every compared variant that has the parameter.
 --weights draws the effective weights W (with the mask outline unless --no-outline); --flops counts
 FLOPs (2 x MACs) instead of MACs. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
+timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
+with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -38,6 +44,26 @@ std::vector<std::string> splitList(const std::string& text) {
     for (std::string item; std::getline(stream, item, ',');)
         if (!item.empty()) items.push_back(item);
     return items;
+}
+
+// The overrides among `overrides` whose key is a parameter of `id`.
+ParamOverrides overridesFor(const std::string& id, const ParamOverrides& overrides) {
+    const VariantInfo& variant = requireVariant(id);
+    ParamOverrides own;
+    for (const auto& [key, value] : overrides)
+        if (std::any_of(variant.params.begin(), variant.params.end(), [&](const ParamSpec& spec) { return spec.key == key; }))
+            own[key] = value;
+    return own;
+}
+
+// With --compare, each --set applies to every compared variant that has the key.
+void applyCompare(LabSettings& settings, const ParamOverrides& overrides) {
+    for (const auto& id : settings.compareVariants) settings.compareParams.push_back(overridesFor(id, overrides));
+    for (const auto& [key, value] : overrides)
+        if (std::none_of(settings.compareParams.begin(), settings.compareParams.end(),
+                         [&](const ParamOverrides& own) { return own.count(key) != 0; }))
+            throw InputError("attnlab figure: no compared variant has a parameter '" + key + "'");
+    settings.params = overridesFor(settings.variant, overrides);
 }
 
 LabSettings settingsFromArgs(const CliArgs& cli) {
@@ -53,6 +79,8 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
     settings.showWeights = cli.flag("--weights");
     settings.showMaskOutline = !cli.flag("--no-outline");
     settings.flopsAsMacs = !cli.flag("--flops");
+    settings.timingMaxN = cli.integer("--timing-max-n", settings.timingMaxN, 64, 65536);
+    if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
     settings.inputSeed = static_cast<std::uint64_t>(cli.integer("--seed", 0, 0, INT64_MAX));
     if (const auto input = cli.value("--input")) settings.source = inputSourceFromName(*input);
     settings.qPath = cli.value("--q").value_or("");
@@ -64,6 +92,7 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
         if (settings.compareVariants.size() < 2 || settings.compareVariants.size() > 4)
             throw InputError("attnlab figure: --compare takes 2 to 4 variant ids separated by commas");
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
+        applyCompare(settings, cli.overrides());
     }
     const QString problem = ParameterPanel::validate(settings);
     if (!problem.isEmpty()) throw InputError("attnlab figure: " + problem.toStdString());
@@ -84,8 +113,8 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: unknown view '" + args[0] + "' (pattern, reach, timing, flops, accuracy)");
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + 1, args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
-                       "--seed", "--q", "--k", "--v", "--dpi", "--width", "--height"},
-                      {"--causal", "--weights", "--no-outline", "--flops"});
+                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height"},
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer"});
     const auto shortOut = cli.value("-o");
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
     const std::string out = shortOut ? *shortOut : cli.required("--out");
@@ -95,8 +124,13 @@ int figureCommand(const std::vector<std::string>& args) {
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
                           static_cast<double>(cli.integer("--height", 600, 150, 8000)));
     exportFormatOf(QString::fromStdString(out));
+    checkOutputPath("attnlab figure", out);
+    for (const std::string* input : {&settings.qPath, &settings.kPath, &settings.vPath})
+        if (!input->empty() && QFileInfo(QString::fromStdString(*input)) == QFileInfo(QString::fromStdString(out)))
+            throw InputError("attnlab figure: refusing to write over the input '" + *input + "'");
 
     useOffscreenWithoutDisplay();
+    quietQtMessages();
     int argc = 1;
     char program[] = "attnlab";
     char* argv[] = {program, nullptr};

@@ -2,7 +2,12 @@
 
 #include "views/main_window.h"
 
+#include "core/errors.h"
+
 #include <QApplication>
+#include <QIcon>
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QSaveFile>
 
@@ -15,32 +20,53 @@ namespace {
 
 constexpr int kScreenshotTimeoutMs = 120000;
 
+QtMessageHandler g_qtHandler = nullptr;
+
 struct GuiOptions {
     QString screenshot; // empty: interactive
     QString view;
+    QString session;
 };
 
-// Parses --screenshot FILE and --view NAME; Qt's own options (-platform …) are left to QApplication.
+// Parses --screenshot FILE, --view NAME and --session FILE; Qt's own options (-platform …) are left to
+// QApplication.
 bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
     for (int a = 1; a < argc; ++a) {
-        const bool screenshot = std::strcmp(argv[a], "--screenshot") == 0;
-        const bool view = std::strcmp(argv[a], "--view") == 0;
-        if (!screenshot && !view) continue;
+        QString* target = nullptr;
+        if (std::strcmp(argv[a], "--screenshot") == 0) target = &options.screenshot;
+        if (std::strcmp(argv[a], "--view") == 0) target = &options.view;
+        if (std::strcmp(argv[a], "--session") == 0) target = &options.session;
+        if (!target) continue;
         if (a + 1 >= argc) {
             std::fprintf(stderr, "attnlab: error: %s needs a value\n", argv[a]);
             return false;
         }
-        (screenshot ? options.screenshot : options.view) = QString::fromLocal8Bit(argv[++a]);
+        *target = QString::fromLocal8Bit(argv[++a]);
+    }
+    return true;
+}
+
+// Checks what can be checked before Qt starts, so that bad input gives one line on stderr.
+bool checkGuiOptions(const GuiOptions& options) {
+    QStringList views = figureViewNames();
+    views << QStringLiteral("lab");
+    if (!options.view.isEmpty() && !views.contains(options.view)) {
+        std::fprintf(stderr, "attnlab: error: unknown view '%s' (%s)\n", qPrintable(options.view),
+                     qPrintable(views.join(QStringLiteral(", "))));
+        return false;
+    }
+    if (!options.screenshot.isEmpty()) {
+        try {
+            checkOutputPath("attnlab --screenshot", options.screenshot.toStdString());
+        } catch (const InputError& error) {
+            std::fprintf(stderr, "attnlab: error: %s\n", error.what());
+            return false;
+        }
     }
     return true;
 }
 
 int takeScreenshot(MainWindow& window, const GuiOptions& options) {
-    if (!options.view.isEmpty() && !window.selectView(options.view)) {
-        std::fprintf(stderr, "attnlab: error: unknown view '%s' (pattern, reach, timing, flops, accuracy, lab)\n",
-                     qPrintable(options.view));
-        return 2;
-    }
     window.show();
     if (!window.waitUntilIdle(kScreenshotTimeoutMs))
         std::fprintf(stderr, "attnlab: warning: views still busy after %d s; saving what is drawn\n", kScreenshotTimeoutMs / 1000);
@@ -53,6 +79,14 @@ int takeScreenshot(MainWindow& window, const GuiOptions& options) {
     return 0;
 }
 
+void dropNotes(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (type != QtCriticalMsg && type != QtFatalMsg) return;
+    if (g_qtHandler)
+        g_qtHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+}
+
 } // namespace
 
 void useOffscreenWithoutDisplay() {
@@ -61,16 +95,42 @@ void useOffscreenWithoutDisplay() {
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
+void quietQtMessages() {
+    const QtMessageHandler previous = qInstallMessageHandler(dropNotes);
+    if (previous != dropNotes) g_qtHandler = previous;
+}
+
+void checkOutputPath(const std::string& command, const std::string& path) {
+    const QFileInfo target(QString::fromStdString(path));
+    if (path.empty()) throw InputError(command + ": the output path is empty");
+    if (target.isDir()) throw InputError(command + ": cannot write '" + path + "': it is a directory");
+    if (!target.absoluteDir().exists())
+        throw InputError(command + ": cannot write '" + path + "': the directory '" +
+                         QDir::toNativeSeparators(target.absolutePath()).toStdString() + "' does not exist");
+}
+
 int runGui(int argc, char** argv) {
     GuiOptions options;
-    if (!parseGuiOptions(argc, argv, options)) return 2;
-    if (!options.screenshot.isEmpty()) useOffscreenWithoutDisplay();
+    if (!parseGuiOptions(argc, argv, options) || !checkGuiOptions(options)) return 2;
+    const bool headless = !options.screenshot.isEmpty();
+    if (headless) {
+        useOffscreenWithoutDisplay();
+        quietQtMessages();
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("attnlab"));
     QApplication::setApplicationName(QStringLiteral("attnlab"));
-    MainWindow window;
-    if (!options.screenshot.isEmpty()) return takeScreenshot(window, options);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/assets/attnlab.svg")));
+    // A screenshot shows the defaults (or the session given), never the user's last state.
+    MainWindow window(!headless);
+    if (!options.session.isEmpty() && !window.openSession(options.session)) {
+        if (headless) {
+            std::fprintf(stderr, "attnlab: error: %s\n", qPrintable(window.lastError()));
+            return 2;
+        }
+    }
     if (!options.view.isEmpty()) window.selectView(options.view);
+    if (headless) return takeScreenshot(window, options);
     window.show();
     return app.exec();
 }

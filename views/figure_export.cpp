@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 
+#include <QBuffer>
 #include <QClipboard>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -38,28 +39,65 @@ void openForWriting(QSaveFile& file, const QString& path) {
 
 void writePng(const FigureView& view, const QString& path, const ExportOptions& options) {
     const QImage image = renderFigure(view, options.size, options.dpi);
+    if (image.isNull())
+        fail(path, QStringLiteral("%1 × %2 pixels is too large an image (lower the dpi or the size)")
+                       .arg(std::ceil(options.size.width() * options.dpi / kLogicalDpi))
+                       .arg(std::ceil(options.size.height() * options.dpi / kLogicalDpi)));
     QSaveFile file(path);
     openForWriting(file, path);
     if (!image.save(&file, "PNG")) fail(path, QStringLiteral("PNG encoding failed"));
     commit(file, path);
 }
 
+// QSvgGenerator writes its title and description unescaped, so a '<' or '&' in a parameter or a file
+// name would break the XML: it gets these placeholders, replaced by the escaped text afterwards.
+constexpr const char* kSvgTitleMark = "attnlab-svg-title-placeholder";
+constexpr const char* kSvgDescriptionMark = "attnlab-svg-description-placeholder";
+
 void writeSvg(const FigureView& view, const QString& path, const ExportOptions& options) {
-    QSaveFile file(path);
-    openForWriting(file, path);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
-    generator.setOutputDevice(&file);
+    generator.setOutputDevice(&buffer);
     generator.setSize(options.size.toSize());
     generator.setViewBox(QRectF(QPointF(0, 0), options.size));
     generator.setResolution(static_cast<int>(kLogicalDpi));
-    generator.setTitle(view.title());
-    generator.setDescription(view.caption());
+    generator.setTitle(QString::fromLatin1(kSvgTitleMark));
+    generator.setDescription(QString::fromLatin1(kSvgDescriptionMark));
     {
         QPainter painter(&generator);
         painter.setRenderHint(QPainter::Antialiasing);
         view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
     }
+    QByteArray svg = buffer.data();
+    svg.replace(kSvgTitleMark, view.title().toHtmlEscaped().toUtf8());
+    svg.replace(kSvgDescriptionMark, view.caption().toHtmlEscaped().toUtf8());
+    QSaveFile file(path);
+    openForWriting(file, path);
+    file.write(svg);
     commit(file, path);
+}
+
+// XMP packet with the title and the run's parameters (the caption) as dc:title and dc:description.
+QByteArray xmpMetadata(const QString& title, const QString& description) {
+    const QString alt = QStringLiteral("<rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt>");
+    const QString packet =
+        QStringLiteral("<?xpacket begin=\"\uFEFF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+                       "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+                       " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+                       "  <rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+                       "                   xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\">\n"
+                       "   <dc:title>%1</dc:title>\n"
+                       "   <dc:description>%2</dc:description>\n"
+                       "   <dc:creator><rdf:Seq><rdf:li>attnlab</rdf:li></rdf:Seq></dc:creator>\n"
+                       "   <xmp:CreatorTool>attnlab</xmp:CreatorTool>\n"
+                       "   <pdf:Producer>attnlab</pdf:Producer>\n"
+                       "  </rdf:Description>\n"
+                       " </rdf:RDF>\n"
+                       "</x:xmpmeta>\n"
+                       "<?xpacket end=\"w\"?>")
+            .arg(alt.arg(title.toHtmlEscaped()), alt.arg(description.toHtmlEscaped()));
+    return packet.toUtf8();
 }
 
 void writePdf(const FigureView& view, const QString& path, const ExportOptions& options) {
@@ -69,6 +107,7 @@ void writePdf(const FigureView& view, const QString& path, const ExportOptions& 
         QPdfWriter writer(&file);
         writer.setTitle(view.title());
         writer.setCreator(QStringLiteral("attnlab"));
+        writer.setDocumentXmpMetadata(xmpMetadata(view.title(), view.caption()));
         const QSizeF points = options.size * (72.0 / kLogicalDpi);
         writer.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -102,6 +141,7 @@ ExportFormat exportFormatOf(const QString& path) {
 QImage renderFigure(const FigureView& view, const QSizeF& size, double dpi) {
     const double scale = dpi / kLogicalDpi;
     QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull()) return image; // too large to allocate
     image.fill(Qt::white);
     // Painted as a 96-dpi device scaled up, so point-sized fonts keep their screen proportions; the
     // requested physical resolution is recorded only once the pixels are final.

@@ -19,7 +19,8 @@ enum class ExportFormat { Png, Svg, Pdf, Csv };
 // Format from the file name's extension (.png, .svg, .pdf, .csv); throws InputError otherwise.
 ExportFormat exportFormatOf(const QString& path);
 
-// The figure rendered by paintFigure at `dpi`, with that physical resolution recorded in the image.
+// The figure rendered by paintFigure at `dpi`, with that physical resolution recorded in the image;
+// a null image when that many pixels cannot be allocated.
 QImage renderFigure(const FigureView& view, const QSizeF& size, double dpi);
 
 // Writes the figure to `path` in the format its extension names, through paintFigure (CSV: csvData).

@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "views/plot_axes.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 
 #include <algorithm>
@@ -54,6 +55,68 @@ std::vector<std::int64_t> sweepSizes(int heads, std::int64_t d) {
     for (int halfOctave = 12; std::exp2(halfOctave / 2.0) <= top * 1.0001; ++halfOctave)
         sizes.push_back(std::llround(std::exp2(halfOctave / 2.0)));
     return sizes;
+}
+
+// Legends sit below their plot, out of the data: filled swatches in as many centred columns as fit, then
+// each note (an entry with neither swatch nor line) on a line of its own.
+constexpr double kSwatch = 14.0, kSwatchGap = 4.0, kColumnGap = 16.0;
+
+bool isNote(const LegendEntry& entry) { return !entry.filled && entry.style == Qt::NoPen; }
+
+struct LegendLayout {
+    int columns = 1;
+    int rows = 0;
+    int notes = 0;
+    double columnWidth = 0;
+    double height(const QFontMetricsF& metrics) const { return (rows + notes) * metrics.height() + 6; }
+};
+
+LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std::vector<LegendEntry>& entries) {
+    LegendLayout layout;
+    int swatches = 0;
+    for (const LegendEntry& entry : entries) {
+        if (isNote(entry)) {
+            ++layout.notes;
+            continue;
+        }
+        ++swatches;
+        layout.columnWidth = std::max(layout.columnWidth, kSwatch + kSwatchGap + metrics.horizontalAdvance(entry.name) + kColumnGap);
+    }
+    if (swatches == 0) return layout;
+    layout.columns = std::clamp(static_cast<int>((width + kColumnGap) / layout.columnWidth), 1, swatches);
+    layout.rows = (swatches + layout.columns - 1) / layout.columns;
+    return layout;
+}
+
+void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const LegendLayout layout = legendLayout(metrics, box.width(), entries);
+    const double line = metrics.height();
+    const double left = box.center().x() - (layout.columns * layout.columnWidth - kColumnGap) / 2;
+    painter.save();
+    int swatch = 0, note = 0;
+    for (const LegendEntry& entry : entries) {
+        painter.setPen(Qt::black);
+        if (isNote(entry)) {
+            const double y = box.top() + 3 + (layout.rows + note++) * line;
+            painter.drawText(QRectF(box.left(), y, box.width(), line), Qt::AlignHCenter | Qt::AlignVCenter, entry.name);
+            continue;
+        }
+        const double x = left + (swatch % layout.columns) * layout.columnWidth;
+        const double y = box.top() + 3 + (swatch / layout.columns) * line;
+        ++swatch;
+        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, layout.columnWidth, line), Qt::AlignLeft | Qt::AlignVCenter, entry.name);
+        painter.setPen(QPen(entry.color.darker(130), 0.8));
+        painter.setBrush(entry.color);
+        painter.drawRect(QRectF(x, y + line * 0.2, kSwatch, line * 0.6));
+    }
+    painter.restore();
+}
+
+// The plot area left above a legend laid out for `area`'s width.
+QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    return QRectF(area.topLeft(), QSizeF(area.width(), area.height() - legendLayout(metrics, area.width(), entries).height(metrics)));
 }
 
 std::string cacheKey(const std::string& variant, const ParamOverrides& overrides, const LabSettings& settings,
@@ -163,12 +226,6 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     y.label = QStringLiteral("share of the layer's %1 (%)").arg(unitName());
     y.min = 0;
     y.max = 100;
-    const PlotAxes axes(painter, area, x, y, QStringLiteral("Layer terms stacked (share of the whole layer)"));
-    axes.drawAxes();
-    if (m_sweep.empty()) {
-        axes.drawNotice(m_error.isEmpty() ? QStringLiteral("no valid n for these parameters") : m_error);
-        return;
-    }
     std::vector<std::vector<double>> layers;
     std::vector<QColor> colors;
     std::vector<LegendEntry> legend;
@@ -178,24 +235,40 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
             const auto found = point.cost.terms.find(term);
             shares.push_back(found == point.cost.terms.end() ? 0.0 : 100.0 * found->second / point.cost.layerMacs);
         }
-        if (*std::max_element(shares.begin(), shares.end()) <= 0) continue;
+        if (shares.empty() || *std::max_element(shares.begin(), shares.end()) <= 0) continue;
         layers.push_back(std::move(shares));
         colors.push_back(termColor(term));
         legend.push_back({termLabel(term), termColor(term), Qt::SolidLine, true});
     }
-    axes.drawStackedAreas(xs, layers, colors);
-    const double width = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
-    axes.drawVerticalMarker(attentionOvertakesFfn(m_settings.heads, m_settings.d),
-                            QStringLiteral("n = 2hd = %1: attention > FFN").arg(compactNumber(2 * width)), Qt::black, 0);
-    axes.drawVerticalMarker(quadraticDominates(m_settings.heads, m_settings.d),
-                            QStringLiteral("n = 6hd = %1: n² terms dominate").arg(compactNumber(6 * width)), Qt::black, 1);
-    axes.drawVerticalMarker(static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n),
-                            QColor(0x55, 0x55, 0x55), 2);
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)
         legend.push_back({QStringLiteral("softmax: %1 exps at n=%2 (not MACs)").arg(compactNumber(m_current->exps)).arg(m_settings.n),
                           Qt::black, Qt::NoPen, false});
-    axes.drawLegend(legend, Qt::BottomLeftCorner);
+    const QRectF chart = aboveLegend(painter, area, legend);
+    const PlotAxes axes(painter, chart, x, y, QStringLiteral("Layer terms stacked (share of the whole layer)"));
+    axes.drawAxes();
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
+    if (m_sweep.empty()) {
+        axes.drawNotice(m_error.isEmpty() ? QStringLiteral("no valid n for these parameters") : m_error);
+        return;
+    }
+    axes.drawStackedAreas(xs, layers, colors);
+    const double width = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
+    struct Marker {
+        double n;
+        QString label;
+        QColor color;
+        int row;
+    };
+    std::vector<Marker> markers = {
+        {attentionOvertakesFfn(m_settings.heads, m_settings.d), QStringLiteral("n = 2hd = %1: attention > FFN").arg(compactNumber(2 * width)),
+         Qt::black, 0},
+        {quadraticDominates(m_settings.heads, m_settings.d), QStringLiteral("n = 6hd = %1: n² terms dominate").arg(compactNumber(6 * width)),
+         Qt::black, 1},
+        {static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n), QColor(0x55, 0x55, 0x55), 2}};
+    // Right to left: a label reaching over a marker further right is painted after that marker's line.
+    std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.n > b.n; });
+    for (const Marker& marker : markers) axes.drawVerticalMarker(marker.n, marker.label, marker.color, marker.row);
 }
 
 void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
@@ -208,13 +281,14 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
         colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
     }
     Axis x = Axis::fitted(QStringLiteral("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
-    const PlotAxes axes(painter, area, x, Axis::categorical(QString(), names),
+    const std::vector<LegendEntry> legend = {{QStringLiteral("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
+                                             {QStringLiteral("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
+    const QRectF chart = aboveLegend(painter, area, legend);
+    const PlotAxes axes(painter, chart, x, Axis::categorical(QString(), names),
                         QStringLiteral("Attention core of every variant at n = %1").arg(m_settings.n));
     axes.drawAxes();
     axes.drawHorizontalBars(values, colors);
-    axes.drawLegend({{QStringLiteral("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
-                     {QStringLiteral("others (defaults)"), seriesColor(0), Qt::SolidLine, true}},
-                    Qt::BottomRightCorner);
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
 }
 
 QString FlopsView::csvData() const {

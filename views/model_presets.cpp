@@ -64,7 +64,7 @@ const std::vector<ModelPreset>& modelPresets() {
     static const std::vector<ModelPreset> presets = {
         {QStringLiteral("BERT-base (12 × 64, n = 512)"), 12, 64, 512},
         {QStringLiteral("GPT-2 small (12 × 64, n = 1024)"), 12, 64, 1024},
-        {QStringLiteral("LLaMA-7B (32 × 128, n = 4096)"), 32, 128, 4096},
+        {QStringLiteral("LLaMA-7B (32 × 128, n = 2048)"), 32, 128, 2048},
     };
     return presets;
 }

@@ -149,11 +149,11 @@ QWidget* ParameterPanel::buildShapeGroup() {
     nRow->addWidget(m_n);
     form->addRow(QStringLiteral("n"), nRow);
     m_d = new QSpinBox(group);
-    m_d->setRange(1, 1024);
+    m_d->setRange(1, 4096);
     m_d->setToolTip(QStringLiteral("head size d of Q and K (V uses the same)"));
     form->addRow(QStringLiteral("d"), m_d);
     m_heads = new QSpinBox(group);
-    m_heads->setRange(1, 128);
+    m_heads->setRange(1, 256);
     form->addRow(QStringLiteral("heads h"), m_heads);
     m_head = new QSpinBox(group);
     m_head->setToolTip(QStringLiteral("the head drawn by per-head views"));
@@ -337,6 +337,7 @@ void ParameterPanel::updateCompare() {
 
 void ParameterPanel::rebuildParameterEditors() {
     while (m_paramForm->rowCount() > 0) m_paramForm->removeRow(0);
+    m_keys.clear();
     m_editors.clear();
     m_defaultLabels.clear();
     const VariantInfo* variant = findVariant(m_settings.variant);
@@ -360,12 +361,14 @@ void ParameterPanel::rebuildParameterEditors() {
         cell->setSpacing(1);
         cell->addLayout(row);
         auto* note = new QLabel(this);
+        note->setObjectName(QStringLiteral("paramNote_") + key);
         note->setStyleSheet(QStringLiteral("color: #555; font-size: 8pt;"));
         note->setWordWrap(true);
         cell->addWidget(note);
         auto* name = new QLabel(key, this);
         name->setToolTip(text(spec.description));
         m_paramForm->addRow(name, cell);
+        m_keys << key;
         m_editors.insert(key, editor);
         m_defaultLabels.insert(key, note);
     }
@@ -504,6 +507,11 @@ void ParameterPanel::refreshWidgets() {
 }
 
 QString ParameterPanel::message() const { return m_message->text(); }
+
+QString ParameterPanel::parameterNote(const QString& key) const {
+    const QLabel* note = m_defaultLabels.value(key);
+    return note ? note->text() : QString();
+}
 
 QString ParameterPanel::validate(const LabSettings& settings) {
     try {

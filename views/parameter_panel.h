@@ -27,10 +27,11 @@ public:
     void setSettings(const LabSettings& settings);
     const LabSettings& settings() const { return m_settings; }
 
-    // The current variant's parameter keys in schema order, and the editor of one key
-    // (QSpinBox, QCheckBox, QComboBox or QLineEdit by the key's type).
-    QStringList parameterKeys() const { return m_editors.keys(); }
+    // The current variant's parameter keys in schema order, the editor of one key (QSpinBox,
+    // QCheckBox, QComboBox or QLineEdit by the key's type) and the note under it ("default … · range …").
+    QStringList parameterKeys() const { return m_keys; }
     QWidget* parameterEditor(const QString& key) const { return m_editors.value(key); }
+    QString parameterNote(const QString& key) const;
     // The variant chooser, the compare chooser k (1…3) and the message shown for invalid input.
     QComboBox* variantChooser() const { return m_variant; }
     QComboBox* compareChooser(int k) const;
@@ -75,6 +76,7 @@ private:
     QSpinBox* m_head = nullptr;
     QCheckBox* m_causal = nullptr;
     QFormLayout* m_paramForm = nullptr;
+    QStringList m_keys;
     QMap<QString, QWidget*> m_editors;
     QMap<QString, QLabel*> m_defaultLabels;
     QComboBox* m_source = nullptr;

@@ -1,10 +1,9 @@
 #include "views/pattern_view.h"
 
 #include "views/colormap.h"
+#include "views/view_inputs.h"
 
 #include "core/errors.h"
-#include "core/input_files.h"
-#include "core/input_generator.h"
 #include "core/registry.h"
 
 #include <QFontMetricsF>
@@ -113,45 +112,6 @@ struct PatternView::Tile {
 };
 
 namespace {
-
-struct ProblemInputs {
-    Tensor3 q, k, v;
-    ProblemShape shape;
-    QString note;
-};
-
-ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant) {
-    ProblemInputs inputs;
-    inputs.shape = problemShape(settings, variant);
-    if (settings.source == InputSource::NpyFiles) {
-        InputFiles files = readInputFiles(settings.qPath, settings.kPath, settings.vPath);
-        inputs.shape.heads = files.q.heads;
-        inputs.shape.n = files.q.rows;
-        inputs.shape.d = files.q.cols;
-        inputs.shape.dv = files.v.empty() ? files.q.cols : files.v.cols;
-        if (files.v.empty()) files.v = files.q;
-        if (!files.hasKeys) files.k = files.q;
-        inputs.q = std::move(files.q);
-        inputs.k = std::move(files.k);
-        inputs.v = std::move(files.v);
-        inputs.note = QStringLiteral("shape from the NPY files: h=%1, n=%2, d=%3")
-                          .arg(inputs.shape.heads).arg(inputs.shape.n).arg(inputs.shape.d);
-        return inputs;
-    }
-    const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
-    GeneratedInputs generated = generateInputs(kind, inputs.shape.heads, inputs.shape.n, inputs.shape.d, inputs.shape.dv,
-                                               settings.inputSeed);
-    inputs.q = std::move(generated.q);
-    inputs.k = std::move(generated.k);
-    inputs.v = std::move(generated.v);
-    return inputs;
-}
-
-Tensor3 headSlice(const Tensor3& tensor, int head) {
-    Tensor3 slice(1, tensor.rows, tensor.cols);
-    std::copy(tensor.head(head), tensor.head(head) + tensor.headStride(), slice.values.begin());
-    return slice;
-}
 
 double sumTerms(const CoreCost& cost) {
     double total = 0;
@@ -290,6 +250,11 @@ QString formatCount(double value) {
 constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis colour for common deficiencies
 constexpr int kMaxTilesPerPanel = 8;
 constexpr double kAxisMargin = 34.0;
+// Compare mode: room below each panel for its statistics (up to ~8 wrapped lines) and the colour legend.
+constexpr double kCompareStatsHeight = 140.0;
+constexpr double kLegendHeight = 34.0;
+// Compare mode: room above each panel for the variant's name and, on a second line, its parameters.
+constexpr double kCompareNameHeight = 30.0;
 
 } // namespace
 
@@ -386,7 +351,7 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
         return QRectF(content.left() + kAxisMargin, content.top() + kAxisMargin, side, side);
     }
     const double width = content.width() / count;
-    const double statsHeight = 92.0, nameHeight = 18.0;
+    const double statsHeight = kCompareStatsHeight, nameHeight = kCompareNameHeight;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 10, content.height() - kAxisMargin - statsHeight - nameHeight));
     const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
     const double spare = std::max(0.0, content.height() - (nameHeight + kAxisMargin + side + statsHeight));
@@ -404,6 +369,14 @@ void PatternView::setViewport(double zoom, const QPointF& origin) {
 void PatternView::scheduleRepaint() {
     if (!m_repaintTimer.isActive()) m_repaintTimer.start();
     updateBusy();
+}
+
+QSize PatternView::heatmapImageSize(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return {};
+    const Panel& panel = m_snapshot->panels[static_cast<std::size_t>(index)];
+    if (m_settings.showWeights && !panel.weightsImage.isNull()) return panel.weightsImage.size();
+    const Tile* tile = bestTile(index);
+    return tile ? QSize(tile->width, tile->height) : QSize();
 }
 
 const PatternView::Tile* PatternView::bestTile(int index) const {
@@ -464,25 +437,31 @@ void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
     for (int index = 0; index < count && index < static_cast<int>(m_snapshot->panels.size()); ++index) {
         const QRectF plot = plotRect(rect, index);
         const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
-                                       : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin, 92);
+                                       : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
+                                                kCompareStatsHeight - 6);
         paintPanel(painter, m_snapshot->panels[index], index, area, plot);
     }
 }
 
 void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const {
     if (panelCount() > 1) {
-        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 18, plot.width() + kAxisMargin, 16);
-        QString name = panel.name;
-        if (!panel.choice.params.empty()) {
-            QStringList items;
-            for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
-            name += QStringLiteral(" (") + items.join(QStringLiteral(", ")) + QStringLiteral(")");
-        }
+        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - kAxisMargin - kCompareNameHeight, plot.width() + kAxisMargin,
+                              kCompareNameHeight / 2);
         QFont bold = painter.font();
         bold.setBold(true);
         painter.save();
         painter.setFont(bold);
-        painter.drawText(nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(name, Qt::ElideRight, nameRect.width()));
+        painter.drawText(nameRect, Qt::AlignCenter,
+                         QFontMetricsF(bold, painter.device()).elidedText(panel.name, Qt::ElideRight, nameRect.width()));
+        QStringList items;
+        for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
+        QFont small = painter.font();
+        small.setBold(false);
+        small.setPointSizeF(7.5);
+        painter.setFont(small);
+        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(", "));
+        painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
+                         QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
     }
     if (!panel.pattern) {
@@ -506,7 +485,11 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     painter.drawRect(plot);
     painter.restore();
     paintAxes(painter, view);
-    paintStats(painter, panel, area);
+    // A tile with one pixel per cell shows the mask in two colours; coarser tiles show a density.
+    const Tile* tile = bestTile(index);
+    const bool cellLevel = !tile || (tile->width == tile->region.col1 - tile->region.col0 &&
+                                     tile->height == tile->region.row1 - tile->region.row0);
+    paintStats(painter, panel, area, cellLevel);
 }
 
 void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const {
@@ -529,6 +512,17 @@ void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index,
 void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const {
     const PlaneRegion region = view.visibleRegion();
     const bool fewCells = view.visibleCells() <= 96;
+    if (view.visibleCells() <= 64 && view.cellSize() >= 4) {
+        painter.setPen(QPen(QColor(255, 255, 255, 150), 0.6));
+        for (std::int64_t k = region.col0; k <= region.col1; ++k) {
+            const double x = view.regionRect({0, 1, k, k}).left();
+            painter.drawLine(QPointF(x, view.plot().top()), QPointF(x, view.plot().bottom()));
+        }
+        for (std::int64_t k = region.row0; k <= region.row1; ++k) {
+            const double y = view.regionRect({k, k, 0, 1}).top();
+            painter.drawLine(QPointF(view.plot().left(), y), QPointF(view.plot().right(), y));
+        }
+    }
     if (m_settings.showWeights && m_settings.showMaskOutline && !panel.weightsImage.isNull() && fewCells) {
         // Mask outline: an edge wherever an allowed cell meets a masked one (or the plane's border).
         QPainterPath outline;
@@ -541,18 +535,8 @@ void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const Pla
                 if (j == 0 || !panel.pattern->allowed(i, j - 1)) { outline.moveTo(cell.topLeft()); outline.lineTo(cell.bottomLeft()); }
                 if (j + 1 == view.n() || !panel.pattern->allowed(i, j + 1)) { outline.moveTo(cell.topRight()); outline.lineTo(cell.bottomRight()); }
             }
-        painter.strokePath(outline, QPen(Qt::white, 1.6));
-    }
-    if (view.visibleCells() <= 64 && view.cellSize() >= 4) {
-        painter.setPen(QPen(QColor(255, 255, 255, 150), 0.6));
-        for (std::int64_t k = region.col0; k <= region.col1; ++k) {
-            const double x = view.regionRect({0, 1, k, k}).left();
-            painter.drawLine(QPointF(x, view.plot().top()), QPointF(x, view.plot().bottom()));
-        }
-        for (std::int64_t k = region.row0; k <= region.row1; ++k) {
-            const double y = view.regionRect({k, k, 0, 1}).top();
-            painter.drawLine(QPointF(view.plot().left(), y), QPointF(view.plot().right(), y));
-        }
+        // Dark, so the edge shows against the light masked cells as well as against every viridis colour.
+        painter.strokePath(outline, QPen(QColor(0x10, 0x10, 0x10), 1.6));
     }
     if (m_highlightRow && *m_highlightRow < view.n()) {
         const std::int64_t row = *m_highlightRow;
@@ -575,51 +559,57 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     const PlaneRegion region = view.visibleRegion();
     const QRectF plot = view.plot();
     painter.save();
+    painter.setPen(QColor(0x30, 0x30, 0x30));
+    const bool cellLabels = view.visibleCells() <= 64;
+    // Cell labels read Q12 / K12 while they fit the margin; long indices drop the letter, and the font
+    // shrinks (down to 5 pt) until the widest label fits.
+    const double room = kAxisMargin - 6;
     QFont font = painter.font();
     font.setPointSizeF(7.0);
+    const std::int64_t largest = std::max(region.row1, region.col1) - 1;
+    const bool prefixed = cellLabels && QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
+    const auto label = [cellLabels, prefixed](QChar letter, std::int64_t k) {
+        return cellLabels && prefixed ? letter + QString::number(k) : QString::number(k);
+    };
+    const double natural = QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', largest));
+    if (natural > room) font.setPointSizeF(std::max(5.0, 7.0 * room / natural));
     painter.setFont(font);
-    painter.setPen(QColor(0x30, 0x30, 0x30));
     const QFontMetricsF metrics(font, painter.device());
-    const bool cellLabels = view.visibleCells() <= 64;
-    const double widest = metrics.horizontalAdvance(QStringLiteral("Q") + QString::number(region.row1));
     // Label every `step`-th index, with step a 1-2-5 multiple wide enough for the text.
     double step = 1;
-    const double minSpacing = cellLabels ? metrics.height() : std::max(widest + 6, 40.0);
+    const double minSpacing = cellLabels ? metrics.height() : std::max(metrics.horizontalAdvance(label('Q', largest)) + 6, 40.0);
     for (const double factor : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0, 20000.0})
         if ((step = factor) * view.cellSize() >= minSpacing) break;
-    const auto first = static_cast<std::int64_t>(std::ceil(static_cast<double>(region.row0) / step) * step);
-    for (auto k = first; k < std::max(region.row1, region.col1); k += static_cast<std::int64_t>(step)) {
-        const QString rowLabel = cellLabels ? QStringLiteral("Q%1").arg(k) : QString::number(k);
-        const QString colLabel = cellLabels ? QStringLiteral("K%1").arg(k) : QString::number(k);
-        if (k >= region.row0 && k < region.row1) {
-            const QRectF cell = view.cellRect({k, region.col0});
-            const double y = cellLabels ? cell.center().y() : cell.top();
-            painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter, rowLabel);
-        }
-        if (k >= region.col0 && k < region.col1) {
-            const QRectF cell = view.cellRect({region.row0, k});
-            const double x = cellLabels ? cell.center().x() : cell.left();
-            painter.save();
-            painter.translate(x, plot.top() - 3);
-            if (cellLabels) painter.rotate(-90);
-            painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 6, 16) : QRectF(-30, -16, 60, 14),
-                             cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom), colLabel);
-            painter.restore();
-        }
+    const auto firstOf = [step](std::int64_t begin) { return static_cast<std::int64_t>(std::ceil(static_cast<double>(begin) / step) * step); };
+    const auto stride = static_cast<std::int64_t>(step);
+    for (std::int64_t k = firstOf(region.row0); k < region.row1; k += stride) {
+        const QRectF cell = view.cellRect({k, region.col0});
+        const double y = cellLabels ? cell.center().y() : cell.top();
+        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter, label('Q', k));
     }
-    if (!cellLabels)
+    for (std::int64_t k = firstOf(region.col0); k < region.col1; k += stride) {
+        const QRectF cell = view.cellRect({region.row0, k});
+        const double x = cellLabels ? cell.center().x() : cell.left();
+        painter.save();
+        painter.translate(x, plot.top() - 3);
+        if (cellLabels) painter.rotate(-90);
+        painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 3, 16) : QRectF(-30, -16, 60, 14),
+                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom), label('K', k));
+        painter.restore();
+    }
+    if (!cellLabels || !prefixed)
         painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
                          Qt::AlignLeft | Qt::AlignTop, QStringLiteral("query i ↓   key j →"));
     painter.restore();
 }
 
-void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box) const {
+void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const {
     const double n = static_cast<double>(panel.n);
     QStringList lines;
     lines << QStringLiteral("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
           << QStringLiteral("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
           << QStringLiteral("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1)
-          << QStringLiteral("core MACs: %1 (%2 % of full's %3)")
+          << QStringLiteral("core MACs: %1 = %2 % of full (%3)")
                  .arg(formatCount(panel.coreMacs))
                  .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
                  .arg(formatCount(panel.fullMacs));
@@ -631,20 +621,38 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     QFont font = painter.font();
     font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);
     painter.setFont(font);
-    const QRectF text = box.adjusted(0, 0, 0, -40);
+    const QRectF text = box.adjusted(0, 0, 0, -kLegendHeight - 6);
     painter.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines.join('\n'));
     painter.restore();
-    paintLegend(painter, QRectF(box.left(), box.bottom() - 34, std::min(box.width(), 200.0), 30));
+    const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
+    paintLegend(painter, QRectF(box.left(), box.bottom() - kLegendHeight, std::min(box.width(), 200.0), kLegendHeight - 4),
+                weights, cellLevel);
 }
 
-void PatternView::paintLegend(QPainter& painter, const QRectF& box) const {
+void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const {
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(7.0);
     painter.setFont(font);
+    if (!weights && cellLevel) {
+        const double swatch = 12.0;
+        const QFontMetricsF metrics(font, painter.device());
+        double x = box.left();
+        for (const auto& [colour, label] : {std::pair{densityColor(1.0), QStringLiteral("allowed (j ∈ M(i))")},
+                                            std::pair{emptyCellColor(), QStringLiteral("masked")}}) {
+            painter.setPen(QPen(Qt::black, 0.5));
+            painter.setBrush(QColor::fromRgb(colour));
+            painter.drawRect(QRectF(x, box.top(), swatch, swatch));
+            painter.setPen(Qt::black);
+            const double width = metrics.horizontalAdvance(label);
+            painter.drawText(QRectF(x + swatch + 4, box.top() - 1, width + 2, swatch + 2), Qt::AlignLeft | Qt::AlignVCenter, label);
+            x += swatch + 4 + width + 14;
+        }
+        painter.restore();
+        return;
+    }
     const QRectF bar(box.left(), box.top(), box.width(), 10);
     const int steps = 48;
-    const bool weights = m_settings.showWeights;
     for (int s = 0; s < steps; ++s) {
         const double t = (s + 0.5) / steps;
         const QRgb colour = weights ? viridis(t) : densityColor(t);
@@ -655,7 +663,7 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box) const {
     painter.drawRect(bar);
     const QRectF labels(box.left(), bar.bottom() + 1, box.width(), 14);
     painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : QStringLiteral("sparse"));
-    painter.drawText(labels, Qt::AlignHCenter, weights ? QStringLiteral("√(w / max w), viridis") : QStringLiteral("allowed share"));
+    painter.drawText(labels, Qt::AlignHCenter, weights ? QStringLiteral("√(w / max w), viridis") : QStringLiteral("allowed share per pixel"));
     painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : QStringLiteral("all"));
     painter.restore();
 }

@@ -98,6 +98,10 @@ public:
     std::optional<std::pair<int, PlaneCell>> hitTest(const QPointF& pixel) const;
     QString hoverText(int panel, const PlaneCell& cell) const;
     std::optional<std::int64_t> highlightedRow() const { return m_highlightRow; }
+    // Size of the image panel `index` is painted from: the density tile of the visible region (at most
+    // the plot's device pixels per side, whatever n is) or, in weights mode, the n × n weights image.
+    // Empty while there is none.
+    QSize heatmapImageSize(int index) const;
     QString errorText() const;
 
 protected:
@@ -123,8 +127,8 @@ private:
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
-    void paintStats(QPainter& painter, const Panel& panel, const QRectF& box) const;
-    void paintLegend(QPainter& painter, const QRectF& box) const;
+    void paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const;
+    void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const;
     const Tile* bestTile(int index) const;
 
     JobRunner m_jobs;      // snapshots: patterns, stats, weights

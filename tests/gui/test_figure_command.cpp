@@ -1,0 +1,245 @@
+// The real executable, headless: `attnlab figure VIEW -o FILE` for every view and format, its errors
+// (exit code, one line on stderr, no file left behind), and `attnlab --screenshot FILE --view NAME`.
+
+#include "views/main_window.h"
+#include "views/session_file.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+namespace attnlab {
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+constexpr double kMetersPerInch = 0.0254;
+
+struct ProcessRun {
+    int exitCode = -1;
+    bool finished = false;
+    QString out, err;
+};
+
+class FigureCommandTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(dir.isValid());
+        ASSERT_TRUE(QDir().mkpath(configDir()));
+    }
+
+    QString configDir() const { return dir.filePath(QStringLiteral(".config")); }
+
+    // Runs attnlab with `arguments` on the offscreen platform, with its own (empty) configuration and no
+    // XDG_RUNTIME_DIR, as in a bare container.
+    ProcessRun run(const QStringList& arguments) const {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configDir());
+        environment.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+        process.setProcessEnvironment(environment);
+        process.setWorkingDirectory(dir.path());
+        process.start(QStringLiteral(ATTNLAB_EXECUTABLE), arguments);
+        ProcessRun result;
+        result.finished = process.waitForStarted(kRunTimeoutMs) && process.waitForFinished(kRunTimeoutMs);
+        if (!result.finished) process.kill();
+        result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        result.out = QString::fromUtf8(process.readAllStandardOutput());
+        result.err = QString::fromUtf8(process.readAllStandardError());
+        return result;
+    }
+
+    QString path(const QString& name) const { return dir.filePath(name); }
+
+    QStringList files() const {
+        QStringList names = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::Dirs | QDir::NoDotAndDotDot);
+        names.removeAll(QStringLiteral(".config"));
+        return names;
+    }
+
+    // A session that keeps every view quick: the timing view measures n = 64 and 128 only.
+    QString quickSession(const QString& view) const {
+        LabSettings settings;
+        settings.n = 128;
+        settings.timingMaxN = 128;
+        const QString file = path(QStringLiteral("quick-%1.attnlab.json").arg(view));
+        saveSession(file, Session{settings, view});
+        return file;
+    }
+
+    QTemporaryDir dir;
+};
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString svgDescription(const QByteArray& svg, QString* error) {
+    QXmlStreamReader xml(svg);
+    QString description;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("desc") && description.isEmpty()) description = xml.readElementText();
+    }
+    if (xml.hasError()) *error = xml.errorString();
+    return description;
+}
+
+// What a valid file of each format looks like; empty when `file` is one.
+std::string checkFile(const QString& file, const QString& format, double dpi = 300) {
+    const QByteArray bytes = readAll(file);
+    if (bytes.isEmpty()) return "empty or missing";
+    if (format == QLatin1String("png")) {
+        QImage image;
+        if (!image.loadFromData(bytes, "PNG")) return "not a PNG";
+        if (std::abs(image.dotsPerMeterX() - dpi / kMetersPerInch) > 1.0)
+            return "PNG at " + std::to_string(image.dotsPerMeterX() * kMetersPerInch) + " dpi";
+        return {};
+    }
+    if (format == QLatin1String("svg")) {
+        QString error;
+        const QString description = svgDescription(bytes, &error);
+        if (!error.isEmpty()) return "SVG does not parse: " + error.toStdString();
+        if (!QSvgRenderer(bytes).isValid()) return "QSvgRenderer rejects the SVG";
+        if (!description.contains(QStringLiteral("n="))) return "no run parameters in <desc>: " + description.toStdString();
+        return {};
+    }
+    if (format == QLatin1String("pdf")) return bytes.startsWith("%PDF-") ? std::string() : "no %PDF- magic";
+    const QStringList lines = QString::fromUtf8(bytes).split('\n', Qt::SkipEmptyParts);
+    if (lines.size() < 2) return "CSV without rows";
+    const auto columns = lines.front().split(',').size();
+    if (columns < 2) return "CSV header has one column: " + lines.front().toStdString();
+    return {};
+}
+
+void expectOneLineError(const ProcessRun& result) {
+    EXPECT_TRUE(result.finished);
+    EXPECT_NE(result.exitCode, 0);
+    EXPECT_TRUE(result.err.startsWith(QStringLiteral("attnlab: error: "))) << result.err.toStdString();
+    EXPECT_EQ(result.err.count('\n'), 1) << "stderr: " << result.err.toStdString();
+    EXPECT_TRUE(result.err.endsWith('\n'));
+    EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
+}
+
+TEST_F(FigureCommandTest, EveryViewWritesEveryFormat) {
+    for (const QString& view : figureViewNames())
+        for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv")}) {
+            SCOPED_TRACE((view + "." + format).toStdString());
+            const QString file = path(view + QLatin1Char('.') + format);
+            const ProcessRun result = run({QStringLiteral("figure"), view, QStringLiteral("-o"), file, QStringLiteral("--n"), QStringLiteral("64"),
+                                    QStringLiteral("--timing-max-n"), QStringLiteral("128")});
+            ASSERT_TRUE(result.finished);
+            EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();
+            EXPECT_TRUE(result.err.isEmpty()) << "stderr: " << result.err.toStdString();
+            EXPECT_EQ(checkFile(file, format), "");
+        }
+}
+
+TEST_F(FigureCommandTest, OptionsShapeTheFigure) {
+    const QString png = path(QStringLiteral("small.png"));
+    ProcessRun result = run({QStringLiteral("figure"), QStringLiteral("pattern"), QStringLiteral("-o"), png, QStringLiteral("--dpi"),
+                      QStringLiteral("150"), QStringLiteral("--width"), QStringLiteral("640"), QStringLiteral("--height"),
+                      QStringLiteral("480"), QStringLiteral("--variant"), QStringLiteral("strided"), QStringLiteral("--causal")});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_EQ(checkFile(png, QStringLiteral("png"), 150), "");
+    const QImage image(png);
+    EXPECT_EQ(image.size(), QSize(1000, 750));
+
+    const QString svg = path(QStringLiteral("compare.svg"));
+    result = run({QStringLiteral("figure"), QStringLiteral("pattern"), QStringLiteral("--out"), svg, QStringLiteral("--compare"),
+                  QStringLiteral("full,strided,bigbird"), QStringLiteral("--n"), QStringLiteral("48"), QStringLiteral("--set"),
+                  QStringLiteral("stride=4")});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    QString error;
+    const QString description = svgDescription(readAll(svg), &error);
+    ASSERT_TRUE(error.isEmpty()) << error.toStdString();
+    EXPECT_TRUE(description.contains(QStringLiteral("variants=full | strided (stride=4) | bigbird"))) << description.toStdString();
+    EXPECT_TRUE(description.contains(QStringLiteral("n=48"))) << description.toStdString();
+}
+
+TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
+    ASSERT_TRUE(QDir(dir.path()).mkdir(QStringLiteral("folder.png")));
+    const QStringList before = files();
+    const std::vector<std::pair<const char*, QStringList>> cases = {
+        {"unknown view", {"figure", "nonesuch", "-o", path("x.png")}},
+        {"no view", {"figure", "-o", path("x.png")}},
+        {"unknown variant", {"figure", "pattern", "--variant", "nonesuch", "-o", path("x.png")}},
+        {"unknown compared variant", {"figure", "pattern", "--compare", "full,nonesuch", "-o", path("x.png")}},
+        {"one compared variant", {"figure", "pattern", "--compare", "full", "-o", path("x.png")}},
+        {"bad extension", {"figure", "pattern", "-o", path("x.bmp")}},
+        {"no extension", {"figure", "flops", "-o", path("x")}},
+        {"missing directory", {"figure", "pattern", "-o", path("missing/x.png")}},
+        {"a directory", {"figure", "pattern", "-o", path("folder.png")}},
+        {"no output", {"figure", "pattern"}},
+        {"invalid parameter", {"figure", "pattern", "--variant", "longformer", "--set", "window=-3", "-o", path("x.png")}},
+        {"unknown parameter", {"figure", "pattern", "--set", "nonesuch=1", "-o", path("x.png")}},
+        {"parameter no compared variant has", {"figure", "pattern", "--compare", "full,bigbird", "--set", "stride=4", "-o", path("x.png")}},
+        {"dpi out of range", {"figure", "pattern", "--dpi", "5", "-o", path("x.png")}},
+        {"n out of range", {"figure", "pattern", "--n", "0", "-o", path("x.png")}},
+        {"unknown option", {"figure", "pattern", "--frobnicate", "-o", path("x.png")}},
+    };
+    for (const auto& [name, arguments] : cases) {
+        SCOPED_TRACE(name);
+        expectOneLineError(run(arguments));
+        EXPECT_EQ(files(), before) << "a file was left behind";
+    }
+}
+
+TEST_F(FigureCommandTest, ScreenshotOfEveryView) {
+    QStringList views = figureViewNames();
+    views << QStringLiteral("lab");
+    std::set<QByteArray> distinct;
+    for (const QString& view : views) {
+        SCOPED_TRACE(view.toStdString());
+        const QString file = path(QStringLiteral("window-%1.png").arg(view));
+        const ProcessRun result = run({QStringLiteral("--screenshot"), file, QStringLiteral("--view"), view, QStringLiteral("--session"),
+                                quickSession(view)});
+        ASSERT_TRUE(result.finished);
+        EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();
+        EXPECT_TRUE(result.err.isEmpty()) << "stderr: " << result.err.toStdString();
+        const QImage image(file);
+        ASSERT_FALSE(image.isNull());
+        EXPECT_GE(image.width(), 800);
+        EXPECT_GE(image.height(), 600);
+        distinct.insert(QCryptographicHash::hash(readAll(file), QCryptographicHash::Sha1));
+    }
+    EXPECT_EQ(distinct.size(), static_cast<std::size_t>(views.size())) << "two views gave the same screenshot";
+}
+
+TEST_F(FigureCommandTest, ScreenshotErrors) {
+    ASSERT_TRUE(QFile(path(QStringLiteral("broken.attnlab.json"))).open(QIODevice::WriteOnly));
+    const QStringList before = files();
+    const std::vector<std::pair<const char*, QStringList>> cases = {
+        {"unknown view", {"--screenshot", path("x.png"), "--view", "nonesuch"}},
+        {"missing directory", {"--screenshot", path("missing/x.png"), "--view", "pattern"}},
+        {"missing value", {"--screenshot", path("x.png"), "--view"}},
+        {"broken session", {"--screenshot", path("x.png"), "--session", path("broken.attnlab.json")}},
+    };
+    for (const auto& [name, arguments] : cases) {
+        SCOPED_TRACE(name);
+        expectOneLineError(run(arguments));
+        EXPECT_EQ(files(), before) << "a file was left behind";
+    }
+}
+
+} // namespace
+} // namespace attnlab
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
