@@ -445,6 +445,10 @@ double patternDensity(const std::string& variant, std::int64_t n, bool causal, c
 int benchTargets(const BenchSettings& settings) {
     const int threads = settings.threads;
     Progress progress(8);
+    // First, while the process has allocated nothing large: peak resident memory only shows what no
+    // earlier measurement left behind for reuse.
+    progress.step("full n=16384");
+    const TimingResult longBidirectional = timeShape("full", 16384, false, {}, threads, 2, 0.0);
     progress.step("FMA peak and sgemm");
     const PeakResult peak = measurePeak(threads, 3.0);
     progress.step("full n=4096");
@@ -453,8 +457,6 @@ int benchTargets(const BenchSettings& settings) {
     const TimingResult causal = timeShape("full", 4096, true, {}, threads, 5, 2.0);
     progress.step("full causal n=16384");
     const TimingResult longCausal = timeShape("full", 16384, true, {}, threads, 2, 0.0);
-    progress.step("full n=16384");
-    const TimingResult longBidirectional = timeShape("full", 16384, false, {}, threads, 2, 0.0);
     progress.step("longformer window 512 n=16384");
     const ParamOverrides window = {{"window", "512"}};
     const TimingResult longformer = timeShape("longformer", 16384, false, window, threads, 3, 1.0);
@@ -478,9 +480,9 @@ int benchTargets(const BenchSettings& settings) {
                     "<= 0.60", causal.medianSeconds / bidirectional.medianSeconds <= 0.6, detail});
     const double allowance = outputBytes + 64 * mib;
     std::snprintf(detail, sizeof detail, "%.1f MiB extra (outputs %.1f MiB; inputs %.1f MiB exist before)",
-                  longCausal.peakExtraBytes / mib, outputBytes / mib, 3 * outputBytes / mib);
-    rows.push_back({"full tiled causal n=16384: peak extra / (outputs + 64 MiB)", longCausal.peakExtraBytes / allowance,
-                    "<= 1", longCausal.peakExtraBytes <= allowance, detail});
+                  longBidirectional.peakExtraBytes / mib, outputBytes / mib, 3 * outputBytes / mib);
+    rows.push_back({"full tiled n=16384: peak extra / (outputs + 64 MiB)", longBidirectional.peakExtraBytes / allowance,
+                    "<= 1", longBidirectional.peakExtraBytes <= allowance, detail});
     const double sparseBound = density * longBidirectional.medianSeconds;
     std::snprintf(detail, sizeof detail, "%.3f s vs density %.4f x full %.3f s", longformer.medianSeconds, density,
                   longBidirectional.medianSeconds);

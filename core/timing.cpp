@@ -103,6 +103,12 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
                           const CancelCheck& cancelled) {
     keepFreedMemoryForReuse();
     TimingResult result;
+#if defined(__GLIBC__)
+    // Hands memory freed by earlier measurements back to the system, so that this one's outputs and
+    // workspaces show up as growth instead of silently reusing it. Workspaces the kernels keep between
+    // calls stay resident and are counted only by the first measurement that needs them.
+    malloc_trim(0);
+#endif
     resetPeakResident();
     const double residentBefore = statusBytes("VmRSS:");
     if (!once()) { // warm-up

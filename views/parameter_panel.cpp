@@ -279,6 +279,24 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     m_unit = new QComboBox(group);
     m_unit->addItems({QStringLiteral("MACs"), QStringLiteral("FLOPs (2 × MACs)")});
     form->addRow(QStringLiteral("cost unit"), m_unit);
+    m_timingMode = new QComboBox(group);
+    m_timingMode->setObjectName(QStringLiteral("timingMode"));
+    m_timingMode->addItem(QStringLiteral("Variants: attention core vs n"), static_cast<int>(TimingMode::Variants));
+    m_timingMode->addItem(QStringLiteral("Layer: projections, core, FFN vs n"), static_cast<int>(TimingMode::Layer));
+    form->addRow(QStringLiteral("timing"), m_timingMode);
+    m_timingMaxN = new QComboBox(group);
+    m_timingMaxN->setObjectName(QStringLiteral("timingMaxN"));
+    for (std::int64_t n = 256; n <= 65536; n *= 2) m_timingMaxN->addItem(QString::number(n), static_cast<qlonglong>(n));
+    m_timingMaxN->setToolTip(QStringLiteral("the timing sweep measures n = 64, 128, … up to this"));
+    form->addRow(QStringLiteral("timing up to n"), m_timingMaxN);
+    connect(m_timingMode, &QComboBox::activated, this, [this](int index) {
+        m_settings.timingMode = static_cast<TimingMode>(m_timingMode->itemData(index).toInt());
+        commit();
+    });
+    connect(m_timingMaxN, &QComboBox::activated, this, [this](int index) {
+        m_settings.timingMaxN = m_timingMaxN->itemData(index).toLongLong();
+        commit();
+    });
     connect(m_display, &QComboBox::activated, this, [this](int index) {
         m_settings.showWeights = index > 0;
         m_settings.showMaskOutline = index == 2;
@@ -488,6 +506,11 @@ void ParameterPanel::refreshWidgets() {
     m_display->setCurrentIndex(m_settings.showWeights ? (m_settings.showMaskOutline ? 2 : 1) : 0);
     m_layers->setValue(static_cast<int>(m_settings.layers));
     m_unit->setCurrentIndex(m_settings.flopsAsMacs ? 0 : 1);
+    m_timingMode->setCurrentIndex(m_timingMode->findData(static_cast<int>(m_settings.timingMode)));
+    // A max n from a session that is not a listed power of two is added so it shows as it is.
+    if (m_timingMaxN->findData(static_cast<qlonglong>(m_settings.timingMaxN)) < 0)
+        m_timingMaxN->addItem(QString::number(m_settings.timingMaxN), static_cast<qlonglong>(m_settings.timingMaxN));
+    m_timingMaxN->setCurrentIndex(m_timingMaxN->findData(static_cast<qlonglong>(m_settings.timingMaxN)));
     m_compare->setChecked(m_settings.compareVariants.size() > 1);
     for (int k = 0; k < m_compareChoosers.size(); ++k) {
         QComboBox* combo = m_compareChoosers[k];

@@ -86,6 +86,8 @@ private:
     QComboBox* m_display = nullptr;
     QSpinBox* m_layers = nullptr;
     QComboBox* m_unit = nullptr;
+    QComboBox* m_timingMode = nullptr;
+    QComboBox* m_timingMaxN = nullptr;
     QCheckBox* m_compare = nullptr;
     QList<QComboBox*> m_compareChoosers;
     QComboBox* m_preset = nullptr;

@@ -238,8 +238,8 @@ QString TimingView::caption() const {
                                "projection; the FFN's activation is not timed");
     else
         text += QStringLiteral("   |   memory: the process's peak resident set during the runs minus before them "
-                               "(outputs and workspaces; the inputs already exist); heap memory freed by earlier "
-                               "points is reused without showing, so a curve measured after another can read low");
+                               "(outputs and workspaces; the inputs already exist); a kernel's kept workspace "
+                               "counts at the first point that needs it");
     return text;
 }
 

@@ -337,6 +337,32 @@ TEST_F(MainWindowTest, LastVariantAndParametersPersistAcrossWindows) {
     EXPECT_EQ(clean->labSettings(), LabSettings{});
 }
 
+TEST_F(MainWindowTest, TimingControlsSetTheSweepAndFollowASession) {
+    const auto window = openWindow();
+    auto* mode = window->parameterPanel()->findChild<QComboBox*>(QStringLiteral("timingMode"));
+    auto* maxN = window->parameterPanel()->findChild<QComboBox*>(QStringLiteral("timingMaxN"));
+    ASSERT_NE(mode, nullptr);
+    ASSERT_NE(maxN, nullptr);
+    const int layer = mode->findText(QStringLiteral("Layer"), Qt::MatchStartsWith);
+    const int upTo1024 = maxN->findText(QStringLiteral("1024"));
+    ASSERT_GE(layer, 0);
+    ASSERT_GE(upTo1024, 0);
+    mode->setCurrentIndex(layer);
+    emit mode->activated(layer);
+    maxN->setCurrentIndex(upTo1024);
+    emit maxN->activated(upTo1024);
+    EXPECT_EQ(window->labSettings().timingMode, TimingMode::Layer);
+    EXPECT_EQ(window->labSettings().timingMaxN, 1024);
+    EXPECT_EQ(window->view(QStringLiteral("timing"))->settings().timingMaxN, 1024);
+
+    LabSettings fromSession = window->labSettings();
+    fromSession.timingMode = TimingMode::Variants;
+    fromSession.timingMaxN = 3000; // not a listed power of two: shown as it is
+    window->applySettings(fromSession);
+    EXPECT_EQ(mode->currentText().left(8), QStringLiteral("Variants"));
+    EXPECT_EQ(maxN->currentText(), QStringLiteral("3000"));
+}
+
 TEST_F(MainWindowTest, CompareModeFromThePanelShowsTwoToFourPanels) {
     const auto window = openWindow();
     ParameterPanel* panel = window->parameterPanel();
