@@ -35,6 +35,7 @@ struct Workspace {
     std::vector<std::size_t> rowStart;
     std::vector<ColumnRange> rowRanges;   // one row's ranges as the pattern writes them
     std::vector<std::size_t> cursor;      // per row: first range that may reach the current key block
+    std::vector<std::int64_t> multiRangeRows; // rows with several ranges in the key block being masked
     std::vector<std::int64_t> blockCount; // allowed cells per key block (all zero between query blocks)
     std::vector<TouchedBlock> touched;
     std::vector<float> rowWeights, rowAccumulator; // per-row kernel
@@ -180,13 +181,37 @@ void maskPartialBlock(Workspace& ws, std::int64_t rows, std::int64_t col0, std::
     auto fill = [&](std::int64_t r, std::int64_t from, std::int64_t to) {
         for (std::int64_t c = from; c < to; ++c) scores[(c - col0) * kQueryBlock + r] = masked;
     };
-    for (std::int64_t r = 0; r < rows; ++r) {
-        const std::size_t end = ws.rowStart[static_cast<std::size_t>(r) + 1];
+    // Rows with at most one allowed range in the block (bands, chunks, causal edges: the common case)
+    // are masked a column at a time over all 64 rows with a branch-free select; rows with several
+    // ranges here get their gaps filled one by one afterwards. Bounds are relative to col0.
+    constexpr std::int32_t kWhole = std::numeric_limits<std::int32_t>::max();
+    std::int32_t begin[kQueryBlock], end[kQueryBlock];
+    ws.multiRangeRows.clear();
+    for (std::int64_t r = 0; r < kQueryBlock; ++r) {
+        begin[r] = -kWhole;
+        end[r] = kWhole;
+        if (r >= rows) continue;
+        const std::size_t last = ws.rowStart[static_cast<std::size_t>(r) + 1];
         std::size_t idx = ws.cursor[static_cast<std::size_t>(r)];
-        while (idx < end && ws.ranges[idx].end <= col0) ++idx;
+        while (idx < last && ws.ranges[idx].end <= col0) ++idx;
         ws.cursor[static_cast<std::size_t>(r)] = idx;
+        if (idx == last || ws.ranges[idx].begin >= col1) {
+            begin[r] = end[r] = 0;
+        } else if (idx + 1 < last && ws.ranges[idx + 1].begin < col1) {
+            ws.multiRangeRows.push_back(r);
+        } else {
+            begin[r] = static_cast<std::int32_t>(std::max<std::int64_t>(ws.ranges[idx].begin - col0, 0));
+            end[r] = static_cast<std::int32_t>(std::min<std::int64_t>(ws.ranges[idx].end - col0, cols));
+        }
+    }
+    for (std::int32_t c = 0; c < static_cast<std::int32_t>(cols); ++c) {
+        float* column = scores + c * kQueryBlock;
+        for (std::int64_t r = 0; r < kQueryBlock; ++r) column[r] = (c >= begin[r] && c < end[r]) ? column[r] : masked;
+    }
+    for (const std::int64_t r : ws.multiRangeRows) {
+        const std::size_t last = ws.rowStart[static_cast<std::size_t>(r) + 1];
         std::int64_t position = col0;
-        for (; idx < end && ws.ranges[idx].begin < col1; ++idx) {
+        for (std::size_t idx = ws.cursor[static_cast<std::size_t>(r)]; idx < last && ws.ranges[idx].begin < col1; ++idx) {
             fill(r, position, std::min(ws.ranges[idx].begin, col1));
             position = std::max(position, ws.ranges[idx].end);
         }
@@ -366,7 +391,7 @@ void attendQueryBlock(const BlockJob& job) {
     const double inPlace = touchedCells(job, ws);
     const double gathered = static_cast<double>(job.rows + 2) * static_cast<double>(unionColumns(ws));
     if (std::min(inPlace, gathered) > kSparseFallback * nnz) return attendRows(job, ws);
-    if (gathered < inPlace) gatherKeys(job, ws);
+    if (1.25 * gathered < inPlace) gatherKeys(job, ws); // in place when about equal: no copy
     attendBlock(job, ws);
 }
 

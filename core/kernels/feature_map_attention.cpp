@@ -60,13 +60,31 @@ void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride
     tile::multiplyBlock(product, rows, width);
 }
 
+// The intra-chunk part of a causal chunk: numerator = (Q_c K_cᵀ masked to j ≤ i) V_c, and the masked
+// rows' sums into rowSums (if given). Works in stripes of kTileRows queries, each computing only the key
+// columns up to its last row, so the masked upper triangle costs (almost) nothing.
+// queries [rows][m], keysT [m][kChunk], v [rows][dv]; local [kChunk][kChunk], numerator [kChunk][width].
+void causalChunk(const float* queries, const float* keysT, const float* v, std::int64_t rows, std::int64_t m,
+                 std::int64_t dv, float* local, float* numerator, std::int64_t width, float* rowSums) {
+    for (std::int64_t r0 = 0; r0 < rows; r0 += tile::kTileRows) {
+        const std::int64_t r1 = std::min<std::int64_t>(rows, r0 + tile::kTileRows);
+        multiply(queries + r0 * m, m, 1, m, keysT, kChunk, local + r0 * kChunk, kChunk, r1 - r0, r1,
+                 tile::Accumulate::Overwrite);
+        for (std::int64_t r = r0; r < r1; ++r) {
+            std::fill(local + r * kChunk + r + 1, local + r * kChunk + r1, 0.0f);
+            if (rowSums) rowSums[r] = std::accumulate(local + r * kChunk, local + r * kChunk + r + 1, 0.0f);
+        }
+        multiply(local + r0 * kChunk, kChunk, 1, r1, v, dv, numerator + r0 * width, width, r1 - r0, dv,
+                 tile::Accumulate::Overwrite);
+    }
+}
+
 // out_i = φ(q_i)ᵀ state_i / φ(q_i)ᵀ keySum_i for the rows of one chunk, from the numerator buffer.
 void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const float* localRowSums,
                      const float* numerator, std::int64_t stride, std::int64_t rows, std::int64_t m, std::int64_t dv,
                      float* out) {
     for (std::int64_t r = 0; r < rows; ++r) {
-        float denominator = localRowSums ? localRowSums[r] : 0.0f;
-        for (std::int64_t f = 0; f < m; ++f) denominator += phiQ[r * m + f] * keySum[static_cast<std::size_t>(f)];
+        const float denominator = (localRowSums ? localRowSums[r] : 0.0f) + tile::dot(phiQ + r * m, keySum.data(), m);
         const float scale = denominator != 0.0f ? 1.0f / denominator : 0.0f;
         for (std::int64_t c = 0; c < dv; ++c) out[r * dv + c] = numerator[r * stride + c] * scale;
     }
@@ -109,12 +127,7 @@ void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n
         map.rows(h, c0, rows, false, keys);
         for (std::int64_t j = 0; j < rows; ++j)
             for (std::int64_t f = 0; f < m; ++f) keysT[f * kChunk + j] = keys[j * m + f];
-        multiply(queries, m, 1, m, keysT, kChunk, local, kChunk, rows, rows, tile::Accumulate::Overwrite);
-        for (std::int64_t r = 0; r < rows; ++r) {
-            std::fill(local + r * kChunk + r + 1, local + r * kChunk + rows, 0.0f);
-            ws.rowSums[static_cast<std::size_t>(r)] = std::accumulate(local + r * kChunk, local + r * kChunk + r + 1, 0.0f);
-        }
-        multiply(local, kChunk, 1, rows, v + c0 * dv, dv, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+        causalChunk(queries, keysT, v + c0 * dv, rows, m, dv, local, numerator, width, ws.rowSums.data());
         multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
         writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
         absorb(c0, rows);
@@ -352,9 +365,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
             }
             for (std::int64_t j = 0; j < rows; ++j)
                 for (std::int64_t m = 0; m < d; ++m) keysT[m * kChunk + j] = keys[j * d + m];
-            multiply(queries, d, 1, d, keysT, kChunk, local, kChunk, rows, rows, tile::Accumulate::Overwrite);
-            for (std::int64_t r = 0; r < rows; ++r) std::fill(local + r * kChunk + r + 1, local + r * kChunk + rows, 0.0f);
-            multiply(local, kChunk, 1, rows, v.row(h, c0), dv, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+            causalChunk(queries, keysT, v.row(h, c0), rows, d, dv, local, numerator, width, nullptr);
             multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
             absorb(c0, rows);
         }
