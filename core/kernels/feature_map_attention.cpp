@@ -60,6 +60,12 @@ void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride
     tile::multiplyBlock(product, rows, width);
 }
 
+// dst[f][j] = src[j][f] for j < rows, f < m: the chunk's features transposed (dst row stride kChunk).
+void transposeChunk(const float* src, std::int64_t rows, std::int64_t m, float* dst) {
+    for (std::int64_t f = 0; f < m; ++f)
+        for (std::int64_t j = 0; j < rows; ++j) dst[f * kChunk + j] = src[j * m + f];
+}
+
 // The intra-chunk part of a causal chunk: numerator = (Q_c K_cᵀ masked to j ≤ i) V_c, and the masked
 // rows' sums into rowSums (if given). Works in stripes of kTileRows queries, each computing only the key
 // columns up to its last row, so the masked upper triangle costs (almost) nothing.
@@ -125,8 +131,7 @@ void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n
             continue;
         }
         map.rows(h, c0, rows, false, keys);
-        for (std::int64_t j = 0; j < rows; ++j)
-            for (std::int64_t f = 0; f < m; ++f) keysT[f * kChunk + j] = keys[j * m + f];
+        transposeChunk(keys, rows, m, keysT);
         causalChunk(queries, keysT, v + c0 * dv, rows, m, dv, local, numerator, width, ws.rowSums.data());
         multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
         writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
@@ -363,8 +368,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
                 for (std::int64_t m = 0; m < d; ++m) prefix[static_cast<std::size_t>(m)] += keys[r * d + m];
                 divide(r, prefix.data());
             }
-            for (std::int64_t j = 0; j < rows; ++j)
-                for (std::int64_t m = 0; m < d; ++m) keysT[m * kChunk + j] = keys[j * d + m];
+            transposeChunk(keys, rows, d, keysT);
             causalChunk(queries, keysT, v.row(h, c0), rows, d, dv, local, numerator, width, nullptr);
             multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
             absorb(c0, rows);
