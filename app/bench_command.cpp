@@ -250,32 +250,17 @@ struct LayerPoint {
     double restOfLayer() const { return layer.qkvProj + layer.outProj + layer.ffn; }
 };
 
-// Smallest n where value(n) > 1, interpolated geometrically between the two grid points around the
-// first change; nullopt when the sign never changes (reported as below or beyond the grid).
-struct Crossover {
-    std::optional<double> n;
-    bool alwaysAbove = false; // already > 1 at the first grid point
-};
 template <typename Ratio>
-Crossover findCrossover(const std::vector<LayerPoint>& points, Ratio ratio) {
-    Crossover crossing;
-    if (points.empty()) return crossing;
-    if (ratio(points.front()) > 1) {
-        crossing.alwaysAbove = true;
-        return crossing;
+MeasuredCrossover findCrossover(const std::vector<LayerPoint>& points, Ratio ratio) {
+    std::vector<double> ns, ratios;
+    for (const LayerPoint& point : points) {
+        ns.push_back(static_cast<double>(point.n));
+        ratios.push_back(ratio(point));
     }
-    for (std::size_t p = 1; p < points.size(); ++p) {
-        const double before = std::log(ratio(points[p - 1])), after = std::log(ratio(points[p]));
-        if (after <= 0) continue;
-        const double t = before / (before - after);
-        crossing.n = std::exp(std::log(static_cast<double>(points[p - 1].n)) +
-                              t * (std::log(static_cast<double>(points[p].n)) - std::log(static_cast<double>(points[p - 1].n))));
-        return crossing;
-    }
-    return crossing;
+    return measuredCrossover(ns, ratios);
 }
 
-std::string crossoverText(const Crossover& crossing, const std::vector<LayerPoint>& points) {
+std::string crossoverText(const MeasuredCrossover& crossing, const std::vector<LayerPoint>& points) {
     char text[64];
     if (crossing.n)
         std::snprintf(text, sizeof text, "%.0f", *crossing.n);
@@ -317,11 +302,11 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
     }
     progress.finish();
 
-    const Crossover overFfn =
+    const MeasuredCrossover overFfn =
         findCrossover(points, [](const LayerPoint& p) { return p.attentionWithProjections() / p.layer.ffn; });
-    const Crossover dominates =
+    const MeasuredCrossover dominates =
         findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.restOfLayer(); });
-    const Crossover linearWins =
+    const MeasuredCrossover linearWins =
         findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.linearCore; });
     const double model2hd = attentionOvertakesFfn(shape.heads, shape.d), model6hd = quadraticDominates(shape.heads, shape.d),
                  model16d = linearPaysOff(shape.d);
@@ -351,7 +336,7 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
             json.endObject();
         }
         json.endArray();
-        auto crossing = [&](const char* name, const Crossover& c, double model) {
+        auto crossing = [&](const char* name, const MeasuredCrossover& c, double model) {
             json.key(name).beginObject();
             json.key("measured_n");
             if (c.n) json.value(*c.n); else json.null();

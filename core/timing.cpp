@@ -7,6 +7,7 @@
 #include "core/registry.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -207,6 +208,21 @@ GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int t
     if (times.cancelled) return times;
     times.outProj = timeProduct(n, expanded, width, threads, budget, cancelled, times.cancelled);
     return times;
+}
+
+MeasuredCrossover measuredCrossover(const std::vector<double>& ns, const std::vector<double>& ratios) {
+    MeasuredCrossover crossing;
+    if (ratios.empty() || ratios.back() <= 1) return crossing;
+    std::size_t first = ratios.size() - 1; // first index of the final run of ratios > 1
+    while (first > 0 && ratios[first - 1] > 1) --first;
+    if (first == 0) {
+        crossing.alwaysAbove = true;
+        return crossing;
+    }
+    const double before = std::log(ratios[first - 1]), after = std::log(ratios[first]);
+    const double t = before / (before - after);
+    crossing.n = std::exp(std::log(ns[first - 1]) + t * (std::log(ns[first]) - std::log(ns[first - 1])));
+    return crossing;
 }
 
 } // namespace attnlab

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace attnlab {
@@ -81,5 +82,14 @@ GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int t
 
 // GAU's shared head size s.
 inline constexpr std::int64_t kGauHeadSize = 128;
+
+// Where a measured ratio (e.g. self-attention time / FFN time) crosses 1 for good: the smallest grid n
+// from which every later ratio is > 1, interpolated in log-log space with the grid point before it, so a
+// noisy point at small n cannot produce an early crossing. `ns` ascending, one ratio per n.
+struct MeasuredCrossover {
+    std::optional<double> n;  // nothing when the ratio is ≤ 1 at the largest n, or when it is always > 1
+    bool alwaysAbove = false; // > 1 at every grid point: the crossing lies below the smallest n
+};
+MeasuredCrossover measuredCrossover(const std::vector<double>& ns, const std::vector<double>& ratios);
 
 } // namespace attnlab

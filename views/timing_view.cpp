@@ -358,9 +358,8 @@ double TimingView::predictedSeconds(const Point& point) const {
     return point.macs * reference->medianSeconds / reference->macs;
 }
 
-TimingView::Crossover TimingView::measuredCrossover() const {
-    Crossover crossing;
-    if (m_settings.timingMode != TimingMode::Layer) return crossing;
+MeasuredCrossover TimingView::measuredCrossover() const {
+    if (m_settings.timingMode != TimingMode::Layer) return {};
     // Self-attention over FFN per n, where all four parts were measured.
     std::map<std::int64_t, std::array<double, 4>> parts;
     std::map<std::int64_t, int> counts;
@@ -369,24 +368,13 @@ TimingView::Crossover TimingView::measuredCrossover() const {
         parts[point.shape.n][static_cast<std::size_t>(point.seriesIndex)] = point.medianSeconds;
         ++counts[point.shape.n];
     }
-    std::vector<std::pair<double, double>> ratios; // n, self-attention / FFN
+    std::vector<double> ns, ratios; // self-attention / FFN per n
     for (const auto& [n, seconds] : parts)
-        if (counts[n] == static_cast<int>(kLayerParts.size()))
-            ratios.emplace_back(static_cast<double>(n), (seconds[0] + seconds[1] + seconds[2]) / seconds[3]);
-    if (ratios.empty()) return crossing;
-    if (ratios.front().second > 1) {
-        crossing.alwaysAbove = true;
-        return crossing;
-    }
-    for (std::size_t k = 1; k < ratios.size(); ++k) {
-        const double before = std::log(ratios[k - 1].second), after = std::log(ratios[k].second);
-        if (after <= 0) continue;
-        const double t = before / (before - after);
-        const double logN = std::log(ratios[k - 1].first) + t * (std::log(ratios[k].first) - std::log(ratios[k - 1].first));
-        crossing.n = std::exp(logN);
-        return crossing;
-    }
-    return crossing;
+        if (counts[n] == static_cast<int>(kLayerParts.size())) {
+            ns.push_back(static_cast<double>(n));
+            ratios.push_back((seconds[0] + seconds[1] + seconds[2]) / seconds[3]);
+        }
+    return attnlab::measuredCrossover(ns, ratios);
 }
 
 QString TimingView::statusText() const {
@@ -481,7 +469,7 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
 
 void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
     // The model's label (top row) is drawn last so its box covers the measured line where they cross.
-    if (const Crossover measured = measuredCrossover(); measured.n)
+    if (const MeasuredCrossover measured = measuredCrossover(); measured.n)
         axes.drawVerticalMarker(*measured.n, QStringLiteral("measured ≈ %1").arg(compactNumber(std::round(*measured.n))),
                                 Qt::black, 1);
     const double model = attentionOvertakesFfn(m_settings.heads, m_settings.d);
@@ -489,7 +477,7 @@ void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
 }
 
 QString TimingView::crossoverText() const {
-    const Crossover measured = measuredCrossover();
+    const MeasuredCrossover measured = measuredCrossover();
     const std::vector<std::int64_t> sizes = sweepSizes(m_settings.timingMaxN);
     QString found;
     if (measured.n)
@@ -620,7 +608,7 @@ QString TimingView::csvData() const {
                        .arg(m_settings.heads)
                        .arg(note);
         };
-        const Crossover measured = measuredCrossover();
+        const MeasuredCrossover measured = measuredCrossover();
         if (measured.n) marker(QStringLiteral("crossover_measured"), *measured.n, QStringLiteral("self-attention > FFN"));
         marker(QStringLiteral("crossover_cost_model_2hd"), attentionOvertakesFfn(m_settings.heads, m_settings.d),
                QStringLiteral("self-attention > FFN"));

@@ -3,6 +3,8 @@
 #include "views/figure_view.h"
 #include "views/job_runner.h"
 
+#include "core/timing.h"
+
 #include <QElapsedTimer>
 
 #include <cmath>
@@ -44,10 +46,6 @@ public:
     };
 
     // Where measured self-attention (QKV + core + output projection) first outweighs the FFN.
-    struct Crossover {
-        std::optional<double> n; // interpolated in log space between the grid points around the change
-        bool alwaysAbove = false; // already past it at the smallest n
-    };
 
     explicit TimingView(QWidget* parent = nullptr);
     ~TimingView() override;
@@ -77,7 +75,7 @@ public:
     // The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
     double predictedSeconds(const Point& point) const;
     // Layer mode only; empty before two n are measured.
-    Crossover measuredCrossover() const;
+    MeasuredCrossover measuredCrossover() const;
 
 signals:
     void progressChanged(int done, int total);

@@ -301,26 +301,25 @@ TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     ASSERT_EQ(model.size(), 1u);
     EXPECT_EQ(model.begin()->first, 64);
 
-    // The measured crossover lies between the last n where self-attention ≤ FFN and the first where it is more.
-    const TimingView::Crossover crossing = view.measuredCrossover();
-    std::optional<std::int64_t> firstAbove;
-    std::int64_t previous = 0;
+    // The measured crossover lies between the last n where self-attention ≤ FFN and the grid point after it.
+    const MeasuredCrossover crossing = view.measuredCrossover();
+    std::optional<std::int64_t> lastBelow, after;
+    bool aboveAtTheEnd = false;
     for (const auto& [n, parts] : seconds) {
-        if (parts.at("qkv_proj") + parts.at("attention") + parts.at("out_proj") > parts.at("ffn")) {
-            firstAbove = n;
-            break;
-        }
-        previous = n;
+        aboveAtTheEnd = parts.at("qkv_proj") + parts.at("attention") + parts.at("out_proj") > parts.at("ffn");
+        if (!aboveAtTheEnd) lastBelow = n;
+        if (aboveAtTheEnd && lastBelow && !after) after = n;
+        if (!aboveAtTheEnd) after.reset();
     }
-    if (!firstAbove) {
+    if (!aboveAtTheEnd) {
         EXPECT_FALSE(crossing.n.has_value());
         EXPECT_FALSE(crossing.alwaysAbove);
-    } else if (previous == 0) {
+    } else if (!lastBelow) {
         EXPECT_TRUE(crossing.alwaysAbove);
     } else {
         ASSERT_TRUE(crossing.n.has_value());
-        EXPECT_GE(*crossing.n, previous);
-        EXPECT_LE(*crossing.n, *firstAbove);
+        EXPECT_GE(*crossing.n, *lastBelow);
+        EXPECT_LE(*crossing.n, *after);
         EXPECT_EQ(seriesRows(rows, "crossover_measured").size(), 1u);
     }
 }

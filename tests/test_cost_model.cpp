@@ -1,0 +1,141 @@
+// The cost model against the seed's numbers and against counts made here from first principles:
+// crossovers where the named terms are equal, the layer terms of the spec, and mask-aware core costs
+// equal to counting the allowed pairs of each variant's own pattern.
+#include "core/cost_model.h"
+#include "core/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+namespace {
+
+ProblemShape shapeOf(std::int64_t n, std::int64_t d, int heads, bool causal = false) {
+    ProblemShape shape;
+    shape.n = n;
+    shape.d = d;
+    shape.dv = d;
+    shape.heads = heads;
+    shape.causal = causal;
+    return shape;
+}
+
+LayerCost costOf(const std::string& id, const ProblemShape& shape, const ParamOverrides& overrides = {}) {
+    const VariantInfo& variant = requireVariant(id);
+    return layerCost(variant, shape, prepareParams(variant, shape, overrides));
+}
+
+// Projections + attention core of a layer (the seed's "self-attention"), and the rest.
+double selfAttentionMacs(const LayerCost& cost) {
+    return cost.terms.at("qkv_proj") + cost.terms.at("out_proj") + cost.attentionMacs;
+}
+
+TEST(CostModel, SeedCrossoversForBertBase) {
+    EXPECT_EQ(attentionOvertakesFfn(12, 64), 1536.0);
+    EXPECT_EQ(quadraticDominates(12, 64), 4608.0);
+    EXPECT_EQ(linearPaysOff(64), 1024.0);
+}
+
+TEST(CostModel, LayerTermsAreTheSpecsProducts) {
+    const double n = 4096, hd = 768;
+    const LayerCost cost = costOf("full", shapeOf(4096, 64, 12));
+    EXPECT_EQ(cost.terms.at("qkv_proj"), 3 * n * hd * hd);
+    EXPECT_EQ(cost.terms.at("out_proj"), n * hd * hd);
+    EXPECT_EQ(cost.terms.at("ffn"), 8 * n * hd * hd);
+    EXPECT_EQ(cost.terms.at("scores"), n * n * hd);
+    EXPECT_EQ(cost.terms.at("weights_v"), n * n * hd);
+    EXPECT_EQ(cost.attentionMacs, 2 * n * n * hd);
+    EXPECT_EQ(cost.layerMacs, 12 * n * hd * hd + 2 * n * n * hd);
+    EXPECT_EQ(cost.layerFlops(), 2 * cost.layerMacs);
+    EXPECT_EQ(cost.exps, n * n * 12);
+}
+
+TEST(CostModel, SelfAttentionEqualsTheFfnExactlyAtTwoHd) {
+    for (const auto& [heads, d] : std::vector<std::pair<int, std::int64_t>>{{12, 64}, {8, 32}, {1, 16}}) {
+        const auto crossover = static_cast<std::int64_t>(attentionOvertakesFfn(heads, d));
+        const LayerCost at = costOf("full", shapeOf(crossover, d, heads));
+        EXPECT_EQ(selfAttentionMacs(at), at.terms.at("ffn")) << heads << "x" << d;
+        const LayerCost below = costOf("full", shapeOf(crossover - 1, d, heads));
+        const LayerCost above = costOf("full", shapeOf(crossover + 1, d, heads));
+        EXPECT_LT(selfAttentionMacs(below), below.terms.at("ffn"));
+        EXPECT_GT(selfAttentionMacs(above), above.terms.at("ffn"));
+    }
+}
+
+TEST(CostModel, QuadraticTermEqualsTheRestOfTheLayerAtSixHd) {
+    for (const auto& [heads, d] : std::vector<std::pair<int, std::int64_t>>{{12, 64}, {4, 128}}) {
+        const auto crossover = static_cast<std::int64_t>(quadraticDominates(heads, d));
+        auto quadratic = [](const LayerCost& cost) { return cost.terms.at("scores") + cost.terms.at("weights_v"); };
+        auto rest = [&](const LayerCost& cost) { return cost.layerMacs - quadratic(cost); };
+        const LayerCost at = costOf("full", shapeOf(crossover, d, heads));
+        EXPECT_EQ(quadratic(at), rest(at));
+        const LayerCost above = costOf("full", shapeOf(crossover + 1, d, heads));
+        EXPECT_GT(quadratic(above), rest(above));
+    }
+}
+
+TEST(CostModel, LinearAttentionWithAFourTimesLargerHeadPaysOffAtSixteenD) {
+    // Full attention's core at head size d against linear attention's state products at 4d.
+    for (const std::int64_t d : {16, 64}) {
+        const auto crossover = static_cast<std::int64_t>(linearPaysOff(d));
+        const LayerCost full = costOf("full", shapeOf(crossover, d, 12));
+        const LayerCost linear = costOf("linear", shapeOf(crossover, 4 * d, 12));
+        EXPECT_EQ(linear.terms.at("scores"), 0.0);
+        EXPECT_EQ(linear.terms.at("weights_v"), 0.0);
+        EXPECT_EQ(linear.terms.at("linear_state"), full.attentionMacs) << "d=" << d;
+        const LayerCost fullAbove = costOf("full", shapeOf(2 * crossover, d, 12));
+        const LayerCost linearAbove = costOf("linear", shapeOf(2 * crossover, 4 * d, 12));
+        EXPECT_LT(linearAbove.attentionMacs, fullAbove.attentionMacs);
+    }
+}
+
+TEST(CostModel, CausalFullCountsTheLowerTriangleWithItsDiagonal) {
+    const double n = 1000, d = 32, heads = 3;
+    const LayerCost cost = costOf("full", shapeOf(1000, 32, 3, true));
+    EXPECT_EQ(cost.terms.at("scores"), n * (n + 1) / 2 * d * heads);
+    EXPECT_EQ(cost.attentionMacs, n * (n + 1) * d * heads);
+}
+
+TEST(CostModel, MaskedCoresCountTheAllowedPairsOfTheirOwnPattern) {
+    struct Case {
+        std::string id;
+        ParamOverrides set;
+        bool causal;
+    };
+    const std::vector<Case> cases = {
+        {"strided", {{"stride", "7"}}, false},      {"fixed", {{"block", "9"}, {"summary", "2"}}, true},
+        {"longformer", {{"window", "12"}, {"dilation", "2"}, {"globals", "0,50"}}, false},
+        {"chunk", {{"chunk", "16"}}, true},         {"bigbird", {}, false},
+        {"relu2", {}, true},
+    };
+    const std::int64_t n = 97, d = 8;
+    const int heads = 2;
+    for (const Case& c : cases) {
+        const ProblemShape shape = shapeOf(n, d, heads, c.causal);
+        const VariantInfo& variant = requireVariant(c.id);
+        const ParamSet params = prepareParams(variant, shape, c.set);
+        const auto pattern = buildPattern(variant, shape, params);
+        double allowed = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t j = 0; j < n; ++j) allowed += pattern->allowed(i, j) ? 1 : 0;
+        const LayerCost cost = layerCost(variant, shape, params);
+        EXPECT_EQ(cost.terms.at("scores"), allowed * d * heads) << c.id;
+        EXPECT_EQ(cost.terms.at("weights_v"), allowed * d * heads) << c.id;
+    }
+}
+
+TEST(CostModel, PeakBytesAreInputsOutputsAndTheKernelsWorkspace) {
+    const ProblemShape shape = shapeOf(2048, 64, 12);
+    const LayerCost cost = costOf("full", shape);
+    const double io = 4.0 * 12 * 2048 * 64 * 4; // Q, K, V and out, float32
+    EXPECT_EQ(runIoBytes(shape, false), io);
+    EXPECT_EQ(runIoBytes(shape, true), io + 4.0 * 12 * 2048 * 2048);
+    EXPECT_GE(cost.peakBytes, io);
+    EXPECT_LT(cost.peakBytes, io + 64.0 * 1024 * 1024) << "the tiled kernel needs no n x n buffer";
+}
+
+} // namespace
+} // namespace attnlab
