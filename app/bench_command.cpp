@@ -282,6 +282,10 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         prepareParams(requireVariant(variant), shape, cli.overrides());
     }
     Progress progress(sizes.size());
+    // One unmeasured pass at the smallest n: the first products after start-up run slow while the GEMM
+    // library starts its threads and the cores raise their clocks, and would skew the first point.
+    shape.n = sizes.front();
+    timeLayerParts(variant, shape, cli.overrides(), settings.threads, settings.budget);
     std::vector<LayerPoint> points;
     for (const std::int64_t n : sizes) {
         progress.step("layer n=" + std::to_string(n));
