@@ -30,16 +30,37 @@ RunResult emptyResult(const Tensor3& v, std::int64_t n, bool wantWeights) {
 }
 
 // One thread's buffers for featureMapHead, kept between calls. Row strides are padded to whole vectors.
-struct FeatureWorkspace {
-    tile::AlignedBuffer queries;     // [kChunk][m]: φ(Q) of the chunk
-    tile::AlignedBuffer keys;        // [kChunk][m]: φ(K) of the chunk
-    tile::AlignedBuffer keysT;       // [m][kChunk]: the chunk's φ(K) transposed
-    tile::AlignedBuffer local;       // [kChunk][kChunk]: φ(Q_c)·φ(K_c)ᵀ, masked to j ≤ i
-    tile::AlignedBuffer numerator;   // [kChunk][padded dv]
-    tile::AlignedBuffer state;       // [m][padded dv]: Σ φ(k_j) v_jᵀ over the chunks so far (or all keys)
-    std::vector<float> keySum;       // [m]: Σ φ(k_j)
-    std::vector<float> rowSums;      // [kChunk]: row sums of `local`
+// One chunk's buffers, m features wide (φ of Q and K for the feature maps, softmax(q)/Z and e^(k−M)
+// for efficient attention), rows padded to whole vectors where they are products' outputs.
+struct ChunkBuffers {
+    float* queries;   // [kChunk][m]
+    float* keys;      // [kChunk][m]
+    float* keysT;     // [m][kChunk]: the chunk's keys transposed
+    float* local;     // [kChunk][kChunk]: queries · keysᵀ, masked to j ≤ i
+    float* numerator; // [kChunk][padded dv]
+    float* state;     // [m][padded dv]: Σ key_j v_jᵀ over the keys absorbed so far, zeroed by reserve()
 };
+
+// One thread's chunk buffers, kept between calls (freshly mapped pages are slow to touch).
+struct ChunkWorkspace {
+    tile::AlignedBuffer queries, keys, keysT, local, numerator, state;
+    std::vector<float> keySum;  // [m]: Σ of the absorbed keys (feature maps), Z_m (efficient)
+    std::vector<float> keyMax;  // [m]: efficient attention's running max M_m of column m of K
+    std::vector<float> rowSums; // [kChunk]: row sums of `local`
+
+    ChunkBuffers reserve(std::int64_t m, std::int64_t width) {
+        const auto chunk = static_cast<std::size_t>(kChunk), features = static_cast<std::size_t>(m);
+        const auto rowWidth = static_cast<std::size_t>(width);
+        ChunkBuffers buffers{queries.reserve(chunk * features),    keys.reserve(chunk * features),
+                             keysT.reserve(features * chunk),      local.reserve(chunk * chunk),
+                             numerator.reserve(chunk * rowWidth), state.reserve(features * rowWidth)};
+        std::fill(buffers.state, buffers.state + features * rowWidth, 0.0f);
+        keySum.assign(features, 0.0f);
+        rowSums.resize(chunk);
+        return buffers;
+    }
+};
+
 
 std::int64_t padded(std::int64_t width) { return (width + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
 
@@ -100,17 +121,9 @@ void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const 
 // per chunk. Causal: per chunk, the masked intra-chunk product plus the state of the earlier chunks.
 void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n, std::int64_t dv, bool causal,
                     float* out) {
-    thread_local FeatureWorkspace ws;
+    thread_local ChunkWorkspace ws;
     const std::int64_t m = map.features, width = padded(dv);
-    float* state = ws.state.reserve(static_cast<std::size_t>(m * width));
-    float* numerator = ws.numerator.reserve(static_cast<std::size_t>(kChunk * width));
-    float* queries = ws.queries.reserve(static_cast<std::size_t>(kChunk * m));
-    float* keys = ws.keys.reserve(static_cast<std::size_t>(kChunk * m));
-    float* keysT = ws.keysT.reserve(static_cast<std::size_t>(m * kChunk));
-    float* local = ws.local.reserve(static_cast<std::size_t>(kChunk * kChunk));
-    ws.keySum.assign(static_cast<std::size_t>(m), 0.0f);
-    ws.rowSums.resize(static_cast<std::size_t>(kChunk));
-    std::fill(state, state + m * width, 0.0f);
+    const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(m, width);
     auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows], keys already mapped
         multiply(keys, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add);
         for (std::int64_t j = 0; j < rows; ++j)
@@ -281,18 +294,6 @@ void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
     }
 }
 
-// One thread's buffers for efficientHeadChunked, kept between calls.
-struct EfficientWorkspace {
-    tile::AlignedBuffer queries;   // [kChunk][d]: softmax over features of each query row, then ÷ Z_m(i)
-    tile::AlignedBuffer keys;      // [kChunk][d]: e_jm = exp(k_jm − M_m) for the chunk's keys
-    tile::AlignedBuffer keysT;     // [d][kChunk]
-    tile::AlignedBuffer local;     // [kChunk][kChunk]: Q̃ Eᵀ masked to j ≤ i
-    tile::AlignedBuffer numerator; // [kChunk][padded dv]
-    tile::AlignedBuffer state;     // [d][padded dv]: Σ_j e_jm v_jᵀ over the keys absorbed so far
-    std::vector<float> keyMax;     // [d]: M_m, the running max of column m of K
-    std::vector<float> keySum;     // [d]: Z_m = Σ_j e_jm
-};
-
 // Softmax over the d features of each of `rows` query rows, into out.
 void featureSoftmax(const float* q, std::int64_t rows, std::int64_t d, float* out) {
     for (std::int64_t r = 0; r < rows; ++r, q += d, out += d) {
@@ -310,17 +311,10 @@ void featureSoftmax(const float* q, std::int64_t rows, std::int64_t d, float* ou
 // exponentials use the max through the chunk's last key, a shift common to the rows of the chunk that
 // cancels in the ratio. Bidirectional absorbs every key first and reads the final state.
 void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, bool causal, Tensor3& out) {
-    thread_local EfficientWorkspace ws;
+    thread_local ChunkWorkspace ws;
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols, width = padded(dv);
-    float* queries = ws.queries.reserve(static_cast<std::size_t>(kChunk * d));
-    float* keys = ws.keys.reserve(static_cast<std::size_t>(kChunk * d));
-    float* keysT = ws.keysT.reserve(static_cast<std::size_t>(d * kChunk));
-    float* local = ws.local.reserve(static_cast<std::size_t>(kChunk * kChunk));
-    float* numerator = ws.numerator.reserve(static_cast<std::size_t>(kChunk * width));
-    float* state = ws.state.reserve(static_cast<std::size_t>(d * width));
-    std::fill(state, state + d * width, 0.0f);
+    const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(d, width);
     ws.keyMax.assign(static_cast<std::size_t>(d), -std::numeric_limits<float>::infinity());
-    ws.keySum.assign(static_cast<std::size_t>(d), 0.0f);
     // Raises M_m to cover the chunk's keys (rescaling state and Z) and writes e_jm into `keys`.
     auto exponentiate = [&](std::int64_t row0, std::int64_t rows) {
         for (std::int64_t m = 0; m < d; ++m) {
