@@ -386,9 +386,3 @@ TEST_F(AccuracyViewTest, OnlyInputChangesRecompute) {
 
 } // namespace
 } // namespace attnlab
-
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

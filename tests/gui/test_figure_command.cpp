@@ -237,9 +237,3 @@ TEST_F(FigureCommandTest, ScreenshotErrors) {
 
 } // namespace
 } // namespace attnlab
-
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

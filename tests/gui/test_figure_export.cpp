@@ -283,9 +283,3 @@ TEST_F(FigureExportTest, FailedExportsLeaveNoFileBehind) {
 
 } // namespace
 } // namespace attnlab
-
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}

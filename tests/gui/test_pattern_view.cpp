@@ -462,9 +462,3 @@ TEST_F(PatternViewTest, LongSequenceIsDrawnFromADensityImageWithoutStallingTheUi
 
 } // namespace
 } // namespace attnlab
-
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}
