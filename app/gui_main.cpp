@@ -113,6 +113,13 @@ int runGui(int argc, char** argv) {
     GuiOptions options;
     if (!parseGuiOptions(argc, argv, options) || !checkGuiOptions(options)) return 2;
     const bool headless = !options.screenshot.isEmpty();
+    // Qt aborts when it cannot open a display; say so in one line instead.
+    if (!headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+        std::fprintf(stderr, "attnlab: error: no display to open the window on (set DISPLAY, or use --screenshot FILE "
+                             "or a headless subcommand: attnlab --help)\n");
+        return 2;
+    }
     if (headless) {
         useOffscreenWithoutDisplay();
         quietQtMessages();

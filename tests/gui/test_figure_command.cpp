@@ -44,9 +44,13 @@ protected:
     // Runs attnlab with `arguments` on the offscreen platform, with its own (empty) configuration and no
     // XDG_RUNTIME_DIR, as in a bare container.
     ProcessRun run(const QStringList& arguments) const {
-        QProcess process;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        return run(arguments, environment);
+    }
+
+    ProcessRun run(const QStringList& arguments, QProcessEnvironment environment) const {
+        QProcess process;
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), configDir());
         environment.remove(QStringLiteral("XDG_RUNTIME_DIR"));
         process.setProcessEnvironment(environment);
@@ -233,6 +237,16 @@ TEST_F(FigureCommandTest, ScreenshotErrors) {
         expectOneLineError(run(arguments));
         EXPECT_EQ(files(), before) << "a file was left behind";
     }
+}
+
+TEST_F(FigureCommandTest, TheWindowWithoutADisplayFailsWithOneLine) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) environment.remove(QString::fromLatin1(name));
+    const ProcessRun result = run({}, environment);
+    ASSERT_TRUE(result.finished);
+    EXPECT_EQ(result.exitCode, 2) << result.err.toStdString();
+    EXPECT_EQ(result.err.count(QLatin1Char('\n')), 1) << result.err.toStdString();
+    EXPECT_TRUE(result.err.startsWith(QStringLiteral("attnlab: error: no display"))) << result.err.toStdString();
 }
 
 } // namespace
