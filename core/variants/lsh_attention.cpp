@@ -2,6 +2,7 @@
 // shared by all heads. M_ij: h_r(q_i) = h_r(k_j) in some round r (∧ j ≤ i if causal). With shared_qk the
 // keys are q_j/‖q_j‖ (K ignored) and j = i is excluded unless the row has no other member; without it an
 // empty row gets j = i.
+#include "core/parallel_tasks.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
@@ -50,38 +51,72 @@ Tensor3 lshKeys(const AttentionInputs& inputs, bool shared) {
     return keys;
 }
 
+// M of one head kept as its hash buckets, O(rounds · n) memory however large the buckets are: per round,
+// each query's bucket and each bucket's keys (ascending). A row's columns are merged from its buckets
+// when asked. Safe to query from several threads at once.
+class BucketPattern : public Pattern {
+public:
+    BucketPattern(std::int64_t n, bool causal, bool shared) : Pattern(n), m_causal(causal), m_shared(shared) {}
+
+    void addRound(std::vector<std::int64_t> queryBucket, std::vector<std::vector<std::int64_t>> members) {
+        m_queryBuckets.push_back(std::move(queryBucket));
+        m_members.push_back(std::move(members));
+    }
+
+    bool allowed(std::int64_t i, std::int64_t j) const override {
+        const std::vector<std::int64_t> columns = rowColumns(i);
+        return std::binary_search(columns.begin(), columns.end(), j);
+    }
+
+    void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override {
+        const std::vector<ColumnRange> ranges = rangesOfColumns(rowColumns(i));
+        out.insert(out.end(), ranges.begin(), ranges.end());
+    }
+
+    std::int64_t rowCount(std::int64_t i) const override { return static_cast<std::int64_t>(rowColumns(i).size()); }
+
+private:
+    // Row i's columns, ascending: its bucket's keys in every round (j ≤ i if causal); with shared_qk
+    // without i itself unless nothing else is left; an empty row gets i.
+    std::vector<std::int64_t> rowColumns(std::int64_t i) const {
+        std::vector<std::int64_t> columns;
+        for (std::size_t r = 0; r < m_members.size(); ++r)
+            for (const std::int64_t j : m_members[r][static_cast<std::size_t>(m_queryBuckets[r][static_cast<std::size_t>(i)])]) {
+                if (m_causal && j > i) break;
+                columns.push_back(j);
+            }
+        if (m_members.size() > 1) {
+            std::sort(columns.begin(), columns.end());
+            columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+        }
+        if (m_shared && columns.size() > 1) {
+            const auto self = std::lower_bound(columns.begin(), columns.end(), i);
+            if (self != columns.end() && *self == i) columns.erase(self);
+        }
+        if (columns.empty()) columns.push_back(i);
+        return columns;
+    }
+
+    bool m_causal;
+    bool m_shared;
+    std::vector<std::vector<std::int64_t>> m_queryBuckets;          // [round][i]
+    std::vector<std::vector<std::vector<std::int64_t>>> m_members;  // [round][bucket]: keys, ascending
+};
+
 std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, const Tensor3& keys, int h, const ParamSet& params,
                                         bool causal) {
     const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
     const std::int64_t rounds = params.integer("rounds");
     const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
-    const bool shared = params.flag("shared_qk");
-    std::vector<std::vector<std::int64_t>> columns(static_cast<std::size_t>(n));
+    auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
     for (std::int64_t r = 0; r < rounds; ++r) {
         const auto rotation = lshRotation(d, buckets / 2, seed, r);
-        const auto queryBucket = hashRows(q.head(h), n, d, rotation, buckets / 2);
         const auto keyBucket = hashRows(keys.head(h), n, d, rotation, buckets / 2);
         std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(buckets));
-        for (std::int64_t j = 0; j < n; ++j) members[keyBucket[j]].push_back(j);
-        for (std::int64_t i = 0; i < n; ++i)
-            for (const std::int64_t j : members[queryBucket[i]]) {
-                if (causal && j > i) break;
-                columns[i].push_back(j);
-            }
+        for (std::int64_t j = 0; j < n; ++j) members[static_cast<std::size_t>(keyBucket[static_cast<std::size_t>(j)])].push_back(j);
+        pattern->addRound(hashRows(q.head(h), n, d, rotation, buckets / 2), std::move(members));
     }
-    std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        auto& row = columns[i];
-        std::sort(row.begin(), row.end());
-        row.erase(std::unique(row.begin(), row.end()), row.end());
-        if (shared) {
-            const auto self = std::find(row.begin(), row.end(), i);
-            if (self != row.end() && row.size() > 1) row.erase(self);
-        }
-        if (row.empty()) row.push_back(i);
-        rows[i] = rangesOfColumns(row);
-    }
-    return std::make_unique<ExplicitPattern>(n, rows);
+    return pattern;
 }
 
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
@@ -92,13 +127,19 @@ std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     const Tensor3 keys = lshKeys(inputs, options.params.flag("shared_qk"));
     HeadPatterns patterns(static_cast<std::size_t>(inputs.q->heads));
-    for (int h = 0; h < inputs.q->heads; ++h)
-        patterns[h] = lshHeadPattern(*inputs.q, keys, h, options.params, options.causal);
-    AttentionInputs hashed = inputs;
-    hashed.k = &keys;
+    const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
+        patterns[static_cast<std::size_t>(h)] = lshHeadPattern(*inputs.q, keys, static_cast<int>(h), options.params, options.causal);
+    });
+    if (!hashed) {
+        RunResult cancelled;
+        cancelled.cancelled = true;
+        return cancelled;
+    }
+    AttentionInputs withKeys = inputs;
+    withKeys.k = &keys;
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-    return runMasked(hashed, patterns, scoring, options);
+    return runMasked(withKeys, patterns, scoring, options);
 }
 
 } // namespace
