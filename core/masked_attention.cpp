@@ -8,10 +8,14 @@
 
 namespace attnlab {
 
-RunResult makeResult(const AttentionInputs& inputs, bool wantWeights) {
+RunResult makeResult(const Tensor3& v, const RunOptions& options) {
     RunResult result;
-    result.out = Tensor3(inputs.v->heads, inputs.v->rows, inputs.v->cols);
-    if (wantWeights) result.weights = Tensor3(inputs.q->heads, inputs.q->rows, inputs.q->rows);
+    const Tensor3* earlier = options.recycle ? &options.recycle->out : nullptr;
+    if (earlier && earlier->heads == v.heads && earlier->rows == v.rows && earlier->cols == v.cols)
+        result.out = std::move(options.recycle->out);
+    else
+        result.out = Tensor3(v.heads, v.rows, v.cols);
+    if (options.wantWeights) result.weights = Tensor3(v.heads, v.rows, v.rows);
     return result;
 }
 
@@ -46,7 +50,7 @@ RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& 
 
 RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
                                       const MaskedScoring& scoring, const RunOptions& options) {
-    RunResult result = makeResult(inputs, options.wantWeights);
+    RunResult result = makeResult(*inputs.v, options);
     const Tensor3& q = *inputs.q;
     const Tensor3& k = *inputs.k;
     const Tensor3& v = *inputs.v;

@@ -37,8 +37,10 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
 RunResult runMasked(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                     const RunOptions& options);
 
-// Allocates out [h, n, dv] and, when asked, zeroed weights [h, n, n].
-RunResult makeResult(const AttentionInputs& inputs, bool wantWeights);
+// The result buffers for values v [h, n, dv]: out [h, n, dv] and, when options.wantWeights, zeroed weights
+// [h, n, n]. The output storage is taken over from options.recycle when its shape matches and is then
+// not cleared: every kernel writes each output element.
+RunResult makeResult(const Tensor3& v, const RunOptions& options);
 
 // Number of query rows processed between two cancellation polls.
 inline constexpr std::int64_t kRowBlock = 64;

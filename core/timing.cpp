@@ -152,8 +152,14 @@ TimingResult timeVariant(const TimingRequest& request) {
     options.useReference = request.useReference;
     options.cancelled = request.cancelled;
 
-    TimingResult result = timeRepeated([&] { return !variant.run(inputs, options).cancelled; }, request.budgetSeconds,
-                                       request.minRepeats, request.maxRepeats, request.cancelled);
+    RunResult previous; // each run overwrites the previous run's output instead of allocating its own
+    options.recycle = &previous;
+    const auto once = [&] {
+        previous = variant.run(inputs, options);
+        return !previous.cancelled;
+    };
+    TimingResult result = timeRepeated(once, request.budgetSeconds, request.minRepeats, request.maxRepeats,
+                                       request.cancelled);
     result.attentionMacs = layerCost(variant, request.shape, params).attentionMacs;
     if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
     return result;

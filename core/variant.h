@@ -38,6 +38,8 @@ struct AttentionInputs {
 // heads or row blocks and then stop early (the result is discarded by the caller).
 using CancelCheck = std::function<bool()>;
 
+struct RunResult;
+
 struct RunOptions {
     bool causal = false;
     ParamSet params;
@@ -45,6 +47,10 @@ struct RunOptions {
     bool wantWeights = false;    // also fill RunResult::weights ([h, n, n])
     bool useReference = false;   // the plain, obviously-correct path the fast kernels are tested against
     CancelCheck cancelled;       // may be empty
+    // An earlier result whose output storage this run may take over and overwrite instead of allocating
+    // and clearing a new one (timing loops pass their previous result, as a caller with a preallocated
+    // output would).
+    RunResult* recycle = nullptr;
 };
 
 struct RunResult {

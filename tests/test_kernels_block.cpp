@@ -77,6 +77,32 @@ TEST(KernelsBlock, EveryVariantMatchesItsReference) {
                 if (supports(variant, causal)) compareWithReference(variant, shape, causal, {});
 }
 
+TEST(KernelsBlock, ARecycledOutputIsOverwrittenCompletely) {
+    // A recycled buffer full of NaN must come back holding exactly what a fresh run computes.
+    const Shape shape{3, 70, 16, 12};
+    const Inputs data(shape);
+    const AttentionInputs inputs = data.view();
+    for (const VariantInfo& variant : allVariants())
+        for (const bool causal : {false, true})
+            for (const bool reference : {false, true}) {
+                if (!supports(variant, causal)) continue;
+                SCOPED_TRACE(variant.id + (causal ? " causal" : "") + (reference ? " reference" : ""));
+                RunOptions options;
+                options.causal = causal;
+                options.params = prepareParams(variant, inputs.shape(causal), {});
+                options.threads = 2;
+                options.useReference = reference;
+                const RunResult fresh = variant.run(inputs, options);
+                RunResult garbage;
+                garbage.out = Tensor3(shape.heads, shape.n, shape.dv);
+                std::fill(garbage.out.values.begin(), garbage.out.values.end(), std::numeric_limits<float>::quiet_NaN());
+                options.recycle = &garbage;
+                const RunResult recycled = variant.run(inputs, options);
+                EXPECT_TRUE(garbage.out.values.empty()) << "the buffer was taken over";
+                EXPECT_EQ(recycled.out.values, fresh.out.values);
+            }
+}
+
 TEST(KernelsBlock, SparseParametersMatchTheReference) {
     // Windows and chunks that cut key blocks mid-way, dilated and strided rows (per-row fallback), globals.
     const std::vector<std::pair<std::string, ParamOverrides>> cases = {

@@ -404,7 +404,7 @@ double blockAttentionWorkspaceBytes(std::int64_t d, std::int64_t dv) {
 
 RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                             const RunOptions& options) {
-    RunResult result = makeResult(inputs, options.wantWeights);
+    RunResult result = makeResult(*inputs.v, options);
     const std::int64_t n = inputs.q->rows;
     const std::int64_t blocks = (n + kQueryBlock - 1) / kQueryBlock;
     const std::int64_t tasks = blocks * inputs.q->heads;

@@ -22,12 +22,6 @@ using RowMap = Eigen::Map<RowMatrix>;
 
 constexpr std::int64_t kChunk = 64;
 
-RunResult emptyResult(const Tensor3& v, std::int64_t n, bool wantWeights) {
-    RunResult result;
-    result.out = Tensor3(v.heads, n, v.cols);
-    if (wantWeights) result.weights = Tensor3(v.heads, n, n);
-    return result;
-}
 
 // One thread's buffers for featureMapHead, kept between calls. Row strides are padded to whole vectors.
 // One chunk's buffers, m features wide (φ of Q and K for the feature maps, softmax(q)/Z and e^(k−M)
@@ -210,7 +204,7 @@ FeatureMap precomputedFeatures(const Tensor3& phiQ, const Tensor3& phiK) {
 
 RunResult runFeatureMapAttention(const FeatureMap& map, const Tensor3& v, const RunOptions& options) {
     const std::int64_t n = v.rows;
-    RunResult result = emptyResult(v, n, options.wantWeights);
+    RunResult result = makeResult(v, options);
     useSerialGemmEngine();
     result.cancelled = !runTasks(v.heads, options.threads, options.cancelled, [&](std::int64_t task) {
         const auto h = static_cast<int>(task);
@@ -375,7 +369,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
 } // namespace
 
 RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions& options) {
-    RunResult result = emptyResult(*inputs.v, inputs.q->rows, options.wantWeights);
+    RunResult result = makeResult(*inputs.v, options);
     result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
         const auto h = static_cast<int>(task);
         // The weights come from the per-token form, which also is the reference.
@@ -434,7 +428,9 @@ void eluRecurrenceHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int
 } // namespace
 
 RunResult runEluRecurrence(const AttentionInputs& inputs, const RunOptions& options) {
-    RunResult result = emptyResult(*inputs.v, inputs.q->rows, false);
+    RunOptions withoutWeights = options;
+    withoutWeights.wantWeights = false;
+    RunResult result = makeResult(*inputs.v, withoutWeights);
     result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
         const auto h = static_cast<int>(task);
         eluRecurrenceHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);

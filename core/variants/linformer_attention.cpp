@@ -58,7 +58,7 @@ void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
 }
 
 RunResult runLinformer(const AttentionInputs& inputs, const RunOptions& options) {
-    RunResult result = makeResult(inputs, options.wantWeights);
+    RunResult result = makeResult(*inputs.v, options);
     const Projections proj = linformerProjections(options.params, inputs.q->rows);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
     for (int h = 0; h < inputs.q->heads; ++h) {
