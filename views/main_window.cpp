@@ -3,7 +3,7 @@
 #include "views/accuracy_view.h"
 #include "views/figure_export.h"
 #include "views/flops_view.h"
-#include "views/imgui_lab.h"
+#include "views/imgui_lab_widget.h"
 #include "views/model_presets.h"
 #include "views/parameter_panel.h"
 #include "views/pattern_view.h"
@@ -130,10 +130,10 @@ void MainWindow::buildViews() {
         connect(view, &FigureView::busyChanged, this, &MainWindow::refreshBusy);
         connect(view, &FigureView::statusMessage, this, [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     }
-    if (ImGuiLab::openGlAvailable()) {
-        m_lab = new ImGuiLab;
+    if (ImGuiLabWidget::openGlAvailable()) {
+        m_lab = new ImGuiLabWidget;
         m_tabs->addTab(m_lab, tabLabel(kLabName));
-        connect(m_lab, &ImGuiLab::settingsEdited, this, &MainWindow::applySettings);
+        connect(m_lab, &ImGuiLabWidget::settingsEdited, this, &MainWindow::applySettings);
     } else {
         auto* note = new QLabel(QStringLiteral("The Dear ImGui live lab is unavailable: this platform (%1) has no OpenGL.\n"
                                                "Every other view works; run on a desktop session to use the lab.")

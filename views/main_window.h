@@ -14,7 +14,7 @@ class QTabWidget;
 
 namespace attnlab {
 
-class ImGuiLab;
+class ImGuiLabWidget;
 class ParameterPanel;
 
 // A new figure view by its viewName() ("pattern", "reach", "timing", "flops", "accuracy"), or null.
@@ -71,7 +71,7 @@ private:
     ParameterPanel* m_panel = nullptr;
     QTabWidget* m_tabs = nullptr;
     QList<FigureView*> m_views;
-    ImGuiLab* m_lab = nullptr;
+    ImGuiLabWidget* m_lab = nullptr;
     QProgressBar* m_busy = nullptr;
     QLabel* m_statusNote = nullptr;
     bool m_storeOnClose = true;

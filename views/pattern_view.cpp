@@ -1,9 +1,7 @@
 #include "views/pattern_view.h"
 
 #include "views/colormap.h"
-#include "views/view_inputs.h"
 
-#include "core/errors.h"
 #include "core/registry.h"
 
 #include <QFontMetricsF>
@@ -17,225 +15,7 @@
 
 namespace attnlab {
 
-// ---------------------------------------------------------------------------------------------------
-// PlaneViewport
-
-std::optional<PlaneCell> PlaneViewport::cellAt(const QPointF& pixel) const {
-    if (!m_plot.contains(pixel)) return std::nullopt;
-    const double size = cellSize();
-    const auto j = static_cast<std::int64_t>(std::floor(m_origin.x() + (pixel.x() - m_plot.left()) / size));
-    const auto i = static_cast<std::int64_t>(std::floor(m_origin.y() + (pixel.y() - m_plot.top()) / size));
-    if (i < 0 || j < 0 || i >= m_n || j >= m_n) return std::nullopt;
-    return PlaneCell{i, j};
-}
-
-QRectF PlaneViewport::cellRect(const PlaneCell& cell) const { return regionRect({cell.i, cell.i + 1, cell.j, cell.j + 1}); }
-
-QRectF PlaneViewport::regionRect(const PlaneRegion& region) const {
-    const double size = cellSize();
-    return QRectF(m_plot.left() + (static_cast<double>(region.col0) - m_origin.x()) * size,
-                  m_plot.top() + (static_cast<double>(region.row0) - m_origin.y()) * size,
-                  static_cast<double>(region.col1 - region.col0) * size, static_cast<double>(region.row1 - region.row0) * size);
-}
-
-PlaneRegion PlaneViewport::visibleRegion() const {
-    const double cells = visibleCells();
-    auto span = [this, cells](double first) {
-        const auto begin = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(first)), 0, m_n - 1);
-        const auto end = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(first + cells - 1e-9)), begin + 1, m_n);
-        return std::pair{begin, end};
-    };
-    const auto [row0, row1] = span(m_origin.y());
-    const auto [col0, col1] = span(m_origin.x());
-    return {row0, row1, col0, col1};
-}
-
-void PlaneViewport::zoomAt(const QPointF& pixel, double factor) {
-    const double size = cellSize();
-    const QPointF anchor = m_origin + (pixel - m_plot.topLeft()) / size;
-    const double maxZoom = std::max(1.0, static_cast<double>(m_n) / 4.0);
-    m_zoom = std::clamp(m_zoom * factor, 1.0, maxZoom);
-    m_origin = anchor - (pixel - m_plot.topLeft()) / cellSize();
-    clampOrigin();
-}
-
-void PlaneViewport::panByPixels(const QPointF& delta) {
-    m_origin -= delta / cellSize();
-    clampOrigin();
-}
-
-void PlaneViewport::setView(double zoom, const QPointF& origin) {
-    m_zoom = std::clamp(zoom, 1.0, std::max(1.0, static_cast<double>(m_n) / 4.0));
-    m_origin = origin;
-    clampOrigin();
-}
-
-void PlaneViewport::clampOrigin() {
-    const double limit = static_cast<double>(m_n) - visibleCells();
-    m_origin.setX(std::clamp(m_origin.x(), 0.0, std::max(0.0, limit)));
-    m_origin.setY(std::clamp(m_origin.y(), 0.0, std::max(0.0, limit)));
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Snapshots and tiles (immutable once built on a worker)
-
-struct PatternView::Panel {
-    VariantChoice choice;
-    QString name;
-    QString error;                                // one line; the panel shows it instead of the pattern
-    std::shared_ptr<const Pattern> pattern;
-    bool hasMask = true;
-    std::int64_t n = 0;
-    std::int64_t nnz = 0;
-    double coreMacs = 0;
-    double fullMacs = 0;
-    // Effective weights of the chosen head, row-major n × n, and their colour image ((√(w / max))).
-    std::shared_ptr<const std::vector<float>> weights;
-    QImage weightsImage;
-    float maxWeight = 0;
-    QString weightsNote;                          // why there are no weights
-};
-
-struct PatternView::Snapshot {
-    LabSettings settings;
-    std::int64_t n = 0;
-    QString note;                                 // e.g. shape taken from the NPY files
-    std::vector<Panel> panels;
-};
-
-struct PatternView::Tile {
-    PlaneRegion region;
-    int width = 0;
-    int height = 0;
-    QImage mask;   // densityColor per cell block
-    QImage veil;   // white, opaque where masked: drawn over the weights
-};
-
 namespace {
-
-double sumTerms(const CoreCost& cost) {
-    double total = 0;
-    for (const auto& [name, macs] : cost.terms) total += macs;
-    return total;
-}
-
-QImage weightsImageOf(const std::vector<float>& weights, std::int64_t n, float maxWeight) {
-    QImage image(static_cast<int>(n), static_cast<int>(n), QImage::Format_RGB32);
-    for (std::int64_t i = 0; i < n; ++i) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(i)));
-        for (std::int64_t j = 0; j < n; ++j) {
-            // An exact zero is outside the pattern: drawn as background, like a masked cell.
-            const float w = weights[i * n + j];
-            line[j] = w == 0.0f ? emptyCellColor() : viridis(maxWeight > 0 ? std::sqrt(w / maxWeight) : 0.0);
-        }
-    }
-    return image;
-}
-
-void computeWeights(PatternView::Panel& panel, const VariantInfo& variant, const ProblemInputs& inputs, const ParamSet& params,
-                    int head, const CancelCheck& cancelled) {
-    const Tensor3 q = headSlice(inputs.q, head), k = headSlice(inputs.k, head), v = headSlice(inputs.v, head);
-    RunOptions options;
-    options.causal = inputs.shape.causal;
-    options.params = params;
-    options.threads = JobRunner::kernelThreads();
-    options.wantWeights = true;
-    options.cancelled = cancelled;
-    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
-    RunResult result = variant.run(AttentionInputs{&q, needsKeys ? &k : nullptr, &v}, options);
-    if (result.cancelled || !result.weights) return;
-    auto weights = std::make_shared<std::vector<float>>(std::move(result.weights->values));
-    panel.maxWeight = weights->empty() ? 0.0f : *std::max_element(weights->begin(), weights->end());
-    panel.weightsImage = weightsImageOf(*weights, inputs.shape.n, panel.maxWeight);
-    panel.weights = std::move(weights);
-}
-
-PatternView::Panel buildPanel(const LabSettings& settings, const VariantChoice& choice, const std::optional<ProblemInputs>& inputs,
-                              const CancelCheck& cancelled) {
-    PatternView::Panel panel;
-    panel.choice = choice;
-    panel.name = QString::fromStdString(choice.variant);
-    try {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        panel.name = QString::fromStdString(variant.displayName);
-        panel.hasMask = variant.hasMask;
-        ProblemShape shape = inputs ? inputs->shape : problemShape(settings, variant);
-        shape.causal = problemShape(settings, variant).causal;
-        panel.n = shape.n;
-        if (settings.head < 0 || settings.head >= shape.heads)
-            throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
-        const ParamSet params = prepareParams(variant, shape, choice.params);
-        AttentionInputs data;
-        if (variant.dataDependentPattern) {
-            if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
-            data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
-        }
-        panel.pattern = buildPattern(variant, shape, params, variant.dataDependentPattern ? &data : nullptr, settings.head);
-        panel.nnz = panel.pattern->nnz();
-        panel.coreMacs = sumTerms(variant.cost(shape, params));
-        const VariantInfo& full = requireVariant("full");
-        ProblemShape fullShape = shape;
-        fullShape.causal = false;
-        panel.fullMacs = sumTerms(full.cost(fullShape, prepareParams(full, fullShape, {})));
-        if (!settings.showWeights) return panel;
-        if (shape.n > PatternView::kMaxWeightsN)
-            panel.weightsNote = QStringLiteral("weights need an n × n matrix: shown for n ≤ %1").arg(PatternView::kMaxWeightsN);
-        else if (inputs)
-            computeWeights(panel, variant, *inputs, params, settings.head, cancelled);
-    } catch (const std::exception& error) {
-        panel.error = QString::fromStdString(error.what());
-        panel.pattern.reset();
-    }
-    return panel;
-}
-
-bool needsInputs(const LabSettings& settings) {
-    for (const auto& choice : chosenVariants(settings)) {
-        const VariantInfo* variant = findVariant(choice.variant);
-        if (variant && variant->dataDependentPattern) return true;
-    }
-    return settings.source == InputSource::NpyFiles || (settings.showWeights && settings.n <= PatternView::kMaxWeightsN);
-}
-
-PatternView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCheck& cancelled) {
-    PatternView::Snapshot snapshot;
-    snapshot.settings = settings;
-    snapshot.n = settings.n;
-    std::optional<ProblemInputs> inputs;
-    QString inputError;
-    if (needsInputs(settings)) {
-        try {
-            inputs = loadInputs(settings, requireVariant(chosenVariants(settings).front().variant));
-            snapshot.n = inputs->shape.n;
-            snapshot.note = inputs->note;
-        } catch (const std::exception& error) {
-            inputError = QString::fromStdString(error.what());
-        }
-    }
-    for (const auto& choice : chosenVariants(settings)) {
-        if (cancelled()) break;
-        PatternView::Panel panel = buildPanel(settings, choice, inputs, cancelled);
-        if (!inputError.isEmpty() && panel.error.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
-        snapshot.panels.push_back(std::move(panel));
-    }
-    return snapshot;
-}
-
-PatternView::Tile buildTile(const Pattern& pattern, const PlaneRegion& region, int width, int height, bool withVeil) {
-    PatternView::Tile tile{region, width, height, QImage(width, height, QImage::Format_RGB32), QImage()};
-    const DensityImage density = densityImageRegion(pattern, region.row0, region.row1, region.col0, region.col1, width, height);
-    if (withVeil) tile.veil = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
-    for (int y = 0; y < height; ++y) {
-        auto* maskLine = reinterpret_cast<QRgb*>(tile.mask.scanLine(y));
-        auto* veilLine = withVeil ? reinterpret_cast<QRgb*>(tile.veil.scanLine(y)) : nullptr;
-        for (int x = 0; x < width; ++x) {
-            const float value = density.density[static_cast<std::size_t>(y) * width + x];
-            maskLine[x] = densityColor(value);
-            if (veilLine) veilLine[x] = qPremultiply(qRgba(255, 255, 255, static_cast<int>(std::lround((1.0f - value) * 190))));
-        }
-    }
-    return tile;
-}
 
 QString formatCount(double value) {
     const char* suffixes[] = {"", " k", " M", " G", " T", " P"};
@@ -310,7 +90,7 @@ void PatternView::startSnapshotJob() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
     const LabSettings settings = m_settings;
-    m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildSnapshot(settings, cancelled); },
+    m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildPatternSnapshot(settings, cancelled); },
                             [this](const Snapshot& snapshot) {
                                 const bool nChanged = !m_snapshot || m_snapshot->n != snapshot.n;
                                 m_snapshot = std::make_shared<const Snapshot>(snapshot);
@@ -409,7 +189,7 @@ void PatternView::requestTiles() {
         }
         m_tileJobs.submit<std::shared_ptr<const Tile>>(
             [pattern, region, width, height, withVeil](const CancelCheck&) {
-                return std::make_shared<const Tile>(buildTile(*pattern, region, width, height, withVeil));
+                return std::make_shared<const Tile>(buildPatternTile(*pattern, region, width, height, withVeil));
             },
             [this, index, snapshot = m_snapshot](const std::shared_ptr<const Tile>& tile) {
                 if (snapshot != m_snapshot) return;

@@ -5,7 +5,7 @@
 // With ATTNLAB_LAB_SNAPSHOTS=DIR set, the rendered frames are also written there as PNG for a look.
 
 #include "views/colormap.h"
-#include "views/imgui_lab.h"
+#include "views/imgui_lab_widget.h"
 
 #include "core/param_schema.h"
 #include "core/registry.h"
@@ -53,13 +53,13 @@ LabSettings settingsFor(const std::string& variant, std::int64_t n, bool causal 
     return settings;
 }
 
-class ImGuiLabTest : public ::testing::Test {
+class ImGuiLabWidgetTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        if (!ImGuiLab::openGlAvailable())
+        if (!ImGuiLabWidget::openGlAvailable())
             GTEST_SKIP() << "no OpenGL 3 context on the '" << QGuiApplication::platformName().toStdString()
                          << "' platform (install xvfb and Mesa, or run on a display with OpenGL)";
-        lab = std::make_unique<ImGuiLab>();
+        lab = std::make_unique<ImGuiLabWidget>();
         lab->resize(1000, 720);
         lab->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(lab.get()));
@@ -137,20 +137,20 @@ protected:
         frame(); // the canvas takes the new pattern's n in the frame that builds it
     }
 
-    std::unique_ptr<ImGuiLab> lab;
+    std::unique_ptr<ImGuiLabWidget> lab;
 
 private:
     int m_frames = 0;
 };
 
-TEST_F(ImGuiLabTest, EachWidgetOwnsAnImGuiContext) {
+TEST_F(ImGuiLabWidgetTest, EachWidgetOwnsAnImGuiContext) {
     ASSERT_NE(lab->imguiContext(), nullptr);
-    ImGuiLab second;
+    ImGuiLabWidget second;
     EXPECT_NE(second.imguiContext(), nullptr);
     EXPECT_NE(second.imguiContext(), lab->imguiContext());
 }
 
-TEST_F(ImGuiLabTest, CausalFullPatternFillsTheLowerTriangleOfTheCanvas) {
+TEST_F(ImGuiLabWidgetTest, CausalFullPatternFillsTheLowerTriangleOfTheCanvas) {
     showSettings(settingsFor("full", 64, true));
     const QImage image = frame();
     ASSERT_FALSE(lab->canvasRect().isEmpty());
@@ -164,7 +164,7 @@ TEST_F(ImGuiLabTest, CausalFullPatternFillsTheLowerTriangleOfTheCanvas) {
             << "cell (" << i << ", " << j << ") is " << colorText(pixelAt(image, cellCentre(i, j)));
 }
 
-TEST_F(ImGuiLabTest, QtMouseAndKeyEventsReachImGui) {
+TEST_F(ImGuiLabWidgetTest, QtMouseAndKeyEventsReachImGui) {
     ImGui::SetCurrentContext(lab->imguiContext());
     const ImGuiIO& io = ImGui::GetIO();
     QMouseEvent move(QEvent::MouseMove, QPointF(123.5, 77.0), lab->mapToGlobal(QPointF(123.5, 77.0)), Qt::NoButton, Qt::NoButton,
@@ -213,7 +213,7 @@ bool stridedAllows(std::int64_t i, std::int64_t j, std::int64_t l) {
     return distance <= l || distance % l == 0;
 }
 
-TEST_F(ImGuiLabTest, HoverNamesTheCellUnderTheMouseAtSeveralZooms) {
+TEST_F(ImGuiLabWidgetTest, HoverNamesTheCellUnderTheMouseAtSeveralZooms) {
     showSettings(settingsFor("strided", 256)); // stride ceil(sqrt(256)) = 16
     struct Case {
         double zoom;
@@ -240,7 +240,7 @@ TEST_F(ImGuiLabTest, HoverNamesTheCellUnderTheMouseAtSeveralZooms) {
     EXPECT_FALSE(lab->hoveredCell().has_value());
 }
 
-TEST_F(ImGuiLabTest, WheelZoomsAtTheCursorAndDragPans) {
+TEST_F(ImGuiLabWidgetTest, WheelZoomsAtTheCursorAndDragPans) {
     // ImGui floors the mouse position to whole pixels, so the test works in whole pixels too.
     showSettings(settingsFor("chunk", 512));
     const QPoint at = cellCentre(300, 120).toPoint();
@@ -269,8 +269,8 @@ TEST_F(ImGuiLabTest, WheelZoomsAtTheCursorAndDragPans) {
     EXPECT_EQ(*lab->hoveredCell(), before) << "a drag carries the cell along with the cursor";
 }
 
-TEST_F(ImGuiLabTest, SetSettingsShowsValuesWithoutSignallingBack) {
-    QSignalSpy edited(lab.get(), &ImGuiLab::settingsEdited);
+TEST_F(ImGuiLabWidgetTest, SetSettingsShowsValuesWithoutSignallingBack) {
+    QSignalSpy edited(lab.get(), &ImGuiLabWidget::settingsEdited);
     LabSettings settings = settingsFor("strided", 1024, true);
     settings.d = 32;
     settings.heads = 4;
@@ -291,7 +291,7 @@ TEST_F(ImGuiLabTest, SetSettingsShowsValuesWithoutSignallingBack) {
     EXPECT_EQ(lab->settings(), settings);
 }
 
-TEST_F(ImGuiLabTest, EveryParameterOfEveryVariantHasAControlShowingItsValue) {
+TEST_F(ImGuiLabWidgetTest, EveryParameterOfEveryVariantHasAControlShowingItsValue) {
     for (const VariantInfo& variant : allVariants()) {
         LabSettings settings = settingsFor(variant.id, 300, variant.causalSupport == CausalSupport::CausalOnly);
         showSettings(settings);
@@ -306,9 +306,9 @@ TEST_F(ImGuiLabTest, EveryParameterOfEveryVariantHasAControlShowingItsValue) {
     }
 }
 
-TEST_F(ImGuiLabTest, ClickingCausalEmitsTheEditedSettings) {
+TEST_F(ImGuiLabWidgetTest, ClickingCausalEmitsTheEditedSettings) {
     showSettings(settingsFor("full", 64));
-    QSignalSpy edited(lab.get(), &ImGuiLab::settingsEdited);
+    QSignalSpy edited(lab.get(), &ImGuiLabWidget::settingsEdited);
     click(lab->controlRect("causal").center());
     ASSERT_EQ(edited.count(), 1);
     const auto emitted = edited.at(0).at(0).value<LabSettings>();
@@ -319,9 +319,9 @@ TEST_F(ImGuiLabTest, ClickingCausalEmitsTheEditedSettings) {
     EXPECT_EQ(edited.count(), 1);
 }
 
-TEST_F(ImGuiLabTest, DraggingAParameterSliderToItsLeftEndSetsItsMinimum) {
+TEST_F(ImGuiLabWidgetTest, DraggingAParameterSliderToItsLeftEndSetsItsMinimum) {
     showSettings(settingsFor("strided", 256));
-    QSignalSpy edited(lab.get(), &ImGuiLab::settingsEdited);
+    QSignalSpy edited(lab.get(), &ImGuiLabWidget::settingsEdited);
     const QRectF slider = lab->controlRect("stride");
     ASSERT_FALSE(slider.isEmpty());
     const QPointF start = slider.center();
@@ -336,9 +336,9 @@ TEST_F(ImGuiLabTest, DraggingAParameterSliderToItsLeftEndSetsItsMinimum) {
     EXPECT_EQ(lab->controlValue("stride"), "1");
 }
 
-TEST_F(ImGuiLabTest, TypedIndexListIsAppliedOnEnter) {
+TEST_F(ImGuiLabWidgetTest, TypedIndexListIsAppliedOnEnter) {
     showSettings(settingsFor("longformer", 128));
-    QSignalSpy edited(lab.get(), &ImGuiLab::settingsEdited);
+    QSignalSpy edited(lab.get(), &ImGuiLabWidget::settingsEdited);
     click(lab->controlRect("globals").center());
     for (const QString& character : {QStringLiteral("0"), QStringLiteral(","), QStringLiteral("5")})
         pressKey(character == "," ? Qt::Key_Comma : Qt::Key_0 + character.toInt(), character);
@@ -353,7 +353,7 @@ TEST_F(ImGuiLabTest, TypedIndexListIsAppliedOnEnter) {
     EXPECT_TRUE(lab->hoveredCell()->allowed); // column 5 is global now
 }
 
-TEST_F(ImGuiLabTest, InvalidCombinationShowsTheErrorInsteadOfAPattern) {
+TEST_F(ImGuiLabWidgetTest, InvalidCombinationShowsTheErrorInsteadOfAPattern) {
     LabSettings settings = settingsFor("fixed", 256);
     settings.params = {{"block", "4"}, {"summary", "9"}};
     showSettings(settings);
@@ -366,7 +366,7 @@ TEST_F(ImGuiLabTest, InvalidCombinationShowsTheErrorInsteadOfAPattern) {
     EXPECT_TRUE(lab->errorMessage().isEmpty()) << lab->errorMessage().toStdString();
 }
 
-TEST_F(ImGuiLabTest, LargePatternIsComputedInTheBackgroundAndTheLastImageStays) {
+TEST_F(ImGuiLabWidgetTest, LargePatternIsComputedInTheBackgroundAndTheLastImageStays) {
     showSettings(settingsFor("full", 65536, true));
     QTRY_VERIFY_WITH_TIMEOUT(!lab->densityPending(), 60000);
     QImage image = frame();
@@ -400,7 +400,7 @@ TEST(ImGuiLabWithoutOpenGl, OffscreenPlatformReportsTheLabUnavailable) {
 // window then shows a note instead of the lab; tests/gui/test_main_window.cpp checks that.)
 int runOffscreenProbe(int argc, char** argv) {
     QApplication app(argc, argv);
-    const bool available = ImGuiLab::openGlAvailable();
+    const bool available = ImGuiLabWidget::openGlAvailable();
     std::printf("openGlAvailable=%s\n", available ? "true" : "false");
     return available ? 1 : 0;
 }

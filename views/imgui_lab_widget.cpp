@@ -1,13 +1,10 @@
-#include "views/imgui_lab.h"
+#include "views/imgui_lab_widget.h"
 
 #include "views/colormap.h"
 #include "views/imgui_qt_bridge.h"
-#include "views/job_runner.h"
+#include "views/lab_pattern_canvas.h"
 
 #include "core/errors.h"
-#include "core/input_files.h"
-#include "core/input_generator.h"
-#include "core/memory_budget.h"
 #include "core/registry.h"
 
 #include <backends/imgui_impl_opengl3.h>
@@ -15,14 +12,12 @@
 
 #include <QCursor>
 #include <QGuiApplication>
-#include <QImage>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,11 +26,6 @@ namespace attnlab {
 
 namespace {
 
-// Patterns up to this n (from generated inputs) are built and drawn within the frame that asks for
-// them; larger ones are built on a worker while the canvas keeps showing the last image.
-constexpr std::int64_t kInlineMaxN = 4096;
-// Data-dependent patterns need Q and K: beyond this many generated values they go to the worker too.
-constexpr std::int64_t kInlineMaxInputValues = std::int64_t{1} << 22;
 constexpr int kMaxBins = 2048;
 constexpr int kFrameIntervalMs = 16;
 constexpr float kControlsWidth = 340.0f;
@@ -48,121 +38,6 @@ constexpr int kMaxHeads = 64;
 
 ImU32 imColor(QRgb rgb) { return IM_COL32(qRed(rgb), qGreen(rgb), qBlue(rgb), qAlpha(rgb)); }
 const ImVec4 kErrorColor(0.75f, 0.1f, 0.1f, 1.0f);
-
-// The settings a pattern depends on; compare mode and figure options are left at their defaults.
-LabSettings patternKey(const LabSettings& settings) {
-    LabSettings key;
-    key.variant = settings.variant;
-    key.params = settings.params;
-    key.n = settings.n;
-    key.d = settings.d;
-    key.heads = settings.heads;
-    key.causal = settings.causal;
-    key.head = settings.head;
-    key.source = settings.source;
-    key.inputSeed = settings.inputSeed;
-    key.qPath = settings.qPath;
-    key.kPath = settings.kPath;
-    return key;
-}
-
-// The pattern of one set of settings, immutable once built; shared by tile workers and hover.
-struct LabPattern {
-    std::uint64_t generation = 0;
-    std::shared_ptr<const Pattern> pattern; // null when `error` is set or nothing is built yet
-    QString error;
-    QString note;                           // where the shape came from when not from the sliders
-    std::int64_t n = 0;
-    std::int64_t nnz = 0;
-};
-
-// The colour-mapped density image of `region` of one pattern: width × height bins, RGBA bytes ready
-// for an OpenGL texture.
-struct DensityTile {
-    std::uint64_t patternGeneration = 0;
-    std::int64_t n = 0;
-    PlaneRegion region;
-    QImage image; // Format_RGBA8888
-};
-
-struct TileRequest {
-    std::uint64_t patternGeneration = 0;
-    PlaneRegion region;
-    QSize bins;
-    bool operator==(const TileRequest&) const = default;
-};
-
-struct PatternInputs {
-    Tensor3 q, k, v;
-    ProblemShape shape;
-    QString note;
-};
-
-// Q and K for data-dependent patterns, or the NPY files whose shape then replaces the sliders'.
-std::optional<PatternInputs> loadInputs(const LabSettings& settings, const VariantInfo& variant) {
-    ProblemShape shape = problemShape(settings, variant);
-    if (settings.source == InputSource::NpyFiles) {
-        InputFiles files = readInputFiles(settings.qPath, settings.kPath, "");
-        shape.heads = files.q.heads;
-        shape.n = files.q.rows;
-        shape.d = shape.dv = files.q.cols;
-        if (!files.hasKeys) files.k = files.q;
-        const QString note = QStringLiteral("shape from the NPY files: h=%1, n=%2, d=%3").arg(shape.heads).arg(shape.n).arg(shape.d);
-        Tensor3 values = files.q;
-        return PatternInputs{std::move(files.q), std::move(files.k), std::move(values), shape, note};
-    }
-    if (!variant.dataDependentPattern) return std::nullopt;
-    const double values = static_cast<double>(shape.heads) * static_cast<double>(shape.n) * static_cast<double>(shape.d);
-    requireMemory(3.0 * values * sizeof(float), "the inputs of the lab's pattern");
-    const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
-    GeneratedInputs generated = generateInputs(kind, shape.heads, shape.n, shape.d, shape.dv, settings.inputSeed);
-    return PatternInputs{std::move(generated.q), std::move(generated.k), std::move(generated.v), shape, {}};
-}
-
-LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation) {
-    LabPattern result;
-    result.generation = generation;
-    result.n = settings.n;
-    try {
-        const VariantInfo& variant = requireVariant(settings.variant);
-        const std::optional<PatternInputs> inputs = loadInputs(settings, variant);
-        ProblemShape shape = inputs ? inputs->shape : problemShape(settings, variant);
-        result.n = shape.n;
-        if (inputs) result.note = inputs->note;
-        if (settings.head < 0 || settings.head >= shape.heads)
-            throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
-        const ParamSet params = prepareParams(variant, shape, settings.params);
-        AttentionInputs data;
-        if (inputs) data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
-        std::shared_ptr<const Pattern> pattern =
-            buildPattern(variant, shape, params, variant.dataDependentPattern ? &data : nullptr, settings.head);
-        result.nnz = pattern->nnz();
-        result.pattern = std::move(pattern);
-    } catch (const std::exception& error) { // InputError, or bad_alloc for a size the machine cannot hold
-        result.error = QString::fromStdString(error.what());
-    }
-    return result;
-}
-
-DensityTile computeTile(const LabPattern& lab, const TileRequest& request) {
-    const PlaneRegion& r = request.region;
-    const DensityImage density = densityImageRegion(*lab.pattern, r.row0, r.row1, r.col0, r.col1, request.bins.width(),
-                                                    request.bins.height());
-    QImage image(density.width, density.height, QImage::Format_RGB32);
-    for (int y = 0; y < density.height; ++y) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-        const float* values = density.density.data() + static_cast<std::size_t>(y) * density.width;
-        for (int x = 0; x < density.width; ++x) line[x] = densityColor(values[x]);
-    }
-    return DensityTile{lab.generation, lab.n, r, image.convertToFormat(QImage::Format_RGBA8888)};
-}
-
-bool runsInline(const LabSettings& key) {
-    if (key.source == InputSource::NpyFiles || key.n > kInlineMaxN) return false;
-    const VariantInfo* variant = findVariant(key.variant);
-    return !variant || !variant->dataDependentPattern ||
-           static_cast<std::int64_t>(key.heads) * key.n * key.d <= kInlineMaxInputValues;
-}
 
 // Where `tile` lands on the canvas; a tile of an earlier n is stretched over the same fraction of the plane.
 QRectF tileRect(const PlaneViewport& viewport, const DensityTile& tile) {
@@ -260,130 +135,7 @@ std::optional<std::string> parameterControl(const ParamSpec& spec, const ParamVa
 
 } // namespace
 
-// ---------------------------------------------------------------------------------------------------
-// The canvas's data: the current pattern and the density image of the visible region, built inline
-// for small problems and on workers (tagged with a generation, stale results dropped) for large ones.
-
-class ImGuiLab::Canvas {
-public:
-    // Rebuilds the pattern when what it depends on changed.
-    void sync(const LabSettings& settings);
-    // Asks for the density image of `region` at `bins` resolution.
-    void request(const PlaneRegion& region, QSize bins);
-
-    const LabPattern& pattern() const { return m_pattern; }
-    bool patternCurrent() const { return m_pattern.generation == m_generation; }
-    const std::optional<DensityTile>& tile() const { return m_tile; }
-    bool pending() const;
-
-    // The tile as a texture of the current OpenGL context (0 when there is none), uploaded when new.
-    unsigned texture(QOpenGLFunctions& gl);
-    void releaseTexture(QOpenGLFunctions& gl);
-
-private:
-    void adoptPattern(const LabPattern& pattern);
-    void adoptTile(DensityTile tile);
-    void submitWantedTile();
-
-    LabSettings m_key;
-    bool m_hasKey = false;
-    std::uint64_t m_generation = 0;
-    LabPattern m_pattern;
-    std::optional<TileRequest> m_wanted;
-    std::optional<TileRequest> m_submitted;
-    std::optional<DensityTile> m_tile;
-    unsigned m_texture = 0;
-    bool m_textureStale = true;
-    // Declared last: destroyed (and waited for) first, so no delivery outlives the members above.
-    JobRunner m_patternRunner;
-    JobRunner m_tileRunner;
-};
-
-void ImGuiLab::Canvas::sync(const LabSettings& settings) {
-    LabSettings key = patternKey(settings);
-    if (m_hasKey && key == m_key) return;
-    m_key = std::move(key);
-    m_hasKey = true;
-    const std::uint64_t generation = ++m_generation;
-    m_patternRunner.bumpGeneration();
-    if (runsInline(m_key)) {
-        adoptPattern(buildLabPattern(m_key, generation));
-        return;
-    }
-    m_patternRunner.submit<LabPattern>([key = m_key, generation](const CancelCheck&) { return buildLabPattern(key, generation); },
-                                       [this](const LabPattern& built) { adoptPattern(built); });
-}
-
-void ImGuiLab::Canvas::adoptPattern(const LabPattern& pattern) {
-    m_pattern = pattern;
-    m_wanted.reset();
-}
-
-void ImGuiLab::Canvas::request(const PlaneRegion& region, QSize bins) {
-    if (!m_pattern.pattern) return;
-    const TileRequest wanted{m_pattern.generation, region, bins};
-    if (m_wanted == wanted) return;
-    m_wanted = wanted;
-    if (m_pattern.n <= kInlineMaxN) {
-        m_submitted = wanted;
-        adoptTile(computeTile(m_pattern, wanted));
-        return;
-    }
-    submitWantedTile();
-}
-
-// One tile job at a time: while it runs, newer requests only replace m_wanted, and the latest one is
-// submitted when the running job delivers.
-void ImGuiLab::Canvas::submitWantedTile() {
-    if (!m_wanted || m_tileRunner.busy() || m_submitted == m_wanted) return;
-    m_submitted = m_wanted;
-    m_tileRunner.submit<DensityTile>([lab = m_pattern, request = *m_wanted](const CancelCheck&) { return computeTile(lab, request); },
-                                     [this](const DensityTile& tile) {
-                                         adoptTile(tile);
-                                         QMetaObject::invokeMethod(&m_tileRunner, [this] { submitWantedTile(); }, Qt::QueuedConnection);
-                                     });
-}
-
-void ImGuiLab::Canvas::adoptTile(DensityTile tile) {
-    m_tile = std::move(tile);
-    m_textureStale = true;
-}
-
-bool ImGuiLab::Canvas::pending() const {
-    if (!patternCurrent()) return true;
-    if (!m_pattern.pattern) return false;
-    if (!m_wanted) return true;
-    return !m_tile || m_tile->patternGeneration != m_wanted->patternGeneration || !(m_tile->region == m_wanted->region) ||
-           m_tile->image.size() != m_wanted->bins;
-}
-
-unsigned ImGuiLab::Canvas::texture(QOpenGLFunctions& gl) {
-    if (!m_tile) return 0;
-    if (!m_textureStale) return m_texture;
-    if (m_texture == 0) gl.glGenTextures(1, &m_texture);
-    gl.glBindTexture(GL_TEXTURE_2D, m_texture);
-    // Nearest: when zoomed in, each bin is one matrix cell and must stay a crisp square.
-    gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    gl.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    const QImage& image = m_tile->image;
-    gl.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, image.width(), image.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE, image.constBits());
-    gl.glBindTexture(GL_TEXTURE_2D, 0);
-    m_textureStale = false;
-    return m_texture;
-}
-
-void ImGuiLab::Canvas::releaseTexture(QOpenGLFunctions& gl) {
-    if (m_texture != 0) gl.glDeleteTextures(1, &m_texture);
-    m_texture = 0;
-    m_textureStale = true;
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-ImGuiLab::ImGuiLab(QWidget* parent) : QOpenGLWidget(parent), m_canvas(std::make_unique<Canvas>()) {
+ImGuiLabWidget::ImGuiLabWidget(QWidget* parent) : QOpenGLWidget(parent), m_canvas(std::make_unique<LabPatternCanvas>()) {
     ImGuiContext* previous = ImGui::GetCurrentContext();
     m_context = ImGui::CreateContext();
     ImGui::SetCurrentContext(m_context);
@@ -399,17 +151,17 @@ ImGuiLab::ImGuiLab(QWidget* parent) : QOpenGLWidget(parent), m_canvas(std::make_
     connect(&m_frameTimer, &QTimer::timeout, this, qOverload<>(&QWidget::update));
 }
 
-ImGuiLab::~ImGuiLab() {
+ImGuiLabWidget::~ImGuiLabWidget() {
     releaseGl();
     ImGui::DestroyContext(m_context);
 }
 
-void ImGuiLab::setSettings(const LabSettings& settings) {
+void ImGuiLabWidget::setSettings(const LabSettings& settings) {
     m_settings = settings;
     update();
 }
 
-bool ImGuiLab::openGlAvailable() {
+bool ImGuiLabWidget::openGlAvailable() {
     static const bool available = [] {
         const QString platform = QGuiApplication::platformName();
         if (platform == QLatin1String("offscreen") || platform == QLatin1String("minimal")) return false;
@@ -419,20 +171,20 @@ bool ImGuiLab::openGlAvailable() {
     return available;
 }
 
-bool ImGuiLab::densityPending() const { return m_canvas->pending(); }
+bool ImGuiLabWidget::densityPending() const { return m_canvas->pending(); }
 
-void ImGuiLab::setCanvasView(double zoom, const QPointF& origin) { m_viewport.setView(zoom, origin); }
+void ImGuiLabWidget::setCanvasView(double zoom, const QPointF& origin) { m_viewport.setView(zoom, origin); }
 
-void ImGuiLab::initializeGL() {
+void ImGuiLabWidget::initializeGL() {
     ImGui::SetCurrentContext(m_context);
     // A core profile context (macOS, some drivers) rejects GLSL 1.30, the backend's default.
     const bool core = context()->format().profile() == QSurfaceFormat::CoreProfile;
     m_rendererReady = context()->format().majorVersion() >= 3 && ImGui_ImplOpenGL3_Init(core ? "#version 150" : "#version 130");
     // Reparenting into another window gives the widget a new context: drop the old one's objects.
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ImGuiLab::releaseGl);
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ImGuiLabWidget::releaseGl);
 }
 
-void ImGuiLab::releaseGl() {
+void ImGuiLabWidget::releaseGl() {
     if (!m_rendererReady) return;
     makeCurrent();
     m_canvas->releaseTexture(*context()->functions());
@@ -442,7 +194,7 @@ void ImGuiLab::releaseGl() {
     doneCurrent();
 }
 
-void ImGuiLab::paintGL() {
+void ImGuiLabWidget::paintGL() {
     QOpenGLFunctions& gl = *context()->functions();
     const QColor background = palette().color(QPalette::Window);
     gl.glClearColor(background.redF(), background.greenF(), background.blueF(), 1.0f);
@@ -462,7 +214,7 @@ void ImGuiLab::paintGL() {
     }
 }
 
-LabSettings ImGuiLab::buildFrame() {
+LabSettings ImGuiLabWidget::buildFrame() {
     m_controls.clear();
     m_canvas->sync(m_settings);
     const ImGuiViewport* screen = ImGui::GetMainViewport();
@@ -485,13 +237,13 @@ LabSettings ImGuiLab::buildFrame() {
     return edited;
 }
 
-void ImGuiLab::recordControl(const char* label, const QString& value) {
+void ImGuiLabWidget::recordControl(const char* label, const QString& value) {
     const ImVec2 min = ImGui::GetItemRectMin();
     const ImVec2 max = ImGui::GetItemRectMax();
     m_controls.insert(QString::fromUtf8(label), ControlRecord{QRectF(QPointF(min.x, min.y), QPointF(max.x, max.y)), value});
 }
 
-void ImGuiLab::drawControls(LabSettings& edited) {
+void ImGuiLabWidget::drawControls(LabSettings& edited) {
     drawVariantChooser(edited);
     drawShapeControls(edited);
     m_error.clear();
@@ -508,7 +260,7 @@ void ImGuiLab::drawControls(LabSettings& edited) {
     }
 }
 
-void ImGuiLab::drawVariantChooser(LabSettings& edited) {
+void ImGuiLabWidget::drawVariantChooser(LabSettings& edited) {
     const VariantInfo* current = findVariant(m_settings.variant);
     const std::string preview = current ? current->displayName : m_settings.variant;
     const bool open = ImGui::BeginCombo("variant", preview.c_str(), ImGuiComboFlags_HeightLarge);
@@ -535,7 +287,7 @@ void ImGuiLab::drawVariantChooser(LabSettings& edited) {
     }
 }
 
-void ImGuiLab::drawShapeControls(LabSettings& edited) {
+void ImGuiLabWidget::drawShapeControls(LabSettings& edited) {
     ImGui::Separator();
     long long n = m_settings.n;
     if (ImGui::SliderScalar("n", ImGuiDataType_S64, &n, &kMinN, &kMaxN, "%lld", ImGuiSliderFlags_Logarithmic))
@@ -569,7 +321,7 @@ void ImGuiLab::drawShapeControls(LabSettings& edited) {
                                                                                      : "this variant is bidirectional only");
 }
 
-void ImGuiLab::drawParameterControls(const VariantInfo& variant, LabSettings& edited) {
+void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettings& edited) {
     if (variant.params.empty()) return;
     ImGui::Separator();
     ImGui::TextDisabled("%s parameters (right-click: default)", variant.displayName.c_str());
@@ -609,7 +361,7 @@ void ImGuiLab::drawParameterControls(const VariantInfo& variant, LabSettings& ed
     }
 }
 
-void ImGuiLab::drawInputControls(LabSettings& edited) {
+void ImGuiLabWidget::drawInputControls(LabSettings& edited) {
     ImGui::Separator();
     ImGui::TextDisabled("inputs (the pattern depends on Q and K)");
     static const char* const sourceNames[] = {"random Gaussian", "local similarity", "NPY files"};
@@ -626,7 +378,7 @@ void ImGuiLab::drawInputControls(LabSettings& edited) {
     recordControl("seed", QString::number(m_settings.inputSeed));
 }
 
-void ImGuiLab::drawCanvas() {
+void ImGuiLabWidget::drawCanvas() {
     const LabPattern& lab = m_canvas->pattern();
     if (!m_canvas->patternCurrent())
         ImGui::TextDisabled("computing the pattern for n = %lld ...", static_cast<long long>(m_settings.n));
@@ -664,7 +416,7 @@ void ImGuiLab::drawCanvas() {
         ImGui::TextDisabled("wheel zooms at the cursor, drag pans, double-click shows all   zoom x%.3g", m_viewport.zoom());
 }
 
-void ImGuiLab::handleCanvasInput() {
+void ImGuiLabWidget::handleCanvasInput() {
     const ImGuiIO& io = ImGui::GetIO();
     const QPointF mouse(io.MousePos.x, io.MousePos.y);
     const bool hovered = ImGui::IsItemHovered();
@@ -678,7 +430,7 @@ void ImGuiLab::handleCanvasInput() {
     if (const auto cell = m_viewport.cellAt(mouse)) m_hover = CanvasHover{cell->i, cell->j, lab.pattern->allowed(cell->i, cell->j)};
 }
 
-void ImGuiLab::paintCanvas() {
+void ImGuiLabWidget::paintCanvas() {
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     const QRectF& plot = m_viewport.plot();
     const ImVec2 topLeft = imPoint(plot.topLeft()), bottomRight = imPoint(plot.bottomRight());
@@ -711,7 +463,7 @@ void ImGuiLab::paintCanvas() {
     draw.AddRect(topLeft, bottomRight, IM_COL32(120, 120, 120, 255));
 }
 
-bool ImGuiLab::event(QEvent* event) {
+bool ImGuiLabWidget::event(QEvent* event) {
     if (m_bridge->handleEvent(event)) {
         update();
         return true;
@@ -719,12 +471,12 @@ bool ImGuiLab::event(QEvent* event) {
     return QOpenGLWidget::event(event);
 }
 
-void ImGuiLab::showEvent(QShowEvent* event) {
+void ImGuiLabWidget::showEvent(QShowEvent* event) {
     m_frameTimer.start();
     QOpenGLWidget::showEvent(event);
 }
 
-void ImGuiLab::hideEvent(QHideEvent* event) {
+void ImGuiLabWidget::hideEvent(QHideEvent* event) {
     m_frameTimer.stop();
     QOpenGLWidget::hideEvent(event);
 }

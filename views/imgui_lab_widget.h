@@ -1,7 +1,7 @@
 #pragma once
 
 #include "views/lab_settings.h"
-#include "views/pattern_view.h"
+#include "views/plane_viewport.h"
 
 #include <QHash>
 #include <QOpenGLWidget>
@@ -19,6 +19,7 @@ struct ImGuiContext;
 namespace attnlab {
 
 class ImGuiQtBridge;
+class LabPatternCanvas;
 
 // The cell under the mouse on the pattern canvas.
 struct CanvasHover {
@@ -32,11 +33,11 @@ struct CanvasHover {
 // frame while visible. Dense sliders for every parameter of the current variant (built from the core
 // registry's schema) and an immediate-mode pattern canvas with hover and pan/zoom. setSettings()
 // changes what the sliders show without signalling back; a user edit emits settingsEdited().
-class ImGuiLab : public QOpenGLWidget {
+class ImGuiLabWidget : public QOpenGLWidget {
     Q_OBJECT
 public:
-    explicit ImGuiLab(QWidget* parent = nullptr);
-    ~ImGuiLab() override;
+    explicit ImGuiLabWidget(QWidget* parent = nullptr);
+    ~ImGuiLabWidget() override;
 
     void setSettings(const LabSettings& settings);
     const LabSettings& settings() const { return m_settings; }
@@ -72,7 +73,6 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
 private:
-    class Canvas;
     struct ControlRecord {
         QRectF rect;
         QString value;
@@ -92,7 +92,7 @@ private:
 
     ImGuiContext* m_context = nullptr;
     std::unique_ptr<ImGuiQtBridge> m_bridge;
-    std::unique_ptr<Canvas> m_canvas;
+    std::unique_ptr<LabPatternCanvas> m_canvas;
     bool m_rendererReady = false;
     QTimer m_frameTimer;
 
