@@ -126,28 +126,48 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
         while (j < col1 && cellOfColumn(j) < x) ++j;
         return j;
     };
-    std::vector<std::int64_t> columnsInCell(width, 0), rowsInCell(height, 0);
-    for (std::int64_t x = 0; x < width; ++x) columnsInCell[x] = firstColumnOfCell(x + 1) - firstColumnOfCell(x);
-    columnsInCell[width - 1] = col1 - firstColumnOfCell(width - 1);
+    std::vector<std::int64_t> columnsInCell(width, 0), rowsInCell(height, 0), cellStart(width + 1, col1);
+    for (std::int64_t x = 0; x < width; ++x) cellStart[x] = firstColumnOfCell(x);
+    for (std::int64_t x = 0; x < width; ++x) columnsInCell[x] = cellStart[x + 1] - cellStart[x];
     std::vector<double> hits(image.density.size(), 0.0);
+    // Image cells a range covers completely are counted in a difference array per image row (O(1) per
+    // range); only the two partly covered cells at its ends are added directly.
+    std::vector<std::int64_t> coveredDiff(width + 1, 0);
+    auto flushCovered = [&](std::int64_t y) {
+        std::int64_t covered = 0;
+        for (std::int64_t x = 0; x < width; ++x) {
+            covered += coveredDiff[x];
+            hits[y * width + x] += static_cast<double>(covered * columnsInCell[x]);
+        }
+        std::fill(coveredDiff.begin(), coveredDiff.end(), 0);
+    };
     std::vector<ColumnRange> ranges;
+    std::int64_t currentY = -1;
     for (std::int64_t i = row0; i < row1; ++i) {
         const auto y = std::min<std::int64_t>(height - 1, static_cast<std::int64_t>((i - row0 + 0.5) / rowsPerCell));
+        if (y != currentY) {
+            if (currentY >= 0) flushCovered(currentY);
+            currentY = y;
+        }
         ++rowsInCell[y];
         double* rowHits = hits.data() + y * width;
         ranges.clear();
         pattern.rowRanges(i, ranges);
         for (const auto& r : ranges) {
-            std::int64_t begin = std::max(r.begin, col0);
-            const std::int64_t end = std::min(r.end, col1);
-            while (begin < end) {
-                const auto x = cellOfColumn(begin);
-                const std::int64_t cellEnd = x + 1 < width ? std::min(end, firstColumnOfCell(x + 1)) : end;
-                rowHits[x] += static_cast<double>(cellEnd - begin);
-                begin = cellEnd;
+            const std::int64_t begin = std::max(r.begin, col0), end = std::min(r.end, col1);
+            if (begin >= end) continue;
+            const std::int64_t first = cellOfColumn(begin), last = cellOfColumn(end - 1);
+            if (first == last) {
+                rowHits[first] += static_cast<double>(end - begin);
+                continue;
             }
+            rowHits[first] += static_cast<double>(cellStart[first + 1] - begin);
+            rowHits[last] += static_cast<double>(end - cellStart[last]);
+            ++coveredDiff[first + 1];
+            --coveredDiff[last];
         }
     }
+    if (currentY >= 0) flushCovered(currentY);
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x) {
             const double area = static_cast<double>(rowsInCell[y]) * columnsInCell[x];

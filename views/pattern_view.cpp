@@ -44,8 +44,9 @@ constexpr double kCompareNameHeight = 30.0;
 PatternView::PatternView(QWidget* parent) : FigureView(parent) {
     setMouseTracking(true);
     setMinimumSize(420, 320);
+    // Results arriving together (the snapshot, then its tiles) are painted once, one 60 Hz frame later.
     m_repaintTimer.setSingleShot(true);
-    m_repaintTimer.setInterval(25);
+    m_repaintTimer.setInterval(16);
     connect(&m_repaintTimer, &QTimer::timeout, this, [this] {
         update();
         updateBusy();

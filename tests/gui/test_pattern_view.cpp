@@ -22,6 +22,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -196,6 +197,40 @@ TEST_F(PatternViewTest, CausalPatternDrawnFromDensityBinsAtLargerN) {
         }
     EXPECT_GT(above, 1000);
     EXPECT_GT(below, 1000);
+}
+
+TEST_F(PatternViewTest, ParameterChangesAtN4096ReachTheScreenAndTheirLatencyIsReported) {
+    // Each change must be drawn (checked on a cell the patterns disagree on); the time from setSettings()
+    // to the computed result (repaints then follow within one 16–40 ms batch) is printed, not asserted.
+    const std::int64_t n = 4096;
+    show(settingsFor("full", n, true));
+    double slowestMs = 0;
+    // Strided and bigbird scatter single columns, so a density bin there is neither empty nor full:
+    // only their latency is recorded.
+    const std::vector<std::pair<std::string, ParamOverrides>> steps = {
+        {"chunk", {{"chunk", "256"}}}, {"strided", {}}, {"longformer", {{"window", "64"}}}, {"bigbird", {}}, {"full", {}}};
+    for (const auto& [id, params] : steps) {
+        LabSettings settings = settingsFor(id, n, true);
+        settings.params = params;
+        QElapsedTimer clock;
+        clock.start();
+        view->setSettings(settings);
+        while (view->busy() && clock.elapsed() < kIdleTimeoutMs) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        const double readyMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        std::printf("pattern view at n = %lld: %s computed %.1f ms after the change\n", static_cast<long long>(n), id.c_str(),
+                    readyMs);
+        slowestMs = std::max(slowestMs, readyMs);
+        show(settings);
+        if (id == "strided" || id == "bigbird") continue;
+        const QImage image = paint();
+        PlaneViewport mapping = view->viewport();
+        mapping.setPlot(plot());
+        const std::int64_t i = n - 1, j = n / 2; // far below the diagonal: only full allows it of these
+        const bool allowed = referencePattern(settings, {id, params})->allowed(i, j);
+        const QRgb pixel = pixelAt(image, mapping.cellRect({i, j}).center());
+        EXPECT_EQ(sameColor(pixel, emptyCellColor()), !allowed) << id << ": " << colorText(pixel);
+    }
+    std::printf("pattern view at n = %lld: slowest change to computed result %.1f ms\n", static_cast<long long>(n), slowestMs);
 }
 
 TEST_F(PatternViewTest, HoverNamesTheCellUnderTheMouseAtSeveralZooms) {

@@ -1,0 +1,77 @@
+// Density images of patterns against a brute-force count: every matrix cell of a region belongs to
+// the image cell holding its centre, and an image cell's density is allowed cells / cells mapped to it.
+#include "core/pattern.h"
+#include "core/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+namespace {
+
+std::unique_ptr<Pattern> patternOf(const std::string& id, std::int64_t n, bool causal, const ParamOverrides& set = {}) {
+    ProblemShape shape;
+    shape.n = n;
+    shape.d = shape.dv = 8;
+    shape.causal = causal;
+    const VariantInfo& variant = requireVariant(id);
+    return buildPattern(variant, shape, prepareParams(variant, shape, set));
+}
+
+// The image cell of matrix index k of [begin, end) cut into `cells` equal parts, by the cell's centre.
+std::int64_t cellOf(std::int64_t k, std::int64_t begin, std::int64_t end, int cells) {
+    const double perCell = static_cast<double>(end - begin) / cells;
+    return std::min<std::int64_t>(cells - 1, static_cast<std::int64_t>((static_cast<double>(k - begin) + 0.5) / perCell));
+}
+
+void expectMatchesBruteForce(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
+                             std::int64_t col1, int width, int height, const std::string& what) {
+    std::vector<double> allowed(static_cast<std::size_t>(width * height), 0), total(allowed.size(), 0);
+    for (std::int64_t i = row0; i < row1; ++i)
+        for (std::int64_t j = col0; j < col1; ++j) {
+            const auto c = static_cast<std::size_t>(cellOf(i, row0, row1, height) * width + cellOf(j, col0, col1, width));
+            total[c] += 1;
+            allowed[c] += pattern.allowed(i, j) ? 1 : 0;
+        }
+    const DensityImage image = densityImageRegion(pattern, row0, row1, col0, col1, width, height);
+    ASSERT_EQ(image.width, width);
+    ASSERT_EQ(image.height, height);
+    for (std::size_t c = 0; c < allowed.size(); ++c) {
+        const double expected = total[c] > 0 ? allowed[c] / total[c] : 0.0;
+        ASSERT_NEAR(image.density[c], expected, 1e-6) << what << " cell " << c % width << ", " << c / width;
+    }
+}
+
+TEST(DensityImage, EqualsCountingTheMaskForEveryKindOfRange) {
+    const std::int64_t n = 211;
+    const std::vector<std::pair<std::string, ParamOverrides>> cases = {
+        {"full", {}}, {"strided", {{"stride", "9"}}}, {"fixed", {{"block", "13"}, {"summary", "3"}}},
+        {"longformer", {{"window", "30"}, {"dilation", "2"}, {"globals", "0,100"}}}, {"chunk", {{"chunk", "50"}}},
+        {"bigbird", {}}};
+    for (const auto& [id, set] : cases)
+        for (const bool causal : {false, true}) {
+            const auto pattern = patternOf(id, n, causal, set);
+            const std::string what = id + (causal ? " causal" : "");
+            expectMatchesBruteForce(*pattern, 0, n, 0, n, 37, 29, what + " whole");      // cells of 5–7 columns
+            expectMatchesBruteForce(*pattern, 0, n, 0, n, 300, 250, what + " upsampled"); // more cells than columns
+            expectMatchesBruteForce(*pattern, 40, 171, 13, 200, 17, 23, what + " region");
+            expectMatchesBruteForce(*pattern, 100, 101, 0, n, 8, 1, what + " one row");
+        }
+}
+
+TEST(DensityImage, WholeImageOfALargePatternHasTheRightTotal) {
+    // n = 65,536 without an n × n buffer: the weighted sum of densities is nnz.
+    const auto pattern = patternOf("longformer", 65536, true, {{"window", "512"}});
+    const DensityImage image = densityImage(*pattern, 512);
+    double allowedCells = 0;
+    const double cellsPerBin = (65536.0 / image.width) * (65536.0 / image.height);
+    for (const float value : image.density) allowedCells += value * cellsPerBin;
+    EXPECT_NEAR(allowedCells / static_cast<double>(pattern->nnz()), 1.0, 1e-4);
+}
+
+} // namespace
+} // namespace attnlab
