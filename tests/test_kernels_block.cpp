@@ -186,6 +186,16 @@ TEST(TileMath, Exp2MatchesTheLibrary) {
     EXPECT_EQ(tile::exp2Scalar(0.0f), 1.0f);
 }
 
+TEST(TileMath, Transpose16MovesEveryElement) {
+    std::vector<float> source(16 * 20), target(16 * 24, -1.0f);
+    for (std::size_t e = 0; e < source.size(); ++e) source[e] = static_cast<float>(e);
+    tile::transpose16(source.data(), 20, target.data(), 24); // strides wider than the block
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) ASSERT_EQ(target[c * 24 + r], source[r * 20 + c]) << r << ", " << c;
+    for (int c = 0; c < 16; ++c)
+        for (int r = 16; r < 24; ++r) ASSERT_EQ(target[c * 24 + r], -1.0f) << "wrote outside the block";
+}
+
 TEST(TileMath, BlockProductMatchesPlainSums) {
     const std::int64_t rows = 13, depth = 7, width = 37, cStride = 48;
     std::vector<float> a(rows * depth), b(depth * width), c(rows * cStride, 2.0f), scale(rows);

@@ -77,8 +77,11 @@ void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride
 
 // dst[f][j] = src[j][f] for j < rows, f < m: the chunk's features transposed (dst row stride kChunk).
 void transposeChunk(const float* src, std::int64_t rows, std::int64_t m, float* dst) {
+    const std::int64_t wholeRows = rows / 16 * 16, wholeFeatures = m / 16 * 16;
+    for (std::int64_t j = 0; j < wholeRows; j += 16)
+        for (std::int64_t f = 0; f < wholeFeatures; f += 16) tile::transpose16(src + j * m + f, m, dst + f * kChunk + j, kChunk);
     for (std::int64_t f = 0; f < m; ++f)
-        for (std::int64_t j = 0; j < rows; ++j) dst[f * kChunk + j] = src[j * m + f];
+        for (std::int64_t j = f < wholeFeatures ? wholeRows : 0; j < rows; ++j) dst[f * kChunk + j] = src[j * m + f];
 }
 
 // The intra-chunk part of a causal chunk: numerator = (Q_c K_cᵀ masked to j ≤ i) V_c, and the masked

@@ -157,6 +157,34 @@ void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
     }
 }
 
+void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src + i * srcStride);
+    // Per 128-bit lane l: interleave rows pairwise (32-bit), then in fours (64-bit), so that r[4i + k]
+    // lane l holds column 4l + k of rows 4i … 4i + 3.
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    auto asDouble = [](__m512 x) { return _mm512_castps_pd(x); };
+    for (int i = 0; i < 4; ++i) {
+        r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(asDouble(t[4 * i]), asDouble(t[4 * i + 2])));
+        r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(asDouble(t[4 * i]), asDouble(t[4 * i + 2])));
+        r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(asDouble(t[4 * i + 1]), asDouble(t[4 * i + 3])));
+        r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(asDouble(t[4 * i + 1]), asDouble(t[4 * i + 3])));
+    }
+    // Output row 4l + k is lane l of r[k], r[4 + k], r[8 + k], r[12 + k]: gather those lanes in two steps.
+    for (int k = 0; k < 4; ++k) {
+        const __m512 low01 = _mm512_shuffle_f32x4(r[k], r[4 + k], 0x44), low23 = _mm512_shuffle_f32x4(r[k], r[4 + k], 0xEE);
+        const __m512 high01 = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0x44);
+        const __m512 high23 = _mm512_shuffle_f32x4(r[8 + k], r[12 + k], 0xEE);
+        _mm512_storeu_ps(dst + (0 + k) * dstStride, _mm512_shuffle_f32x4(low01, high01, 0x88));
+        _mm512_storeu_ps(dst + (4 + k) * dstStride, _mm512_shuffle_f32x4(low01, high01, 0xDD));
+        _mm512_storeu_ps(dst + (8 + k) * dstStride, _mm512_shuffle_f32x4(low23, high23, 0x88));
+        _mm512_storeu_ps(dst + (12 + k) * dstStride, _mm512_shuffle_f32x4(low23, high23, 0xDD));
+    }
+}
+
 float dot(const float* a, const float* b, std::int64_t count) {
     __m512 sum0 = _mm512_setzero_ps(), sum1 = _mm512_setzero_ps();
     std::int64_t c = 0;
@@ -230,6 +258,11 @@ void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
         const float positive = std::max(scores[cell], 0.0f);
         scores[cell] = positive * positive * factor;
     }
+}
+
+void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride) {
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) dst[c * dstStride + r] = src[r * srcStride + c];
 }
 
 float dot(const float* a, const float* b, std::int64_t count) {

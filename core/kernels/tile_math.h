@@ -67,6 +67,9 @@ float dot(const float* a, const float* b, std::int64_t count);
 // x[e] = 2^((x[e] − shift) · factor) for e < count; with factor = scale · log2(e) this is e^(scale·(x − shift)).
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor);
 
+// dst[c][r] = src[r][c] for a 16 × 16 block (row strides in floats).
+void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride);
+
 // out[e] = elu(x[e]) + 1 = (x > 0 ? x + 1 : e^x) for e < count, with the 2^x above.
 void eluPlusOne(const float* x, std::int64_t count, float* out);
 
