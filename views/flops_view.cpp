@@ -36,17 +36,6 @@ QString termLabel(const std::string& term) {
     return found != labels.end() ? found->second : QString::fromStdString(term);
 }
 
-QColor termColor(const std::string& term) {
-    static const std::map<std::string, QColor> colors = {
-        {"qkv_proj", QColor(0x00, 0x72, 0xB2)},    {"scores", QColor(0xD5, 0x5E, 0x00)},
-        {"weights_v", QColor(0xE6, 0x9F, 0x00)},   {"out_proj", QColor(0x56, 0xB4, 0xE9)},
-        {"ffn", QColor(0x00, 0x9E, 0x73)},         {"feature_map", QColor(0xCC, 0x79, 0xA7)},
-        {"linear_state", QColor(0xF0, 0xE4, 0x42)}, {"projection", QColor(0x99, 0x99, 0x99)},
-        {"relpos", QColor(0xCC, 0x79, 0xA7)},      {"hashing", QColor(0x99, 0x99, 0x99)},
-    };
-    const auto found = colors.find(term);
-    return found != colors.end() ? found->second : QColor(0x77, 0x77, 0x77);
-}
 
 // n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.
 std::vector<std::int64_t> sweepSizes(int heads, std::int64_t d) {
@@ -237,8 +226,8 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
         }
         if (shares.empty() || *std::max_element(shares.begin(), shares.end()) <= 0) continue;
         layers.push_back(std::move(shares));
-        colors.push_back(termColor(term));
-        legend.push_back({termLabel(term), termColor(term), Qt::SolidLine, true});
+        colors.push_back(costTermColor(term));
+        legend.push_back({termLabel(term), costTermColor(term), Qt::SolidLine, true});
     }
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace attnlab {
 
@@ -32,6 +33,18 @@ QString significant(double value) { return QString::number(value, 'g', 3); }
 QFontMetricsF metricsOf(const QPainter& painter) { return QFontMetricsF(painter.font(), painter.device()); }
 
 } // namespace
+
+QColor costTermColor(const std::string& term) {
+    static const std::map<std::string, QColor> colors = {
+        {"qkv_proj", QColor(0x00, 0x72, 0xB2)},    {"scores", QColor(0xD5, 0x5E, 0x00)},
+        {"weights_v", QColor(0xE6, 0x9F, 0x00)},   {"out_proj", QColor(0x56, 0xB4, 0xE9)},
+        {"ffn", QColor(0x00, 0x9E, 0x73)},         {"feature_map", QColor(0xCC, 0x79, 0xA7)},
+        {"linear_state", QColor(0xF0, 0xE4, 0x42)}, {"projection", QColor(0x99, 0x99, 0x99)},
+        {"relpos", QColor(0xCC, 0x79, 0xA7)},      {"hashing", QColor(0x99, 0x99, 0x99)},
+    };
+    const auto found = colors.find(term);
+    return found != colors.end() ? found->second : QColor(0x77, 0x77, 0x77);
+}
 
 QColor seriesColor(int index) {
     static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),

@@ -7,11 +7,16 @@
 #include <QStringList>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 class QPainter;
 
 namespace attnlab {
+
+// The colour of a named cost-model term (qkv_proj, scores, weights_v, out_proj, ffn, feature_map, …), the
+// same in every figure; grey for an unknown term.
+QColor costTermColor(const std::string& term);
 
 // Okabe–Ito colours (distinguishable with every common colour-vision deficiency), cycled by index.
 QColor seriesColor(int index);

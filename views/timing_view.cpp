@@ -34,13 +34,13 @@ constexpr int kMaxRepeats = 200;
 struct LayerPart {
     const char* id;
     const char* label;
-    QColor color; // as in the FLOP view
+    QColor color; // the FLOP view's colour of the matching cost term
 };
 const std::array<LayerPart, 4> kLayerParts = {{
-    {"qkv_proj", "QKV projections", QColor(0x00, 0x72, 0xB2)},
-    {"attention", "attention core", QColor(0xD5, 0x5E, 0x00)},
-    {"out_proj", "output projection", QColor(0x56, 0xB4, 0xE9)},
-    {"ffn", "FFN (width 4hd)", QColor(0x00, 0x9E, 0x73)},
+    {"qkv_proj", "QKV projections", costTermColor("qkv_proj")},
+    {"attention", "attention core", costTermColor("scores")},
+    {"out_proj", "output projection", costTermColor("out_proj")},
+    {"ffn", "FFN (width 4hd)", costTermColor("ffn")},
 }};
 
 QString overridesText(const ParamOverrides& params) {
