@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <ctime>
 #include <map>
 
 #if defined(__linux__)
@@ -95,6 +97,23 @@ void lowerWorkerPriority() {
 #endif
 }
 
+// Wall time and the whole process's CPU time from construction on; share() is the fraction of `threads`
+// cores the process got in between.
+class CpuShareClock {
+public:
+    explicit CpuShareClock(int threads) : m_threads(threads), m_cpu(std::clock()), m_wall(std::chrono::steady_clock::now()) {}
+    double share() const {
+        const double cpu = static_cast<double>(std::clock() - m_cpu) / CLOCKS_PER_SEC;
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wall).count();
+        return wall > 0 ? cpu / (wall * m_threads) : std::nan("");
+    }
+
+private:
+    int m_threads;
+    std::clock_t m_cpu;
+    std::chrono::steady_clock::time_point m_wall;
+};
+
 std::vector<Point> measureVariant(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
                                   const CancelCheck& cancelled) {
     lowerWorkerPriority();
@@ -117,8 +136,10 @@ std::vector<Point> measureVariant(const VariantChoice& choice, int index, const 
         request.minRepeats = kMinRepeats;
         request.maxRepeats = kMaxRepeats;
         request.cancelled = cancelled;
+        const CpuShareClock clock(request.threads);
         const TimingResult result = timeVariant(request);
         if (result.cancelled) return {};
+        point.cpuShare = clock.share();
         point.medianSeconds = result.medianSeconds;
         point.minSeconds = result.minSeconds;
         point.maxSeconds = result.maxSeconds;
@@ -145,9 +166,11 @@ std::vector<Point> measureLayer(const VariantChoice& choice, const LabSettings& 
         const VariantInfo& variant = requireVariant(choice.variant);
         const ProblemShape shape = shapeAt(settings, variant, n);
         const LayerCost cost = layerCost(variant, shape, prepareParams(variant, shape, choice.params));
+        const CpuShareClock clock(JobRunner::kernelThreads());
         const LayerPartTimes times = timeLayerParts(choice.variant, shape, choice.params, JobRunner::kernelThreads(),
                                                     kLayerBudgetSeconds, cancelled);
         if (times.cancelled) return {};
+        const double cpuShare = clock.share();
         const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};
         const std::array<double, 4> macs = {qkvProjectionMacs(shape), cost.attentionMacs, outputProjectionMacs(shape),
                                             ffnMacs(shape)};
@@ -156,6 +179,7 @@ std::vector<Point> measureLayer(const VariantChoice& choice, const LabSettings& 
             points[k].medianSeconds = seconds[k];
             points[k].macs = macs[k];
             points[k].gflops = seconds[k] > 0 ? 2.0 * macs[k] / seconds[k] / 1e9 : 0.0;
+            points[k].cpuShare = cpuShare;
         }
     } catch (const InputError& error) {
         for (Point& point : points) point.error = error.what();
@@ -388,6 +412,12 @@ QString TimingView::statusText() const {
     else
         text = QStringLiteral("%1 points measured in %2").arg(m_done).arg(durationText(m_sweepSeconds));
     if (m_settings.timingMode == TimingMode::Layer) text += QStringLiteral("   ·   ") + crossoverText();
+    const auto starved = std::count_if(m_points.begin(), m_points.end(), [](const Point& point) { return point.starved(); });
+    if (starved > 0)
+        text += QStringLiteral("   ·   %1 point(s) got less than %2% of their cores (other programs were busy): "
+                               "their times are inflated")
+                    .arg(starved)
+                    .arg(static_cast<int>(kStarvedCpuShare * 100));
     return text;
 }
 
@@ -576,7 +606,7 @@ void TimingView::paintLayerShare(QPainter& painter, const QRectF& area) const {
 
 QString TimingView::csvData() const {
     QString csv = QStringLiteral("mode,series,n,d,heads,causal,median_s,min_s,max_s,repeats,macs,gflops,"
-                                 "peak_extra_bytes,model_extra_bytes,predicted_s,note\n");
+                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,note\n");
     const QString mode = QString::fromStdString(timingModeName(m_settings.timingMode));
     for (const SeriesInfo& series : seriesList())
         for (const Point* point : seriesPoints(series.index)) {
@@ -596,13 +626,14 @@ QString TimingView::csvData() const {
                                valid ? csvNumber(point->peakExtraBytes) : QString(),
                                valid ? csvNumber(point->modelExtraBytes) : QString(),
                                valid ? csvNumber(predictedSeconds(*point)) : QString(),
+                               valid ? csvNumber(point->cpuShare) : QString(),
                                csvField(point->error)}
                        .join(QLatin1Char(',')) +
                    QLatin1Char('\n');
         }
     if (m_settings.timingMode == TimingMode::Layer) {
         const auto marker = [&](const QString& series, double n, const QString& note) {
-            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,%6\n")
+            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,%6\n")
                        .arg(mode, series, csvNumber(n))
                        .arg(m_settings.d)
                        .arg(m_settings.heads)

@@ -41,11 +41,14 @@ public:
         double gflops = 0;       // 2 · macs / medianSeconds / 1e9
         double peakExtraBytes = std::nan("");  // measured peak resident memory beyond the inputs (variants mode)
         double modelExtraBytes = std::nan(""); // cost model: the output plus the kernel's workspace
+        // Process CPU time during the measurement / (its wall time × kernel threads): well below 1 when
+        // other programs held the cores, and then the times are inflated.
+        double cpuShare = std::nan("");
         std::string error;       // the parameters do not fit this n; the point is left out of the curves
         bool valid() const { return error.empty() && medianSeconds > 0; }
+        bool starved() const { return valid() && cpuShare < kStarvedCpuShare; }
     };
-
-    // Where measured self-attention (QKV + core + output projection) first outweighs the FFN.
+    static constexpr double kStarvedCpuShare = 0.75;
 
     explicit TimingView(QWidget* parent = nullptr);
     ~TimingView() override;
