@@ -275,6 +275,10 @@ void MainWindow::restoreFromSettings() {
         } catch (const InputError&) {
             m_settings = LabSettings{};
         }
+    } else {
+        // First run: open on a classic figure (Sparse Transformer strided vs fixed) rather than the flat
+        // square of full attention.
+        m_settings = figurePresets().front().settings;
     }
     selectView(store.value(QStringLiteral("lab/view"), QStringLiteral("pattern")).toString());
 }

@@ -306,6 +306,14 @@ TEST_F(MainWindowTest, BrokenSessionsGiveAnErrorAndKeepTheCurrentSettings) {
     EXPECT_EQ(window->currentViewName(), QStringLiteral("timing"));
 }
 
+TEST_F(MainWindowTest, FirstRunOpensOnTheSparseTransformerFigure) {
+    QSettings().clear();
+    const auto window = openWindow(true);
+    EXPECT_EQ(window->labSettings(), figurePresets().front().settings);
+    EXPECT_EQ(window->labSettings().compareVariants, (std::vector<std::string>{"strided", "fixed"}));
+    EXPECT_EQ(window->currentViewName(), QStringLiteral("pattern"));
+}
+
 TEST_F(MainWindowTest, LastVariantAndParametersPersistAcrossWindows) {
     {
         const auto first = openWindow(true);
