@@ -1,14 +1,13 @@
 #include "views/lab_pattern_canvas.h"
 
-#include "core/errors.h"
-#include "core/input_files.h"
-#include "core/input_generator.h"
-#include "core/memory_budget.h"
+#include "views/view_inputs.h"
+
 #include "core/registry.h"
 
 #include <QOpenGLFunctions>
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -39,52 +38,20 @@ LabSettings patternKey(const LabSettings& settings) {
     return key;
 }
 
-struct PatternInputs {
-    Tensor3 q, k, v;
-    ProblemShape shape;
-    QString note;
-};
-
-// Q and K for data-dependent patterns, or the NPY files whose shape then replaces the sliders'.
-std::optional<PatternInputs> loadInputs(const LabSettings& settings, const VariantInfo& variant) {
-    ProblemShape shape = problemShape(settings, variant);
-    if (settings.source == InputSource::NpyFiles) {
-        InputFiles files = readInputFiles(settings.qPath, settings.kPath, "");
-        shape.heads = files.q.heads;
-        shape.n = files.q.rows;
-        shape.d = shape.dv = files.q.cols;
-        if (!files.hasKeys) files.k = files.q;
-        const QString note = QStringLiteral("shape from the NPY files: h=%1, n=%2, d=%3").arg(shape.heads).arg(shape.n).arg(shape.d);
-        Tensor3 values = files.q;
-        return PatternInputs{std::move(files.q), std::move(files.k), std::move(values), shape, note};
-    }
-    if (!variant.dataDependentPattern) return std::nullopt;
-    const double values = static_cast<double>(shape.heads) * static_cast<double>(shape.n) * static_cast<double>(shape.d);
-    requireMemory(3.0 * values * sizeof(float), "the inputs of the lab's pattern");
-    const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
-    GeneratedInputs generated = generateInputs(kind, shape.heads, shape.n, shape.d, shape.dv, settings.inputSeed);
-    return PatternInputs{std::move(generated.q), std::move(generated.k), std::move(generated.v), shape, {}};
-}
-
 LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation) {
     LabPattern result;
     result.generation = generation;
     result.n = settings.n;
     try {
         const VariantInfo& variant = requireVariant(settings.variant);
-        const std::optional<PatternInputs> inputs = loadInputs(settings, variant);
-        ProblemShape shape = inputs ? inputs->shape : problemShape(settings, variant);
-        result.n = shape.n;
+        // Q and K only where they matter: the files' shape replaces the sliders', lsh hashes them.
+        std::optional<ProblemInputs> inputs;
+        if (settings.source == InputSource::NpyFiles || variant.dataDependentPattern) inputs = loadInputs(settings, variant);
         if (inputs) result.note = inputs->note;
-        if (settings.head < 0 || settings.head >= shape.heads)
-            throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
-        const ParamSet params = prepareParams(variant, shape, settings.params);
-        AttentionInputs data;
-        if (inputs) data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
-        std::shared_ptr<const Pattern> pattern =
-            buildPattern(variant, shape, params, variant.dataDependentPattern ? &data : nullptr, settings.head);
-        result.nnz = pattern->nnz();
-        result.pattern = std::move(pattern);
+        ViewPattern built = buildViewPattern(settings, {settings.variant, settings.params}, inputs ? &*inputs : nullptr);
+        result.n = built.shape.n;
+        result.nnz = built.pattern->nnz();
+        result.pattern = std::move(built.pattern);
     } catch (const std::exception& error) { // InputError, or bad_alloc for a size the machine cannot hold
         result.error = QString::fromStdString(error.what());
     }

@@ -64,18 +64,11 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         const VariantInfo& variant = requireVariant(choice.variant);
         panel.name = QString::fromStdString(variant.displayName);
         panel.hasMask = variant.hasMask;
-        ProblemShape shape = inputs ? inputs->shape : problemShape(settings, variant);
-        shape.causal = problemShape(settings, variant).causal;
+        ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
+        const ProblemShape& shape = built.shape;
+        const ParamSet& params = built.params;
         panel.n = shape.n;
-        if (settings.head < 0 || settings.head >= shape.heads)
-            throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
-        const ParamSet params = prepareParams(variant, shape, choice.params);
-        AttentionInputs data;
-        if (variant.dataDependentPattern) {
-            if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
-            data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
-        }
-        panel.pattern = buildPattern(variant, shape, params, variant.dataDependentPattern ? &data : nullptr, settings.head);
+        panel.pattern = std::move(built.pattern);
         panel.nnz = panel.pattern->nnz();
         panel.coreMacs = sumTerms(variant.cost(shape, params));
         const VariantInfo& full = requireVariant("full");

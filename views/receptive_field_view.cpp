@@ -174,20 +174,13 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
     try {
         const VariantInfo& variant = requireVariant(choice.variant);
         panel.name = choiceName(choice, QString::fromStdString(variant.displayName));
-        ProblemShape shape = inputs ? inputs->shape : problemShape(settings, variant);
-        shape.causal = problemShape(settings, variant).causal;
+        const ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
+        const ProblemShape& shape = built.shape;
+        const ParamSet& params = built.params;
+        const Pattern* pattern = built.pattern.get();
         panel.n = shape.n;
         panel.causal = shape.causal;
-        if (settings.head < 0 || settings.head >= shape.heads)
-            throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
-        const ParamSet params = prepareParams(variant, shape, choice.params);
         panel.paramsText = resolvedText(params);
-        AttentionInputs data;
-        if (variant.dataDependentPattern) {
-            if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
-            data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
-        }
-        const auto pattern = buildPattern(variant, shape, params, variant.dataDependentPattern ? &data : nullptr, settings.head);
         panel.curve = reachCurve(*pattern, panel.layers, ReceptiveFieldView::reachSources(shape.n), cancelled);
         if (panel.curve.cancelled || !fillHeatmap(panel, *pattern, cancelled)) return panel;
         panel.theory = theoryOf(variant.id, params, shape, panel.layers);

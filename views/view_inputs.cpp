@@ -1,7 +1,10 @@
 #include "views/view_inputs.h"
 
+#include "core/errors.h"
 #include "core/input_files.h"
 #include "core/input_generator.h"
+#include "core/memory_budget.h"
+#include "core/registry.h"
 
 #include <algorithm>
 
@@ -25,6 +28,9 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
                           .arg(inputs.shape.heads).arg(inputs.shape.n).arg(inputs.shape.d);
         return inputs;
     }
+    const double values = static_cast<double>(inputs.shape.heads) * static_cast<double>(inputs.shape.n) *
+                          static_cast<double>(inputs.shape.d + inputs.shape.d + inputs.shape.dv);
+    requireMemory(values * sizeof(float), "the generated Q, K, V");
     const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
     GeneratedInputs generated = generateInputs(kind, inputs.shape.heads, inputs.shape.n, inputs.shape.d, inputs.shape.dv,
                                                settings.inputSeed);
@@ -32,6 +38,25 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
     inputs.k = std::move(generated.k);
     inputs.v = std::move(generated.v);
     return inputs;
+}
+
+ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs) {
+    const VariantInfo& variant = requireVariant(choice.variant);
+    ViewPattern result;
+    result.shape = inputs ? inputs->shape : problemShape(settings, variant);
+    result.shape.causal = problemShape(settings, variant).causal;
+    if (settings.head < 0 || settings.head >= result.shape.heads)
+        throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " +
+                         std::to_string(result.shape.heads - 1) + "]");
+    result.params = prepareParams(variant, result.shape, choice.params);
+    AttentionInputs data;
+    if (variant.dataDependentPattern) {
+        if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
+        data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
+    }
+    result.pattern = buildPattern(variant, result.shape, result.params, variant.dataDependentPattern ? &data : nullptr,
+                                  settings.head);
+    return result;
 }
 
 Tensor3 headSlice(const Tensor3& tensor, int head) {
