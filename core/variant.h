@@ -32,6 +32,12 @@ struct AttentionInputs {
     const Tensor3* k = nullptr;
     const Tensor3* v = nullptr;
     ProblemShape shape(bool causal) const;
+    // Grouped key/value heads: K and V may hold h_kv heads, h_kv dividing h; query head t reads key/value
+    // head ⌊t·h_kv/h⌋ (consecutive groups). Kernels index K and V only through this, never copying heads.
+    int kvHead(int queryHead) const {
+        const Tensor3* kv = v ? v : k;
+        return kv ? static_cast<int>(static_cast<std::int64_t>(queryHead) * kv->heads / q->heads) : queryHead;
+    }
 };
 
 // Returns true when the job that asked for the work has been superseded; kernels poll it between
