@@ -8,7 +8,7 @@
 namespace attnlab {
 
 // The one list of attention variants. The command line, the GUI, the cost model and the tests all
-// read it; a variant is one file under core/variants/ plus one line in registry.cpp.
+// read it; a variant is one file under core/variants/ plus its entry in registry.cpp.
 const std::vector<VariantInfo>& allVariants();
 
 // nullptr when the id is unknown.

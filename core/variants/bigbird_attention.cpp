@@ -3,7 +3,6 @@
 // columns it does not yet allow (j ≤ i if causal), fewer if fewer remain. One mask for all heads.
 #include "core/random.h"
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,6 +1,5 @@
 // chunk: block-local attention, ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal).
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 namespace attnlab {
 

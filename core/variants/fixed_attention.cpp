@@ -1,7 +1,6 @@
 // fixed: Sparse Transformer's fixed pattern. Causal: j ≤ i ∧ (⌊i/l⌋ = ⌊j/l⌋ ∨ j mod l ≥ l−c).
 // Bidirectional (not the closure): ⌊i/l⌋ = ⌊j/l⌋ ∨ j mod l ≥ l−c, as DeepSpeed's Fixed layout.
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 namespace attnlab {
 

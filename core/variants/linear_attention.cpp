@@ -3,7 +3,6 @@
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/tile_math.h"
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 namespace attnlab {
 

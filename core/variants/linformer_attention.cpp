@@ -1,9 +1,9 @@
 // linformer: out = softmax(Q (E K)ᵀ / √d) (F V) with E, F ∈ R^{k×n}; bidirectional only.
 // Effective weights W = softmax(…) · F.
+#include "core/parallel_tasks.h"
 #include "core/random.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -60,13 +60,13 @@ void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
 RunResult runLinformer(const AttentionInputs& inputs, const RunOptions& options) {
     RunResult result = makeResult(*inputs.v, options);
     const Projections proj = linformerProjections(options.params, inputs.q->rows);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < inputs.q->heads; ++h) {
+    runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
+        const int h = static_cast<int>(task);
         if (options.useReference)
             linformerHead<double>(*inputs.q, *inputs.k, *inputs.v, h, proj, result);
         else
             linformerHead<float>(*inputs.q, *inputs.k, *inputs.v, h, proj, result);
-    }
+    });
     return result;
 }
 

@@ -1,7 +1,6 @@
 // longformer: sliding window of radius r = ⌊w/2⌋ with dilation δ, plus global tokens G.
 // Bidirectional: (|i−j| ≤ r·δ ∧ (i−j) mod δ = 0) ∨ i ∈ G ∨ j ∈ G. Causal: that ∧ j ≤ i.
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <algorithm>
 

@@ -5,7 +5,6 @@
 #include "core/parallel_tasks.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // lin_i  = (1/n) q_iᵀ Σ_{all j} k_j v_jᵀ (bidirectional) or (1/(g·c)) q_iᵀ Σ_{j < g·c} k_j v_jᵀ (causal, 0 for g = 0)
 // out = quad + lin.
 #include "core/kernels/gemm.h"
+#include "core/parallel_tasks.h"
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -58,13 +58,13 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
                                  options);
     if (result.cancelled) return result;
     useSerialGemmEngine();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < inputs.q->heads; ++h) {
+    runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
+        const int h = static_cast<int>(task);
         if (options.useReference)
             addLinearPart<RowMatrixD>(*inputs.q, *inputs.k, *inputs.v, h, c, options.causal, result);
         else
             addLinearPart<RowMatrixF>(*inputs.q, *inputs.k, *inputs.v, h, c, options.causal, result);
-    }
+    });
     return result;
 }
 

@@ -3,9 +3,9 @@
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/tile_math.h"
+#include "core/parallel_tasks.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <Eigen/Core>
 
@@ -30,8 +30,8 @@ Tensor3 favorFeatures(const Tensor3& x, const RowMatrix& omega, bool perRowShift
     const auto outputScale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(m)));
     Tensor3 phi(x.heads, x.rows, m);
     useSerialGemmEngine();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
-    for (int h = 0; h < x.heads; ++h) {
+    runTasks(x.heads, threads, {}, [&](std::int64_t task) {
+        const int h = static_cast<int>(task);
         const Eigen::Map<const RowMatrix> rows(x.head(h), x.rows, d);
         Eigen::Map<RowMatrix> projection(phi.head(h), x.rows, m);
         projection.noalias() = (rows * inputScale) * omega.transpose();
@@ -44,7 +44,7 @@ Tensor3 favorFeatures(const Tensor3& x, const RowMatrix& omega, bool perRowShift
             tile::exp2Shifted(e, m, shift + halfNorm, std::numbers::log2e_v<float>);
             for (std::int64_t r = 0; r < m; ++r) e[r] *= outputScale;
         }
-    }
+    });
     return phi;
 }
 

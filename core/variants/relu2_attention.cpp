@@ -1,7 +1,6 @@
 // relu2: FLASH-Quad (GAU) attention, out_i = Σ_{J_i} relu(q_i·k_j)² v_j / Z with Z = n·d (ns) or n² (n2).
 // No softmax and no 1/√d; J_i = all j, or j ≤ i when causal.
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 namespace attnlab {
 

@@ -1,7 +1,6 @@
 // strided: Sparse Transformer's strided pattern. Causal: j ≤ i ∧ (i−j ≤ l ∨ (i−j) mod l = 0);
 // bidirectional is the symmetric closure |i−j| ≤ l ∨ |i−j| mod l = 0.
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 namespace attnlab {
 

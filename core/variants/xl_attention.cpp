@@ -2,7 +2,6 @@
 // relpos=sinusoid: s_ij = (q_i·k_j + q_i·R_{i−j}) / √d with R_p[k] = sin(p·f_k), R_p[d/2+k] = cos(p·f_k),
 // f_k = 10000^(−2k/d).
 #include "core/variant_support.h"
-#include "core/variants/variant_factories.h"
 
 #include <algorithm>
 
