@@ -1,6 +1,7 @@
 #include "core/masked_attention.h"
 
 #include "core/kernels/block_attention.h"
+#include "core/parallel_tasks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,37 @@ double rawScore(const MaskedScoring& scoring, const float* q, const float* k, st
 
 double reluSquared(double s) { return s > 0 ? s * s : 0.0; }
 
+// Row i of head h in double precision, every cell tested through Pattern::allowed.
+void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const MaskedScoring& scoring, int h,
+                  std::int64_t i, RunResult& result) {
+    const Tensor3& q = *inputs.q;
+    const Tensor3& k = *inputs.k;
+    const Tensor3& v = *inputs.v;
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
+    const bool softmax = scoring.kind == MaskedScoring::Kind::Softmax;
+    std::vector<double> w(static_cast<std::size_t>(n), 0.0);
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::int64_t j = 0; j < n; ++j)
+        if (pattern.allowed(i, j)) {
+            w[j] = rawScore(scoring, q.row(h, i), k.row(h, j), i, j, d);
+            if (softmax) best = std::max(best, scoring.scale * w[j]);
+        }
+    double total = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        if (!pattern.allowed(i, j)) continue;
+        w[j] = softmax ? std::exp(scoring.scale * w[j] - best) : reluSquared(w[j]) / scoring.normalizer;
+        total += w[j];
+    }
+    std::vector<double> acc(static_cast<std::size_t>(dv), 0.0);
+    for (std::int64_t j = 0; j < n; ++j) {
+        if (!pattern.allowed(i, j)) continue;
+        if (softmax) w[j] /= total;
+        for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(h, j, c);
+        if (result.weights) result.weights->at(h, i, j) = static_cast<float>(w[j]);
+    }
+    for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
+}
+
 } // namespace
 
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
@@ -51,37 +83,14 @@ RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& 
 RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
                                       const MaskedScoring& scoring, const RunOptions& options) {
     RunResult result = makeResult(*inputs.v, options);
-    const Tensor3& q = *inputs.q;
-    const Tensor3& k = *inputs.k;
-    const Tensor3& v = *inputs.v;
-    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
-    const bool softmax = scoring.kind == MaskedScoring::Kind::Softmax;
+    const int heads = inputs.q->heads;
+    const std::int64_t n = inputs.q->rows;
+    ParallelErrors errors;
 #pragma omp parallel for collapse(2) schedule(dynamic, 8) num_threads(std::max(1, options.threads))
-    for (int h = 0; h < q.heads; ++h)
-        for (std::int64_t i = 0; i < n; ++i) {
-            const Pattern& pattern = patternOf(patterns, h);
-            std::vector<double> w(static_cast<std::size_t>(n), 0.0);
-            double best = -std::numeric_limits<double>::infinity();
-            for (std::int64_t j = 0; j < n; ++j)
-                if (pattern.allowed(i, j)) {
-                    w[j] = rawScore(scoring, q.row(h, i), k.row(h, j), i, j, d);
-                    if (softmax) best = std::max(best, scoring.scale * w[j]);
-                }
-            double total = 0;
-            for (std::int64_t j = 0; j < n; ++j) {
-                if (!pattern.allowed(i, j)) continue;
-                w[j] = softmax ? std::exp(scoring.scale * w[j] - best) : reluSquared(w[j]) / scoring.normalizer;
-                total += w[j];
-            }
-            std::vector<double> acc(static_cast<std::size_t>(dv), 0.0);
-            for (std::int64_t j = 0; j < n; ++j) {
-                if (!pattern.allowed(i, j)) continue;
-                if (softmax) w[j] /= total;
-                for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(h, j, c);
-                if (result.weights) result.weights->at(h, i, j) = static_cast<float>(w[j]);
-            }
-            for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
-        }
+    for (int h = 0; h < heads; ++h)
+        for (std::int64_t i = 0; i < n; ++i)
+            errors.run([&, h, i] { referenceRow(inputs, patternOf(patterns, h), scoring, h, i, result); });
+    errors.rethrowFirst();
     return result;
 }
 

@@ -1,21 +1,30 @@
 #include "core/parallel_tasks.h"
 
 #include <algorithm>
-#include <atomic>
 
 namespace attnlab {
 
+void ParallelErrors::capture(std::exception_ptr error) noexcept {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_first) m_first = std::move(error);
+    m_failed.store(true, std::memory_order_relaxed);
+}
+
 bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, const std::function<void(std::int64_t)>& task) {
     std::atomic<bool> stop{false};
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
     for (std::int64_t t = 0; t < count; ++t) {
         if (stop.load(std::memory_order_relaxed)) continue;
-        if (cancelled && cancelled()) {
-            stop = true;
-            continue;
-        }
-        task(t);
+        errors.run([&] {
+            if (cancelled && cancelled()) {
+                stop = true;
+                return;
+            }
+            task(t);
+        });
     }
+    errors.rethrowFirst();
     return !stop.load();
 }
 

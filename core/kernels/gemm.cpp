@@ -1,5 +1,7 @@
 #include "core/kernels/gemm.h"
 
+#include "core/parallel_tasks.h"
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <mutex>
@@ -32,12 +34,15 @@ void multiplyRowMajor(const float* a, const float* b, float* c, std::int64_t m, 
     useSerialGemmEngine();
     const int stripes = static_cast<int>(std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(1, m)));
     const Eigen::Map<const RowMatrix> right(b, k, n);
+    ParallelErrors errors;
 #pragma omp parallel for schedule(static, 1) num_threads(stripes)
-    for (int s = 0; s < stripes; ++s) {
-        const std::int64_t row0 = m * s / stripes, row1 = m * (s + 1) / stripes;
-        Eigen::Map<RowMatrix>(c + row0 * n, row1 - row0, n).noalias() =
-            Eigen::Map<const RowMatrix>(a + row0 * k, row1 - row0, k) * right;
-    }
+    for (int s = 0; s < stripes; ++s)
+        errors.run([&] {
+            const std::int64_t row0 = m * s / stripes, row1 = m * (s + 1) / stripes;
+            Eigen::Map<RowMatrix>(c + row0 * n, row1 - row0, n).noalias() =
+                Eigen::Map<const RowMatrix>(a + row0 * k, row1 - row0, k) * right;
+        });
+    errors.rethrowFirst();
 }
 
 } // namespace attnlab

@@ -1,6 +1,7 @@
 #include "core/kernels/machine_peak.h"
 
 #include "core/kernels/gemm.h"
+#include "core/parallel_tasks.h"
 
 #include <algorithm>
 #include <chrono>
@@ -68,11 +69,13 @@ double measureFmaPeakGflops(int threads, double seconds) {
     const auto begin = std::chrono::steady_clock::now();
     while (secondsSince(begin) < seconds) {
         const auto start = std::chrono::steady_clock::now();
+        ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
-        {
+        errors.run([&] {
             const float value = fmaRounds(rounds, 2.0f);
             if (value == 0.0f) sink = value;
-        }
+        });
+        errors.rethrowFirst();
         const double elapsed = secondsSince(start);
         best = std::max(best, 2.0 * kLanes * kChains * static_cast<double>(rounds) * threads / elapsed / 1e9);
     }
