@@ -2,9 +2,10 @@
 
 // Drives the built `attnlab` executable the way a user does: a fresh working directory per test, NPY
 // files written and read by code of its own (nothing shared with core/npy_io, so a bug there cannot
-// hide), the process runner, and a small JSON parser for `--json` output.
+// hide), the process runner, and `--json` output parsed with nlohmann-json.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -280,144 +281,48 @@ private:
 // ---------------------------------------------------------------------------------------------------
 // JSON
 
-// A parsed JSON value. Object members keep their order; numbers are doubles (exact for integers
-// below 2^53, which every MAC count of the tests is).
-struct JsonValue {
-    enum class Kind { Null, Boolean, Number, String, Array, Object };
-    Kind kind = Kind::Null;
-    bool boolean = false;
-    double number = 0;
-    std::string text;
-    std::vector<JsonValue> items;    // array elements, or object values
-    std::vector<std::string> keys;   // object keys, parallel to items
+// `--json` output parsed by nlohmann-json (a library independent of the writer in core/json_writer.h).
+inline nlohmann::json parseJson(const std::string& text) { return nlohmann::json::parse(text); }
 
-    bool has(const std::string& key) const { return std::find(keys.begin(), keys.end(), key) != keys.end(); }
-    const JsonValue& operator[](const std::string& key) const {
-        const auto it = std::find(keys.begin(), keys.end(), key);
-        if (kind != Kind::Object || it == keys.end()) throw std::runtime_error("no JSON member '" + key + "'");
-        return items[static_cast<std::size_t>(it - keys.begin())];
-    }
+// One entry of `attnlab variants --json`: the id and the flags the command line accepts for it.
+struct CliVariant {
+    std::string id;
+    bool causal = false;
+    bool bidirectional = false;
+    bool dataDependentPattern = false;
 };
 
-class JsonParser {
-public:
-    explicit JsonParser(const std::string& text) : m_text(text) {}
+// `attnlab variants --json`, run once per test program. The tests that sweep "every id" take their ids
+// from here, never from a list of their own.
+inline const std::vector<CliVariant>& cliVariants() {
+    static const std::vector<CliVariant> variants = [] {
+        std::string root = (fs::temp_directory_path() / "attnlab-variants-XXXXXX").string();
+        if (!::mkdtemp(root.data())) throw std::runtime_error("mkdtemp failed");
+        const Outcome outcome = runAttnlab({"variants", "--json"}, root, root);
+        std::error_code ignored;
+        fs::remove_all(root, ignored);
+        if (!outcome.exited || outcome.exitCode != 0) throw std::runtime_error("attnlab variants --json failed: " + outcome.err);
+        const nlohmann::json listing = parseJson(outcome.out);
+        std::vector<CliVariant> list;
+        for (const auto& entry : listing.at("variants"))
+            list.push_back({entry.at("id").get<std::string>(), entry.at("causal").get<bool>(),
+                            entry.at("bidirectional").get<bool>(), entry.at("data_dependent_pattern").get<bool>()});
+        return list;
+    }();
+    return variants;
+}
 
-    JsonValue document() {
-        JsonValue value = parseValue();
-        skipSpace();
-        if (m_at != m_text.size()) fail("trailing characters");
-        return value;
-    }
+inline const CliVariant& cliVariant(const std::string& id) {
+    for (const auto& variant : cliVariants())
+        if (variant.id == id) return variant;
+    throw std::runtime_error("no variant '" + id + "' in attnlab variants --json");
+}
 
-private:
-    [[noreturn]] void fail(const std::string& what) const {
-        throw std::runtime_error("bad JSON at offset " + std::to_string(m_at) + ": " + what);
-    }
-    void skipSpace() {
-        while (m_at < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_at]))) ++m_at;
-    }
-    bool consume(char c) {
-        skipSpace();
-        if (m_at < m_text.size() && m_text[m_at] == c) {
-            ++m_at;
-            return true;
-        }
-        return false;
-    }
-    void expect(char c) {
-        if (!consume(c)) fail(std::string("expected '") + c + "'");
-    }
-    bool literal(const std::string& word) {
-        if (m_text.compare(m_at, word.size(), word) != 0) return false;
-        m_at += word.size();
-        return true;
-    }
-
-    JsonValue parseValue() {
-        skipSpace();
-        if (m_at >= m_text.size()) fail("unexpected end");
-        JsonValue value;
-        const char c = m_text[m_at];
-        if (c == '{') {
-            value.kind = JsonValue::Kind::Object;
-            ++m_at;
-            if (consume('}')) return value;
-            do {
-                skipSpace();
-                value.keys.push_back(parseString());
-                expect(':');
-                value.items.push_back(parseValue());
-            } while (consume(','));
-            expect('}');
-        } else if (c == '[') {
-            value.kind = JsonValue::Kind::Array;
-            ++m_at;
-            if (consume(']')) return value;
-            do value.items.push_back(parseValue());
-            while (consume(','));
-            expect(']');
-        } else if (c == '"') {
-            value.kind = JsonValue::Kind::String;
-            value.text = parseString();
-        } else if (literal("true") || literal("false")) {
-            value.kind = JsonValue::Kind::Boolean;
-            value.boolean = c == 't';
-        } else if (literal("null")) {
-            value.kind = JsonValue::Kind::Null;
-        } else {
-            value.kind = JsonValue::Kind::Number;
-            value.number = parseNumber();
-        }
-        return value;
-    }
-
-    std::string parseString() {
-        if (m_at >= m_text.size() || m_text[m_at] != '"') fail("expected a string");
-        ++m_at;
-        std::string out;
-        while (m_at < m_text.size() && m_text[m_at] != '"') {
-            char c = m_text[m_at++];
-            if (static_cast<unsigned char>(c) < 0x20) fail("control character in string");
-            if (c == '\\') {
-                if (m_at >= m_text.size()) fail("unterminated escape");
-                c = m_text[m_at++];
-                switch (c) {
-                case 'n': out += '\n'; break;
-                case 't': out += '\t'; break;
-                case 'r': out += '\r'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'u':
-                    if (m_at + 4 > m_text.size()) fail("short \\u escape");
-                    out += static_cast<char>(std::stoi(m_text.substr(m_at, 4), nullptr, 16));
-                    m_at += 4;
-                    break;
-                case '"': case '\\': case '/': out += c; break;
-                default: fail("unknown escape");
-                }
-            } else {
-                out += c;
-            }
-        }
-        if (m_at >= m_text.size()) fail("unterminated string");
-        ++m_at;
-        return out;
-    }
-
-    double parseNumber() {
-        static const std::regex number(R"(-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)");
-        std::smatch match;
-        const std::string rest = m_text.substr(m_at, 64);
-        if (!std::regex_search(rest, match, number, std::regex_constants::match_continuous)) fail("expected a value");
-        m_at += static_cast<std::size_t>(match.length(0));
-        return std::strtod(match.str(0).c_str(), nullptr);
-    }
-
-    const std::string& m_text;
-    std::size_t m_at = 0;
-};
-
-inline JsonValue parseJson(const std::string& text) { return JsonParser(text).document(); }
+inline std::vector<std::string> cliVariantIds(bool causalOnlyWhereSupported = false) {
+    std::vector<std::string> ids;
+    for (const auto& variant : cliVariants())
+        if (!causalOnlyWhereSupported || variant.causal) ids.push_back(variant.id);
+    return ids;
+}
 
 } // namespace attnlab::clitest

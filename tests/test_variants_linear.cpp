@@ -1,7 +1,6 @@
 // Variants without a softmax mask (linear kernels, performer, relu2, mixed_chunk) against their explicit
 // quadratic forms: every effective weight W_ij written out from the spec in double precision.
-#include "core/random_features.h"
-#include "support/variant_runner.h"
+#include "support/variant_references.h"
 
 #include <gtest/gtest.h>
 
@@ -10,61 +9,6 @@
 
 namespace attnlab::testing {
 namespace {
-
-// Row-wise map of a head's [n, d] matrix.
-template <typename RowMap>
-Matrix mapRows(const Matrix& x, std::int64_t outCols, RowMap map) {
-    Matrix out(x.rows, outCols);
-    for (std::int64_t i = 0; i < x.rows; ++i) map(&x.values[static_cast<std::size_t>(i * x.cols)], &out(i, 0));
-    return out;
-}
-
-Matrix eluPlusOne(const Matrix& x) {
-    return mapRows(x, x.cols, [&x](const double* in, double* out) {
-        for (std::int64_t c = 0; c < x.cols; ++c) out[c] = in[c] > 0 ? in[c] + 1 : std::exp(in[c]);
-    });
-}
-
-Matrix unitRows(const Matrix& x) {
-    return mapRows(x, x.cols, [&x](const double* in, double* out) {
-        double norm = 0;
-        for (std::int64_t c = 0; c < x.cols; ++c) norm += in[c] * in[c];
-        norm = std::sqrt(norm);
-        for (std::int64_t c = 0; c < x.cols; ++c) out[c] = norm > 0 ? in[c] / norm : 0.0;
-    });
-}
-
-// linear: W_ij for j ∈ J_i of one head, from the spec's three kernels.
-Matrix linearWeights(const std::string& kernel, const Matrix& q, const Matrix& k, bool causal) {
-    const std::int64_t n = q.rows, d = q.cols;
-    const Mask within = allPairsMask(n, causal);
-    if (kernel == "elu") return normalisedWeights(rowProducts(eluPlusOne(q), eluPlusOne(k)), within);
-    if (kernel == "taylor") {
-        Matrix kernelValues = rowProducts(unitRows(q), unitRows(k));
-        for (double& x : kernelValues.values) x += 1.0;
-        return normalisedWeights(kernelValues, within);
-    }
-    // efficient: W_ij = Σ_m softmax(q_i)_m · exp(k_jm) / Σ_{j'∈J_i} exp(k_j'm).
-    Matrix w(n, n);
-    for (std::int64_t i = 0; i < n; ++i) {
-        double qTotal = 0;
-        for (std::int64_t m = 0; m < d; ++m) qTotal += std::exp(q(i, m));
-        for (std::int64_t m = 0; m < d; ++m) {
-            double kTotal = 0;
-            for (std::int64_t j = 0; j < n; ++j)
-                if (within[i * n + j]) kTotal += std::exp(k(j, m));
-            for (std::int64_t j = 0; j < n; ++j)
-                if (within[i * n + j]) w(i, j) += std::exp(q(i, m)) / qTotal * std::exp(k(j, m)) / kTotal;
-        }
-    }
-    return w;
-}
-
-std::vector<Matrix> perHead(const Inputs& inputs, const std::function<Matrix(const Matrix&, const Matrix&)>& weights) {
-    std::vector<Matrix> all;
-    for (int h = 0; h < inputs.q.heads; ++h) all.push_back(weights(headMatrix(inputs.q, h), headMatrix(inputs.k, h)));
-    return all;
-}
 
 struct Shape {
     std::int64_t n;
@@ -147,33 +91,6 @@ TEST(LinearAttention, CostHasNoScoresAndTheStateTerms) {
     }
 }
 
-// ---- performer: φ built here from the same Ω ----
-
-Matrix favorFeatures(const Matrix& x, const std::vector<double>& omega, std::int64_t m) {
-    const std::int64_t d = x.cols;
-    const double inputScale = std::pow(static_cast<double>(d), -0.25);
-    Matrix phi(x.rows, m);
-    for (std::int64_t i = 0; i < x.rows; ++i) {
-        double squaredNorm = 0;
-        for (std::int64_t c = 0; c < d; ++c) squaredNorm += x(i, c) * inputScale * x(i, c) * inputScale;
-        for (std::int64_t r = 0; r < m; ++r) {
-            double projection = 0;
-            for (std::int64_t c = 0; c < d; ++c) projection += omega[static_cast<std::size_t>(r * d + c)] * x(i, c) * inputScale;
-            phi(i, r) = std::exp(projection - squaredNorm / 2) / std::sqrt(static_cast<double>(m));
-        }
-    }
-    return phi;
-}
-
-std::vector<Matrix> performerReference(const Inputs& inputs, std::int64_t m, std::uint64_t seed, bool orthogonal,
-                                       bool causal) {
-    const auto omega = performerProjection(m, inputs.q.cols, seed, orthogonal);
-    return perHead(inputs, [&](const Matrix& q, const Matrix& k) {
-        return normalisedWeights(rowProducts(favorFeatures(q, omega, m), favorFeatures(k, omega, m)),
-                                 allPairsMask(q.rows, causal));
-    });
-}
-
 TEST(PerformerAttention, MatchesTheEluFormulaWithFavorFeatures) {
     struct Setting {
         ParamOverrides set;
@@ -228,13 +145,7 @@ TEST(PerformerAttention, CostFollowsFeatureCount) {
     EXPECT_DOUBLE_EQ(cost.terms.at("linear_state"), 2.0 * 64 * 20 * 4 * 2);
 }
 
-// ---- relu2 and mixed_chunk: relu(q·k)² without softmax ----
-
-Matrix reluSquaredProducts(const Matrix& q, const Matrix& k) {
-    Matrix s = rowProducts(q, k);
-    for (double& x : s.values) x = x > 0 ? x * x : 0.0;
-    return s;
-}
+// ---- relu2 and mixed_chunk ----
 
 TEST(Relu2Attention, BothScalesMatchTheQuadraticForm) {
     for (const std::string scale : {"ns", "n2", ""})
@@ -249,21 +160,6 @@ TEST(Relu2Attention, BothScalesMatchTheQuadraticForm) {
                                          return scaledOnMask(reluSquaredProducts(q, k), allPairsMask(s.n, causal), z);
                                      }));
             }
-}
-
-Matrix mixedChunkWeights(const Matrix& q, const Matrix& k, std::int64_t c, bool causal) {
-    const std::int64_t n = q.rows, d = q.cols;
-    const Matrix quad = reluSquaredProducts(q, k), plain = rowProducts(q, k);
-    Matrix w(n, n);
-    for (std::int64_t i = 0; i < n; ++i) {
-        const std::int64_t g = i / c;
-        for (std::int64_t j = 0; j < n; ++j) {
-            if (j / c == g && (!causal || j <= i)) w(i, j) += quad(i, j) / static_cast<double>(c * d);
-            if (!causal) w(i, j) += plain(i, j) / static_cast<double>(n);
-            else if (j < g * c) w(i, j) += plain(i, j) / static_cast<double>(g * c);
-        }
-    }
-    return w;
 }
 
 TEST(MixedChunkAttention, QuadraticPlusLinearPartsMatch) {

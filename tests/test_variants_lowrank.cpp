@@ -1,8 +1,7 @@
 // Linformer (explicit E and F) and Reformer LSH (hashing done here from the same rotations) against
 // double-precision references written from the spec.
 #include "core/random.h"
-#include "core/random_features.h"
-#include "support/variant_runner.h"
+#include "support/variant_references.h"
 
 #include <gtest/gtest.h>
 
@@ -12,36 +11,6 @@
 
 namespace attnlab::testing {
 namespace {
-
-Matrix fromRowMajor(const std::vector<double>& values, std::int64_t rows, std::int64_t cols) {
-    Matrix m(rows, cols);
-    m.values = values;
-    return m;
-}
-
-// Linformer's pooling matrix P_rj = 1/|B_r| for j ∈ B_r = [⌊r·n/k⌋, ⌊(r+1)·n/k⌋).
-Matrix poolMatrix(std::int64_t k, std::int64_t n) {
-    Matrix p(k, n);
-    for (std::int64_t r = 0; r < k; ++r) {
-        const std::int64_t begin = r * n / k, end = (r + 1) * n / k;
-        for (std::int64_t j = begin; j < end; ++j) p(r, j) = 1.0 / static_cast<double>(end - begin);
-    }
-    return p;
-}
-
-// W = softmax(Q (E K)ᵀ / √d) · F for one head.
-Matrix linformerWeights(const Matrix& q, const Matrix& k, const Matrix& e, const Matrix& f) {
-    const Matrix scores = rowProducts(q, multiply(e, k), 1.0 / std::sqrt(static_cast<double>(q.cols)));
-    const Mask everything(static_cast<std::size_t>(scores.rows * scores.cols), 1);
-    Matrix probabilities(scores.rows, scores.cols);
-    for (std::int64_t i = 0; i < scores.rows; ++i) {
-        double best = scores(i, 0), total = 0;
-        for (std::int64_t r = 0; r < scores.cols; ++r) best = std::max(best, scores(i, r));
-        for (std::int64_t r = 0; r < scores.cols; ++r) total += std::exp(scores(i, r) - best);
-        for (std::int64_t r = 0; r < scores.cols; ++r) probabilities(i, r) = std::exp(scores(i, r) - best) / total;
-    }
-    return multiply(probabilities, f);
-}
 
 struct LinformerSetting {
     ParamOverrides set;
@@ -136,16 +105,6 @@ std::int64_t bucketOf(const Matrix& x, std::int64_t row, const std::vector<doubl
         }
     }
     return best;
-}
-
-Matrix unitRows(const Matrix& x) {
-    Matrix unit(x.rows, x.cols);
-    for (std::int64_t i = 0; i < x.rows; ++i) {
-        double norm = 0;
-        for (std::int64_t c = 0; c < x.cols; ++c) norm += x(i, c) * x(i, c);
-        for (std::int64_t c = 0; c < x.cols; ++c) unit(i, c) = x(i, c) / std::sqrt(norm);
-    }
-    return unit;
 }
 
 struct LshReference {

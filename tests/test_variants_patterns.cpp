@@ -1,7 +1,7 @@
 // The masked softmax variants (full, strided, fixed, longformer, chunk, xl, bigbird) against masks
 // built cell by cell from the spec's formulas and a double-precision masked softmax.
 #include "core/errors.h"
-#include "support/variant_runner.h"
+#include "support/variant_references.h"
 
 #include <gtest/gtest.h>
 
@@ -82,18 +82,6 @@ CellRule specRule(const std::string& id, const ParamOverrides& set, std::int64_t
         return causalCut([r, g](std::int64_t i, std::int64_t j) { return distance(i, j) <= r || i < g || j < g; });
     }
     throw std::logic_error("no spec rule for " + id);
-}
-
-// Transformer-XL's sinusoid table: row p = i − j ≥ 0 of d values.
-Matrix sinusoidTable(std::int64_t n, std::int64_t d) {
-    Matrix table(n, d);
-    for (std::int64_t p = 0; p < n; ++p)
-        for (std::int64_t k = 0; k < d / 2; ++k) {
-            const double frequency = std::pow(10000.0, -2.0 * static_cast<double>(k) / static_cast<double>(d));
-            table(p, k) = std::sin(static_cast<double>(p) * frequency);
-            table(p, d / 2 + k) = std::cos(static_cast<double>(p) * frequency);
-        }
-    return table;
 }
 
 // s_ij of one head as the spec defines it for the variant (xl adds q_i·R_{i−j} unless relpos=none).
