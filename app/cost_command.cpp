@@ -17,7 +17,7 @@ Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) who
 the variant: qkv_proj 3n(hd)^2, out_proj n(hd)^2, ffn 8n(hd)^2, and the core's own terms (scores,
 weights_v, feature_map, linear_state, projection, relpos, hashing). flops = 2*macs. Softmax
 exponentials are counted separately. peak_bytes: float32 Q, K, V and out plus the kernel's extra
-memory. Also prints the seed crossovers n = 2hd, 6hd and 16d.
+memory. Also prints the crossovers n = 2hd, 6hd and 16d (Su 2021; see docs/cost_model.md).
 )";
 
 std::string costJson(const LayerCost& cost) {

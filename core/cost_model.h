@@ -7,8 +7,9 @@
 
 namespace attnlab {
 
-// Multiply-add counts of one Transformer layer as the seed documents count them (an a×b by b×c
-// product costs a·b·c MACs; flops = 2·macs). Model width hd, FFN width 4hd.
+// Multiply-add counts of one Transformer layer, counted as in Vaswani et al. 2017 and Su 2021 ("Linear
+// Transformers are probably not the model you are waiting for"): an a×b by b×c product costs a·b·c MACs;
+// flops = 2·macs. Model width hd, FFN width 4hd. docs/cost_model.md derives every term.
 struct LayerCost {
     std::string variant;
     ProblemShape shape;
@@ -28,8 +29,9 @@ double ffnMacs(const ProblemShape& shape);
 // The whole layer with `variant`'s attention core (parameters already resolved).
 LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
-// Seed crossovers (seed 000): self-attention outweighs the FFN when n > 2hd; the quadratic term
-// dominates the whole layer when n > 6hd; linear attention with a 4× larger head pays off when n > 16d.
+// Crossovers of Su 2021 for bidirectional full attention: self-attention outweighs the FFN when n > 2hd;
+// the quadratic term dominates the whole layer when n > 6hd; linear attention with a 4× larger head
+// pays off when n > 16d.
 double attentionOvertakesFfn(int heads, std::int64_t d);
 double quadraticDominates(int heads, std::int64_t d);
 double linearPaysOff(std::int64_t d);

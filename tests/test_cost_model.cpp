@@ -1,4 +1,4 @@
-// The cost model against the seed's numbers and against counts made here from first principles:
+// The cost model against the published numbers (Su 2021, as docs/cost_model.md derives them) and against counts made here from first principles:
 // crossovers where the named terms are equal, the layer terms of the spec, and mask-aware core costs
 // equal to counting the allowed pairs of each variant's own pattern.
 #include "core/cost_model.h"
@@ -28,12 +28,12 @@ LayerCost costOf(const std::string& id, const ProblemShape& shape, const ParamOv
     return layerCost(variant, shape, prepareParams(variant, shape, overrides));
 }
 
-// Projections + attention core of a layer (the seed's "self-attention"), and the rest.
+// Projections + attention core of a layer ("self-attention"), and the rest.
 double selfAttentionMacs(const LayerCost& cost) {
     return cost.terms.at("qkv_proj") + cost.terms.at("out_proj") + cost.attentionMacs;
 }
 
-TEST(CostModel, SeedCrossoversForBertBase) {
+TEST(CostModel, CrossoversForBertBase) {
     EXPECT_EQ(attentionOvertakesFfn(12, 64), 1536.0);
     EXPECT_EQ(quadraticDominates(12, 64), 4608.0);
     EXPECT_EQ(linearPaysOff(64), 1024.0);
@@ -74,6 +74,24 @@ TEST(CostModel, QuadraticTermEqualsTheRestOfTheLayerAtSixHd) {
         EXPECT_EQ(quadratic(at), rest(at));
         const LayerCost above = costOf("full", shapeOf(crossover + 1, d, heads));
         EXPECT_GT(quadratic(above), rest(above));
+    }
+}
+
+// Causal full attention counts n(n+1)/2 pairs, so its core is n(n+1)·hd: self-attention passes the FFN
+// from n = 4hd on and the quadratic term passes the rest of the layer from n = 12hd on (docs/cost_model.md).
+TEST(CostModel, CausalCrossoversAreFourHdAndTwelveHd) {
+    for (const auto& [heads, d] : std::vector<std::pair<int, std::int64_t>>{{12, 64}, {2, 8}, {1, 3}}) {
+        const std::int64_t hd = heads * d;
+        auto quadratic = [](const LayerCost& cost) { return cost.attentionMacs; };
+        const LayerCost justBelow = costOf("full", shapeOf(4 * hd - 1, d, heads, true));
+        const LayerCost at = costOf("full", shapeOf(4 * hd, d, heads, true));
+        EXPECT_EQ(at.attentionMacs, static_cast<double>(4 * hd) * static_cast<double>(4 * hd + 1) * static_cast<double>(hd));
+        EXPECT_EQ(selfAttentionMacs(justBelow), justBelow.terms.at("ffn")) << heads << "x" << d; // n + 1 = 4hd
+        EXPECT_GT(selfAttentionMacs(at), at.terms.at("ffn")) << heads << "x" << d;
+        const LayerCost equal = costOf("full", shapeOf(12 * hd - 1, d, heads, true));
+        const LayerCost above = costOf("full", shapeOf(12 * hd, d, heads, true));
+        EXPECT_EQ(quadratic(equal), equal.layerMacs - quadratic(equal)) << heads << "x" << d;
+        EXPECT_GT(quadratic(above), above.layerMacs - quadratic(above)) << heads << "x" << d;
     }
 }
 

@@ -1,0 +1,158 @@
+// docs/ is the contract users read, so it must say what the program does: the parameter table of
+// docs/variants.md against the registry (the data `attnlab variants --json` prints), a section per
+// variant, the worked crossover numbers of docs/cost_model.md against the cost model, every relative
+// link of the documentation pointing at a file that exists, and no reference outside the repository.
+#include "core/cost_model.h"
+#include "core/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = ATTNLAB_SOURCE_DIR;
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> lines;
+    std::stringstream stream(text);
+    for (std::string line; std::getline(stream, line);) lines.push_back(line);
+    return lines;
+}
+
+std::string trimmed(const std::string& text) {
+    const auto begin = text.find_first_not_of(" \t`");
+    const auto end = text.find_last_not_of(" \t`");
+    return begin == std::string::npos ? "" : text.substr(begin, end - begin + 1);
+}
+
+// Cells of a Markdown table row; "\|" inside a cell is a literal '|'.
+std::vector<std::string> tableCells(const std::string& row) {
+    std::vector<std::string> cells;
+    std::string cell;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+        if (row[c] == '\\' && c + 1 < row.size() && row[c + 1] == '|') {
+            cell += '|';
+            ++c;
+        } else if (row[c] == '|') {
+            cells.push_back(trimmed(cell));
+            cell.clear();
+        } else {
+            cell += row[c];
+        }
+    }
+    if (!cells.empty()) cells.erase(cells.begin()); // the text before the first '|'
+    return cells;
+}
+
+// The rows of the table that follows the line containing `startMarker`, up to `endMarker`.
+std::vector<std::vector<std::string>> markedTable(const std::string& text, const std::string& startMarker,
+                                                  const std::string& endMarker) {
+    std::vector<std::vector<std::string>> rows;
+    bool inside = false;
+    for (const std::string& line : linesOf(text)) {
+        if (line.find(startMarker) != std::string::npos) {
+            inside = true;
+            continue;
+        }
+        if (line.find(endMarker) != std::string::npos) break;
+        if (!inside || line.rfind("|", 0) != 0 || line.rfind("|---", 0) == 0) continue;
+        rows.push_back(tableCells(line));
+    }
+    if (!rows.empty()) rows.erase(rows.begin()); // the header
+    return rows;
+}
+
+TEST(VariantsPage, ParameterTableIsTheRegistrys) {
+    const auto rows = markedTable(readText(kSource / "docs/variants.md"), "<!-- parameter table", "<!-- end of parameter table");
+    std::vector<std::vector<std::string>> expected;
+    for (const auto& variant : allVariants())
+        for (const auto& spec : variant.params)
+            expected.push_back({variant.id, spec.key, paramTypeName(spec.type), spec.defaultText, spec.rangeText});
+    for (std::size_t r = 0; r < std::max(rows.size(), expected.size()); ++r) {
+        ASSERT_LT(r, rows.size()) << "docs/variants.md lacks the row | " << expected[r][0] << " | " << expected[r][1]
+                                  << " | " << expected[r][2] << " | " << expected[r][3] << " | " << expected[r][4] << " |";
+        ASSERT_LT(r, expected.size()) << "docs/variants.md documents a parameter the program does not have: "
+                                      << rows[r][0] << " " << rows[r][1];
+        ASSERT_EQ(rows[r].size(), 5u) << "row " << r + 1 << " of the parameter table";
+        EXPECT_EQ(rows[r], expected[r]) << "row " << r + 1 << " of the parameter table (variant, key, type, default, range)";
+    }
+}
+
+TEST(VariantsPage, EveryVariantHasItsSection) {
+    const std::string text = readText(kSource / "docs/variants.md");
+    for (const auto& variant : allVariants())
+        EXPECT_NE(text.find("\n### `" + variant.id + "`"), std::string::npos)
+            << "docs/variants.md has no section \"### `" << variant.id << "` — ...\"";
+}
+
+TEST(CostModelPage, WorkedCrossoversAreTheCostModels) {
+    const auto rows = markedTable(readText(kSource / "docs/cost_model.md"), "<!-- crossover table", "<!-- end of crossover table");
+    ASSERT_EQ(rows.size(), 3u);
+    const double hd = 768, d = 64;
+    ASSERT_EQ(rows[0][0], "self-attention > FFN");
+    EXPECT_EQ(rows[0][1], std::to_string(static_cast<int>(attentionOvertakesFfn(12, 64))));
+    EXPECT_EQ(rows[0][2], std::to_string(static_cast<int>(4 * hd)));
+    ASSERT_EQ(rows[1][0], "attention core > rest of the layer");
+    EXPECT_EQ(rows[1][1], std::to_string(static_cast<int>(quadraticDominates(12, 64))));
+    EXPECT_EQ(rows[1][2], std::to_string(static_cast<int>(12 * hd)));
+    ASSERT_EQ(rows[2][0], "linear (head 4d) cheaper than full");
+    EXPECT_EQ(rows[2][1], std::to_string(static_cast<int>(linearPaysOff(64))));
+    EXPECT_EQ(rows[2][2], std::to_string(static_cast<int>(32 * d)));
+}
+
+std::vector<fs::path> documentationFiles() {
+    std::vector<fs::path> files = {kSource / "README.md"};
+    for (const auto& entry : fs::directory_iterator(kSource / "docs"))
+        if (entry.path().extension() == ".md") files.push_back(entry.path());
+    return files;
+}
+
+TEST(Documentation, RelativeLinksPointAtFilesThatExist) {
+    const std::regex link(R"(\]\(([^)#:\s]+)(#[^)]*)?\))");
+    int links = 0;
+    for (const fs::path& file : documentationFiles()) {
+        const std::string text = readText(file);
+        for (std::sregex_iterator it(text.begin(), text.end(), link), end; it != end; ++it) {
+            ++links;
+            EXPECT_TRUE(fs::exists(file.parent_path() / (*it)[1].str())) << file.filename() << " links to " << (*it)[1];
+        }
+    }
+    EXPECT_GE(links, 5);
+}
+
+TEST(Documentation, TheIndexLinksEveryPage) {
+    const std::string index = readText(kSource / "docs/README.md");
+    for (const auto& entry : fs::directory_iterator(kSource / "docs")) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() != ".md" || name == "README.md") continue;
+        EXPECT_NE(index.find("](" + name + ")"), std::string::npos) << "docs/README.md does not link " << name;
+    }
+}
+
+TEST(Documentation, StandsAloneWithoutOutsideDocuments) {
+    for (const fs::path& file : documentationFiles()) {
+        const std::string text = readText(file);
+        for (const std::string outside : {"../shared", "/work/shared", "seed document", "spec/variants.md"})
+            EXPECT_EQ(text.find(outside), std::string::npos) << file.filename() << " mentions " << outside;
+    }
+}
+
+} // namespace
+} // namespace attnlab
