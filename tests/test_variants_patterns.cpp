@@ -1,5 +1,5 @@
-// The masked softmax variants (full, strided, fixed, longformer, chunk, xl, bigbird) against masks
-// built cell by cell from the spec's formulas and a double-precision masked softmax.
+// The masked softmax variants of the contract (full, strided, fixed, longformer, chunk, xl, bigbird)
+// against masks built cell by cell from docs/variants.md's formulas and a double-precision masked softmax.
 #include "core/errors.h"
 #include "support/variant_references.h"
 
@@ -42,46 +42,59 @@ std::vector<std::int64_t> indexListOr(const ParamOverrides& set, const std::stri
 
 std::int64_t distance(std::int64_t i, std::int64_t j) { return i > j ? i - j : j - i; }
 
-// The allowed set of a data-independent masked variant, straight from the spec's table; parameters
-// missing from `set` take the spec's defaults for this n.
-CellRule specRule(const std::string& id, const ParamOverrides& set, std::int64_t n, bool causal) {
-    auto causalCut = [causal](const CellRule& rule) {
-        return CellRule([rule, causal](std::int64_t i, std::int64_t j) { return (!causal || j <= i) && rule(i, j); });
+// The allowed sets of the contract's data-independent masked variants, transcribed from
+// docs/variants.md; parameters missing from `set` take the documented defaults for this n. `exact` is
+// false for bigbird, whose rule is only the deterministic part (window and globals) of its mask.
+struct SpecEntry {
+    std::function<CellRule(const ParamOverrides& set, std::int64_t n)> rule; // before the causal cut
+    bool exact = true;
+};
+
+const std::map<std::string, SpecEntry>& specTable() {
+    static const std::map<std::string, SpecEntry> table = {
+        {"full", {[](const ParamOverrides&, std::int64_t) { return CellRule([](std::int64_t, std::int64_t) { return true; }); }}},
+        {"strided", {[](const ParamOverrides& set, std::int64_t n) {
+             const std::int64_t l = integerOr(set, "stride", smallestSquareRootAtLeast(n));
+             return CellRule([l](std::int64_t i, std::int64_t j) { return distance(i, j) <= l || distance(i, j) % l == 0; });
+         }}},
+        {"fixed", {[](const ParamOverrides& set, std::int64_t n) {
+             const std::int64_t l = integerOr(set, "block", smallestSquareRootAtLeast(n));
+             const std::int64_t c = integerOr(set, "summary", std::max<std::int64_t>(1, l / 8));
+             return CellRule([l, c](std::int64_t i, std::int64_t j) { return i / l == j / l || j % l >= l - c; });
+         }}},
+        {"longformer", {[](const ParamOverrides& set, std::int64_t n) {
+             const std::int64_t r = integerOr(set, "window", 2 * smallestSquareRootAtLeast(n)) / 2;
+             const std::int64_t delta = integerOr(set, "dilation", 1);
+             const std::vector<std::int64_t> globals = indexListOr(set, "globals");
+             auto global = [globals](std::int64_t x) { return std::count(globals.begin(), globals.end(), x) > 0; };
+             return CellRule([=](std::int64_t i, std::int64_t j) {
+                 return (distance(i, j) <= r * delta && (i - j) % delta == 0) || global(i) || global(j);
+             });
+         }}},
+        {"chunk", {[](const ParamOverrides& set, std::int64_t n) {
+             const std::int64_t c = integerOr(set, "chunk", smallestSquareRootAtLeast(n));
+             return CellRule([c](std::int64_t i, std::int64_t j) { return i / c == j / c; });
+         }}},
+        {"xl", {[](const ParamOverrides& set, std::int64_t n) {
+             const std::int64_t segment = integerOr(set, "segment", std::min<std::int64_t>(n, 64));
+             const std::int64_t memory = integerOr(set, "memory", segment);
+             return CellRule([segment, memory](std::int64_t i, std::int64_t j) {
+                 return (i / segment) * segment - memory <= j && j <= i;
+             });
+         }}},
+        {"bigbird", {[](const ParamOverrides& set, std::int64_t) {
+                         const std::int64_t r = integerOr(set, "window", 6) / 2;
+                         const std::int64_t g = integerOr(set, "globals", 2);
+                         return CellRule([r, g](std::int64_t i, std::int64_t j) { return distance(i, j) <= r || i < g || j < g; });
+                     },
+                     false}},
     };
-    if (id == "full") return causalCut([](std::int64_t, std::int64_t) { return true; });
-    if (id == "strided") {
-        const std::int64_t l = integerOr(set, "stride", smallestSquareRootAtLeast(n));
-        return causalCut([l](std::int64_t i, std::int64_t j) { return distance(i, j) <= l || distance(i, j) % l == 0; });
-    }
-    if (id == "fixed") {
-        const std::int64_t l = integerOr(set, "block", smallestSquareRootAtLeast(n));
-        const std::int64_t c = integerOr(set, "summary", std::max<std::int64_t>(1, l / 8));
-        return causalCut([l, c](std::int64_t i, std::int64_t j) { return i / l == j / l || j % l >= l - c; });
-    }
-    if (id == "longformer") {
-        const std::int64_t r = integerOr(set, "window", 2 * smallestSquareRootAtLeast(n)) / 2;
-        const std::int64_t delta = integerOr(set, "dilation", 1);
-        const std::vector<std::int64_t> globals = indexListOr(set, "globals");
-        auto global = [globals](std::int64_t x) { return std::count(globals.begin(), globals.end(), x) > 0; };
-        return causalCut([=](std::int64_t i, std::int64_t j) {
-            return (distance(i, j) <= r * delta && (i - j) % delta == 0) || global(i) || global(j);
-        });
-    }
-    if (id == "chunk") {
-        const std::int64_t c = integerOr(set, "chunk", smallestSquareRootAtLeast(n));
-        return causalCut([c](std::int64_t i, std::int64_t j) { return i / c == j / c; });
-    }
-    if (id == "xl") {
-        const std::int64_t segment = integerOr(set, "segment", std::min<std::int64_t>(n, 64));
-        const std::int64_t memory = integerOr(set, "memory", segment);
-        return [segment, memory](std::int64_t i, std::int64_t j) { return (i / segment) * segment - memory <= j && j <= i; };
-    }
-    if (id == "bigbird") { // the deterministic part only: window (δ = 1) and the first g tokens
-        const std::int64_t r = integerOr(set, "window", 6) / 2;
-        const std::int64_t g = integerOr(set, "globals", 2);
-        return causalCut([r, g](std::int64_t i, std::int64_t j) { return distance(i, j) <= r || i < g || j < g; });
-    }
-    throw std::logic_error("no spec rule for " + id);
+    return table;
+}
+
+CellRule specRule(const std::string& id, const ParamOverrides& set, std::int64_t n, bool causal) {
+    const CellRule rule = specTable().at(id).rule(set, n);
+    return [rule, causal](std::int64_t i, std::int64_t j) { return (!causal || j <= i) && rule(i, j); };
 }
 
 // s_ij of one head as the spec defines it for the variant (xl adds q_i·R_{i−j} unless relpos=none).
@@ -126,43 +139,62 @@ std::string testName(const MaskCase& c) {
     return name;
 }
 
-// Every parameter set of the table crossed with causal/bidirectional and shapes that include n = 1, odd
-// n, n not a multiple of the block/chunk/segment, h ∈ {1, 3}, odd d and d_v ≠ d.
-std::vector<MaskCase> maskCases() {
-    const std::vector<Shape> shapes = {{1, 1, 4, 4}, {2, 3, 4, 2}, {37, 3, 6, 3}, {45, 1, 5, 2}, {61, 1, 8, 8}, {70, 3, 6, 7}};
-    const std::map<std::string, std::vector<ParamOverrides>> sets = {
-        {"full", {{}, {{"impl", "dense"}}, {{"impl", "tiled"}}}},
-        {"strided", {{}, {{"stride", "1"}}, {{"stride", "4"}}, {{"stride", "9"}}, {{"stride", "100"}}}},
+// Edge cases of the parameters beyond the single-key settings the schema gives (schemaCalls).
+const std::map<std::string, std::vector<ParamOverrides>>& edgeCaseSets() {
+    static const std::map<std::string, std::vector<ParamOverrides>> sets = {
+        {"strided", {{{"stride", "4"}}, {{"stride", "9"}}, {{"stride", "100"}}}},
         {"fixed",
-         {{}, {{"block", "8"}}, {{"block", "8"}, {"summary", "8"}}, {{"block", "5"}, {"summary", "2"}}, {{"block", "1"}},
+         {{{"block", "8"}}, {{"block", "8"}, {"summary", "8"}}, {{"block", "5"}, {"summary", "2"}}, {{"block", "1"}},
           {{"block", "100"}, {"summary", "3"}}, {{"summary", "2"}}, {{"block", "16"}}}},
         {"longformer",
-         {{}, {{"window", "0"}}, {{"window", "1"}}, {{"window", "5"}}, {{"window", "4"}, {"dilation", "3"}},
-          {{"globals", "0,1"}}, {{"window", "6"}, {"dilation", "2"}, {"globals", "36,3"}}, {{"window", "200"}}}},
-        {"chunk", {{}, {{"chunk", "1"}}, {{"chunk", "8"}}, {{"chunk", "100"}}}},
+         {{{"window", "5"}}, {{"window", "4"}, {"dilation", "3"}}, {{"globals", "0,1"}},
+          {{"window", "6"}, {"dilation", "2"}, {"globals", "36,3"}}, {{"window", "200"}}}},
+        {"chunk", {{{"chunk", "8"}}, {{"chunk", "100"}}}},
         {"xl",
-         {{}, {{"relpos", "none"}}, {{"segment", "8"}}, {{"segment", "8"}, {"memory", "0"}},
-          {{"segment", "8"}, {"memory", "20"}}, {{"segment", "5"}, {"memory", "3"}, {"relpos", "none"}},
-          {{"segment", "100"}}, {{"segment", "1"}, {"memory", "2"}}}},
+         {{{"segment", "8"}}, {{"segment", "8"}, {"memory", "0"}}, {{"segment", "8"}, {"memory", "20"}},
+          {{"segment", "5"}, {"memory", "3"}, {"relpos", "none"}}, {{"segment", "100"}}, {{"segment", "1"}, {"memory", "2"}}}},
     };
+    return sets;
+}
+
+// Every registered variant whose rule is transcribed above (found through the registry, so none is left
+// out by a list of its own): its schema's settings and the edge cases, crossed with causal/bidirectional
+// and shapes that include n = 1, odd n, n not a multiple of the block/chunk/segment, h ∈ {1, 3}, odd d
+// and d_v ≠ d. Settings the variant rejects for a shape are left to the parameter tests.
+std::vector<MaskCase> maskCases() {
+    const std::vector<Shape> shapes = {{1, 1, 4, 4}, {2, 3, 4, 2}, {37, 3, 6, 3}, {45, 1, 5, 2}, {61, 1, 8, 8}, {70, 3, 6, 7}};
     std::vector<MaskCase> cases;
-    for (const auto& [id, overrides] : sets)
-        for (const ParamOverrides& set : overrides)
+    for (const auto& variant : allVariants()) {
+        const auto entry = specTable().find(variant.id);
+        if (entry == specTable().end() || !entry->second.exact) continue;
+        const auto edges = edgeCaseSets().find(variant.id);
+        for (const Shape& shape : shapes) {
+            const ProblemShape problem{shape.heads, shape.n, shape.d, shape.dv, false};
+            std::vector<Call> calls = schemaCalls(variant, problem);
             for (const bool causal : {false, true})
-                for (const Shape& shape : shapes) {
-                    if (id == "xl" && !causal) continue;
-                    if (id == "xl" && shape.d % 2 != 0 && choiceOr(set, "relpos", "sinusoid") == "sinusoid") continue;
-                    if (id == "fixed" && integerOr(set, "summary", 1) > integerOr(set, "block", smallestSquareRootAtLeast(shape.n)))
-                        continue; // rejected, see the parameter tests
-                    const auto globals = indexListOr(set, "globals");
-                    if (!globals.empty() && *std::max_element(globals.begin(), globals.end()) >= shape.n) continue;
-                    Call call;
-                    call.id = id;
-                    call.causal = causal;
-                    call.set = set;
-                    cases.push_back({call, shape});
+                for (const ParamOverrides& set : edges == edgeCaseSets().end() ? std::vector<ParamOverrides>{} : edges->second)
+                    calls.push_back({variant.id, causal, set});
+            std::set<std::pair<bool, ParamOverrides>> seen;
+            for (const Call& call : calls) {
+                try {
+                    prepareParams(variant, {shape.heads, shape.n, shape.d, shape.dv, call.causal}, call.set);
+                } catch (const InputError&) {
+                    continue;
                 }
+                if (seen.insert({call.causal, call.set}).second) cases.push_back({call, shape});
+            }
+        }
+    }
     return cases;
+}
+
+TEST(SpecTable, EveryTranscribedVariantIsRegisteredWithADataIndependentMask) {
+    for (const auto& [id, entry] : specTable()) {
+        const VariantInfo* variant = findVariant(id);
+        ASSERT_NE(variant, nullptr) << "the contract's variant '" << id << "' is not registered";
+        EXPECT_TRUE(variant->hasMask) << id;
+        EXPECT_FALSE(variant->dataDependentPattern) << id;
+    }
 }
 
 void PrintTo(const MaskCase& c, std::ostream* os) { *os << describe(c.call) << " n=" << c.shape.n; }

@@ -2,7 +2,6 @@
 // an independent double-precision reference of its definition, on the fast and the reference path, and
 // its pattern's three descriptions (predicate, row ranges, row counts) against each other. Parameter
 // settings come from each variant's schema, so a new variant is checked without editing this file.
-#include "core/errors.h"
 #include "support/variant_references.h"
 
 #include <gtest/gtest.h>
@@ -11,42 +10,6 @@
 
 namespace attnlab::testing {
 namespace {
-
-// Candidate values of one parameter taken from its schema: every other choice, the other boolean, and
-// small integers from its minimum up (invalid ones are dropped when resolved).
-std::vector<std::string> candidateValues(const ParamSpec& spec, std::int64_t n) {
-    switch (spec.type) {
-    case ParamType::Choice: return spec.choices;
-    case ParamType::Boolean: return {"true", "false"};
-    case ParamType::IndexList: return {"0", "1," + std::to_string(n / 2), std::to_string(n - 1)};
-    case ParamType::Integer: break;
-    }
-    const std::int64_t low = spec.minValue.value_or(0);
-    std::vector<std::string> values;
-    for (const std::int64_t value : {low, low + 1, low + 2, low + 5, low + 9}) values.push_back(std::to_string(value));
-    return values;
-}
-
-// The defaults and every single-key change a variant accepts for this shape, causal and not as supported.
-std::vector<Call> schemaCalls(const VariantInfo& variant, const ProblemShape& base) {
-    std::vector<ParamOverrides> sets = {{}};
-    for (const ParamSpec& spec : variant.params)
-        for (const std::string& value : candidateValues(spec, base.n)) sets.push_back({{spec.key, value}});
-    std::vector<Call> calls;
-    for (const bool causal : {false, true}) {
-        ProblemShape shape = base;
-        shape.causal = causal;
-        for (const ParamOverrides& set : sets) {
-            try {
-                prepareParams(variant, shape, set);
-            } catch (const InputError&) {
-                continue; // outside the variant's ranges; the parameter tests cover rejection
-            }
-            calls.push_back({variant.id, causal, set});
-        }
-    }
-    return calls;
-}
 
 // Softmax over each head's own pattern, cells tested through Pattern::allowed, with the variant's scores.
 std::vector<Matrix> predicateSoftmax(const Call& call, const Inputs& inputs) {

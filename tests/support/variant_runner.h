@@ -3,6 +3,7 @@
 // Calls into the registry the way the command line does (prepareParams, then run / pattern / cost),
 // and the comparisons the variant tests share. Header only: every test program compiles what it uses.
 
+#include "core/errors.h"
 #include "core/registry.h"
 #include "support/reference_math.h"
 
@@ -112,6 +113,43 @@ inline void expectBothPathsMatch(Call call, const Inputs& inputs, const std::vec
 } // namespace attnlab::testing
 
 namespace attnlab::testing {
+
+// Candidate values of one parameter taken from its schema: every other choice, the other boolean, and
+// small integers from its minimum up (invalid ones are dropped when resolved).
+inline std::vector<std::string> candidateValues(const ParamSpec& spec, std::int64_t n) {
+    switch (spec.type) {
+    case ParamType::Choice: return spec.choices;
+    case ParamType::Boolean: return {"true", "false"};
+    case ParamType::IndexList: return {"0", "1," + std::to_string(n / 2), std::to_string(n - 1)};
+    case ParamType::Integer: break;
+    }
+    const std::int64_t low = spec.minValue.value_or(0);
+    std::vector<std::string> values;
+    for (const std::int64_t value : {low, low + 1, low + 2, low + 5, low + 9}) values.push_back(std::to_string(value));
+    return values;
+}
+
+// The defaults and every single-key change a variant accepts for this shape, causal and not as supported:
+// the settings the registry-driven tests sweep, so a new parameter or variant is covered without a list.
+inline std::vector<Call> schemaCalls(const VariantInfo& variant, const ProblemShape& base) {
+    std::vector<ParamOverrides> sets = {{}};
+    for (const ParamSpec& spec : variant.params)
+        for (const std::string& value : candidateValues(spec, base.n)) sets.push_back({{spec.key, value}});
+    std::vector<Call> calls;
+    for (const bool causal : {false, true}) {
+        ProblemShape shape = base;
+        shape.causal = causal;
+        for (const ParamOverrides& set : sets) {
+            try {
+                prepareParams(variant, shape, set);
+            } catch (const InputError&) {
+                continue; // outside the variant's ranges; the parameter tests cover rejection
+            }
+            calls.push_back({variant.id, causal, set});
+        }
+    }
+    return calls;
+}
 
 // A default and one or more non-default parameter sets of every registered variant, valid for any
 // n ≥ 1 and even d (xl's sinusoid). Tests that sweep "every variant" iterate this list; a variant
