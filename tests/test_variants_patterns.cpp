@@ -125,15 +125,20 @@ struct Shape {
     std::int64_t dv;
 };
 
+// One setting of a variant and the shapes it is valid for (each test loops over them).
 struct MaskCase {
     Call call;
-    Shape shape;
+    std::vector<Shape> shapes;
 };
+
+std::string shapeText(const Shape& s) {
+    return "n=" + std::to_string(s.n) + " h=" + std::to_string(s.heads) + " d=" + std::to_string(s.d) +
+           " dv=" + std::to_string(s.dv);
+}
 
 std::string testName(const MaskCase& c) {
     std::string name = c.call.id + (c.call.causal ? "_causal" : "_bidir");
     for (const auto& [key, value] : c.call.set) name += "_" + key + "_" + value;
-    name += "_n" + std::to_string(c.shape.n) + "_h" + std::to_string(c.shape.heads) + "_d" + std::to_string(c.shape.d);
     for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
     return name;
@@ -164,6 +169,7 @@ const std::map<std::string, std::vector<ParamOverrides>>& edgeCaseSets() {
 std::vector<MaskCase> maskCases() {
     const std::vector<Shape> shapes = {{1, 1, 4, 4}, {2, 3, 4, 2}, {37, 3, 6, 3}, {45, 1, 5, 2}, {61, 1, 8, 8}, {70, 3, 6, 7}};
     std::vector<MaskCase> cases;
+    std::map<std::pair<std::string, std::pair<bool, ParamOverrides>>, std::size_t> caseOf;
     for (const auto& variant : allVariants()) {
         const auto entry = specTable().find(variant.id);
         if (entry == specTable().end() || !entry->second.exact) continue;
@@ -174,14 +180,16 @@ std::vector<MaskCase> maskCases() {
             for (const bool causal : {false, true})
                 for (const ParamOverrides& set : edges == edgeCaseSets().end() ? std::vector<ParamOverrides>{} : edges->second)
                     calls.push_back({variant.id, causal, set});
-            std::set<std::pair<bool, ParamOverrides>> seen;
             for (const Call& call : calls) {
                 try {
                     prepareParams(variant, {shape.heads, shape.n, shape.d, shape.dv, call.causal}, call.set);
                 } catch (const InputError&) {
                     continue;
                 }
-                if (seen.insert({call.causal, call.set}).second) cases.push_back({call, shape});
+                const auto [it, added] = caseOf.insert({{call.id, {call.causal, call.set}}, cases.size()});
+                if (added) cases.push_back({call, {}});
+                std::vector<Shape>& valid = cases[it->second].shapes;
+                if (valid.empty() || valid.back().n != shape.n) valid.push_back(shape);
             }
         }
     }
@@ -197,39 +205,48 @@ TEST(SpecTable, EveryTranscribedVariantIsRegisteredWithADataIndependentMask) {
     }
 }
 
-void PrintTo(const MaskCase& c, std::ostream* os) { *os << describe(c.call) << " n=" << c.shape.n; }
+void PrintTo(const MaskCase& c, std::ostream* os) { *os << describe(c.call) << " on " << c.shapes.size() << " shapes"; }
 
 class MaskedVariant : public ::testing::TestWithParam<MaskCase> {};
 
 TEST_P(MaskedVariant, PatternIsTheSpecMaskCellByCell) {
     const MaskCase& c = GetParam();
-    const auto pattern = patternOfShape(c.call, c.shape.n);
-    const Mask expected = maskFromRule(c.shape.n, specRule(c.call.id, c.call.set, c.shape.n, c.call.causal));
-    ASSERT_EQ(pattern->size(), c.shape.n);
-    EXPECT_EQ(maskOf(*pattern), expected) << describe(c.call);
-    EXPECT_EQ(denseMask(*pattern), expected) << describe(c.call) << ": row ranges";
-    EXPECT_EQ(pattern->nnz(), count(expected));
+    for (const Shape& s : c.shapes) {
+        SCOPED_TRACE(describe(c.call) + " " + shapeText(s));
+        const auto pattern = patternOfShape(c.call, s.n);
+        const Mask expected = maskFromRule(s.n, specRule(c.call.id, c.call.set, s.n, c.call.causal));
+        ASSERT_EQ(pattern->size(), s.n);
+        EXPECT_EQ(maskOf(*pattern), expected);
+        EXPECT_EQ(denseMask(*pattern), expected) << "row ranges";
+        EXPECT_EQ(pattern->nnz(), count(expected));
+    }
 }
 
 TEST_P(MaskedVariant, RunMatchesMaskedSoftmaxOnBothPaths) {
     const MaskCase& c = GetParam();
-    const Inputs inputs = randomInputs(c.shape.heads, c.shape.n, c.shape.d, c.shape.dv, 11 + c.shape.n);
-    const Mask mask = maskFromRule(c.shape.n, specRule(c.call.id, c.call.set, c.shape.n, c.call.causal));
-    expectBothPathsMatch(c.call, inputs, softmaxReference(c.call, inputs, mask));
+    for (const Shape& s : c.shapes) {
+        SCOPED_TRACE(shapeText(s));
+        const Inputs inputs = randomInputs(s.heads, s.n, s.d, s.dv, 11 + s.n);
+        const Mask mask = maskFromRule(s.n, specRule(c.call.id, c.call.set, s.n, c.call.causal));
+        expectBothPathsMatch(c.call, inputs, softmaxReference(c.call, inputs, mask));
+    }
 }
 
 TEST_P(MaskedVariant, CostCountsTheMaskPairs) {
     const MaskCase& c = GetParam();
-    const ProblemShape shape{c.shape.heads, c.shape.n, c.shape.d, c.shape.dv, c.call.causal};
-    const auto nnz = static_cast<double>(count(maskFromRule(c.shape.n, specRule(c.call.id, c.call.set, c.shape.n, c.call.causal))));
-    const CoreCost cost = requireVariant(c.call.id).cost(shape, resolve(c.call, shape));
-    EXPECT_DOUBLE_EQ(cost.terms.at("scores"), nnz * static_cast<double>(c.shape.d * c.shape.heads));
-    EXPECT_DOUBLE_EQ(cost.terms.at("weights_v"), nnz * static_cast<double>(c.shape.dv * c.shape.heads));
-    EXPECT_DOUBLE_EQ(cost.exps, nnz * c.shape.heads);
-    const bool relpos = c.call.id == "xl" && choiceOr(c.call.set, "relpos", "sinusoid") == "sinusoid";
-    const auto term = cost.terms.find("relpos");
-    const double relposMacs = term == cost.terms.end() ? 0.0 : term->second;
-    EXPECT_DOUBLE_EQ(relposMacs, relpos ? nnz * static_cast<double>(c.shape.d * c.shape.heads) : 0.0);
+    for (const Shape& s : c.shapes) {
+        SCOPED_TRACE(describe(c.call) + " " + shapeText(s));
+        const ProblemShape shape{s.heads, s.n, s.d, s.dv, c.call.causal};
+        const auto nnz = static_cast<double>(count(maskFromRule(s.n, specRule(c.call.id, c.call.set, s.n, c.call.causal))));
+        const CoreCost cost = requireVariant(c.call.id).cost(shape, resolve(c.call, shape));
+        EXPECT_DOUBLE_EQ(cost.terms.at("scores"), nnz * static_cast<double>(s.d * s.heads));
+        EXPECT_DOUBLE_EQ(cost.terms.at("weights_v"), nnz * static_cast<double>(s.dv * s.heads));
+        EXPECT_DOUBLE_EQ(cost.exps, nnz * s.heads);
+        const bool relpos = c.call.id == "xl" && choiceOr(c.call.set, "relpos", "sinusoid") == "sinusoid";
+        const auto term = cost.terms.find("relpos");
+        const double relposMacs = term == cost.terms.end() ? 0.0 : term->second;
+        EXPECT_DOUBLE_EQ(relposMacs, relpos ? nnz * static_cast<double>(s.d * s.heads) : 0.0);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(SpecTable, MaskedVariant, ::testing::ValuesIn(maskCases()),
