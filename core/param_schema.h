@@ -22,7 +22,7 @@ struct ShapeContext {
 
 class ParamSet;
 
-// One parameter of a variant as the spec's table gives it. Defaults may depend on n, d and on
+// One parameter of a variant as docs/variants.md's parameter table gives it. Defaults may depend on n, d and on
 // parameters listed earlier in the same schema (e.g. fixed's `summary` on the `block` in use).
 struct ParamSpec {
     std::string key;

@@ -57,7 +57,7 @@ private:
     bool m_hasSpare = false;
 };
 
-// Purposes for SeededRandom::stream, one per random object in the spec.
+// Purposes for SeededRandom::stream, one per random object of the variants (docs/variants.md).
 enum RandomPurpose : std::uint64_t {
     PerformerFeatures = 1,
     PerformerNorms = 2,

@@ -1,5 +1,5 @@
 // core/npy_io against the test's own NPY writer and reader: every header version, element type, byte
-// order and memory order the spec allows, the bad files it must reject, and the all-or-nothing output.
+// order and memory order docs/command_line.md allows, the bad files it must reject, and the all-or-nothing output.
 #include "test_cli_harness.h"
 
 #include "core/errors.h"

@@ -1,5 +1,5 @@
 // Variants without a softmax mask (linear kernels, performer, relu2, mixed_chunk) against their explicit
-// quadratic forms: every effective weight W_ij written out from the spec in double precision.
+// quadratic forms: every effective weight W_ij written out from docs/variants.md in double precision.
 #include "support/variant_references.h"
 
 #include <gtest/gtest.h>

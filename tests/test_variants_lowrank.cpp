@@ -1,5 +1,5 @@
 // Linformer (explicit E and F) and Reformer LSH (hashing done here from the same rotations) against
-// double-precision references written from the spec.
+// double-precision references written from docs/variants.md.
 #include "core/random.h"
 #include "support/variant_references.h"
 
@@ -163,7 +163,7 @@ TEST(LshAttention, PatternAndOutputsFollowTheHashRule) {
                 }
                 expectBothPathsMatch(call, inputs, weights);
             }
-    // The inputs above exercise both special rules of the spec, not only the plain collisions.
+    // The inputs above exercise both special rules of the contract, not only the plain collisions.
     EXPECT_GT(selfExcluded, 100);
     EXPECT_GT(fallbacks, 10);
 }

@@ -1,4 +1,4 @@
-// Parameter handling through the registry: the spec's defaults (some depending on n, d or an earlier
+// Parameter handling through the registry: the documented defaults (some depending on n, d or an earlier
 // parameter), and every out-of-range value rejected with InputError instead of being clamped.
 #include "core/errors.h"
 #include "core/registry.h"
@@ -125,7 +125,7 @@ TEST(ParamRanges, InRangeValuesAreKeptAsGivenNotClamped) {
 }
 
 TEST(ParamRanges, BigBirdGlobalsAreClampedToN) {
-    // The one clamp the spec allows: g beyond n means every token is global.
+    // The one clamp the contract allows: g beyond n means every token is global.
     EXPECT_NO_THROW(prepare("bigbird", shapeFor(5), {{"globals", "50"}}));
     const auto pattern = buildPattern(requireVariant("bigbird"), shapeFor(5), prepare("bigbird", shapeFor(5), {{"globals", "50"}}));
     EXPECT_EQ(pattern->nnz(), 25);

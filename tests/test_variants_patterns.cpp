@@ -97,7 +97,7 @@ CellRule specRule(const std::string& id, const ParamOverrides& set, std::int64_t
     return [rule, causal](std::int64_t i, std::int64_t j) { return (!causal || j <= i) && rule(i, j); };
 }
 
-// s_ij of one head as the spec defines it for the variant (xl adds q_i·R_{i−j} unless relpos=none).
+// s_ij of one head as docs/variants.md defines it for the variant (xl adds q_i·R_{i−j} unless relpos=none).
 Matrix specScores(const std::string& id, const ParamOverrides& set, const Inputs& inputs, int head) {
     const Matrix q = headMatrix(inputs.q, head), k = headMatrix(inputs.k, head);
     const double scale = 1.0 / std::sqrt(static_cast<double>(q.cols));

@@ -1,5 +1,5 @@
 // Properties every variant must have whatever its formula: causality, linearity in V through the
-// effective weights, bidirectional patterns derived from causal ones as the spec says, dense == tiled,
+// effective weights, bidirectional patterns derived from causal ones as docs/variants.md says, dense == tiled,
 // performer converging to softmax, seeded determinism, thread-count and head independence.
 #include "support/variant_runner.h"
 
