@@ -115,15 +115,14 @@ inline void expectBothPathsMatch(Call call, const Inputs& inputs, const std::vec
 
 namespace attnlab::testing {
 
-// Candidate values of one parameter taken from its schema: every other choice, the other boolean, and
-// small integers from its minimum up (invalid ones are dropped when resolved).
+// Candidate values of one parameter taken from its schema: every choice, both booleans, a few index
+// lists, small integers from its minimum up (invalid ones are dropped when resolved). A type not known
+// here is swept with its default only.
 inline std::vector<std::string> candidateValues(const ParamSpec& spec, std::int64_t n) {
-    switch (spec.type) {
-    case ParamType::Choice: return spec.choices;
-    case ParamType::Boolean: return {"true", "false"};
-    case ParamType::IndexList: return {"0", "1," + std::to_string(n / 2), std::to_string(n - 1)};
-    case ParamType::Integer: break;
-    }
+    if (spec.type == ParamType::Choice) return spec.choices;
+    if (spec.type == ParamType::Boolean) return {"true", "false"};
+    if (spec.type == ParamType::IndexList) return {"0", "1," + std::to_string(n / 2), std::to_string(n - 1)};
+    if (spec.type != ParamType::Integer) return {};
     const std::int64_t low = spec.minValue.value_or(0);
     std::vector<std::string> values;
     for (const std::int64_t value : {low, low + 1, low + 2, low + 5, low + 9}) values.push_back(std::to_string(value));
