@@ -2,6 +2,8 @@
 // docs/variants.md against the registry (the data `attnlab variants --json` prints), a section per
 // variant, the worked crossover numbers of docs/cost_model.md against the cost model, every relative
 // link of the documentation pointing at a file that exists, and no reference outside the repository.
+#include "test_cli_harness.h"
+
 #include "core/cost_model.h"
 #include "core/registry.h"
 
@@ -115,6 +117,27 @@ TEST(CostModelPage, WorkedCrossoversAreTheCostModels) {
     ASSERT_EQ(rows[2][0], "linear (head 4d) cheaper than full");
     EXPECT_EQ(rows[2][1], std::to_string(static_cast<int>(linearPaysOff(64))));
     EXPECT_EQ(rows[2][2], std::to_string(static_cast<int>(32 * d)));
+}
+
+// "    $ attnlab ARGS" lines of docs/command_line.md, each followed by the one line it prints on stderr.
+class CommandLinePage : public clitest::CliTest {};
+
+TEST_F(CommandLinePage, ErrorExamplesPrintTheirLineAndExitWithTwo) {
+    const std::vector<std::string> lines = linesOf(readText(kSource / "docs/command_line.md"));
+    const std::string prompt = "    $ attnlab ";
+    int examples = 0;
+    for (std::size_t l = 0; l + 1 < lines.size(); ++l) {
+        if (lines[l].rfind(prompt, 0) != 0) continue;
+        std::vector<std::string> args;
+        std::stringstream words(lines[l].substr(prompt.size()));
+        for (std::string word; words >> word;) args.push_back(word);
+        const clitest::Outcome outcome = run(args);
+        EXPECT_EQ(outcome.exitCode, 2) << lines[l];
+        EXPECT_EQ(outcome.err, trimmed(lines[l + 1]) + "\n") << lines[l];
+        EXPECT_EQ(outcome.out, "") << lines[l];
+        ++examples;
+    }
+    EXPECT_GE(examples, 3);
 }
 
 std::vector<fs::path> documentationFiles() {
