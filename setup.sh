@@ -12,6 +12,7 @@ packages=(
   libeigen3-dev libimgui-dev libopenblas-dev
   libgtest-dev nlohmann-json3-dev
   xvfb xauth
+  desktop-file-utils appstream dpkg-dev
 )
 
 install_missing() {

@@ -1,6 +1,7 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 
+#include "core/analysis/crossovers.h"
 #include "core/cost_model.h"
 #include "core/json_writer.h"
 #include "core/registry.h"
@@ -17,10 +18,27 @@ Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) who
 the variant: qkv_proj 3n(hd)^2, out_proj n(hd)^2, ffn 8n(hd)^2, and the core's own terms (scores,
 weights_v, feature_map, linear_state, projection, relpos, hashing). flops = 2*macs. Softmax
 exponentials are counted separately. peak_bytes: float32 Q, K, V and out plus the kernel's extra
-memory. Also prints the crossovers n = 2hd, 6hd and 16d (Su 2021; see docs/cost_model.md).
+memory. Also prints the crossovers of this case, searched in the cost model for n up to 2^20 with the
+given parameters (the others at their defaults for each n): where self-attention passes the FFN, where
+the attention core passes the rest of the layer, and where a linear-cost core at head size 4d costs
+less than full attention at d (with a closed form such as 2hd or 16d when there is one; see docs/cost_model.md).
 )";
 
-std::string costJson(const LayerCost& cost) {
+// "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
+void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& crossover) {
+    json.key(name + "_n");
+    if (crossover.threshold)
+        json.value(static_cast<double>(*crossover.threshold));
+    else
+        json.null();
+    json.key(name + "_closed_form");
+    if (crossover.closedForm.empty())
+        json.null();
+    else
+        json.value(crossover.closedForm);
+}
+
+std::string costJson(const LayerCost& cost, const LayerCrossovers& crossovers) {
     JsonWriter json;
     json.beginObject();
     json.key("variant").value(cost.variant);
@@ -38,25 +56,26 @@ std::string costJson(const LayerCost& cost) {
     json.key("layer_flops").value(cost.layerFlops());
     json.key("peak_bytes").value(cost.peakBytes);
     json.key("crossovers").beginObject();
-    json.key("attention_exceeds_ffn_n").value(attentionOvertakesFfn(cost.shape.heads, cost.shape.d));
-    json.key("quadratic_dominates_n").value(quadraticDominates(cost.shape.heads, cost.shape.d));
-    json.key("linear_pays_off_n").value(linearPaysOff(cost.shape.d));
+    crossoverJson(json, "attention_exceeds_ffn", crossovers.attentionExceedsFfn);
+    crossoverJson(json, "core_dominates", crossovers.coreDominates);
+    crossoverJson(json, "linear_beats_full", crossovers.linearBeatsFull);
     json.endObject();
     json.endObject();
     return json.str();
 }
 
-void printTable(const LayerCost& cost) {
+void printTable(const LayerCost& cost, const LayerCrossovers& crossovers) {
     std::printf("%s  n=%lld d=%lld heads=%d %s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
                 static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
                 cost.shape.causal ? "causal" : "bidirectional");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
     std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps, "attention_macs",
                 cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes);
-    std::printf("  attention > FFN when n > 2hd = %.0f; quadratic term dominates when n > 6hd = %.0f; "
-                "linear pays off when n > 16d = %.0f\n",
-                attentionOvertakesFfn(cost.shape.heads, cost.shape.d), quadraticDominates(cost.shape.heads, cost.shape.d),
-                linearPaysOff(cost.shape.d));
+    std::printf("  self-attention > FFN: %s\n  attention core > rest of the layer: %s\n"
+                "  linear-cost core at 4d < full attention at d: %s\n",
+                crossoverStatement(crossovers.attentionExceedsFfn).c_str(),
+                crossoverStatement(crossovers.coreDominates).c_str(),
+                crossoverStatement(crossovers.linearBeatsFull).c_str());
 }
 
 } // namespace
@@ -76,10 +95,11 @@ int costCommand(const std::vector<std::string>& args) {
     shape.causal = cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
     const LayerCost cost = layerCost(variant, shape, params);
+    const LayerCrossovers crossovers = layerCrossovers(variant, shape, cli.overrides());
     if (cli.flag("--json"))
-        std::printf("%s\n", costJson(cost).c_str());
+        std::printf("%s\n", costJson(cost, crossovers).c_str());
     else
-        printTable(cost);
+        printTable(cost, crossovers);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 // link of the documentation pointing at a file that exists, and no reference outside the repository.
 #include "test_cli_harness.h"
 
+#include "core/analysis/crossovers.h"
 #include "core/cost_model.h"
 #include "core/registry.h"
 
@@ -107,16 +108,21 @@ TEST(VariantsPage, EveryVariantHasItsSection) {
 TEST(CostModelPage, WorkedCrossoversAreTheCostModels) {
     const auto rows = markedTable(readText(kSource / "docs/cost_model.md"), "<!-- crossover table", "<!-- end of crossover table");
     ASSERT_EQ(rows.size(), 3u);
-    const double hd = 768, d = 64;
-    ASSERT_EQ(rows[0][0], "self-attention > FFN");
-    EXPECT_EQ(rows[0][1], std::to_string(static_cast<int>(attentionOvertakesFfn(12, 64))));
-    EXPECT_EQ(rows[0][2], std::to_string(static_cast<int>(4 * hd)));
-    ASSERT_EQ(rows[1][0], "attention core > rest of the layer");
-    EXPECT_EQ(rows[1][1], std::to_string(static_cast<int>(quadraticDominates(12, 64))));
-    EXPECT_EQ(rows[1][2], std::to_string(static_cast<int>(12 * hd)));
-    ASSERT_EQ(rows[2][0], "linear (head 4d) cheaper than full");
-    EXPECT_EQ(rows[2][1], std::to_string(static_cast<int>(linearPaysOff(64))));
-    EXPECT_EQ(rows[2][2], std::to_string(static_cast<int>(32 * d)));
+    const std::vector<std::string> names = {"self-attention > FFN", "attention core > rest of the layer",
+                                            "linear (head 4d) cheaper than full"};
+    for (const bool causal : {false, true}) {
+        ProblemShape shape;
+        shape.heads = 12;
+        shape.d = shape.dv = 64;
+        shape.causal = causal;
+        const LayerCrossovers found = layerCrossovers(requireVariant("full"), shape, {});
+        const std::vector<Crossover> column = {found.attentionExceedsFfn, found.coreDominates, found.linearBeatsFull};
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            ASSERT_EQ(rows[r][0], names[r]);
+            ASSERT_TRUE(column[r].threshold) << names[r];
+            EXPECT_EQ(rows[r][causal ? 2 : 1], std::to_string(*column[r].threshold)) << names[r];
+        }
+    }
 }
 
 // "    $ attnlab ARGS" lines of docs/command_line.md, each followed by the one line it prints on stderr.

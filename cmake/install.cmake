@@ -1,0 +1,21 @@
+# What `cmake --install` puts in place besides the executable, and the Debian package CPack builds from
+# it: desktop entry, hicolor icon and AppStream metainfo, all named by the application id.
+set(ATTNLAB_APP_ID org.attnlab.AttnLab)
+install(FILES ${PROJECT_SOURCE_DIR}/assets/${ATTNLAB_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+install(FILES ${PROJECT_SOURCE_DIR}/assets/attnlab.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps
+        RENAME ${ATTNLAB_APP_ID}.svg)
+install(FILES ${PROJECT_SOURCE_DIR}/assets/${ATTNLAB_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME attnlab)
+set(CPACK_PACKAGE_VENDOR "AttnLab")
+set(CPACK_PACKAGE_CONTACT "AttnLab developers <attnlab@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "See and measure how attention mechanisms cost what they cost")
+set(CPACK_PACKAGE_DESCRIPTION "Runs every classic attention variant on the CPU and shows patterns, measured timing \
+curves and FLOP breakdowns; every figure can also be drawn from the command line.")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+# The Depends line comes from the libraries the executable really links (dpkg-shlibdeps).
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_STRIP_FILES ON)
+include(CPack)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix and packages it as a .deb, then checks what a user's
+# machine would get: the executable runs, the desktop entry and AppStream metainfo validate, the icon
+# is in the hicolor theme, and the package's Depends names the Qt and OpenMP runtime it links.
+# usage: check_install.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+id=org.attnlab.AttnLab
+
+fail() { echo "check_install: $*" >&2; exit 1; }
+
+desktop-file-validate "$source/assets/$id.desktop"
+appstreamcli validate --no-net "$source/assets/$id.metainfo.xml"
+
+cmake --install "$build" --prefix "$scratch/prefix" > /dev/null
+for file in bin/attnlab share/applications/$id.desktop share/icons/hicolor/scalable/apps/$id.svg \
+            share/metainfo/$id.metainfo.xml; do
+    [ -f "$scratch/prefix/$file" ] || fail "cmake --install did not put $file in place"
+done
+"$scratch/prefix/bin/attnlab" variants --json | grep -q '"id"' || fail "the installed attnlab does not run"
+
+(cd "$build" && cpack -G DEB -B "$scratch/package" > /dev/null)
+deb=$(ls "$scratch"/package/attnlab_*.deb)
+depends=$(dpkg-deb -f "$deb" Depends)
+for library in libqt6widgets6 libgomp1 libopenblas; do
+    grep -q "$library" <<< "$depends" || fail "the package's Depends lacks $library: $depends"
+done
+dpkg-deb -x "$deb" "$scratch/root"
+for file in usr/bin/attnlab usr/share/applications/$id.desktop usr/share/icons/hicolor/scalable/apps/$id.svg \
+            usr/share/metainfo/$id.metainfo.xml; do
+    [ -f "$scratch/root/$file" ] || fail "the package does not contain /$file"
+done
+"$scratch/root/usr/bin/attnlab" cost --variant full --n 64 --d 8 --heads 2 --json | grep -q '"layer_macs"' \
+    || fail "the packaged attnlab does not run"
+echo "install and package checks passed: $(basename "$deb")"
