@@ -3,8 +3,8 @@
 
 #include "views/figure_export.h"
 #include "views/main_window.h"
-#include "views/parameter_panel.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -94,8 +94,7 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
         applyCompare(settings, cli.overrides());
     }
-    const QString problem = ParameterPanel::validate(settings);
-    if (!problem.isEmpty()) throw InputError("attnlab figure: " + problem.toStdString());
+    if (const std::string problem = settingsProblem(settings); !problem.empty()) throw InputError("attnlab figure: " + problem);
     return settings;
 }
 

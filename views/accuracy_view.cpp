@@ -3,6 +3,7 @@
 #include "views/plot_axes.h"
 #include "views/view_inputs.h"
 
+#include "core/analysis/accuracy.h"
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -33,149 +34,39 @@ constexpr double kRoundingLevel = 1e-5;
 
 bool plotted(const AccuracyView::Measurement& point) { return point.error >= kRoundingLevel; }
 
-struct Family {
-    const char* id;
-    const char* variant;
-    const char* parameter;
+// A budget sweep as the figure draws it: a curve in its own colour.
+struct Curve {
+    QString family;
     QString label;
     QColor color;
 };
 
-const std::vector<Family>& families() {
-    static const std::vector<Family> list = {
-        {"performer", "performer", "features", QStringLiteral("performer vs features m"), seriesColor(0)},
-        {"linformer_gaussian", "linformer", "k", QStringLiteral("linformer, Gaussian E, F vs k"), seriesColor(1)},
-        {"linformer_pool", "linformer", "k", QStringLiteral("linformer, pooling vs k"), seriesColor(2)},
-        {"lsh", "lsh", "rounds", QStringLiteral("lsh (shared_qk=false) vs rounds"), seriesColor(3)},
-    };
+std::vector<Curve> curves() {
+    std::vector<Curve> list;
+    for (const RegisteredSweep& entry : registeredAccuracySweeps())
+        if (entry.sweep->budget)
+            list.push_back({QString::fromStdString(entry.sweep->family), QString::fromStdString(entry.sweep->label),
+                            seriesColor(static_cast<int>(list.size()))});
     return list;
 }
 
-QColor kernelColor(const QString& kernel) {
-    if (kernel == QLatin1String("elu")) return seriesColor(4);
-    if (kernel == QLatin1String("efficient")) return seriesColor(5);
-    return seriesColor(7);
+bool isCurve(const AccuracyView::Measurement& point) { return point.x > 0; }
+
+// Reference lines (values without a budget, e.g. linear attention's kernels) by their order of appearance.
+QColor lineColor(int index) {
+    static const int colours[] = {4, 5, 7};
+    return seriesColor(colours[index % 3]);
+}
+
+Qt::PenStyle lineStyle(int index) {
+    static const Qt::PenStyle styles[] = {Qt::DashLine, Qt::DashDotLine, Qt::DotLine};
+    return styles[index % 3];
 }
 
 const QColor kUnitErrorColor(0xAA, 0xAA, 0xAA);
 
-Qt::PenStyle kernelStyle(const QString& kernel) {
-    if (kernel == QLatin1String("elu")) return Qt::DashLine;
-    if (kernel == QLatin1String("efficient")) return Qt::DashDotLine;
-    return Qt::DotLine;
-}
-
 // The settings that change Q, K, V or the reference; anything else leaves the figure as it is.
-bool sameInputs(const LabSettings& a, const LabSettings& b) {
-    return a.n == b.n && a.d == b.d && a.heads == b.heads && a.causal == b.causal && a.source == b.source &&
-           a.inputSeed == b.inputSeed && a.qPath == b.qPath && a.kPath == b.kPath && a.vPath == b.vPath;
-}
-
-// ‖out − reference‖_F / ‖reference‖_F in double precision over every head.
-double relativeError(const Tensor3& out, const Tensor3& reference) {
-    double difference = 0, norm = 0;
-    for (std::size_t c = 0; c < reference.values.size(); ++c) {
-        const double r = reference.values[c], e = static_cast<double>(out.values[c]) - r;
-        difference += e * e;
-        norm += r * r;
-    }
-    return std::sqrt(difference) / std::sqrt(norm);
-}
-
-// Runs variants on one set of inputs and compares them with the exact output computed once.
-class Comparer {
-public:
-    Comparer(const ProblemInputs& inputs, const CancelCheck& cancelled) : m_inputs(inputs), m_cancelled(cancelled) {
-        const VariantInfo& full = requireVariant("full");
-        const RunResult result = full.run(AttentionInputs{&inputs.q, &inputs.k, &inputs.v}, options(prepareParams(full, inputs.shape, {})));
-        m_reference = result.out;
-        m_valid = !result.cancelled;
-    }
-
-    bool cancelled() const { return !m_valid || (m_cancelled && m_cancelled()); }
-
-    // The relative error of one variant with `overrides`; nullopt when cancelled. Throws InputError for
-    // parameters outside their range.
-    std::optional<double> error(const VariantInfo& variant, const ParamOverrides& overrides) const {
-        const ParamSet params = prepareParams(variant, m_inputs.shape, overrides);
-        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
-        const RunResult result = variant.run(AttentionInputs{&m_inputs.q, needsKeys ? &m_inputs.k : nullptr, &m_inputs.v}, options(params));
-        if (result.cancelled || cancelled()) return std::nullopt;
-        return relativeError(result.out, m_reference);
-    }
-
-private:
-    RunOptions options(const ParamSet& params) const {
-        RunOptions run;
-        run.causal = m_inputs.shape.causal;
-        run.params = params;
-        run.threads = JobRunner::kernelThreads();
-        run.cancelled = m_cancelled;
-        return run;
-    }
-
-    const ProblemInputs& m_inputs;
-    CancelCheck m_cancelled;
-    Tensor3 m_reference;
-    bool m_valid = false;
-};
-
-// One point: the mean, min and max error over the seeds (one run when `seeded` is false).
-std::optional<AccuracyView::Measurement> measure(const Comparer& comparer, const Family& family, std::int64_t value, bool seeded,
-                                                 ParamOverrides overrides) {
-    const VariantInfo& variant = requireVariant(family.variant);
-    overrides[family.parameter] = std::to_string(value);
-    AccuracyView::Measurement point{QString::fromLatin1(family.id), QString::fromLatin1(family.parameter), QString::number(value),
-                                    static_cast<double>(value), 0, std::numeric_limits<double>::infinity(), 0, seeded ? AccuracyView::kSeeds : 1};
-    for (int seed = 0; seed < point.seeds; ++seed) {
-        if (seeded) overrides["seed"] = std::to_string(seed);
-        const auto error = comparer.error(variant, overrides);
-        if (!error) return std::nullopt;
-        point.error += *error / point.seeds;
-        point.minError = std::min(point.minError, *error);
-        point.maxError = std::max(point.maxError, *error);
-    }
-    return point;
-}
-
-QString valuesText(const std::vector<std::int64_t>& values) {
-    QStringList items;
-    for (const std::int64_t value : values) items << QString::number(value);
-    return items.join(QStringLiteral(", "));
-}
-
-void measureFamily(AccuracyView::Snapshot& snapshot, const Comparer& comparer, const Family& family, const ProblemShape& shape) {
-    const std::string id = family.id;
-    const VariantInfo& variant = requireVariant(family.variant);
-    if (shape.causal && variant.causalSupport == CausalSupport::BidirectionalOnly) {
-        if (id == "linformer_gaussian")
-            snapshot.notes << QStringLiteral("linformer is bidirectional only: left out for causal attention");
-        return;
-    }
-    std::vector<std::int64_t> values, leftOut;
-    if (id == "performer") values.assign(AccuracyView::kPerformerFeatures.begin(), AccuracyView::kPerformerFeatures.end());
-    if (id == "lsh") values.assign(AccuracyView::kLshRounds.begin(), AccuracyView::kLshRounds.end());
-    if (id.rfind("linformer", 0) == 0)
-        for (const std::int64_t k : AccuracyView::kLinformerK) (k <= shape.n ? values : leftOut).push_back(k);
-    if (!leftOut.empty() && id == "linformer_gaussian")
-        snapshot.notes << QStringLiteral("linformer: k = %1 left out (k > n = %2)").arg(valuesText(leftOut)).arg(shape.n);
-    ParamOverrides overrides;
-    if (id == "linformer_gaussian") overrides["proj"] = "gaussian";
-    if (id == "linformer_pool") overrides["proj"] = "pool";
-    if (id == "lsh") overrides["shared_qk"] = "false";
-    const bool seeded = id != "linformer_pool";
-    for (const std::int64_t value : values) {
-        if (comparer.cancelled()) return;
-        try {
-            if (auto point = measure(comparer, family, value, seeded, overrides)) snapshot.measurements.push_back(*point);
-        } catch (const InputError& error) {
-            snapshot.notes << QStringLiteral("%1 %2 = %3 left out: %4")
-                                  .arg(QString::fromLatin1(family.variant), QString::fromLatin1(family.parameter))
-                                  .arg(value)
-                                  .arg(QString::fromUtf8(error.what()));
-        }
-    }
-}
+bool sameInputs(const LabSettings& a, const LabSettings& b) { return sameFields(a, b, SettingsUse::AccuracyInputs); }
 
 AccuracyView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCheck& cancelled) {
     AccuracyView::Snapshot snapshot;
@@ -184,15 +75,9 @@ AccuracyView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCh
         const ProblemInputs inputs = loadInputs(settings, requireVariant("full"));
         snapshot.inputNote = inputs.note;
         snapshot.heads = inputs.shape.heads;
-        const Comparer comparer(inputs, cancelled);
-        for (const Family& family : families()) measureFamily(snapshot, comparer, family, inputs.shape);
-        const VariantInfo& linear = requireVariant("linear");
-        for (const char* kernel : AccuracyView::kLinearKernels) {
-            if (comparer.cancelled()) break;
-            if (const auto error = comparer.error(linear, {{"kernel", kernel}}))
-                snapshot.measurements.push_back({QStringLiteral("linear"), QStringLiteral("kernel"), QString::fromLatin1(kernel), 0,
-                                                 *error, *error, *error, 1});
-        }
+        const AccuracyReport report = measureAccuracy(inputs.q, inputs.k, inputs.v, inputs.shape, JobRunner::kernelThreads(), cancelled);
+        snapshot.measurements = report.measurements;
+        for (const std::string& note : report.notes) snapshot.notes << QString::fromStdString(note);
     } catch (const std::exception& error) {
         snapshot.error = QString::fromUtf8(error.what());
     }
@@ -223,7 +108,7 @@ QString AccuracyView::caption() const {
     return text + QStringLiteral("   |   relative error ‖out − out_full‖_F / ‖out_full‖_F over all %1 head(s), same Q, K, V; "
                                  "other parameters at their defaults; random methods: mean of %2 seeds, bars min–max")
                       .arg(m_snapshot && m_snapshot->heads > 0 ? m_snapshot->heads : m_settings.heads)
-                      .arg(kSeeds);
+                      .arg(kAccuracySeeds);
 }
 
 void AccuracyView::setSettings(const LabSettings& settings) {
@@ -255,7 +140,7 @@ void AccuracyView::paintFigure(QPainter& painter, const QRectF& rect) const {
     std::vector<double> xs, errors{1.0};
     if (m_snapshot)
         for (const Measurement& point : m_snapshot->measurements) {
-            if (point.family != QLatin1String("linear")) xs.push_back(point.x);
+            if (isCurve(point)) xs.push_back(point.x);
             if (plotted(point)) errors.insert(errors.end(), {point.error, point.minError, point.maxError});
         }
     const Axis x = Axis::fitted(QStringLiteral("features m (performer) · projected length k (linformer) · hashing rounds (lsh)"),
@@ -272,15 +157,19 @@ void AccuracyView::paintFigure(QPainter& painter, const QRectF& rect) const {
         return;
     }
     axes.drawSeries({QString(), kUnitErrorColor, {{x.min, 1.0}, {x.max, 1.0}}, Qt::SolidLine, false});
-    for (const Measurement& point : m_snapshot->measurements)
-        if (point.family == QLatin1String("linear"))
-            axes.drawSeries({point.value, kernelColor(point.value), {{x.min, point.error}, {x.max, point.error}}, kernelStyle(point.value), false});
-    for (const Family& family : families()) {
-        Series series{family.label, family.color, {}, Qt::SolidLine, true};
+    int reference = 0;
+    for (const Measurement& point : m_snapshot->measurements) {
+        if (isCurve(point)) continue;
+        axes.drawSeries({QString::fromStdString(point.value), lineColor(reference), {{x.min, point.error}, {x.max, point.error}},
+                         lineStyle(reference), false});
+        ++reference;
+    }
+    for (const Curve& curve : curves()) {
+        Series series{curve.label, curve.color, {}, Qt::SolidLine, true};
         painter.save();
-        painter.setPen(QPen(family.color, 1.2));
+        painter.setPen(QPen(curve.color, 1.2));
         for (const Measurement& point : m_snapshot->measurements) {
-            if (point.family != QLatin1String(family.id) || !plotted(point)) continue;
+            if (QString::fromStdString(point.family) != curve.family || !plotted(point)) continue;
             series.points.emplace_back(point.x, point.error);
             if (point.seeds > 1 && point.minError > 0)
                 painter.drawLine(axes.map(point.x, point.minError), axes.map(point.x, point.maxError));
@@ -309,20 +198,26 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
                          metrics.elidedText(text, Qt::ElideRight, box.width() - swatch - 6));
         y += line;
     };
-    for (const Family& family : families())
+    for (const Curve& curve : curves())
         if (std::any_of(m_snapshot->measurements.begin(), m_snapshot->measurements.end(),
-                        [&](const Measurement& point) { return point.family == QLatin1String(family.id); }))
-            entry(family.color, Qt::SolidLine, true, family.label);
-    for (const Measurement& point : m_snapshot->measurements)
-        if (point.family == QLatin1String("linear"))
-            entry(kernelColor(point.value), kernelStyle(point.value), false,
-                  QStringLiteral("linear, kernel=%1: %2").arg(point.value, QString::number(point.error, 'g', 3)));
+                        [&](const Measurement& point) { return QString::fromStdString(point.family) == curve.family; }))
+            entry(curve.color, Qt::SolidLine, true, curve.label);
+    int reference = 0;
+    for (const Measurement& point : m_snapshot->measurements) {
+        if (isCurve(point)) continue;
+        entry(lineColor(reference), lineStyle(reference), false,
+              QStringLiteral("%1, %2=%3: %4")
+                  .arg(QString::fromStdString(point.family), QString::fromStdString(point.parameter),
+                       QString::fromStdString(point.value), QString::number(point.error, 'g', 3)));
+        ++reference;
+    }
     entry(kUnitErrorColor, Qt::SolidLine, false, QStringLiteral("error 1: as far off as an all-zero output"));
     QStringList notes = m_snapshot->notes;
     for (const Measurement& point : m_snapshot->measurements)
         if (!plotted(point))
             notes << QStringLiteral("%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted")
-                         .arg(QString(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')), point.parameter, point.value,
+                         .arg(QString::fromStdString(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                              QString::fromStdString(point.parameter), QString::fromStdString(point.value),
                               QString::number(point.error, 'g', 2));
     notes.prepend(QStringLiteral("Exact softmax (full) is the reference; it is not plotted (error 0)."));
     painter.setPen(QColor(0x44, 0x44, 0x44));
@@ -336,7 +231,8 @@ QString AccuracyView::csvData() const {
     if (!m_snapshot) return csv;
     for (const Measurement& point : m_snapshot->measurements)
         csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
-                   .arg(point.family, point.parameter, point.value)
+                   .arg(QString::fromStdString(point.family), QString::fromStdString(point.parameter),
+                        QString::fromStdString(point.value))
                    .arg(point.error, 0, 'g', 17)
                    .arg(point.seeds)
                    .arg(point.minError, 0, 'g', 17)

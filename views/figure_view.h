@@ -1,6 +1,6 @@
 #pragma once
 
-#include "views/lab_settings.h"
+#include "core/analysis/lab_settings.h"
 
 #include <QString>
 #include <QWidget>

@@ -110,8 +110,7 @@ QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vecto
 
 std::string cacheKey(const std::string& variant, const ParamOverrides& overrides, const LabSettings& settings,
                      std::int64_t n) {
-    std::string key = variant + '|' + std::to_string(n) + '|' + std::to_string(settings.d) + '|' +
-                      std::to_string(settings.heads) + '|' + (settings.causal ? "c" : "b");
+    std::string key = variant + '|' + std::to_string(n) + '|' + fieldsKey(settings, SettingsUse::CostShape);
     for (const auto& [name, value] : overrides) key += '|' + name + '=' + value;
     return key;
 }

@@ -21,23 +21,6 @@ constexpr std::int64_t kInlineMaxN = 4096;
 // Data-dependent patterns need Q and K: beyond this many generated values they go to the worker too.
 constexpr std::int64_t kInlineMaxInputValues = std::int64_t{1} << 22;
 
-// The settings a pattern depends on; compare mode and figure options are left at their defaults.
-LabSettings patternKey(const LabSettings& settings) {
-    LabSettings key;
-    key.variant = settings.variant;
-    key.params = settings.params;
-    key.n = settings.n;
-    key.d = settings.d;
-    key.heads = settings.heads;
-    key.causal = settings.causal;
-    key.head = settings.head;
-    key.source = settings.source;
-    key.inputSeed = settings.inputSeed;
-    key.qPath = settings.qPath;
-    key.kPath = settings.kPath;
-    return key;
-}
-
 LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation) {
     LabPattern result;
     result.generation = generation;
@@ -73,9 +56,8 @@ bool runsInline(const LabSettings& key) {
 } // namespace
 
 void LabPatternCanvas::sync(const LabSettings& settings) {
-    LabSettings key = patternKey(settings);
-    if (m_hasKey && key == m_key) return;
-    m_key = std::move(key);
+    if (m_hasKey && sameFields(settings, m_key, SettingsUse::LabPattern)) return;
+    m_key = settings;
     m_hasKey = true;
     const std::uint64_t generation = ++m_generation;
     m_patternRunner.bumpGeneration();

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "views/job_runner.h"
-#include "views/lab_settings.h"
+#include "core/analysis/lab_settings.h"
 #include "views/plane_viewport.h"
 
 #include "core/pattern.h"

@@ -11,6 +11,7 @@
 #include "views/session_file.h"
 #include "views/timing_view.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/errors.h"
 
 #include <QAction>
@@ -207,7 +208,7 @@ void MainWindow::applySettings(const LabSettings& settings) {
     if (m_panel->settings() != settings) m_panel->setSettings(settings);
     if (m_lab && m_lab->settings() != settings) m_lab->setSettings(settings);
     for (FigureView* view : m_views) view->setSettings(settings);
-    const QString problem = ParameterPanel::validate(settings);
+    const QString problem = QString::fromStdString(settingsProblem(settings));
     m_statusNote->setText(problem);
     m_statusNote->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
     refreshBusy();

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "views/figure_view.h"
-#include "views/lab_settings.h"
+#include "core/analysis/lab_settings.h"
 
 #include <QList>
 #include <QMainWindow>

@@ -2,6 +2,7 @@
 
 #include "views/model_presets.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -523,7 +524,7 @@ void ParameterPanel::refreshWidgets() {
     }
     if (m_editorsVariant != m_settings.variant) rebuildParameterEditors();
     else refreshParameterValues();
-    const QString problem = validate(m_settings);
+    const QString problem = QString::fromStdString(settingsProblem(m_settings));
     m_message->setText(problem);
     m_message->setVisible(!problem.isEmpty());
     m_updating = wasUpdating;
@@ -534,20 +535,6 @@ QString ParameterPanel::message() const { return m_message->text(); }
 QString ParameterPanel::parameterNote(const QString& key) const {
     const QLabel* note = m_defaultLabels.value(key);
     return note ? note->text() : QString();
-}
-
-QString ParameterPanel::validate(const LabSettings& settings) {
-    try {
-        for (const auto& choice : chosenVariants(settings)) {
-            const VariantInfo& variant = requireVariant(choice.variant);
-            prepareParams(variant, problemShape(settings, variant), choice.params);
-        }
-        if (settings.source == InputSource::NpyFiles && settings.qPath.empty())
-            return QStringLiteral("choose a Q file (.npy) or another input source");
-    } catch (const InputError& error) {
-        return QString::fromStdString(error.what());
-    }
-    return {};
 }
 
 void ParameterPanel::commit() {

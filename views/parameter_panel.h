@@ -1,6 +1,6 @@
 #pragma once
 
-#include "views/lab_settings.h"
+#include "core/analysis/lab_settings.h"
 
 #include <QMap>
 #include <QWidget>
@@ -37,9 +37,6 @@ public:
     QComboBox* compareChooser(int k) const;
     QSpinBox* lengthEditor() const { return m_n; }
     QString message() const;
-
-    // The one-line problem with `settings` (empty when every chosen variant accepts them).
-    static QString validate(const LabSettings& settings);
 
 signals:
     void settingsChanged(const attnlab::LabSettings& settings);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "views/lab_settings.h"
+#include "core/analysis/lab_settings.h"
 #include "views/plane_viewport.h"
 
 #include "core/pattern.h"

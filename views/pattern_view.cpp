@@ -80,9 +80,13 @@ void PatternView::updateBusy() {
 }
 
 void PatternView::setSettings(const LabSettings& settings) {
-    if (settings == m_settings && m_snapshot) return;
+    const bool same = sameFields(settings, m_settings, SettingsUse::PatternFigure);
     const bool shapeChanged = settings.n != m_settings.n || settings.source != m_settings.source;
     m_settings = settings;
+    if (same && m_snapshot) {
+        update();
+        return;
+    }
     if (shapeChanged) m_highlightRow.reset();
     startSnapshotJob();
 }

@@ -21,13 +21,6 @@
 
 namespace attnlab {
 
-// The seed's statements about a pattern's reach, kept to what holds exactly for the pattern in use.
-struct ReachTheory {
-    QString label;                 // the formula as the legend shows it; empty: nothing to state
-    std::vector<QPointF> maxReach; // (l, max over queries of the farthest |i − j| reached) where exact
-    int allPairsBy = 0;            // > 0: every pair (j ≤ i when causal) is connected within this many layers
-};
-
 struct ReceptiveFieldView::Panel {
     VariantChoice choice;
     QString name;        // display name with the overrides
@@ -79,46 +72,6 @@ QString resolvedText(const ParamSet& params) {
     QStringList items;
     for (const auto& [key, value] : params.values()) items << QString::fromStdString(key + "=" + paramValueText(value));
     return items.join(QLatin1Char(' '));
-}
-
-// Fixed reaches j through a summary column of j's block. Bidirectional, a partial last block without
-// summary columns (n mod l ≤ l − c) is never reached from outside it.
-bool fixedConnectsAllPairs(const ParamSet& params, const ProblemShape& shape) {
-    const std::int64_t block = params.integer("block"), summary = params.integer("summary"), tail = shape.n % block;
-    return shape.causal || shape.n <= block || tail == 0 || tail > block - summary;
-}
-
-ReachTheory theoryOf(const std::string& id, const ParamSet& params, const ProblemShape& shape, int layers) {
-    ReachTheory theory;
-    const std::int64_t n = shape.n;
-    if (id == "strided" || (id == "fixed" && fixedConnectsAllPairs(params, shape))) {
-        theory.allPairsBy = 2;
-        theory.label = QStringLiteral("%1: all pairs within 2 layers (seed: ≤ p + 1 hops, p = 2)").arg(QString::fromStdString(id));
-    } else if (id == "longformer" && params.indices("globals").empty()) {
-        // Reachable inputs are i ± multiples of δ up to l·⌊w/2⌋·δ away, the farthest clipped to the sequence.
-        const std::int64_t radius = params.integer("window") / 2, dilation = params.integer("dilation");
-        const std::int64_t limit = dilation * ((n - 1) / dilation);
-        for (int l = 0; l <= layers; ++l)
-            theory.maxReach.emplace_back(l, static_cast<double>(std::min(l * radius * dilation, limit)));
-        theory.label = dilation == 1 ? QStringLiteral("longformer: reach l·⌊w/2⌋ = %1·l each side (seed: field l × w)").arg(radius)
-                                     : QStringLiteral("longformer: reach l·⌊w/2⌋·δ = %1·l each side (seed: field l × δ × w)").arg(radius * dilation);
-    } else if ((id == "longformer" || id == "bigbird") && !shape.causal) {
-        const bool globals = id == "longformer" ? !params.indices("globals").empty() : params.integer("globals") > 0;
-        if (globals) {
-            theory.allPairsBy = 2;
-            theory.label = QStringLiteral("%1: all pairs within 2 layers via a global token").arg(QString::fromStdString(id));
-        }
-    } else if (id == "xl") {
-        // Each layer reaches back one memory of m = k·L tokens from a segment start: (L − 1) + l·m until
-        // the sequence's start is reached.
-        const std::int64_t segment = params.integer("segment"), memory = params.integer("memory");
-        if (memory % segment == 0) {
-            for (int l = 1; l <= layers && segment - 1 + l * memory <= n - 1; ++l)
-                theory.maxReach.emplace_back(l, static_cast<double>(segment - 1 + l * memory));
-            theory.label = QStringLiteral("xl: (L − 1) + l·m = %1 + %2·l (seed: O(N·L))").arg(segment - 1).arg(memory);
-        }
-    }
-    return theory;
 }
 
 // Folds one query's hops (n values) into heatmap row `row`, keeping the fewest hops per column block.
@@ -183,7 +136,7 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
         panel.paramsText = resolvedText(params);
         panel.curve = reachCurve(*pattern, panel.layers, ReceptiveFieldView::reachSources(shape.n), cancelled);
         if (panel.curve.cancelled || !fillHeatmap(panel, *pattern, cancelled)) return panel;
-        panel.theory = theoryOf(variant.id, params, shape, panel.layers);
+        if (variant.reachTheory) panel.theory = variant.reachTheory(shape, params, panel.layers);
     } catch (const std::exception& error) {
         panel.error = QString::fromStdString(error.what());
         panel.curve = ReachCurve();
@@ -193,12 +146,7 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
 }
 
 // The settings the patterns and their reach depend on; display options of other views are left out.
-bool sameReach(const LabSettings& a, const LabSettings& b) {
-    return a.variant == b.variant && a.params == b.params && a.compareVariants == b.compareVariants &&
-           a.compareParams == b.compareParams && a.n == b.n && a.d == b.d && a.heads == b.heads && a.head == b.head &&
-           a.causal == b.causal && a.source == b.source && a.inputSeed == b.inputSeed && a.qPath == b.qPath &&
-           a.kPath == b.kPath && a.vPath == b.vPath && a.layers == b.layers;
-}
+bool sameReach(const LabSettings& a, const LabSettings& b) { return sameFields(a, b, SettingsUse::Reach); }
 
 bool needsInputs(const LabSettings& settings) {
     for (const auto& choice : chosenVariants(settings)) {
@@ -271,15 +219,23 @@ const ReceptiveFieldView::Panel* firstCausal(const ReceptiveFieldView::Snapshot&
     return nullptr;
 }
 
-// Variants (their colour), the seed's formulas and the causal ceiling, in the order they are drawn.
+QString theoryLabel(const ReachTheory& theory) { return QString::fromStdString(theory.label); }
+
+std::vector<QPointF> theoryPoints(const ReachTheory& theory) {
+    std::vector<QPointF> points;
+    for (const auto& [layers, reach] : theory.maxReach) points.emplace_back(layers, reach);
+    return points;
+}
+
+// Variants (their colour), the papers' formulas and the causal ceiling, in the order they are drawn.
 std::vector<LegendEntry> curveLegend(const ReceptiveFieldView::Snapshot& snapshot) {
     std::vector<LegendEntry> legend;
     for (int index = 0; index < static_cast<int>(snapshot.panels.size()); ++index) {
         const auto& panel = snapshot.panels[index];
         if (panel.curve.fractionReachable.empty()) continue;
         legend.push_back({panel.name, seriesColor(index), Qt::SolidLine, false});
-        if (!panel.theory.maxReach.empty()) legend.push_back({panel.theory.label, Qt::black, Qt::DotLine, false});
-        if (panel.theory.allPairsBy > 0) legend.push_back({panel.theory.label, kMarkerColor, Qt::DashLine, false});
+        if (!panel.theory.maxReach.empty()) legend.push_back({theoryLabel(panel.theory), Qt::black, Qt::DotLine, false});
+        if (panel.theory.allPairsBy > 0) legend.push_back({theoryLabel(panel.theory), kMarkerColor, Qt::DashLine, false});
     }
     if (firstCausal(snapshot)) legend.push_back({QStringLiteral("all causal pairs j ≤ i: (n + 1) / 2n"), kCausalColor, Qt::DotLine, false});
     return legend;
@@ -517,7 +473,7 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
     std::vector<double> distances;
     for (const auto& panel : panels) {
         distances.insert(distances.end(), panel.curve.maxReachDistance.begin(), panel.curve.maxReachDistance.end());
-        for (const QPointF& point : panel.theory.maxReach) distances.push_back(point.y());
+        for (const auto& point : panel.theory.maxReach) distances.push_back(point.second);
     }
     const Axis distanceAxis = Axis::fitted(QStringLiteral("farthest |i − j| reached"), AxisScale::Linear, distances);
     const PlotAxes reach(painter, bottom, layersAxis, distanceAxis,
@@ -543,7 +499,7 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
         fraction.drawSeries(share);
         reach.drawSeries(mean);
         reach.drawSeries(farthest);
-        if (!panel.theory.maxReach.empty()) reach.drawSeries({panel.theory.label, Qt::black, panel.theory.maxReach, Qt::DotLine, false});
+        if (!panel.theory.maxReach.empty()) reach.drawSeries({theoryLabel(panel.theory), Qt::black, theoryPoints(panel.theory), Qt::DotLine, false});
     }
 }
 

@@ -9,6 +9,7 @@
 #include <QSaveFile>
 
 #include <optional>
+#include <variant>
 
 namespace attnlab {
 
@@ -23,6 +24,21 @@ QJsonObject overridesToJson(const ParamOverrides& params) {
     return json;
 }
 
+QJsonValue toJson(const std::string& value) { return QString::fromStdString(value); }
+QJsonValue toJson(const ParamOverrides& value) { return overridesToJson(value); }
+QJsonValue toJson(std::int64_t value) { return static_cast<qint64>(value); }
+QJsonValue toJson(int value) { return value; }
+QJsonValue toJson(bool value) { return value; }
+QJsonValue toJson(std::uint64_t value) { return QString::number(value); }
+QJsonValue toJson(InputSource value) { return QString::fromStdString(inputSourceName(value)); }
+QJsonValue toJson(TimingMode value) { return QString::fromStdString(timingModeName(value)); }
+template <class Item>
+QJsonValue toJson(const std::vector<Item>& values) {
+    QJsonArray array;
+    for (const Item& value : values) array.append(toJson(value));
+    return array;
+}
+
 class JsonReader {
 public:
     explicit JsonReader(const QJsonObject& json) : m_json(json) {}
@@ -33,9 +49,21 @@ public:
     void read(const char* key, bool& target) const {
         if (const auto value = field(key, QJsonValue::Bool)) target = value->toBool();
     }
-    template <class Integer>
-    void readInteger(const char* key, Integer& target) const {
-        if (const auto value = field(key, QJsonValue::Double)) target = static_cast<Integer>(value->toInteger());
+    void read(const char* key, std::int64_t& target) const { readInteger(key, target); }
+    void read(const char* key, int& target) const { readInteger(key, target); }
+    // Seeds are 64-bit: stored as text, which keeps every bit (JSON numbers are doubles).
+    void read(const char* key, std::uint64_t& target) const {
+        const auto value = field(key, QJsonValue::String);
+        if (!value) return;
+        bool ok = false;
+        target = value->toString().toULongLong(&ok);
+        if (!ok) throw InputError(std::string("session: '") + key + "' is not an unsigned integer: '" + value->toString().toStdString() + "'");
+    }
+    void read(const char* key, InputSource& target) const {
+        if (const auto value = field(key, QJsonValue::String)) target = inputSourceFromName(value->toString().toStdString());
+    }
+    void read(const char* key, TimingMode& target) const {
+        if (const auto value = field(key, QJsonValue::String)) target = timingModeFromName(value->toString().toStdString());
     }
     void read(const char* key, ParamOverrides& target) const {
         if (const auto value = field(key, QJsonValue::Object)) target = overrides(key, value->toObject());
@@ -60,6 +88,10 @@ public:
     }
 
 private:
+    template <class Integer>
+    void readInteger(const char* key, Integer& target) const {
+        if (const auto value = field(key, QJsonValue::Double)) target = static_cast<Integer>(value->toInteger());
+    }
     std::optional<QJsonValue> field(const char* key, QJsonValue::Type type) const {
         const QJsonValue value = m_json.value(QLatin1String(key));
         if (value.isUndefined()) return std::nullopt;
@@ -107,66 +139,17 @@ void checkSettings(const LabSettings& settings) {
 } // namespace
 
 QJsonObject settingsToJson(const LabSettings& settings) {
-    QJsonArray compare;
-    for (const auto& id : settings.compareVariants) compare.append(QString::fromStdString(id));
-    QJsonArray compareParams;
-    for (const auto& params : settings.compareParams) compareParams.append(overridesToJson(params));
-    return QJsonObject{
-        {"variant", QString::fromStdString(settings.variant)},
-        {"params", overridesToJson(settings.params)},
-        {"n", static_cast<qint64>(settings.n)},
-        {"d", static_cast<qint64>(settings.d)},
-        {"heads", settings.heads},
-        {"causal", settings.causal},
-        {"head", settings.head},
-        {"source", QString::fromStdString(inputSourceName(settings.source))},
-        // Seeds are 64-bit: text keeps every bit (JSON numbers are doubles).
-        {"input_seed", QString::number(settings.inputSeed)},
-        {"q_path", QString::fromStdString(settings.qPath)},
-        {"k_path", QString::fromStdString(settings.kPath)},
-        {"v_path", QString::fromStdString(settings.vPath)},
-        {"compare", compare},
-        {"compare_params", compareParams},
-        {"layers", static_cast<qint64>(settings.layers)},
-        {"show_weights", settings.showWeights},
-        {"show_mask_outline", settings.showMaskOutline},
-        {"flops_as_macs", settings.flopsAsMacs},
-        {"timing_max_n", static_cast<qint64>(settings.timingMaxN)},
-        {"timing_mode", QString::fromStdString(timingModeName(settings.timingMode))},
-    };
+    QJsonObject json;
+    for (const SettingsField& field : settingsFields())
+        json.insert(QLatin1String(field.name), std::visit([&](auto member) { return toJson(settings.*member); }, field.member));
+    return json;
 }
 
 LabSettings settingsFromJson(const QJsonObject& json) {
     LabSettings settings;
     const JsonReader reader(json);
-    reader.read("variant", settings.variant);
-    reader.read("params", settings.params);
-    reader.readInteger("n", settings.n);
-    reader.readInteger("d", settings.d);
-    reader.readInteger("heads", settings.heads);
-    reader.read("causal", settings.causal);
-    reader.readInteger("head", settings.head);
-    std::string source = inputSourceName(settings.source);
-    reader.read("source", source);
-    settings.source = inputSourceFromName(source);
-    std::string seed = std::to_string(settings.inputSeed);
-    reader.read("input_seed", seed);
-    bool seedOk = false;
-    settings.inputSeed = QString::fromStdString(seed).toULongLong(&seedOk);
-    if (!seedOk) throw InputError("session: 'input_seed' is not an unsigned integer: '" + seed + "'");
-    reader.read("q_path", settings.qPath);
-    reader.read("k_path", settings.kPath);
-    reader.read("v_path", settings.vPath);
-    reader.read("compare", settings.compareVariants);
-    reader.read("compare_params", settings.compareParams);
-    reader.readInteger("layers", settings.layers);
-    reader.read("show_weights", settings.showWeights);
-    reader.read("show_mask_outline", settings.showMaskOutline);
-    reader.read("flops_as_macs", settings.flopsAsMacs);
-    reader.readInteger("timing_max_n", settings.timingMaxN);
-    std::string timingMode = timingModeName(settings.timingMode);
-    reader.read("timing_mode", timingMode);
-    settings.timingMode = timingModeFromName(timingMode);
+    for (const SettingsField& field : settingsFields())
+        std::visit([&](auto member) { reader.read(field.name, settings.*member); }, field.member);
     checkSettings(settings);
     return settings;
 }

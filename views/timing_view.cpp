@@ -2,6 +2,7 @@
 
 #include "views/plot_axes.h"
 
+#include "core/analysis/timing_sweep.h"
 #include "core/cost_model.h"
 #include "core/errors.h"
 #include "core/registry.h"
@@ -12,13 +13,7 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
-#include <ctime>
 #include <map>
-
-#if defined(__linux__)
-#include <sys/resource.h>
-#endif
 
 namespace attnlab {
 
@@ -26,166 +21,11 @@ namespace {
 
 using Point = TimingView::Point;
 
-// Per point: a warm-up run, then runs until both kMinRepeats and the budget are reached, so a whole
-// sweep takes seconds. Layer points split their budget over the four parts.
-constexpr double kPointBudgetSeconds = 0.05;
-constexpr double kLayerBudgetSeconds = 0.2;
-constexpr int kMinRepeats = 2;
-constexpr int kMaxRepeats = 200;
-
-struct LayerPart {
-    const char* id;
-    const char* label;
-    QColor color; // the FLOP view's colour of the matching cost term
-};
-const std::array<LayerPart, 4> kLayerParts = {{
-    {"qkv_proj", "QKV projections", costTermColor("qkv_proj")},
-    {"attention", "attention core", costTermColor("scores")},
-    {"out_proj", "output projection", costTermColor("out_proj")},
-    {"ffn", "FFN (width 4hd)", costTermColor("ffn")},
-}};
-
-QString overridesText(const ParamOverrides& params) {
-    QStringList items;
-    for (const auto& [key, value] : params) items << QString::fromStdString(key + "=" + value);
-    return items.join(QStringLiteral(", "));
-}
-
-std::string choiceLabel(const VariantChoice& choice) {
-    const QString params = overridesText(choice.params);
-    return choice.variant + (params.isEmpty() ? std::string() : " (" + params.toStdString() + ")");
-}
+QColor partColor(std::size_t part) { return costTermColor(kLayerParts[part].costTerm); }
 
 // Everything a sweep's numbers depend on; other settings (n, the input source, the shown head) leave
 // the measurement as it is.
-struct SweepKey {
-    std::vector<std::pair<std::string, ParamOverrides>> variants;
-    std::int64_t d = 0;
-    int heads = 0;
-    bool causal = false;
-    std::int64_t maxN = 0;
-    TimingMode mode = TimingMode::Variants;
-    bool operator==(const SweepKey&) const = default;
-};
-
-std::vector<VariantChoice> measuredChoices(const LabSettings& settings) {
-    std::vector<VariantChoice> choices = chosenVariants(settings);
-    if (settings.timingMode == TimingMode::Layer) choices.resize(1);
-    return choices;
-}
-
-SweepKey sweepKey(const LabSettings& settings) {
-    SweepKey key{{}, settings.d, settings.heads, settings.causal, settings.timingMaxN, settings.timingMode};
-    for (const VariantChoice& choice : measuredChoices(settings)) key.variants.emplace_back(choice.variant, choice.params);
-    return key;
-}
-
-ProblemShape shapeAt(const LabSettings& settings, const VariantInfo& variant, std::int64_t n) {
-    LabSettings atN = settings;
-    atN.n = n;
-    return problemShape(atN, variant);
-}
-
-// A sweep keeps a core busy for seconds. Below the UI thread's priority the UI keeps answering within
-// 50 ms when other programs load the machine too; on an otherwise idle machine the worker still has its
-// core to itself, so the measurement is the same. On Linux the nice value belongs to the calling thread
-// (the view's own worker), and the OpenMP threads it starts inherit it.
-void lowerWorkerPriority() {
-#if defined(__linux__)
-    constexpr int kWorkerNice = 10;
-    setpriority(PRIO_PROCESS, 0, kWorkerNice);
-#endif
-}
-
-// Wall time and the whole process's CPU time from construction on; share() is the fraction of `threads`
-// cores the process got in between.
-class CpuShareClock {
-public:
-    explicit CpuShareClock(int threads) : m_threads(threads), m_cpu(std::clock()), m_wall(std::chrono::steady_clock::now()) {}
-    double share() const {
-        const double cpu = static_cast<double>(std::clock() - m_cpu) / CLOCKS_PER_SEC;
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wall).count();
-        return wall > 0 ? cpu / (wall * m_threads) : std::nan("");
-    }
-
-private:
-    int m_threads;
-    std::clock_t m_cpu;
-    std::chrono::steady_clock::time_point m_wall;
-};
-
-std::vector<Point> measureVariant(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
-                                  const CancelCheck& cancelled) {
-    lowerWorkerPriority();
-    Point point;
-    point.series = choiceLabel(choice);
-    point.seriesIndex = index;
-    point.shape.n = n;
-    try {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        point.shape = shapeAt(settings, variant, n);
-        const ParamSet params = prepareParams(variant, point.shape, choice.params);
-        point.modelExtraBytes = variant.cost(point.shape, params).workspaceBytes +
-                                4.0 * point.shape.heads * static_cast<double>(n) * static_cast<double>(point.shape.dv);
-        TimingRequest request;
-        request.variant = choice.variant;
-        request.shape = point.shape;
-        request.overrides = choice.params;
-        request.threads = JobRunner::kernelThreads();
-        request.budgetSeconds = kPointBudgetSeconds;
-        request.minRepeats = kMinRepeats;
-        request.maxRepeats = kMaxRepeats;
-        request.cancelled = cancelled;
-        const CpuShareClock clock(request.threads);
-        const TimingResult result = timeVariant(request);
-        if (result.cancelled) return {};
-        point.cpuShare = clock.share();
-        point.medianSeconds = result.medianSeconds;
-        point.minSeconds = result.minSeconds;
-        point.maxSeconds = result.maxSeconds;
-        point.repeats = result.repeats;
-        point.macs = result.attentionMacs;
-        point.gflops = result.gflops;
-        point.peakExtraBytes = result.peakExtraBytes;
-    } catch (const InputError& error) {
-        point.error = error.what();
-    }
-    return {point};
-}
-
-std::vector<Point> measureLayer(const VariantChoice& choice, const LabSettings& settings, std::int64_t n,
-                                const CancelCheck& cancelled) {
-    lowerWorkerPriority();
-    std::vector<Point> points(kLayerParts.size());
-    for (std::size_t k = 0; k < kLayerParts.size(); ++k) {
-        points[k].series = kLayerParts[k].id;
-        points[k].seriesIndex = static_cast<int>(k);
-        points[k].shape.n = n;
-    }
-    try {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        const ProblemShape shape = shapeAt(settings, variant, n);
-        const LayerCost cost = layerCost(variant, shape, prepareParams(variant, shape, choice.params));
-        const CpuShareClock clock(JobRunner::kernelThreads());
-        const LayerPartTimes times = timeLayerParts(choice.variant, shape, choice.params, JobRunner::kernelThreads(),
-                                                    kLayerBudgetSeconds, cancelled);
-        if (times.cancelled) return {};
-        const double cpuShare = clock.share();
-        const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};
-        const std::array<double, 4> macs = {qkvProjectionMacs(shape), cost.attentionMacs, outputProjectionMacs(shape),
-                                            ffnMacs(shape)};
-        for (std::size_t k = 0; k < points.size(); ++k) {
-            points[k].shape = shape;
-            points[k].medianSeconds = seconds[k];
-            points[k].macs = macs[k];
-            points[k].gflops = seconds[k] > 0 ? 2.0 * macs[k] / seconds[k] / 1e9 : 0.0;
-            points[k].cpuShare = cpuShare;
-        }
-    } catch (const InputError& error) {
-        for (Point& point : points) point.error = error.what();
-    }
-    return points;
-}
+bool sameSweep(const LabSettings& a, const LabSettings& b) { return sameFields(a, b, SettingsUse::TimingSweep); }
 
 // Axis range of log-scaled values, ignoring what a log axis cannot show.
 std::vector<double> positive(std::vector<double> values) {
@@ -216,11 +56,7 @@ TimingView::TimingView(QWidget* parent) : FigureView(parent) {
 
 TimingView::~TimingView() = default;
 
-std::vector<std::int64_t> TimingView::sweepSizes(std::int64_t maxN) {
-    std::vector<std::int64_t> sizes;
-    for (std::int64_t n = 64; n <= std::max<std::int64_t>(64, maxN); n *= 2) sizes.push_back(n);
-    return sizes;
-}
+std::vector<std::int64_t> TimingView::sweepSizes(std::int64_t maxN) { return timingSweepSizes(maxN); }
 
 QString TimingView::title() const {
     if (m_settings.timingMode == TimingMode::Layer)
@@ -255,8 +91,8 @@ QString TimingView::caption() const {
                        .arg(sizes.back())
                        .arg(threads)
                        .arg(threads == 1 ? QString() : QStringLiteral("s"))
-                       .arg(kMinRepeats)
-                       .arg(layer ? kLayerBudgetSeconds : kPointBudgetSeconds);
+                       .arg(kTimingMinRepeats)
+                       .arg(layer ? kTimingLayerBudgetSeconds : kTimingPointBudgetSeconds);
     if (layer)
         text += QStringLiteral("   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output "
                                "projection; the FFN's activation is not timed");
@@ -268,7 +104,7 @@ QString TimingView::caption() const {
 }
 
 void TimingView::setSettings(const LabSettings& settings) {
-    const bool restart = sweepKey(settings) != sweepKey(m_settings);
+    const bool restart = !sameSweep(settings, m_settings);
     m_settings = settings;
     if (restart) {
         m_jobs.bumpGeneration();
@@ -317,7 +153,7 @@ void TimingView::startSweep() {
         if (layer) {
             m_jobs.submit<std::vector<Point>>(
                 [choice = choices.front(), settings, n](const CancelCheck& cancelled) {
-                    return measureLayer(choice, settings, n, cancelled);
+                    return measureLayerAt(choice, settings, n, JobRunner::kernelThreads(), cancelled);
                 },
                 [this](const std::vector<Point>& points) { deliver(points); });
             continue;
@@ -325,7 +161,7 @@ void TimingView::startSweep() {
         for (std::size_t k = 0; k < choices.size(); ++k)
             m_jobs.submit<std::vector<Point>>(
                 [choice = choices[k], index = static_cast<int>(k), settings, n](const CancelCheck& cancelled) {
-                    return measureVariant(choice, index, settings, n, cancelled);
+                    return measureVariantAt(choice, index, settings, n, JobRunner::kernelThreads(), cancelled);
                 },
                 [this](const std::vector<Point>& points) { deliver(points); });
     }
@@ -352,17 +188,11 @@ std::vector<TimingView::SeriesInfo> TimingView::seriesList() const {
     return list;
 }
 
-std::vector<const Point*> TimingView::seriesPoints(int seriesIndex) const {
-    std::vector<const Point*> found;
-    for (const Point& point : m_points)
-        if (point.seriesIndex == seriesIndex) found.push_back(&point);
-    std::sort(found.begin(), found.end(), [](const Point* a, const Point* b) { return a->shape.n < b->shape.n; });
-    return found;
-}
+std::vector<const Point*> TimingView::seriesPoints(int seriesIndex) const { return attnlab::seriesPoints(m_points, seriesIndex); }
 
 QString TimingView::seriesLabel(const SeriesInfo& series) const {
     if (m_settings.timingMode != TimingMode::Layer) return QString::fromStdString(series.name);
-    const LayerPart& part = kLayerParts[static_cast<std::size_t>(series.index)];
+    const LayerPartInfo& part = kLayerParts[static_cast<std::size_t>(series.index)];
     if (std::string(part.id) == "attention")
         return QStringLiteral("%1 (%2)").arg(QString::fromLatin1(part.label),
                                              QString::fromStdString(measuredChoices(m_settings).front().variant));
@@ -370,35 +200,15 @@ QString TimingView::seriesLabel(const SeriesInfo& series) const {
 }
 
 QColor TimingView::seriesColorOf(const SeriesInfo& series) const {
-    return m_settings.timingMode == TimingMode::Layer ? kLayerParts[static_cast<std::size_t>(series.index)].color
+    return m_settings.timingMode == TimingMode::Layer ? partColor(static_cast<std::size_t>(series.index))
                                                       : seriesColor(series.index);
 }
 
-double TimingView::predictedSeconds(const Point& point) const {
-    if (!point.valid() || !(point.macs > 0)) return std::nan("");
-    const Point* reference = nullptr;
-    for (const Point* candidate : seriesPoints(point.seriesIndex))
-        if (candidate->valid() && candidate->macs > 0) reference = candidate;
-    return point.macs * reference->medianSeconds / reference->macs;
-}
+double TimingView::predictedSeconds(const Point& point) const { return attnlab::predictedSeconds(m_points, point); }
 
 MeasuredCrossover TimingView::measuredCrossover() const {
     if (m_settings.timingMode != TimingMode::Layer) return {};
-    // Self-attention over FFN per n, where all four parts were measured.
-    std::map<std::int64_t, std::array<double, 4>> parts;
-    std::map<std::int64_t, int> counts;
-    for (const Point& point : m_points) {
-        if (!point.valid()) continue;
-        parts[point.shape.n][static_cast<std::size_t>(point.seriesIndex)] = point.medianSeconds;
-        ++counts[point.shape.n];
-    }
-    std::vector<double> ns, ratios; // self-attention / FFN per n
-    for (const auto& [n, seconds] : parts)
-        if (counts[n] == static_cast<int>(kLayerParts.size())) {
-            ns.push_back(static_cast<double>(n));
-            ratios.push_back((seconds[0] + seconds[1] + seconds[2]) / seconds[3]);
-        }
-    return attnlab::measuredCrossover(ns, ratios);
+    return layerCrossover(m_points);
 }
 
 QString TimingView::statusText() const {
@@ -573,17 +383,9 @@ void TimingView::paintMemory(QPainter& painter, const QRectF& area) const {
 
 void TimingView::paintLayerShare(QPainter& painter, const QRectF& area) const {
     // Share of the measured layer time per part, at every n where all parts were measured.
-    std::map<std::int64_t, std::array<double, 4>> parts;
-    std::map<std::int64_t, int> counts;
-    for (const Point& point : m_points)
-        if (point.valid()) {
-            parts[point.shape.n][static_cast<std::size_t>(point.seriesIndex)] = point.medianSeconds;
-            ++counts[point.shape.n];
-        }
     std::vector<double> xs;
     std::vector<std::vector<double>> layers(kLayerParts.size());
-    for (const auto& [n, seconds] : parts) {
-        if (counts[n] != static_cast<int>(kLayerParts.size())) continue;
+    for (const auto& [n, seconds] : completeLayers(m_points)) {
         xs.push_back(static_cast<double>(n));
         const double total = seconds[0] + seconds[1] + seconds[2] + seconds[3];
         for (std::size_t k = 0; k < kLayerParts.size(); ++k) layers[k].push_back(100.0 * seconds[k] / total);
@@ -599,7 +401,7 @@ void TimingView::paintLayerShare(QPainter& painter, const QRectF& area) const {
     axes.drawAxes();
     if (xs.size() < 2) return;
     std::vector<QColor> colors;
-    for (const LayerPart& part : kLayerParts) colors.push_back(part.color);
+    for (std::size_t part = 0; part < kLayerParts.size(); ++part) colors.push_back(partColor(part));
     axes.drawStackedAreas(xs, layers, colors);
     paintCrossoverMarkers(axes);
 }

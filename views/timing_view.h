@@ -3,7 +3,7 @@
 #include "views/figure_view.h"
 #include "views/job_runner.h"
 
-#include "core/timing.h"
+#include "core/analysis/timing_sweep.h"
 
 #include <QElapsedTimer>
 
@@ -28,27 +28,7 @@ class PlotAxes;
 class TimingView : public FigureView {
     Q_OBJECT
 public:
-    // One measured point: a variant's attention core (variants mode) or one layer part (layer mode).
-    struct Point {
-        std::string series;      // variant id, or qkv_proj, attention, out_proj, ffn
-        int seriesIndex = 0;     // colour and order
-        ProblemShape shape;      // as measured
-        double medianSeconds = 0;
-        double minSeconds = std::nan("");  // NaN where not recorded (layer parts report medians only)
-        double maxSeconds = std::nan("");
-        int repeats = 0;
-        double macs = 0;         // the cost model's multiply-adds of what was timed
-        double gflops = 0;       // 2 · macs / medianSeconds / 1e9
-        double peakExtraBytes = std::nan("");  // measured peak resident memory beyond the inputs (variants mode)
-        double modelExtraBytes = std::nan(""); // cost model: the output plus the kernel's workspace
-        // Process CPU time during the measurement / (its wall time × kernel threads): well below 1 when
-        // other programs held the cores, and then the times are inflated.
-        double cpuShare = std::nan("");
-        std::string error;       // the parameters do not fit this n; the point is left out of the curves
-        bool valid() const { return error.empty() && medianSeconds > 0; }
-        bool starved() const { return valid() && cpuShare < kStarvedCpuShare; }
-    };
-    static constexpr double kStarvedCpuShare = 0.75;
+    using Point = TimingPoint;
 
     explicit TimingView(QWidget* parent = nullptr);
     ~TimingView() override;

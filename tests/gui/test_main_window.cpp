@@ -12,6 +12,7 @@
 #include "views/pattern_view.h"
 #include "views/session_file.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>
@@ -415,7 +416,7 @@ TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
         ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
         EXPECT_EQ(window->labSettings(), preset.settings);
         EXPECT_EQ(window->currentViewName(), preset.view);
-        EXPECT_TRUE(ParameterPanel::validate(preset.settings).isEmpty()) << ParameterPanel::validate(preset.settings).toStdString();
+        EXPECT_EQ(settingsProblem(preset.settings), "");
         EXPECT_TRUE(window->parameterPanel()->message().isEmpty());
         FigureView* view = window->currentView();
         ASSERT_NE(view, nullptr);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace attnlab {
@@ -53,6 +54,38 @@ std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
 
 // The problem shape of the settings (dv = d) with the causal flag forced where the variant requires it.
 ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant);
+
+// What a consumer's result depends on. Each field of LabSettings names the uses it affects in
+// settingsFields(); change detection and cache keys derive from that one table.
+enum class SettingsUse : unsigned {
+    LabPattern = 1u << 0,     // one variant's pattern of the shown head (the ImGui lab's canvas)
+    PatternFigure = 1u << 1,  // the pattern view's panels: patterns, weights, compare mode
+    Reach = 1u << 2,          // the receptive-field view
+    AccuracyInputs = 1u << 3, // Q, K, V and exact attention (the accuracy view)
+    TimingSweep = 1u << 4,    // the timing view's measurement
+    CostShape = 1u << 5,      // the cost model's shape apart from variant, parameters and n
+    CostFigure = 1u << 6,     // the FLOP view: the chosen variants' costs over n and at n
+};
+constexpr unsigned operator|(SettingsUse a, SettingsUse b) { return static_cast<unsigned>(a) | static_cast<unsigned>(b); }
+constexpr unsigned operator|(unsigned a, SettingsUse b) { return a | static_cast<unsigned>(b); }
+
+// One field of LabSettings: its name in session files, the uses it affects and the member itself.
+struct SettingsField {
+    const char* name;
+    unsigned uses;
+    std::variant<std::string LabSettings::*, ParamOverrides LabSettings::*, std::int64_t LabSettings::*, int LabSettings::*,
+                 bool LabSettings::*, InputSource LabSettings::*, std::uint64_t LabSettings::*,
+                 std::vector<std::string> LabSettings::*, std::vector<ParamOverrides> LabSettings::*, TimingMode LabSettings::*>
+        member;
+};
+
+// Every field of LabSettings, in session order. A new field is added here and nowhere else.
+const std::vector<SettingsField>& settingsFields();
+
+// True when every field that affects `use` is equal in a and b.
+bool sameFields(const LabSettings& a, const LabSettings& b, SettingsUse use);
+// The fields that affect `use`, as text: equal keys mean equal fields (a cache key).
+std::string fieldsKey(const LabSettings& settings, SettingsUse use);
 
 std::string inputSourceName(InputSource source); // "gaussian", "local", "npy"
 InputSource inputSourceFromName(const std::string& name); // throws InputError
