@@ -3,8 +3,8 @@
 #include "app/cli_args.h"
 #include "app/headless_qt.h"
 
-#include "views/figure_export.h"
-#include "views/main_window.h"
+#include "views/figures/figure_export.h"
+#include "views/shell/main_window.h"
 
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"

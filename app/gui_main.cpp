@@ -1,7 +1,7 @@
 #include "app/gui_main.h"
 #include "app/headless_qt.h"
 
-#include "views/main_window.h"
+#include "views/shell/main_window.h"
 
 #include "core/errors.h"
 

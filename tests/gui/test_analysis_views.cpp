@@ -3,10 +3,10 @@
 // long sequences, stale jobs dropped on a settings change, and the errors of the approximations against
 // exact softmax attention, with the linear kernel's recomputed in double precision.
 
-#include "views/accuracy_view.h"
-#include "views/colormap.h"
-#include "views/figure_export.h"
-#include "views/receptive_field_view.h"
+#include "views/figures/accuracy_view.h"
+#include "views/plot/colormap.h"
+#include "views/figures/figure_export.h"
+#include "views/figures/receptive_field_view.h"
 
 #include "core/input_generator.h"
 #include "core/receptive_field.h"
@@ -112,6 +112,9 @@ void expectCurveRows(const std::vector<std::map<QString, QString>>& rows, const 
 
 class ReceptiveFieldViewTest : public ::testing::Test {
 protected:
+    // Views work only while visible: the view is shown (offscreen) before any settings arrive.
+    void SetUp() override { view.show(); }
+
     void show(const LabSettings& settings) {
         view.setSettings(settings);
         ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the receptive field view stayed busy";
@@ -311,6 +314,8 @@ std::size_t linformerCount(std::int64_t n) {
 
 class AccuracyViewTest : public ::testing::Test {
 protected:
+    void SetUp() override { view.show(); }
+
     std::vector<std::map<QString, QString>> show(const LabSettings& settings) {
         view.setSettings(settings);
         EXPECT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the accuracy view stayed busy";
