@@ -80,7 +80,7 @@ VariantInfo makeBigBirdVariant() {
     v.pattern = bigBirdPattern;
     v.reachTheory = [](const ProblemShape& shape, const ParamSet& params, int) {
         if (shape.causal || params.integer("globals") == 0) return ReachTheory{};
-        return ReachTheory{"bigbird: all pairs within 2 layers via a global token (Zaheer et al. 2020)", {}, 2};
+        return ReachTheory{"bigbird: all pairs in 2 layers via a global token (Zaheer et al. 2020)", {}, 2};
     };
     v.run = softmaxOverPattern(bigBirdPattern);
     v.cost = softmaxPatternCost(bigBirdPattern);

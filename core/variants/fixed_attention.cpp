@@ -43,7 +43,7 @@ std::unique_ptr<Pattern> fixedPattern(const PatternRequest& request) {
 ReachTheory fixedReach(const ProblemShape& shape, const ParamSet& params, int) {
     const std::int64_t block = params.integer("block"), summary = params.integer("summary"), tail = shape.n % block;
     if (!(shape.causal || shape.n <= block || tail == 0 || tail > block - summary)) return {};
-    return {"fixed: all pairs within 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
+    return {"fixed: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
 }
 
 } // namespace

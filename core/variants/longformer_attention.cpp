@@ -60,17 +60,16 @@ std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
 ReachTheory longformerReach(const ProblemShape& shape, const ParamSet& params, int layers) {
     ReachTheory theory;
     if (!params.indices("globals").empty()) {
-        if (!shape.causal) theory = {"longformer: all pairs within 2 layers via a global token", {}, 2};
+        if (!shape.causal) theory = {"longformer: all pairs in 2 layers via a global token (Beltagy et al. 2020)", {}, 2};
         return theory;
     }
     const std::int64_t radius = params.integer("window") / 2, dilation = params.integer("dilation");
     const std::int64_t limit = dilation * ((shape.n - 1) / dilation);
     for (int l = 0; l <= layers; ++l)
         theory.maxReach.emplace_back(l, static_cast<double>(std::min(l * radius * dilation, limit)));
-    theory.label = dilation == 1 ? "longformer: reach l·⌊w/2⌋ = " + std::to_string(radius) +
-                                       "·l each side (Beltagy et al. 2020: field l × w)"
+    theory.label = dilation == 1 ? "longformer: reach l·⌊w/2⌋ = " + std::to_string(radius) + "·l (Beltagy et al. 2020: field l × w)"
                                  : "longformer: reach l·⌊w/2⌋·δ = " + std::to_string(radius * dilation) +
-                                       "·l each side (Beltagy et al. 2020: field l × δ × w)";
+                                       "·l (Beltagy et al. 2020: field l × δ × w)";
     return theory;
 }
 

@@ -43,7 +43,7 @@ VariantInfo makeStridedVariant() {
                              [](const ShapeContext& s, const ParamSet&) { return ceilSqrt(s.n); }, 1, ">= 1")};
     v.pattern = stridedPattern;
     v.reachTheory = [](const ProblemShape&, const ParamSet&, int) {
-        return ReachTheory{"strided: all pairs within 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
+        return ReachTheory{"strided: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
     };
     v.run = softmaxOverPattern(stridedPattern);
     v.cost = softmaxPatternCost(stridedPattern);
