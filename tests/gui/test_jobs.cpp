@@ -5,6 +5,7 @@
 #include "views/figures/figure_view.h"
 #include "views/figures/flops_view.h"
 #include "views/figures/receptive_field_view.h"
+#include "views/figures/timing_view.h"
 #include "views/jobs/job_board.h"
 #include "views/jobs/job_runner.h"
 
@@ -17,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <thread>
@@ -46,7 +48,10 @@ public:
 
 protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override { return before.n != after.n; }
-    void cancelWork() override { m_jobs.bumpGeneration(); }
+    bool cancelWork() override {
+        m_jobs.bumpGeneration();
+        return true;
+    }
     void startWork() override {
         ++m_started;
         m_jobs.bumpGeneration();
@@ -167,6 +172,52 @@ TEST(FigureViewJobs, FlopCostsAreComputedOnAWorker) {
     ASSERT_TRUE(waitUntilIdle({&probe}, kIdleTimeoutMs));
     EXPECT_NE(probe.workerThread(), std::this_thread::get_id());
     EXPECT_NE(probe.workerThread(), std::thread::id());
+}
+
+LabSettings smallSweep() {
+    LabSettings settings;
+    settings.variant = "full";
+    settings.d = 32;
+    settings.timingMaxN = 1024;
+    return settings;
+}
+
+bool waitWhileBusy(const FigureView& view) {
+    const QDeadlineTimer deadline(kIdleTimeoutMs);
+    while (view.busy() && !deadline.hasExpired()) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    return !view.busy();
+}
+
+// Hiding the timing view pauses its sweep; showing it again measures only the sizes still missing.
+TEST(TimingViewJobs, HidingPausesTheSweepAndShowingResumesIt) {
+    TimingView view;
+    view.show();
+    view.setSettings(smallSweep());
+    ASSERT_TRUE(view.busy());
+    view.hide();
+    ASSERT_TRUE(waitWhileBusy(view));
+    EXPECT_TRUE(view.stale());
+    const std::size_t before = view.points().size();
+    EXPECT_LT(before, TimingView::sweepSizes(1024).size()) << "the sweep stopped when hidden";
+    view.show();
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    std::vector<std::int64_t> measured;
+    for (const TimingView::Point& point : view.points()) measured.push_back(point.shape.n);
+    std::sort(measured.begin(), measured.end());
+    EXPECT_EQ(measured, TimingView::sweepSizes(1024)) << "every size once: kept points are not measured again";
+    EXPECT_EQ(view.progressDone(), view.progressTotal());
+}
+
+TEST(TimingViewJobs, ASweepTheUserCancelledStaysPartialAcrossTabs) {
+    TimingView view;
+    view.show();
+    view.setSettings(smallSweep());
+    view.cancel();
+    ASSERT_TRUE(waitWhileBusy(view));
+    view.hide();
+    view.show();
+    EXPECT_FALSE(view.busy()) << "showing the view again does not restart a cancelled sweep";
+    EXPECT_TRUE(view.partial());
 }
 
 TEST(JobBoard, NamesTheBusyRunners) {

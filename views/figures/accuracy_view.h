@@ -35,7 +35,10 @@ public:
 private:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
-    void cancelWork() override { m_jobs.bumpGeneration(); }
+    bool cancelWork() override {
+        m_jobs.bumpGeneration();
+        return true;
+    }
     void paintKey(QPainter& painter, const QRectF& box) const;
 
     JobRunner m_jobs{QStringLiteral("accuracy")};

@@ -101,9 +101,7 @@ void FigureView::showEvent(QShowEvent* event) {
 
 void FigureView::hideEvent(QHideEvent* event) {
     QWidget::hideEvent(event);
-    if (!busy()) return;
-    cancelWork();
-    m_stale = true;
+    if (busy() && cancelWork()) m_stale = true;
 }
 
 void FigureView::watchJobs(JobRunner& jobs) {

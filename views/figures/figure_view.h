@@ -54,8 +54,9 @@ protected:
     virtual bool needsWork(const LabSettings& before, const LabSettings& after) const = 0;
     // Starts the background work for m_settings; called only while the view is visible.
     virtual void startWork() = 0;
-    // Stops the work in flight when the view is hidden (it is marked stale and resumes when shown).
-    virtual void cancelWork() = 0;
+    // Stops the work in flight when the view is hidden; true when the work is to start again once the
+    // view is shown (false, e.g., for a sweep the user had cancelled).
+    virtual bool cancelWork() = 0;
     // Marks the view stale: its work starts again the next time it is shown (or now, when visible).
     void markStale();
     // Routes `jobs`' busy state to busyChanged() and its errors to jobError() and statusMessage().

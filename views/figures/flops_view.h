@@ -38,7 +38,10 @@ public:
 private:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
-    void cancelWork() override { m_jobs.bumpGeneration(); }
+    bool cancelWork() override {
+        m_jobs.bumpGeneration();
+        return true;
+    }
     double unitFactor() const { return m_settings.flopsAsMacs ? 1.0 : 2.0; }
     QString unitName() const;
     void paintStack(QPainter& painter, const QRectF& area) const;

@@ -66,9 +66,10 @@ void PatternView::startWork() {
     startSnapshotJob();
 }
 
-void PatternView::cancelWork() {
+bool PatternView::cancelWork() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
+    return true;
 }
 
 void PatternView::startSnapshotJob() {

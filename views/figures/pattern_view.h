@@ -52,7 +52,7 @@ public:
 protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
-    void cancelWork() override;
+    bool cancelWork() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;

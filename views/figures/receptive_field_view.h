@@ -61,7 +61,10 @@ protected:
 private:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
-    void cancelWork() override { m_jobs.bumpGeneration(); }
+    bool cancelWork() override {
+        m_jobs.bumpGeneration();
+        return true;
+    }
     void paintHeatmap(QPainter& painter, const Panel& panel, const QRectF& plot) const;
     void paintHopLegend(QPainter& painter, const QRectF& box) const;
     void paintCurves(QPainter& painter, const QRectF& area) const;

@@ -102,10 +102,11 @@ void TimingView::startWork() {
     startSweep(resume);
 }
 
-void TimingView::cancelWork() {
-    if (m_cancelled) return;
+bool TimingView::cancelWork() {
+    if (m_cancelled) return false; // the user stopped this sweep: it stays partial
     m_jobs.bumpGeneration();
     m_pausedFor = m_settings;
+    return true;
 }
 
 void TimingView::remeasure() { startSweep(false); }

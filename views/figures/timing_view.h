@@ -67,7 +67,7 @@ protected:
     // Measures the points still missing when the sweep was paused for the same settings, else all.
     void startWork() override;
     // Pauses the sweep: the kernel in flight stops, the points so far are kept for the resumption.
-    void cancelWork() override;
+    bool cancelWork() override;
 
 private:
     struct SeriesInfo {
