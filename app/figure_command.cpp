@@ -1,10 +1,12 @@
+#include "app/figure_command.h"
+
 #include "app/cli_args.h"
-#include "app/gui_main.h"
+#include "app/headless_qt.h"
 
-#include "views/figure_export.h"
-#include "views/main_window.h"
-#include "views/parameter_panel.h"
+#include "views/figures/figure_export.h"
+#include "views/shell/main_window.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -12,6 +14,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <sstream>
 
@@ -94,8 +97,7 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
         applyCompare(settings, cli.overrides());
     }
-    const QString problem = ParameterPanel::validate(settings);
-    if (!problem.isEmpty()) throw InputError("attnlab figure: " + problem.toStdString());
+    if (const std::string problem = settingsProblem(settings); !problem.empty()) throw InputError("attnlab figure: " + problem);
     return settings;
 }
 
@@ -129,12 +131,15 @@ int figureCommand(const std::vector<std::string>& args) {
         if (!input->empty() && QFileInfo(QString::fromStdString(*input)) == QFileInfo(QString::fromStdString(out)))
             throw InputError("attnlab figure: refusing to write over the input '" + *input + "'");
 
-    useOffscreenWithoutDisplay();
-    quietQtMessages();
-    int argc = 1;
-    char program[] = "attnlab";
-    char* argv[] = {program, nullptr};
-    QApplication app(argc, argv);
+    std::optional<QApplication> ownApp;
+    if (!QApplication::instance()) {
+        useOffscreenWithoutDisplay();
+        quietQtMessages();
+        static int argc = 1;
+        static char program[] = "attnlab";
+        static char* argv[] = {program, nullptr};
+        ownApp.emplace(argc, argv);
+    }
     const auto view = createFigureView(name);
     view->setAttribute(Qt::WA_DontShowOnScreen);
     view->resize(options.size.toSize());

@@ -1,26 +1,8 @@
 #pragma once
 
-#include <string>
-#include <vector>
-
 namespace attnlab {
 
 // Opens the desktop app (also handles --screenshot FILE [--view NAME]).
 int runGui(int argc, char** argv);
-
-// `attnlab figure VIEW [parameters] -o FILE`: renders a view headless.
-int figureCommand(const std::vector<std::string>& args);
-
-// Selects Qt's offscreen platform when there is no display and none was chosen.
-void useOffscreenWithoutDisplay();
-
-// For headless runs (figure, screenshots): drops Qt's debug, info and warning messages (platform notes
-// such as a missing XDG_RUNTIME_DIR, or size hints the offscreen platform ignores) so that stderr
-// carries only attnlab's own one-line errors. Critical and fatal messages still print.
-void quietQtMessages();
-
-// Throws InputError (one line, prefixed by `command`) when `path` cannot be an output file: its
-// directory does not exist, or it is a directory.
-void checkOutputPath(const std::string& command, const std::string& path);
 
 } // namespace attnlab

@@ -1,6 +1,7 @@
 #include "app/commands.h"
 
 #ifdef ATTNLAB_WITH_GUI
+#include "app/figure_command.h"
 #include "app/gui_main.h"
 #endif
 

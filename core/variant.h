@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/variant_analysis.h"
 #include "core/param_schema.h"
 #include "core/pattern.h"
 #include "core/tensor.h"
@@ -99,6 +100,10 @@ struct VariantInfo {
     std::function<RunResult(const AttentionInputs&, const RunOptions&)> run;
     std::function<std::unique_ptr<Pattern>(const PatternRequest&)> pattern;
     std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
+    // What this variant's pattern guarantees about reach over `layers` layers (receptive-field view). May be empty.
+    std::function<ReachTheory(const ProblemShape&, const ParamSet&, int layers)> reachTheory;
+    // The series the accuracy view measures for this variant (empty: not an approximation to compare).
+    std::vector<AccuracySweep> accuracySweeps;
 };
 
 std::string causalSupportName(CausalSupport support);

@@ -96,6 +96,10 @@ VariantInfo makeBigBirdVariant() {
                              [](const ShapeContext&, const ParamSet&) { return std::int64_t{3}; }, 0, ">= 0"),
                 seedParam()};
     v.pattern = bigBirdPattern;
+    v.reachTheory = [](const ProblemShape& shape, const ParamSet& params, int) {
+        if (shape.causal || params.integer("globals") == 0) return ReachTheory{};
+        return ReachTheory{"bigbird: all pairs in 2 layers via a global token (Zaheer et al. 2020)", {}, 2};
+    };
     v.run = softmaxOverPattern(bigBirdPattern);
     v.cost = bigBirdCost;
     return v;

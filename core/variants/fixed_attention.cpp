@@ -37,6 +37,14 @@ std::unique_ptr<Pattern> fixedPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// Fixed reaches j through a summary column of j's block. Bidirectional, a partial last block without
+// summary columns (n mod l ≤ l − c) is never reached from outside it.
+ReachTheory fixedReach(const ProblemShape& shape, const ParamSet& params, int) {
+    const std::int64_t block = params.integer("block"), summary = params.integer("summary"), tail = shape.n % block;
+    if (!(shape.causal || shape.n <= block || tail == 0 || tail > block - summary)) return {};
+    return {"fixed: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
+}
+
 } // namespace
 
 VariantInfo makeFixedVariant() {
@@ -61,6 +69,7 @@ VariantInfo makeFixedVariant() {
                              " is out of range: 1 <= c <= block (" + std::to_string(params.integer("block")) + ")");
     };
     v.pattern = fixedPattern;
+    v.reachTheory = fixedReach;
     v.run = softmaxOverPattern(fixedPattern);
     v.cost = softmaxPatternCost(fixedPattern);
     return v;

@@ -93,6 +93,10 @@ VariantInfo makeLinformerVariant() {
     };
     v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, false); };
     v.run = runLinformer;
+    const std::vector<std::string> projectedLengths = {"8", "16", "32", "64", "128", "256", "512"};
+    v.accuracySweeps = {
+        {"linformer_gaussian", "linformer, Gaussian E, F vs k", "k", projectedLengths, {{"proj", "gaussian"}}, true, true, true},
+        {"linformer_pool", "linformer, pooling vs k", "k", projectedLengths, {{"proj", "pool"}}, true, false, true}};
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto k = static_cast<double>(params.integer("k"));
         const auto n = static_cast<double>(shape.n);

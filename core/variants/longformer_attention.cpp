@@ -54,6 +54,24 @@ std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// Without globals the reachable inputs are i ± multiples of δ up to l·⌊w/2⌋·δ away, the farthest
+// clipped to the sequence; with globals (bidirectional) every pair meets at a global token.
+ReachTheory longformerReach(const ProblemShape& shape, const ParamSet& params, int layers) {
+    ReachTheory theory;
+    if (!params.indices("globals").empty()) {
+        if (!shape.causal) theory = {"longformer: all pairs in 2 layers via a global token (Beltagy et al. 2020)", {}, 2};
+        return theory;
+    }
+    const std::int64_t radius = params.integer("window") / 2, dilation = params.integer("dilation");
+    const std::int64_t limit = dilation * ((shape.n - 1) / dilation);
+    for (int l = 0; l <= layers; ++l)
+        theory.maxReach.emplace_back(l, static_cast<double>(std::min(l * radius * dilation, limit)));
+    theory.label = dilation == 1 ? "longformer: reach l·⌊w/2⌋ = " + std::to_string(radius) + "·l (Beltagy et al. 2020: field l × w)"
+                                 : "longformer: reach l·⌊w/2⌋·δ = " + std::to_string(radius * dilation) +
+                                       "·l (Beltagy et al. 2020: field l × δ × w)";
+    return theory;
+}
+
 } // namespace
 
 VariantInfo makeLongformerVariant() {
@@ -82,6 +100,7 @@ VariantInfo makeLongformerVariant() {
                                  " outside [0, " + std::to_string(shape.n) + ")");
     };
     v.pattern = longformerPattern;
+    v.reachTheory = longformerReach;
     v.run = softmaxOverPattern(longformerPattern);
     v.cost = softmaxPatternCost(longformerPattern);
     return v;

@@ -167,6 +167,7 @@ VariantInfo makeLshVariant() {
     v.needsKeys = [](const ParamSet& params) { return !params.flag("shared_qk"); };
     v.pattern = lshPattern;
     v.run = runLsh;
+    v.accuracySweeps = {{"lsh", "lsh (shared_qk=false) vs rounds", "rounds", {"1", "2", "4", "8"}, {{"shared_qk", "false"}}}};
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
         const auto rounds = static_cast<double>(params.integer("rounds"));

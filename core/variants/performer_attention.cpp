@@ -75,6 +75,7 @@ VariantInfo makePerformerVariant() {
                 seedParam(), boolParam("orthogonal", "Draw the features in orthogonal blocks", true)};
     v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };
     v.run = runPerformer;
+    v.accuracySweeps = {{"performer", "performer vs features m", "features", {"16", "32", "64", "128", "256", "512"}, {}}};
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto m = static_cast<double>(params.integer("features"));
         const auto n = static_cast<double>(shape.n);

@@ -41,6 +41,9 @@ VariantInfo makeStridedVariant() {
     v.params = {integerParam("stride", "Stride l: local band width and step of the strided columns", "ceil(sqrt(n))",
                              [](const ShapeContext& s, const ParamSet&) { return ceilSqrt(s.n); }, 1, ">= 1")};
     v.pattern = stridedPattern;
+    v.reachTheory = [](const ProblemShape&, const ParamSet&, int) {
+        return ReachTheory{"strided: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
+    };
     v.run = softmaxOverPattern(stridedPattern);
     v.cost = softmaxPatternCost(stridedPattern);
     return v;

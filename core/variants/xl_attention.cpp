@@ -67,6 +67,18 @@ VariantInfo makeXlVariant() {
             throw InputError("xl with relpos=sinusoid needs an even head size d, got d = " + std::to_string(shape.d));
     };
     v.pattern = xlPattern;
+    // Each layer reaches back one memory of m = k·L tokens from a segment start: (L − 1) + l·m until the
+    // sequence's start is reached.
+    v.reachTheory = [](const ProblemShape& shape, const ParamSet& params, int layers) {
+        ReachTheory theory;
+        const std::int64_t segment = params.integer("segment"), memory = params.integer("memory");
+        if (memory % segment != 0) return theory;
+        for (int l = 1; l <= layers && segment - 1 + l * memory <= shape.n - 1; ++l)
+            theory.maxReach.emplace_back(l, static_cast<double>(segment - 1 + l * memory));
+        theory.label = "xl: (L − 1) + l·m = " + std::to_string(segment - 1) + " + " + std::to_string(memory) +
+                       "·l (Dai et al. 2019: O(N·L))";
+        return theory;
+    };
     v.run = runXl;
     const auto masked = softmaxPatternCost(xlPattern);
     v.cost = [masked](const ProblemShape& shape, const ParamSet& params) {

@@ -3,10 +3,10 @@
 // long sequences, stale jobs dropped on a settings change, and the errors of the approximations against
 // exact softmax attention, with the linear kernel's recomputed in double precision.
 
-#include "views/accuracy_view.h"
-#include "views/colormap.h"
-#include "views/figure_export.h"
-#include "views/receptive_field_view.h"
+#include "views/figures/accuracy_view.h"
+#include "views/plot/colormap.h"
+#include "views/figures/figure_export.h"
+#include "views/figures/receptive_field_view.h"
 
 #include "core/input_generator.h"
 #include "core/receptive_field.h"
@@ -112,6 +112,9 @@ void expectCurveRows(const std::vector<std::map<QString, QString>>& rows, const 
 
 class ReceptiveFieldViewTest : public ::testing::Test {
 protected:
+    // Views work only while visible: the view is shown (offscreen) before any settings arrive.
+    void SetUp() override { view.show(); }
+
     void show(const LabSettings& settings) {
         view.setSettings(settings);
         ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the receptive field view stayed busy";
@@ -296,13 +299,23 @@ double eluErrorInDouble(const GeneratedInputs& inputs) {
     return std::sqrt(difference / norm);
 }
 
+// The values a variant declares for its sweep `family` (VariantInfo::accuracySweeps).
+std::vector<std::string> sweepValues(const char* family) {
+    for (const RegisteredSweep& entry : registeredAccuracySweeps())
+        if (entry.sweep->family == family) return entry.sweep->values;
+    ADD_FAILURE() << "no accuracy sweep " << family;
+    return {};
+}
+
 std::size_t linformerCount(std::int64_t n) {
-    return static_cast<std::size_t>(std::count_if(AccuracyView::kLinformerK.begin(), AccuracyView::kLinformerK.end(),
-                                                  [n](std::int64_t k) { return k <= n; }));
+    const auto values = sweepValues("linformer_gaussian");
+    return static_cast<std::size_t>(std::count_if(values.begin(), values.end(), [n](const std::string& k) { return std::stoll(k) <= n; }));
 }
 
 class AccuracyViewTest : public ::testing::Test {
 protected:
+    void SetUp() override { view.show(); }
+
     std::vector<std::map<QString, QString>> show(const LabSettings& settings) {
         view.setSettings(settings);
         EXPECT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the accuracy view stayed busy";
@@ -323,9 +336,8 @@ TEST_F(AccuracyViewTest, ErrorsAgainstExactSoftmaxOnGaussianInputs) {
     const LabSettings settings = accuracySettings(false);
     const auto rows = show(settings);
     const std::size_t kept = linformerCount(settings.n);
-    EXPECT_LT(kept, AccuracyView::kLinformerK.size()) << "the test should see a k > n left out";
-    EXPECT_EQ(rows.size(), AccuracyView::kPerformerFeatures.size() + 2 * kept + AccuracyView::kLshRounds.size() +
-                               AccuracyView::kLinearKernels.size());
+    EXPECT_LT(kept, sweepValues("linformer_gaussian").size()) << "the test should see a k > n left out";
+    EXPECT_EQ(rows.size(), sweepValues("performer").size() + 2 * kept + sweepValues("lsh").size() + sweepValues("linear").size());
     for (const auto& row : rows) {
         EXPECT_NE(row.at("family"), QStringLiteral("full")) << "exact attention is the reference, not a measurement";
         EXPECT_TRUE(std::isfinite(number(row, "relative_error")));
@@ -334,11 +346,12 @@ TEST_F(AccuracyViewTest, ErrorsAgainstExactSoftmaxOnGaussianInputs) {
     }
 
     const auto performer = family(rows, "performer");
-    ASSERT_EQ(performer.size(), AccuracyView::kPerformerFeatures.size());
-    EXPECT_EQ(performer.front().at("value").toLongLong(), AccuracyView::kPerformerFeatures.front());
-    EXPECT_EQ(performer.back().at("value").toLongLong(), AccuracyView::kPerformerFeatures.back());
+    const auto features = sweepValues("performer");
+    ASSERT_EQ(performer.size(), features.size());
+    EXPECT_EQ(performer.front().at("value").toStdString(), features.front());
+    EXPECT_EQ(performer.back().at("value").toStdString(), features.back());
     EXPECT_LT(number(performer.back(), "relative_error"), number(performer.front(), "relative_error"));
-    EXPECT_EQ(number(performer.front(), "seeds"), AccuracyView::kSeeds);
+    EXPECT_EQ(number(performer.front(), "seeds"), kAccuracySeeds);
 
     // Pooling with k = n averages single keys: it is exact attention up to float32 rounding.
     for (const auto& row : family(rows, "linformer_pool")) {
@@ -348,10 +361,10 @@ TEST_F(AccuracyViewTest, ErrorsAgainstExactSoftmaxOnGaussianInputs) {
             EXPECT_GT(number(row, "relative_error"), 1e-3);
         }
     }
-    EXPECT_EQ(family(rows, "lsh").size(), AccuracyView::kLshRounds.size());
+    EXPECT_EQ(family(rows, "lsh").size(), sweepValues("lsh").size());
 
     const auto linear = family(rows, "linear");
-    ASSERT_EQ(linear.size(), AccuracyView::kLinearKernels.size());
+    ASSERT_EQ(linear.size(), sweepValues("linear").size());
     for (const auto& row : linear) EXPECT_GT(number(row, "relative_error"), 0.0) << row.at("value").toStdString();
     const GeneratedInputs inputs = generateInputs(GeneratedKind::Gaussian, settings.heads, settings.n, settings.d, settings.d,
                                                   settings.inputSeed);
@@ -364,8 +377,7 @@ TEST_F(AccuracyViewTest, CausalAttentionLeavesOutBidirectionalLinformer) {
     const auto rows = show(accuracySettings(true));
     EXPECT_TRUE(family(rows, "linformer_gaussian").empty());
     EXPECT_TRUE(family(rows, "linformer_pool").empty());
-    EXPECT_EQ(rows.size(), AccuracyView::kPerformerFeatures.size() + AccuracyView::kLshRounds.size() +
-                               AccuracyView::kLinearKernels.size());
+    EXPECT_EQ(rows.size(), sweepValues("performer").size() + sweepValues("lsh").size() + sweepValues("linear").size());
 }
 
 TEST_F(AccuracyViewTest, OnlyInputChangesRecompute) {

@@ -1,8 +1,8 @@
 // The real executable, headless: `attnlab figure VIEW -o FILE` for every view and format, its errors
 // (exit code, one line on stderr, no file left behind), and `attnlab --screenshot FILE --view NAME`.
 
-#include "views/main_window.h"
-#include "views/session_file.h"
+#include "views/shell/main_window.h"
+#include "views/shell/session_file.h"
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,10 @@
 // that parses and names the run's parameters in <title>/<desc>, PDF with its magic and XMP metadata,
 // CSV with a header and one row per datum, and atomic writes that leave nothing behind on failure.
 
-#include "views/colormap.h"
-#include "views/figure_export.h"
-#include "views/flops_view.h"
-#include "views/pattern_view.h"
+#include "views/plot/colormap.h"
+#include "views/figures/figure_export.h"
+#include "views/figures/flops_view.h"
+#include "views/figures/pattern_view.h"
 
 #include "core/errors.h"
 #include "core/pattern.h"
@@ -234,6 +234,7 @@ TEST_F(FigureExportTest, PatternCsvHasAHeaderAndOneRowPerQuery) {
 TEST_F(FigureExportTest, FlopsExportsEveryFormat) {
     FlopsView flops;
     flops.resize(900, 600);
+    flops.show();
     flops.setSettings(longformerSettings());
     ASSERT_TRUE(waitUntilIdle({&flops}, kIdleTimeoutMs));
     exportFigure(flops, path(QStringLiteral("flops.csv")), ExportOptions{});

@@ -4,8 +4,8 @@
 // platform in a child process: the lab reports OpenGL as unavailable and nothing crashes.
 // With ATTNLAB_LAB_SNAPSHOTS=DIR set, the rendered frames are also written there as PNG for a look.
 
-#include "views/colormap.h"
-#include "views/imgui_lab_widget.h"
+#include "views/plot/colormap.h"
+#include "views/imgui/imgui_lab_widget.h"
 
 #include "core/param_schema.h"
 #include "core/registry.h"

@@ -2,9 +2,9 @@
 // names at several zooms, what a click highlights, compare mode, the weights outline, and a 65,536-long
 // sequence drawn from a density image while the UI thread keeps running.
 
-#include "views/colormap.h"
-#include "views/figure_export.h"
-#include "views/pattern_view.h"
+#include "views/plot/colormap.h"
+#include "views/figures/figure_export.h"
+#include "views/figures/pattern_view.h"
 
 #include "core/pattern.h"
 #include "core/registry.h"

@@ -3,10 +3,10 @@
 // in flight and keeps the partial curve, the UI thread's longest stall during a sweep stays under the
 // issue's 50 ms bound (printed for the log), and the figure draws the measured curves.
 
-#include "views/figure_export.h"
-#include "views/plot_axes.h"
-#include "views/session_file.h"
-#include "views/timing_view.h"
+#include "views/figures/figure_export.h"
+#include "views/plot/plot_axes.h"
+#include "views/shell/session_file.h"
+#include "views/figures/timing_view.h"
 
 #include <gtest/gtest.h>
 

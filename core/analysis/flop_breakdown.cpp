@@ -1,0 +1,82 @@
+#include "core/analysis/flop_breakdown.h"
+
+#include "core/errors.h"
+#include "core/registry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace attnlab {
+
+namespace {
+
+// Stacking order bottom to top; a variant's own terms sit between the projections and the scores.
+const std::vector<std::string> kLeadingTerms = {"qkv_proj"};
+const std::vector<std::string> kTrailingTerms = {"scores", "weights_v", "out_proj", "ffn"};
+
+bool isOwnTerm(const std::string& term) {
+    return std::find(kLeadingTerms.begin(), kLeadingTerms.end(), term) == kLeadingTerms.end() &&
+           std::find(kTrailingTerms.begin(), kTrailingTerms.end(), term) == kTrailingTerms.end();
+}
+
+// Nothing where the parameters do not fit this n (e.g. a global index ≥ n): the point is left out.
+std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& id, const ParamOverrides& overrides, std::int64_t n) {
+    try {
+        const VariantInfo& variant = requireVariant(id);
+        LabSettings atN = settings;
+        atN.n = n;
+        const ProblemShape shape = problemShape(atN, variant);
+        return layerCost(variant, shape, prepareParams(variant, shape, overrides));
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d) {
+    const double top = std::max(65536.0, std::exp2(std::ceil(std::log2(12.0 * heads * static_cast<double>(d)))));
+    std::vector<std::int64_t> sizes;
+    for (int halfOctave = 12; std::exp2(halfOctave / 2.0) <= top * 1.0001; ++halfOctave)
+        sizes.push_back(std::llround(std::exp2(halfOctave / 2.0)));
+    return sizes;
+}
+
+FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& cancelled) {
+    FlopBreakdown result;
+    std::set<std::string> ownTerms;
+    for (const std::int64_t n : flopSweepSizes(settings.heads, settings.d)) {
+        if (cancelled && cancelled()) return result;
+        if (auto cost = costAt(settings, settings.variant, settings.params, n)) {
+            for (const auto& [term, macs] : cost->terms)
+                if (isOwnTerm(term)) ownTerms.insert(term);
+            result.sweep.push_back({n, std::move(*cost)});
+        }
+    }
+    result.terms = kLeadingTerms;
+    result.terms.insert(result.terms.end(), ownTerms.begin(), ownTerms.end());
+    result.terms.insert(result.terms.end(), kTrailingTerms.begin(), kTrailingTerms.end());
+
+    result.current = costAt(settings, settings.variant, settings.params, settings.n);
+    if (!result.current) {
+        try {
+            const VariantInfo& variant = requireVariant(settings.variant);
+            prepareParams(variant, problemShape(settings, variant), settings.params);
+        } catch (const InputError& error) {
+            result.error = error.what();
+        }
+    }
+
+    const std::vector<VariantChoice> chosen = chosenVariants(settings);
+    for (const VariantInfo& variant : allVariants()) {
+        if (cancelled && cancelled()) return result;
+        const auto choice = std::find_if(chosen.begin(), chosen.end(), [&](const VariantChoice& c) { return c.variant == variant.id; });
+        const bool isChosen = choice != chosen.end();
+        if (const auto cost = costAt(settings, variant.id, isChosen ? choice->params : ParamOverrides{}, settings.n))
+            result.bars.push_back({variant.id, cost->attentionMacs, isChosen});
+    }
+    return result;
+}
+
+} // namespace attnlab

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/analysis/lab_settings.h"
+#include "core/cost_model.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// What the FLOP view draws, from the cost model alone: one layer's terms for the chosen variant over a
+// sweep of n, and every registry variant's attention-core cost at the settings' n. At n = 65,536 the
+// sparse patterns' exact counts take a noticeable fraction of a second, so the views compute this on a
+// worker.
+struct FlopBreakdown {
+    struct SweepPoint {
+        std::int64_t n = 0;
+        LayerCost cost;
+    };
+    struct CoreBar {
+        std::string variant;
+        double attentionMacs = 0;
+        bool chosen = false; // one of the variants the settings choose (with their overrides)
+    };
+    std::vector<SweepPoint> sweep;   // n where the parameters are valid
+    std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest
+    std::optional<LayerCost> current; // the chosen variant at the settings' n
+    std::vector<CoreBar> bars;        // registry order
+    std::string error;                // why `current` is missing
+};
+
+// n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.
+std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d);
+
+// Polls `cancelled` between costs; a cancelled breakdown is incomplete.
+FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& cancelled = {});
+
+} // namespace attnlab

@@ -1,0 +1,137 @@
+#include "core/analysis/lab_settings.h"
+
+#include "core/errors.h"
+
+#include <type_traits>
+
+namespace attnlab {
+
+std::vector<VariantChoice> chosenVariants(const LabSettings& settings) {
+    if (settings.compareVariants.empty()) return {{settings.variant, settings.params}};
+    std::vector<VariantChoice> choices;
+    for (std::size_t k = 0; k < settings.compareVariants.size(); ++k) {
+        const std::string& id = settings.compareVariants[k];
+        if (k < settings.compareParams.size())
+            choices.push_back({id, settings.compareParams[k]});
+        else
+            choices.push_back({id, id == settings.variant ? settings.params : ParamOverrides{}});
+    }
+    return choices;
+}
+
+ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant) {
+    ProblemShape shape;
+    shape.heads = settings.heads;
+    shape.n = settings.n;
+    shape.d = settings.d;
+    shape.dv = settings.d;
+    shape.causal = settings.causal;
+    if (variant.causalSupport == CausalSupport::CausalOnly) shape.causal = true;
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly) shape.causal = false;
+    return shape;
+}
+
+const std::vector<SettingsField>& settingsFields() {
+    using U = SettingsUse;
+    constexpr unsigned pattern = U::LabPattern | U::PatternFigure | U::Reach | U::CostFigure;
+    constexpr unsigned inputs = U::LabPattern | U::PatternFigure | U::Reach | U::AccuracyInputs;
+    constexpr unsigned shape = pattern | inputs | U::TimingSweep | U::CostShape;
+    constexpr unsigned figure = static_cast<unsigned>(U::PatternFigure) | U::Reach;
+    static const std::vector<SettingsField> fields = {
+        {"variant", pattern | U::TimingSweep, &LabSettings::variant},
+        {"params", pattern | U::TimingSweep, &LabSettings::params},
+        {"n", inputs | U::CostFigure, &LabSettings::n},
+        {"d", shape, &LabSettings::d},
+        {"heads", shape, &LabSettings::heads},
+        {"causal", shape, &LabSettings::causal},
+        {"head", U::LabPattern | U::PatternFigure | U::Reach, &LabSettings::head},
+        {"source", inputs, &LabSettings::source},
+        {"input_seed", inputs, &LabSettings::inputSeed},
+        {"q_path", inputs, &LabSettings::qPath},
+        {"k_path", inputs, &LabSettings::kPath},
+        {"v_path", figure | U::AccuracyInputs, &LabSettings::vPath},
+        {"compare", figure | U::TimingSweep | U::CostFigure, &LabSettings::compareVariants},
+        {"compare_params", figure | U::TimingSweep | U::CostFigure, &LabSettings::compareParams},
+        {"layers", static_cast<unsigned>(U::Reach), &LabSettings::layers},
+        {"show_weights", static_cast<unsigned>(U::PatternFigure), &LabSettings::showWeights},
+        {"show_mask_outline", static_cast<unsigned>(U::PatternFigure), &LabSettings::showMaskOutline},
+        {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
+        {"timing_max_n", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMaxN},
+        {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},
+    };
+    return fields;
+}
+
+namespace {
+
+bool affects(const SettingsField& field, SettingsUse use) { return (field.uses & static_cast<unsigned>(use)) != 0; }
+
+std::string overridesText(const ParamOverrides& params) {
+    std::string text = "{";
+    for (const auto& [key, value] : params) text += key + "=" + value + ";";
+    return text + "}";
+}
+
+template <class Value>
+std::string valueText(const Value& value) {
+    if constexpr (std::is_same_v<Value, std::string>)
+        return value;
+    else if constexpr (std::is_same_v<Value, ParamOverrides>)
+        return overridesText(value);
+    else if constexpr (std::is_same_v<Value, bool>)
+        return value ? "1" : "0";
+    else if constexpr (std::is_same_v<Value, InputSource>)
+        return inputSourceName(value);
+    else if constexpr (std::is_same_v<Value, TimingMode>)
+        return timingModeName(value);
+    else if constexpr (std::is_integral_v<Value>)
+        return std::to_string(value);
+    else {
+        std::string text = "[";
+        for (const auto& item : value) text += valueText(item) + ",";
+        return text + "]";
+    }
+}
+
+} // namespace
+
+bool sameFields(const LabSettings& a, const LabSettings& b, SettingsUse use) {
+    for (const SettingsField& field : settingsFields())
+        if (affects(field, use) && !std::visit([&](auto member) { return a.*member == b.*member; }, field.member)) return false;
+    return true;
+}
+
+std::string fieldsKey(const LabSettings& settings, SettingsUse use) {
+    std::string key;
+    for (const SettingsField& field : settingsFields())
+        if (affects(field, use))
+            key += std::string(field.name) + "=" +
+                   std::visit([&](auto member) { return valueText(settings.*member); }, field.member) + "\x1f";
+    return key;
+}
+
+std::string inputSourceName(InputSource source) {
+    switch (source) {
+    case InputSource::RandomGaussian: return "gaussian";
+    case InputSource::LocalSimilarity: return "local";
+    case InputSource::NpyFiles: return "npy";
+    }
+    return "local";
+}
+
+InputSource inputSourceFromName(const std::string& name) {
+    if (name == "gaussian") return InputSource::RandomGaussian;
+    if (name == "local") return InputSource::LocalSimilarity;
+    if (name == "npy") return InputSource::NpyFiles;
+    throw InputError("unknown input source '" + name + "' (expected gaussian, local or npy)");
+}
+
+std::string timingModeName(TimingMode mode) { return mode == TimingMode::Layer ? "layer" : "variants"; }
+
+TimingMode timingModeFromName(const std::string& name) {
+    if (name == "variants") return TimingMode::Variants;
+    if (name == "layer") return TimingMode::Layer;
+    throw InputError("unknown timing mode '" + name + "' (expected variants or layer)");
+}
+
+} // namespace attnlab

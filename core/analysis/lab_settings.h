@@ -1,0 +1,95 @@
+#pragma once
+
+#include "core/param_schema.h"
+#include "core/variant.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace attnlab {
+
+// Where Q, K, V come from.
+enum class InputSource { RandomGaussian, LocalSimilarity, NpyFiles };
+
+// What the timing view measures: the chosen variants' attention cores, or one Transformer layer's parts.
+enum class TimingMode { Variants, Layer };
+
+// Everything the user has chosen: the immutable value every view and job is computed from.
+// Parameter values are kept as text exactly as a user would type them with --set.
+struct LabSettings {
+    std::string variant = "full";
+    ParamOverrides params;                   // only the keys the user changed from their defaults
+    std::int64_t n = 256;
+    std::int64_t d = 64;
+    int heads = 1;
+    bool causal = false;
+    int head = 0;                            // head shown by per-head views
+    InputSource source = InputSource::LocalSimilarity;
+    std::uint64_t inputSeed = 0;
+    std::string qPath, kPath, vPath;         // for InputSource::NpyFiles
+    std::vector<std::string> compareVariants; // compare mode: 2–4 ids (empty: off)
+    // Per compare entry, its own overrides (same index as compareVariants; may be shorter). An entry
+    // without one uses `params` when its id is `variant`, else the defaults.
+    std::vector<ParamOverrides> compareParams;
+    std::int64_t layers = 2;                  // receptive field depth
+    bool showWeights = false;                 // pattern view: weights heatmap instead of the mask
+    bool showMaskOutline = true;              // pattern view with weights: mask outline drawn over them
+    bool flopsAsMacs = true;                  // FLOP view unit
+    std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
+    TimingMode timingMode = TimingMode::Variants;
+
+    bool operator==(const LabSettings&) const = default;
+};
+
+// One variant as a view draws it: the id and the overrides that apply to it.
+struct VariantChoice {
+    std::string variant;
+    ParamOverrides params;
+};
+
+// The variants a per-variant view shows: the compare entries when compare mode is on, else the one variant.
+std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
+
+// The problem shape of the settings (dv = d) with the causal flag forced where the variant requires it.
+ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant);
+
+// What a consumer's result depends on. Each field of LabSettings names the uses it affects in
+// settingsFields(); change detection and cache keys derive from that one table.
+enum class SettingsUse : unsigned {
+    LabPattern = 1u << 0,     // one variant's pattern of the shown head (the ImGui lab's canvas)
+    PatternFigure = 1u << 1,  // the pattern view's panels: patterns, weights, compare mode
+    Reach = 1u << 2,          // the receptive-field view
+    AccuracyInputs = 1u << 3, // Q, K, V and exact attention (the accuracy view)
+    TimingSweep = 1u << 4,    // the timing view's measurement
+    CostShape = 1u << 5,      // the cost model's shape apart from variant, parameters and n
+    CostFigure = 1u << 6,     // the FLOP view: the chosen variants' costs over n and at n
+};
+constexpr unsigned operator|(SettingsUse a, SettingsUse b) { return static_cast<unsigned>(a) | static_cast<unsigned>(b); }
+constexpr unsigned operator|(unsigned a, SettingsUse b) { return a | static_cast<unsigned>(b); }
+
+// One field of LabSettings: its name in session files, the uses it affects and the member itself.
+struct SettingsField {
+    const char* name;
+    unsigned uses;
+    std::variant<std::string LabSettings::*, ParamOverrides LabSettings::*, std::int64_t LabSettings::*, int LabSettings::*,
+                 bool LabSettings::*, InputSource LabSettings::*, std::uint64_t LabSettings::*,
+                 std::vector<std::string> LabSettings::*, std::vector<ParamOverrides> LabSettings::*, TimingMode LabSettings::*>
+        member;
+};
+
+// Every field of LabSettings, in session order. A new field is added here and nowhere else.
+const std::vector<SettingsField>& settingsFields();
+
+// True when every field that affects `use` is equal in a and b.
+bool sameFields(const LabSettings& a, const LabSettings& b, SettingsUse use);
+// The fields that affect `use`, as text: equal keys mean equal fields (a cache key).
+std::string fieldsKey(const LabSettings& settings, SettingsUse use);
+
+std::string inputSourceName(InputSource source); // "gaussian", "local", "npy"
+InputSource inputSourceFromName(const std::string& name); // throws InputError
+std::string timingModeName(TimingMode mode); // "variants", "layer"
+TimingMode timingModeFromName(const std::string& name); // throws InputError
+
+} // namespace attnlab

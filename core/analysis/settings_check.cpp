@@ -1,0 +1,22 @@
+#include "core/analysis/settings_check.h"
+
+#include "core/errors.h"
+#include "core/registry.h"
+
+namespace attnlab {
+
+std::string settingsProblem(const LabSettings& settings) {
+    try {
+        for (const auto& choice : chosenVariants(settings)) {
+            const VariantInfo& variant = requireVariant(choice.variant);
+            prepareParams(variant, problemShape(settings, variant), choice.params);
+        }
+        if (settings.source == InputSource::NpyFiles && settings.qPath.empty())
+            return "choose a Q file (.npy) or another input source";
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace attnlab

@@ -1,0 +1,148 @@
+#include "core/analysis/timing_sweep.h"
+
+#include "core/analysis/thread_cpu_clock.h"
+#include "core/cost_model.h"
+#include "core/errors.h"
+#include "core/registry.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+ProblemShape shapeAt(const LabSettings& settings, const VariantInfo& variant, std::int64_t n) {
+    LabSettings atN = settings;
+    atN.n = n;
+    return problemShape(atN, variant);
+}
+
+} // namespace
+
+std::vector<std::int64_t> timingSweepSizes(std::int64_t maxN) {
+    std::vector<std::int64_t> sizes;
+    for (std::int64_t n = 64; n <= std::max<std::int64_t>(64, maxN); n *= 2) sizes.push_back(n);
+    return sizes;
+}
+
+std::vector<VariantChoice> measuredChoices(const LabSettings& settings) {
+    std::vector<VariantChoice> choices = chosenVariants(settings);
+    if (settings.timingMode == TimingMode::Layer) choices.resize(1);
+    return choices;
+}
+
+std::string choiceLabel(const VariantChoice& choice) {
+    std::string params;
+    for (const auto& [key, value] : choice.params) params += (params.empty() ? "" : ", ") + key + "=" + value;
+    return choice.variant + (params.empty() ? std::string() : " (" + params + ")");
+}
+
+std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
+                                          int threads, const CancelCheck& cancelled) {
+    lowerWorkerPriority();
+    TimingPoint point;
+    point.series = choiceLabel(choice);
+    point.seriesIndex = index;
+    point.shape.n = n;
+    try {
+        const VariantInfo& variant = requireVariant(choice.variant);
+        point.shape = shapeAt(settings, variant, n);
+        const ParamSet params = prepareParams(variant, point.shape, choice.params);
+        point.modelExtraBytes = variant.cost(point.shape, params).workspaceBytes +
+                                4.0 * point.shape.heads * static_cast<double>(n) * static_cast<double>(point.shape.dv);
+        TimingRequest request;
+        request.variant = choice.variant;
+        request.shape = point.shape;
+        request.overrides = choice.params;
+        request.threads = threads;
+        request.budgetSeconds = kTimingPointBudgetSeconds;
+        request.minRepeats = kTimingMinRepeats;
+        request.maxRepeats = kTimingMaxRepeats;
+        request.cancelled = cancelled;
+        const TeamCpuShareClock clock(threads);
+        const TimingResult result = timeVariant(request);
+        if (result.cancelled) return {};
+        point.cpuShare = clock.share();
+        point.medianSeconds = result.medianSeconds;
+        point.minSeconds = result.minSeconds;
+        point.maxSeconds = result.maxSeconds;
+        point.repeats = result.repeats;
+        point.macs = result.attentionMacs;
+        point.gflops = result.gflops;
+        point.peakExtraBytes = result.peakExtraBytes;
+    } catch (const InputError& error) {
+        point.error = error.what();
+    }
+    return {point};
+}
+
+std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
+                                        const CancelCheck& cancelled) {
+    lowerWorkerPriority();
+    std::vector<TimingPoint> points(kLayerParts.size());
+    for (std::size_t k = 0; k < kLayerParts.size(); ++k) {
+        points[k].series = kLayerParts[k].id;
+        points[k].seriesIndex = static_cast<int>(k);
+        points[k].shape.n = n;
+    }
+    try {
+        const VariantInfo& variant = requireVariant(choice.variant);
+        const ProblemShape shape = shapeAt(settings, variant, n);
+        const LayerCost cost = layerCost(variant, shape, prepareParams(variant, shape, choice.params));
+        const TeamCpuShareClock clock(threads);
+        const LayerPartTimes times = timeLayerParts(choice.variant, shape, choice.params, threads, kTimingLayerBudgetSeconds, cancelled);
+        if (times.cancelled) return {};
+        const double cpuShare = clock.share();
+        const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};
+        const std::array<double, 4> macs = {qkvProjectionMacs(shape), cost.attentionMacs, outputProjectionMacs(shape), ffnMacs(shape)};
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            points[k].shape = shape;
+            points[k].medianSeconds = seconds[k];
+            points[k].macs = macs[k];
+            points[k].gflops = seconds[k] > 0 ? 2.0 * macs[k] / seconds[k] / 1e9 : 0.0;
+            points[k].cpuShare = cpuShare;
+        }
+    } catch (const InputError& error) {
+        for (TimingPoint& point : points) point.error = error.what();
+    }
+    return points;
+}
+
+std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& points, int seriesIndex) {
+    std::vector<const TimingPoint*> found;
+    for (const TimingPoint& point : points)
+        if (point.seriesIndex == seriesIndex) found.push_back(&point);
+    std::sort(found.begin(), found.end(), [](const TimingPoint* a, const TimingPoint* b) { return a->shape.n < b->shape.n; });
+    return found;
+}
+
+double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point) {
+    if (!point.valid() || !(point.macs > 0)) return std::nan("");
+    const TimingPoint* reference = &point;
+    for (const TimingPoint* candidate : seriesPoints(points, point.seriesIndex))
+        if (candidate->valid() && candidate->macs > 0) reference = candidate;
+    return point.macs * reference->medianSeconds / reference->macs;
+}
+
+std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<TimingPoint>& points) {
+    std::map<std::int64_t, std::array<double, 4>> parts;
+    std::map<std::int64_t, int> counts;
+    for (const TimingPoint& point : points) {
+        if (!point.valid()) continue;
+        parts[point.shape.n][static_cast<std::size_t>(point.seriesIndex)] = point.medianSeconds;
+        ++counts[point.shape.n];
+    }
+    std::erase_if(parts, [&](const auto& entry) { return counts[entry.first] != static_cast<int>(kLayerParts.size()); });
+    return parts;
+}
+
+MeasuredCrossover layerCrossover(const std::vector<TimingPoint>& points) {
+    std::vector<double> ns, ratios; // self-attention / FFN per n
+    for (const auto& [n, seconds] : completeLayers(points)) {
+        ns.push_back(static_cast<double>(n));
+        ratios.push_back((seconds[0] + seconds[1] + seconds[2]) / seconds[3]);
+    }
+    return measuredCrossover(ns, ratios);
+}
+
+} // namespace attnlab

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "core/analysis/lab_settings.h"
+#include "core/timing.h"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// The timing sweep: wall time on this machine vs n = 64, 128, … up to LabSettings::timingMaxN. Variants
+// mode times the chosen variants' attention cores; layer mode one Transformer layer's four parts.
+
+// Per point: a warm-up run, then runs until both kTimingMinRepeats and the budget are reached, so a
+// whole sweep takes seconds. Layer points split their budget over the four parts.
+inline constexpr double kTimingPointBudgetSeconds = 0.05;
+inline constexpr double kTimingLayerBudgetSeconds = 0.2;
+inline constexpr int kTimingMinRepeats = 2;
+inline constexpr int kTimingMaxRepeats = 200;
+// A point whose kernel threads got less than this share of their cores was slowed by other programs.
+inline constexpr double kStarvedCpuShare = 0.75;
+
+// One measured point: a variant's attention core (variants mode) or one layer part (layer mode).
+struct TimingPoint {
+    std::string series;      // variant label, or qkv_proj, attention, out_proj, ffn
+    int seriesIndex = 0;     // colour and order
+    ProblemShape shape;      // as measured
+    double medianSeconds = 0;
+    double minSeconds = std::nan("");  // NaN where not recorded (layer parts report medians only)
+    double maxSeconds = std::nan("");
+    int repeats = 0;
+    double macs = 0;         // the cost model's multiply-adds of what was timed
+    double gflops = 0;       // 2 · macs / medianSeconds / 1e9
+    double peakExtraBytes = std::nan("");  // measured peak resident memory beyond the inputs (variants mode)
+    double modelExtraBytes = std::nan(""); // cost model: the output plus the kernel's workspace
+    // CPU time of the measuring thread and its OpenMP team / (wall time × kernel threads).
+    double cpuShare = std::nan("");
+    std::string error;       // the parameters do not fit this n; the point is left out of the curves
+    bool valid() const { return error.empty() && medianSeconds > 0; }
+    bool starved() const { return valid() && cpuShare < kStarvedCpuShare; }
+};
+
+// The parts of a layer in layer mode, in series order; costTerm names the FLOP view's matching term.
+struct LayerPartInfo {
+    const char* id;
+    const char* label;
+    const char* costTerm;
+};
+inline constexpr std::array<LayerPartInfo, 4> kLayerParts = {{
+    {"qkv_proj", "QKV projections", "qkv_proj"},
+    {"attention", "attention core", "scores"},
+    {"out_proj", "output projection", "out_proj"},
+    {"ffn", "FFN (width 4hd)", "ffn"},
+}};
+
+// Powers of two from 64 to maxN.
+std::vector<std::int64_t> timingSweepSizes(std::int64_t maxN);
+// The variants a sweep measures: the chosen ones, or only the first in layer mode.
+std::vector<VariantChoice> measuredChoices(const LabSettings& settings);
+// "longformer (window=8)"
+std::string choiceLabel(const VariantChoice& choice);
+
+// One variant's core at n (series `index`); returns nothing when cancelled. Runs `threads` kernel threads.
+std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
+                                          int threads, const CancelCheck& cancelled);
+// The four layer parts at n; nothing when cancelled.
+std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
+                                        const CancelCheck& cancelled);
+
+// The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
+double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point);
+// Valid points of one series sorted by n (invalid ones included, for their errors).
+std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& points, int seriesIndex);
+// Layer mode: median seconds of the four parts at every n where all four were measured.
+std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<TimingPoint>& points);
+// Layer mode: where measured self-attention (QKV + core + output projection) outweighs the FFN for good.
+MeasuredCrossover layerCrossover(const std::vector<TimingPoint>& points);
+
+} // namespace attnlab

@@ -1,0 +1,203 @@
+// The Qt-free analysis layer (core/analysis): every variant's stated reach against the measured reach
+// of its pattern, the accuracy sweeps the variants declare, the settings field table and the layer
+// crossover of timing points.
+
+#include "core/analysis/accuracy.h"
+#include "core/analysis/lab_settings.h"
+#include "core/analysis/settings_check.h"
+#include "core/analysis/timing_sweep.h"
+#include "core/errors.h"
+#include "core/input_generator.h"
+#include "core/receptive_field.h"
+#include "core/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+namespace attnlab {
+namespace {
+
+struct ReachCase {
+    std::string id;
+    std::int64_t n;
+    bool causal;
+    ParamOverrides overrides;
+};
+
+// Shapes and parameters under which each pattern variant states something about its reach.
+const std::vector<ReachCase> kReachCases = {
+    {"strided", 100, true, {}},           {"strided", 64, false, {}},
+    {"fixed", 96, true, {}},              {"fixed", 100, false, {{"block", "10"}, {"summary", "2"}}},
+    {"longformer", 200, false, {{"window", "8"}}}, {"longformer", 200, true, {{"window", "6"}, {"dilation", "3"}}},
+    {"longformer", 120, false, {{"window", "4"}, {"globals", "5,60"}}},
+    {"bigbird", 150, false, {}},          {"xl", 300, true, {{"segment", "16"}, {"memory", "32"}}},
+};
+
+// Every statement a variant makes about its reach holds for the BFS over its pattern's rows.
+TEST(ReachTheory, EveryStatementHoldsForThePatternsOwnReach) {
+    constexpr int kLayers = 6;
+    std::set<std::string> stated;
+    for (const ReachCase& c : kReachCases) {
+        const VariantInfo& variant = requireVariant(c.id);
+        ASSERT_TRUE(variant.reachTheory) << c.id;
+        const ProblemShape shape{1, c.n, 16, 16, c.causal};
+        const ParamSet params = prepareParams(variant, shape, c.overrides);
+        const ReachTheory theory = variant.reachTheory(shape, params, kLayers);
+        ASSERT_FALSE(theory.label.empty()) << c.id;
+        EXPECT_EQ(theory.label.find("seed"), std::string::npos) << "labels cite papers: " << theory.label;
+        stated.insert(c.id);
+        const ReachCurve curve = reachCurve(*buildPattern(variant, shape, params), kLayers, c.n);
+        for (const auto& [layers, reach] : theory.maxReach)
+            EXPECT_EQ(curve.maxReachDistance[static_cast<std::size_t>(layers)], reach) << c.id << " at l = " << layers;
+        if (theory.allPairsBy > 0) {
+            const double all = c.causal ? (static_cast<double>(c.n) + 1) / (2.0 * static_cast<double>(c.n)) : 1.0;
+            EXPECT_DOUBLE_EQ(curve.fractionReachable[static_cast<std::size_t>(theory.allPairsBy)], all) << c.id;
+            EXPECT_LT(curve.fractionReachable[static_cast<std::size_t>(theory.allPairsBy) - 1], all) << c.id;
+        }
+        EXPECT_TRUE(!theory.maxReach.empty() || theory.allPairsBy > 0) << c.id;
+    }
+    EXPECT_EQ(stated, (std::set<std::string>{"strided", "fixed", "longformer", "bigbird", "xl"}));
+}
+
+// Bidirectional fixed with a partial last block that has no summary columns never reaches it from outside.
+TEST(ReachTheory, NothingIsStatedWhereItWouldNotHold) {
+    const VariantInfo& fixed = requireVariant("fixed");
+    const ProblemShape shape{1, 103, 16, 16, false};
+    const ParamSet params = prepareParams(fixed, shape, {{"block", "10"}, {"summary", "2"}});
+    EXPECT_EQ(fixed.reachTheory(shape, params, 4).allPairsBy, 0);
+    const ReachCurve curve = reachCurve(*buildPattern(fixed, shape, params), 4, 103);
+    EXPECT_LT(curve.fractionReachable.back(), 1.0);
+    const VariantInfo& bigbird = requireVariant("bigbird");
+    const ProblemShape causal{1, 64, 16, 16, true};
+    EXPECT_TRUE(bigbird.reachTheory(causal, prepareParams(bigbird, causal, {}), 4).label.empty());
+}
+
+TEST(AccuracySweeps, DeclaredByTheVariantsAndValidForThem) {
+    const std::vector<RegisteredSweep> sweeps = registeredAccuracySweeps();
+    ASSERT_FALSE(sweeps.empty());
+    bool lines = false;
+    std::set<std::string> families;
+    for (const RegisteredSweep& entry : sweeps) {
+        EXPECT_TRUE(families.insert(entry.sweep->family).second) << "family ids are unique: " << entry.sweep->family;
+        if (!entry.sweep->budget) lines = true;
+        EXPECT_FALSE(entry.sweep->budget && lines) << "budget curves come before reference lines";
+        const ProblemShape shape{1, 1024, 16, 16, false};
+        for (const std::string& value : entry.sweep->values) {
+            ParamOverrides overrides = entry.sweep->fixed;
+            overrides[entry.sweep->parameter] = value;
+            EXPECT_NO_THROW(prepareParams(*entry.variant, shape, overrides)) << entry.sweep->family << " " << value;
+        }
+    }
+}
+
+TEST(AccuracySweeps, PoolingWithKEqualToNIsExactAndCausalLeavesOutBidirectionalVariants) {
+    const std::int64_t n = 32, d = 8;
+    const GeneratedInputs inputs = generateInputs(GeneratedKind::Gaussian, 1, n, d, d, 3);
+    const ProblemShape shape{1, n, d, d, false};
+    const AccuracyReport report = measureAccuracy(inputs.q, inputs.k, inputs.v, shape, 1, {});
+    bool exactPool = false;
+    for (const AccuracyMeasurement& point : report.measurements) {
+        EXPECT_LE(point.minError, point.error);
+        EXPECT_GE(point.maxError, point.error);
+        if (point.family == "linformer_pool" && point.value == "32") exactPool = point.error < 1e-5;
+        if (point.family.rfind("linformer", 0) == 0) {
+            EXPECT_LE(point.x, static_cast<double>(n)) << "k > n is left out";
+        }
+    }
+    EXPECT_TRUE(exactPool);
+    const AccuracyReport causal = measureAccuracy(inputs.q, inputs.k, inputs.v, ProblemShape{1, n, d, d, true}, 1, {});
+    for (const AccuracyMeasurement& point : causal.measurements) EXPECT_NE(point.family.rfind("linformer", 0), 0u);
+    ASSERT_FALSE(causal.notes.empty());
+    EXPECT_NE(causal.notes.front().find("bidirectional only"), std::string::npos);
+}
+
+// A change of one field is seen by exactly the uses the table names for it.
+TEST(SettingsFields, EveryFieldChangesExactlyTheKeysOfItsUses) {
+    const std::vector<SettingsUse> uses = {SettingsUse::LabPattern, SettingsUse::PatternFigure, SettingsUse::Reach,
+                                           SettingsUse::AccuracyInputs, SettingsUse::TimingSweep, SettingsUse::CostShape,
+                                           SettingsUse::CostFigure};
+    std::set<std::string> names;
+    const LabSettings base;
+    for (const SettingsField& field : settingsFields()) {
+        EXPECT_TRUE(names.insert(field.name).second) << field.name;
+        LabSettings changed = base;
+        std::visit(
+            [&](auto member) {
+                using Value = std::decay_t<decltype(changed.*member)>;
+                if constexpr (std::is_same_v<Value, bool>)
+                    changed.*member = !(changed.*member);
+                else if constexpr (std::is_same_v<Value, InputSource>)
+                    changed.*member = InputSource::NpyFiles;
+                else if constexpr (std::is_same_v<Value, TimingMode>)
+                    changed.*member = TimingMode::Layer;
+                else if constexpr (std::is_arithmetic_v<Value>)
+                    changed.*member += 1;
+                else if constexpr (std::is_same_v<Value, std::string>)
+                    changed.*member += "x";
+                else if constexpr (std::is_same_v<Value, ParamOverrides>)
+                    (changed.*member)["key"] = "1";
+                else
+                    (changed.*member).resize(1);
+            },
+            field.member);
+        EXPECT_NE(changed, base) << field.name << " is a field of LabSettings";
+        for (const SettingsUse use : uses) {
+            const bool affected = (field.uses & static_cast<unsigned>(use)) != 0;
+            EXPECT_EQ(sameFields(base, changed, use), !affected) << field.name;
+            EXPECT_EQ(fieldsKey(base, use) == fieldsKey(changed, use), !affected) << field.name;
+        }
+    }
+}
+
+TEST(SettingsCheck, NamesTheProblemOrNothing) {
+    LabSettings settings;
+    EXPECT_EQ(settingsProblem(settings), "");
+    settings.variant = "xl";
+    settings.d = 63;
+    EXPECT_NE(settingsProblem(settings).find("even head size"), std::string::npos) << settingsProblem(settings);
+    settings = LabSettings{};
+    settings.source = InputSource::NpyFiles;
+    EXPECT_NE(settingsProblem(settings), "");
+}
+
+TimingPoint layerPoint(int part, std::int64_t n, double seconds) {
+    TimingPoint point;
+    point.seriesIndex = part;
+    point.shape.n = n;
+    point.medianSeconds = seconds;
+    return point;
+}
+
+// Self-attention (parts 0–2) against the FFN (part 3): the crossover lies between the last n where it
+// is smaller and the first where it is larger for good; n with a missing part do not count.
+TEST(TimingSweep, LayerCrossoverUsesOnlyCompleteLayers) {
+    std::vector<TimingPoint> points;
+    const std::vector<std::pair<std::int64_t, double>> attention = {{64, 0.2}, {128, 0.5}, {256, 2.0}, {512, 8.0}};
+    for (const auto& [n, seconds] : attention) {
+        points.push_back(layerPoint(0, n, seconds / 2));
+        points.push_back(layerPoint(1, n, seconds / 4));
+        points.push_back(layerPoint(2, n, seconds / 4));
+        points.push_back(layerPoint(3, n, 1.0));
+    }
+    points.push_back(layerPoint(0, 1024, 1.0)); // incomplete: no other part at 1024
+    EXPECT_EQ(completeLayers(points).size(), 4u);
+    const MeasuredCrossover crossover = layerCrossover(points);
+    ASSERT_TRUE(crossover.n);
+    EXPECT_GT(*crossover.n, 128.0);
+    EXPECT_LT(*crossover.n, 256.0);
+    EXPECT_EQ(timingSweepSizes(512), (std::vector<std::int64_t>{64, 128, 256, 512}));
+}
+
+TEST(TimingSweep, PredictionScalesTheLargestPointsRate) {
+    std::vector<TimingPoint> points(2);
+    points[0].shape.n = 64, points[0].medianSeconds = 1, points[0].macs = 100;
+    points[1].shape.n = 128, points[1].medianSeconds = 2, points[1].macs = 400;
+    EXPECT_DOUBLE_EQ(predictedSeconds(points, points[0]), 0.5);
+    EXPECT_DOUBLE_EQ(predictedSeconds(points, points[1]), 2.0);
+}
+
+} // namespace
+} // namespace attnlab

@@ -1,0 +1,133 @@
+#include "views/figures/figure_view.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+namespace attnlab {
+
+namespace {
+
+QString overridesText(const ParamOverrides& params) {
+    QStringList items;
+    for (const auto& [key, value] : params) items << QString::fromStdString(key + "=" + value);
+    return items.join(QStringLiteral(", "));
+}
+
+QString variantText(const VariantChoice& choice) {
+    const QString params = overridesText(choice.params);
+    return QString::fromStdString(choice.variant) + (params.isEmpty() ? QString() : " (" + params + ")");
+}
+
+QString sourceText(const LabSettings& settings) {
+    switch (settings.source) {
+    case InputSource::RandomGaussian: return QStringLiteral("Gaussian, seed %1").arg(settings.inputSeed);
+    case InputSource::LocalSimilarity: return QStringLiteral("local similarity, seed %1").arg(settings.inputSeed);
+    case InputSource::NpyFiles: return QStringLiteral("NPY %1").arg(QString::fromStdString(settings.qPath));
+    }
+    return {};
+}
+
+} // namespace
+
+QString FigureView::settingsCaption(const LabSettings& settings) {
+    QStringList variants;
+    for (const auto& choice : chosenVariants(settings)) variants << variantText(choice);
+    return QStringLiteral("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
+        .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"), variants.join(QStringLiteral(" | ")))
+        .arg(settings.n)
+        .arg(settings.d)
+        .arg(settings.heads)
+        .arg(settings.causal ? QStringLiteral("yes") : QStringLiteral("no"), sourceText(settings));
+}
+
+QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption) {
+    painter.fillRect(rect, Qt::white);
+    painter.setPen(Qt::black);
+    QFont titleFont = painter.font();
+    titleFont.setPointSizeF(12.0);
+    titleFont.setBold(true);
+    QFont captionFont = painter.font();
+    captionFont.setPointSizeF(8.0);
+
+    const double margin = 8.0;
+    const QFontMetricsF titleMetrics(titleFont, painter.device());
+    const QRectF titleRect(rect.left() + margin, rect.top() + margin, rect.width() - 2 * margin, titleMetrics.height());
+    painter.setFont(titleFont);
+    painter.drawText(titleRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextSingleLine,
+                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+
+    const QFontMetricsF captionMetrics(captionFont, painter.device());
+    const QRectF captionBounds = captionMetrics.boundingRect(QRectF(0, 0, rect.width() - 2 * margin, 1e6),
+                                                             Qt::TextWordWrap | Qt::AlignHCenter, caption);
+    const QRectF captionRect(rect.left() + margin, rect.bottom() - margin - captionBounds.height(),
+                             rect.width() - 2 * margin, captionBounds.height());
+    painter.setFont(captionFont);
+    painter.setPen(QColor(0x33, 0x33, 0x33));
+    painter.drawText(captionRect, Qt::TextWordWrap | Qt::AlignHCenter, caption);
+    painter.setPen(Qt::black);
+    QFont bodyFont = captionFont;
+    bodyFont.setPointSizeF(9.0);
+    painter.setFont(bodyFont);
+
+    return QRectF(rect.left() + margin, titleRect.bottom() + margin, rect.width() - 2 * margin,
+                  captionRect.top() - titleRect.bottom() - 2 * margin);
+}
+
+void FigureView::setSettings(const LabSettings& settings) {
+    const LabSettings before = m_settings;
+    m_settings = settings;
+    if (needsWork(before, settings)) m_stale = true;
+    if (m_stale && isVisible()) {
+        m_stale = false;
+        startWork();
+    }
+    update();
+}
+
+void FigureView::markStale() {
+    m_stale = true;
+    if (isVisible()) {
+        m_stale = false;
+        startWork();
+    }
+}
+
+void FigureView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!m_stale) return;
+    m_stale = false;
+    startWork();
+}
+
+void FigureView::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    if (busy() && cancelWork()) m_stale = true;
+}
+
+void FigureView::watchJobs(JobRunner& jobs) {
+    connect(&jobs, &JobRunner::busyChanged, this, &FigureView::busyChanged);
+    connect(&jobs, &JobRunner::failed, this, [this](const QString& message) {
+        m_jobError = message;
+        emit statusMessage(message);
+        update();
+    });
+    connect(&jobs, &JobRunner::errorCleared, this, [this] {
+        m_jobError.clear();
+        update();
+    });
+}
+
+void FigureView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    paintFigure(painter, rect());
+    if (m_jobError.isEmpty()) return;
+    // On screen only: the figure keeps its last good result, and says why it is not current.
+    const QRectF line(0, height() - 22, width(), 22);
+    painter.fillRect(line, QColor(0xFF, 0xEB, 0xEE));
+    painter.setPen(QColor(0xB0, 0x00, 0x20));
+    painter.drawText(line.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetricsF(painter.font()).elidedText(QStringLiteral("error: ") + m_jobError, Qt::ElideRight, line.width() - 16));
+}
+
+} // namespace attnlab

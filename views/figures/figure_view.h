@@ -1,0 +1,75 @@
+#pragma once
+
+#include "core/analysis/lab_settings.h"
+#include "views/jobs/job_runner.h"
+
+#include <QString>
+#include <QWidget>
+
+class QPainter;
+
+namespace attnlab {
+
+// Base of every figure (pattern, reach, timing, flops, accuracy). paintFigure() is the single painting
+// code path: paintEvent() calls it for the screen, and export renders it into QImage, QSvgGenerator
+// and QPdfWriter. Views never run kernels on the UI thread: they start background jobs and repaint
+// when an immutable result arrives. Only a visible view works: a settings change that matters to a
+// hidden view marks it stale, and its work starts when it is shown. A job that throws is shown on the
+// view (a red line at its bottom) and in the status bar.
+class FigureView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FigureView(QWidget* parent = nullptr) : QWidget(parent) {}
+
+    virtual QString viewName() const = 0; // "pattern", "reach", "timing", "flops", "accuracy"
+    virtual QString title() const = 0;
+    // Paints title, axes, legend and caption into `rect` (logical pixels at 96 dpi).
+    virtual void paintFigure(QPainter& painter, const QRectF& rect) const = 0;
+    // The figure's data as CSV text with a header row.
+    virtual QString csvData() const = 0;
+    // True while background work for the current settings is still running.
+    virtual bool busy() const { return false; }
+    // Takes the new settings; starts the view's work if they change what it computes and it is visible.
+    void setSettings(const LabSettings& settings);
+    // Settings changed while hidden: the view shows an older result until it is shown and recomputed.
+    bool stale() const { return m_stale; }
+    // The last error of the view's jobs for the current settings (empty when none).
+    const QString& jobError() const { return m_jobError; }
+    const LabSettings& settings() const { return m_settings; }
+    // The run's parameters in one line: the figure caption and the SVG/PDF description.
+    virtual QString caption() const { return settingsCaption(m_settings); }
+
+    // "variant=longformer (window=8)  n=256  d=64  h=1  causal=no  input=local similarity, seed 0"
+    static QString settingsCaption(const LabSettings& settings);
+    // Clears `rect` to white, draws the title on top and the caption (wrapped) at the bottom, and
+    // returns the rectangle left for the plot.
+    static QRectF paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption);
+
+signals:
+    void busyChanged(bool busy);
+    void statusMessage(const QString& message);
+
+protected:
+    // True when going from `before` to `after` changes what the view computes.
+    virtual bool needsWork(const LabSettings& before, const LabSettings& after) const = 0;
+    // Starts the background work for m_settings; called only while the view is visible.
+    virtual void startWork() = 0;
+    // Stops the work in flight when the view is hidden; true when the work is to start again once the
+    // view is shown (false, e.g., for a sweep the user had cancelled).
+    virtual bool cancelWork() = 0;
+    // Marks the view stale: its work starts again the next time it is shown (or now, when visible).
+    void markStale();
+    // Routes `jobs`' busy state to busyChanged() and its errors to jobError() and statusMessage().
+    void watchJobs(JobRunner& jobs);
+    void paintEvent(QPaintEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+    LabSettings m_settings;
+
+private:
+    bool m_stale = true;
+    QString m_jobError;
+};
+
+} // namespace attnlab

@@ -1,0 +1,248 @@
+#include "views/figures/flops_view.h"
+
+#include "core/analysis/flop_breakdown.h"
+#include "core/errors.h"
+#include "core/registry.h"
+#include "views/plot/plot_axes.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace attnlab {
+
+namespace {
+
+QString termLabel(const std::string& term) {
+    static const std::map<std::string, QString> labels = {
+        {"qkv_proj", QStringLiteral("QKV projections 3n(hd)²")},
+        {"scores", QStringLiteral("scores QKᵀ")},
+        {"weights_v", QStringLiteral("weights × V")},
+        {"out_proj", QStringLiteral("output projection n(hd)²")},
+        {"ffn", QStringLiteral("FFN 8n(hd)²")},
+        {"feature_map", QStringLiteral("feature map")},
+        {"linear_state", QStringLiteral("linear state")},
+        {"projection", QStringLiteral("low-rank projection")},
+        {"relpos", QStringLiteral("relative position q·R")},
+        {"hashing", QStringLiteral("LSH hashing")},
+    };
+    const auto found = labels.find(term);
+    return found != labels.end() ? found->second : QString::fromStdString(term);
+}
+
+
+// Legends sit below their plot, out of the data: filled swatches in as many centred columns as fit, then
+// each note (an entry with neither swatch nor line) on a line of its own.
+constexpr double kSwatch = 14.0, kSwatchGap = 4.0, kColumnGap = 16.0;
+
+bool isNote(const LegendEntry& entry) { return !entry.filled && entry.style == Qt::NoPen; }
+
+struct LegendLayout {
+    int columns = 1;
+    int rows = 0;
+    int notes = 0;
+    double columnWidth = 0;
+    double height(const QFontMetricsF& metrics) const { return (rows + notes) * metrics.height() + 6; }
+};
+
+LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std::vector<LegendEntry>& entries) {
+    LegendLayout layout;
+    int swatches = 0;
+    for (const LegendEntry& entry : entries) {
+        if (isNote(entry)) {
+            ++layout.notes;
+            continue;
+        }
+        ++swatches;
+        layout.columnWidth = std::max(layout.columnWidth, kSwatch + kSwatchGap + metrics.horizontalAdvance(entry.name) + kColumnGap);
+    }
+    if (swatches == 0) return layout;
+    layout.columns = std::clamp(static_cast<int>((width + kColumnGap) / layout.columnWidth), 1, swatches);
+    layout.rows = (swatches + layout.columns - 1) / layout.columns;
+    return layout;
+}
+
+void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const LegendLayout layout = legendLayout(metrics, box.width(), entries);
+    const double line = metrics.height();
+    const double left = box.center().x() - (layout.columns * layout.columnWidth - kColumnGap) / 2;
+    painter.save();
+    int swatch = 0, note = 0;
+    for (const LegendEntry& entry : entries) {
+        painter.setPen(Qt::black);
+        if (isNote(entry)) {
+            const double y = box.top() + 3 + (layout.rows + note++) * line;
+            painter.drawText(QRectF(box.left(), y, box.width(), line), Qt::AlignHCenter | Qt::AlignVCenter, entry.name);
+            continue;
+        }
+        const double x = left + (swatch % layout.columns) * layout.columnWidth;
+        const double y = box.top() + 3 + (swatch / layout.columns) * line;
+        ++swatch;
+        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, layout.columnWidth, line), Qt::AlignLeft | Qt::AlignVCenter, entry.name);
+        painter.setPen(QPen(entry.color.darker(130), 0.8));
+        painter.setBrush(entry.color);
+        painter.drawRect(QRectF(x, y + line * 0.2, kSwatch, line * 0.6));
+    }
+    painter.restore();
+}
+
+// The plot area left above a legend laid out for `area`'s width.
+QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    return QRectF(area.topLeft(), QSizeF(area.width(), area.height() - legendLayout(metrics, area.width(), entries).height(metrics)));
+}
+
+} // namespace
+
+FlopsView::FlopsView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
+
+QString FlopsView::title() const {
+    return QStringLiteral("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
+        .arg(unitName(), QString::fromStdString(m_settings.variant))
+        .arg(m_settings.heads)
+        .arg(m_settings.d)
+        .arg(m_settings.heads * m_settings.d);
+}
+
+QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? QStringLiteral("MACs") : QStringLiteral("FLOPs"); }
+
+QString FlopsView::caption() const {
+    return settingsCaption(m_settings) +
+           QStringLiteral("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
+                          "FLOPs = 2 × MACs; softmax exponentials are counted apart, not as MACs. Model width hd, "
+                          "FFN width 4hd. Shown in %1.")
+               .arg(unitName());
+}
+
+bool FlopsView::needsWork(const LabSettings& before, const LabSettings& after) const {
+    return !sameFields(before, after, SettingsUse::CostFigure);
+}
+
+void FlopsView::startWork() {
+    m_jobs.bumpGeneration();
+    m_jobs.submit<FlopBreakdown>([settings = m_settings](const CancelCheck& cancelled) { return flopBreakdown(settings, cancelled); },
+                                 [this](const FlopBreakdown& breakdown) {
+                                     m_sweep = breakdown.sweep;
+                                     m_bars = breakdown.bars;
+                                     m_terms = breakdown.terms;
+                                     m_current = breakdown.current;
+                                     m_error = QString::fromStdString(breakdown.error);
+                                     update();
+                                 });
+    update();
+}
+
+void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const QRectF body = paintFrame(painter, rect, title(), caption());
+    const double split = body.left() + body.width() * 0.6;
+    paintStack(painter, QRectF(body.topLeft(), QPointF(split - 8, body.bottom())));
+    paintBars(painter, QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
+}
+
+void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs;
+    for (const SweepPoint& point : m_sweep) xs.push_back(static_cast<double>(point.n));
+    Axis x = Axis::fitted(QStringLiteral("sequence length n"), AxisScale::Log2, xs);
+    Axis y;
+    y.label = QStringLiteral("share of the layer's %1 (%)").arg(unitName());
+    y.min = 0;
+    y.max = 100;
+    std::vector<std::vector<double>> layers;
+    std::vector<QColor> colors;
+    std::vector<LegendEntry> legend;
+    for (const std::string& term : m_terms) {
+        std::vector<double> shares;
+        for (const SweepPoint& point : m_sweep) {
+            const auto found = point.cost.terms.find(term);
+            shares.push_back(found == point.cost.terms.end() ? 0.0 : 100.0 * found->second / point.cost.layerMacs);
+        }
+        if (shares.empty() || *std::max_element(shares.begin(), shares.end()) <= 0) continue;
+        layers.push_back(std::move(shares));
+        colors.push_back(costTermColor(term));
+        legend.push_back({termLabel(term), costTermColor(term), Qt::SolidLine, true});
+    }
+    std::reverse(legend.begin(), legend.end()); // top of the stack first
+    if (m_current)
+        legend.push_back({QStringLiteral("softmax: %1 exps at n=%2 (not MACs)").arg(compactNumber(m_current->exps)).arg(m_settings.n),
+                          Qt::black, Qt::NoPen, false});
+    const QRectF chart = aboveLegend(painter, area, legend);
+    const PlotAxes axes(painter, chart, x, y, QStringLiteral("Layer terms stacked (share of the whole layer)"));
+    axes.drawAxes();
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
+    if (m_sweep.empty()) {
+        axes.drawNotice(m_error.isEmpty() ? QStringLiteral("no valid n for these parameters") : m_error);
+        return;
+    }
+    axes.drawStackedAreas(xs, layers, colors);
+    const double width = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
+    struct Marker {
+        double n;
+        QString label;
+        QColor color;
+        int row;
+    };
+    std::vector<Marker> markers = {
+        {attentionOvertakesFfn(m_settings.heads, m_settings.d), QStringLiteral("n = 2hd = %1: attention > FFN").arg(compactNumber(2 * width)),
+         Qt::black, 0},
+        {quadraticDominates(m_settings.heads, m_settings.d), QStringLiteral("n = 6hd = %1: n² terms dominate").arg(compactNumber(6 * width)),
+         Qt::black, 1},
+        {static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n), QColor(0x55, 0x55, 0x55), 2}};
+    // Right to left: a label reaching over a marker further right is painted after that marker's line.
+    std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.n > b.n; });
+    for (const Marker& marker : markers) axes.drawVerticalMarker(marker.n, marker.label, marker.color, marker.row);
+}
+
+void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
+    QStringList names;
+    std::vector<double> values;
+    std::vector<QColor> colors;
+    for (const CoreBar& bar : m_bars) {
+        names << QString::fromStdString(bar.variant);
+        values.push_back(bar.attentionMacs * unitFactor());
+        colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
+    }
+    Axis x = Axis::fitted(QStringLiteral("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
+    const std::vector<LegendEntry> legend = {{QStringLiteral("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
+                                             {QStringLiteral("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
+    const QRectF chart = aboveLegend(painter, area, legend);
+    const PlotAxes axes(painter, chart, x, Axis::categorical(QString(), names),
+                        QStringLiteral("Attention core of every variant at n = %1").arg(m_settings.n));
+    axes.drawAxes();
+    axes.drawHorizontalBars(values, colors);
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
+}
+
+QString FlopsView::csvData() const {
+    // Long format: one quantity per row, in the unit the figure shows.
+    QString csv = QStringLiteral("series,variant,n,quantity,value,unit\n");
+    const QString unit = m_settings.flopsAsMacs ? QStringLiteral("macs") : QStringLiteral("flops");
+    const auto row = [&](const QString& series, const std::string& variant, double n, const QString& quantity,
+                         double value, const QString& rowUnit) {
+        csv += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
+                   .arg(series, QString::fromStdString(variant), QString::number(n, 'g', 17), quantity,
+                        QString::number(value, 'g', 17), rowUnit);
+    };
+    for (const SweepPoint& point : m_sweep) {
+        for (const std::string& term : m_terms)
+            if (const auto found = point.cost.terms.find(term); found != point.cost.terms.end())
+                row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QString::fromStdString(term),
+                    found->second * unitFactor(), unit);
+        row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("exps"), point.cost.exps,
+            QStringLiteral("exps"));
+        row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("layer_total"),
+            point.cost.layerMacs * unitFactor(), unit);
+    }
+    for (const CoreBar& bar : m_bars)
+        row(QStringLiteral("core_at_n"), bar.variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),
+            bar.attentionMacs * unitFactor(), unit);
+    const double hd = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
+    row(QStringLiteral("marker"), {}, 2 * hd, QStringLiteral("attention_exceeds_ffn_n=2hd"), 2 * hd, QStringLiteral("n"));
+    row(QStringLiteral("marker"), {}, 6 * hd, QStringLiteral("quadratic_dominates_n=6hd"), 6 * hd, QStringLiteral("n"));
+    return csv;
+}
+
+} // namespace attnlab

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "views/figures/figure_view.h"
+
+#include "core/analysis/flop_breakdown.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Where a layer's multiply-adds go as n grows (cost model, closed form): the stacked share of each
+// term vs n for the chosen variant with markers at n = 2hd and n = 6hd, and every registry variant's
+// attention-core cost at the current n. Costs come from core/analysis/flop_breakdown.h on a worker
+// (sparse patterns cost O(nnz) per shape); the view only draws them.
+class FlopsView : public FigureView {
+    Q_OBJECT
+public:
+    explicit FlopsView(QWidget* parent = nullptr);
+
+    QString viewName() const override { return QStringLiteral("flops"); }
+    QString title() const override;
+    QString caption() const override;
+    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    QString csvData() const override;
+    bool busy() const override { return m_jobs.busy(); }
+
+    // The plotted data, for tests and export.
+    using SweepPoint = FlopBreakdown::SweepPoint;
+    using CoreBar = FlopBreakdown::CoreBar;
+    const std::vector<SweepPoint>& sweep() const { return m_sweep; }
+    const std::vector<CoreBar>& bars() const { return m_bars; }
+    // Stacking order of the layer terms (bottom to top) for the current sweep.
+    const std::vector<std::string>& stackedTerms() const { return m_terms; }
+
+private:
+    bool needsWork(const LabSettings& before, const LabSettings& after) const override;
+    void startWork() override;
+    bool cancelWork() override {
+        m_jobs.bumpGeneration();
+        return true;
+    }
+    double unitFactor() const { return m_settings.flopsAsMacs ? 1.0 : 2.0; }
+    QString unitName() const;
+    void paintStack(QPainter& painter, const QRectF& area) const;
+    void paintBars(QPainter& painter, const QRectF& area) const;
+
+    std::vector<SweepPoint> m_sweep;
+    std::vector<CoreBar> m_bars;
+    std::vector<std::string> m_terms;
+    std::optional<LayerCost> m_current; // the chosen variant at the current n
+    QString m_error;
+    JobRunner m_jobs{QStringLiteral("FLOP counts")};
+};
+
+} // namespace attnlab

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "core/analysis/lab_settings.h"
+#include "views/plot/plane_viewport.h"
+
+#include "core/pattern.h"
+#include "core/variant.h"
+
+#include <QImage>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace attnlab {
+
+// Largest n for which the pattern view computes the effective weights (they need an n × n matrix).
+constexpr std::int64_t kMaxPatternWeightsN = 2048;
+
+// What the pattern view draws for one variant; immutable once built on a worker.
+struct PatternPanel {
+    VariantChoice choice;
+    QString name;
+    QString error;                                // one line; the panel shows it instead of the pattern
+    std::shared_ptr<const Pattern> pattern;
+    bool hasMask = true;
+    std::int64_t n = 0;
+    std::int64_t nnz = 0;
+    double coreMacs = 0;
+    double fullMacs = 0;
+    // Effective weights of the chosen head, row-major n × n, and their colour image ((√(w / max))).
+    std::shared_ptr<const std::vector<float>> weights;
+    QImage weightsImage;
+    float maxWeight = 0;
+    QString weightsNote;                          // why there are no weights
+};
+
+// Every panel of one set of settings, built with the same inputs.
+struct PatternSnapshot {
+    LabSettings settings;
+    std::int64_t n = 0;
+    QString note;                                 // e.g. shape taken from the NPY files
+    std::vector<PatternPanel> panels;
+};
+
+// The density images of one region of one panel's pattern, width × height pixels.
+struct PatternTile {
+    PlaneRegion region;
+    int width = 0;
+    int height = 0;
+    QImage mask;   // densityColor per cell block
+    QImage veil;   // white, opaque where masked: drawn over the weights
+};
+
+// Runs on a worker: patterns, statistics and (for n ≤ kMaxPatternWeightsN when settings.showWeights)
+// weights of every chosen variant. Errors land in their panels; a cancelled build stops adding panels.
+PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCheck& cancelled);
+
+// Runs on a worker: the mask image of `region` and, when `withVeil`, the veil drawn over the weights.
+PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, int width, int height, bool withVeil);
+
+} // namespace attnlab

@@ -1,0 +1,304 @@
+#include "views/figures/pattern_view.h"
+
+#include "views/plot/colormap.h"
+
+#include "core/registry.h"
+
+#include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+// ---------------------------------------------------------------------------------------------------
+// PatternView
+
+PatternView::PatternView(QWidget* parent) : FigureView(parent) {
+    setMouseTracking(true);
+    setMinimumSize(420, 320);
+    // Results arriving together (the snapshot, then its tiles) are painted once, one 60 Hz frame later.
+    m_repaintTimer.setSingleShot(true);
+    m_repaintTimer.setInterval(16);
+    connect(&m_repaintTimer, &QTimer::timeout, this, [this] {
+        update();
+        updateBusy();
+    });
+    connect(&m_jobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    connect(&m_tileJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    m_viewport = PlaneViewport(m_settings.n, QRectF());
+    for (JobRunner* jobs : {&m_jobs, &m_tileJobs})
+        connect(jobs, &JobRunner::failed, this, [this](const QString& message) { emit statusMessage(message); });
+}
+
+PatternView::~PatternView() = default;
+
+QString PatternView::title() const {
+    const bool compare = m_settings.compareVariants.size() > 1;
+    const QString what = m_settings.showWeights ? (m_settings.showMaskOutline ? QStringLiteral("Effective weights W with mask outline")
+                                                                              : QStringLiteral("Effective weights W"))
+                                                : QStringLiteral("Attention pattern (allowed set M)");
+    if (compare) return what + QStringLiteral(" — compared");
+    const VariantInfo* variant = findVariant(m_settings.variant);
+    return what + QStringLiteral(" — ") + (variant ? QString::fromStdString(variant->displayName) : QString::fromStdString(m_settings.variant));
+}
+
+bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_repaintTimer.isActive(); }
+
+void PatternView::updateBusy() {
+    const bool nowBusy = busy();
+    if (nowBusy != m_wasBusy) {
+        m_wasBusy = nowBusy;
+        emit busyChanged(nowBusy);
+    }
+}
+
+bool PatternView::needsWork(const LabSettings& before, const LabSettings& after) const {
+    return !sameFields(before, after, SettingsUse::PatternFigure);
+}
+
+void PatternView::startWork() {
+    if (m_settings.n != m_started.n || m_settings.source != m_started.source) m_highlightRow.reset();
+    m_started = m_settings;
+    startSnapshotJob();
+}
+
+bool PatternView::cancelWork() {
+    m_jobs.bumpGeneration();
+    m_tileJobs.bumpGeneration();
+    return true;
+}
+
+void PatternView::startSnapshotJob() {
+    m_jobs.bumpGeneration();
+    m_tileJobs.bumpGeneration();
+    const LabSettings settings = m_settings;
+    m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildPatternSnapshot(settings, cancelled); },
+                            [this](const Snapshot& snapshot) {
+                                const bool nChanged = !m_snapshot || m_snapshot->n != snapshot.n;
+                                m_snapshot = std::make_shared<const Snapshot>(snapshot);
+                                if (nChanged) {
+                                    m_viewport = PlaneViewport(snapshot.n, m_viewport.plot());
+                                    m_tiles.clear();
+                                }
+                                m_tiles.resize(snapshot.panels.size());
+                                for (auto& tiles : m_tiles) tiles.clear();
+                                const QString error = errorText();
+                                emit statusMessage(error.isEmpty() ? snapshot.note : error);
+                                syncViewportToWidget();
+                                requestTiles();
+                                scheduleRepaint();
+                            });
+    updateBusy();
+}
+
+QString PatternView::errorText() const {
+    if (!m_snapshot) return {};
+    for (const auto& panel : m_snapshot->panels)
+        if (!panel.error.isEmpty()) return panel.error;
+    return {};
+}
+
+int PatternView::panelCount() const {
+    return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
+}
+
+QRectF PatternView::plotRect(const QRectF& rect, int index) const {
+    // Mirrors paintFigure's layout: the frame (title, caption), then panels side by side in compare
+    // mode with their stats below, or one panel with its stats on the right.
+    const double titleHeight = 32.0, captionHeight = 34.0;
+    const QRectF content(rect.left() + 8, rect.top() + titleHeight, rect.width() - 16, rect.height() - titleHeight - captionHeight);
+    const int count = panelCount();
+    if (count == 1) {
+        const double side = std::max(16.0, std::min(content.width() - 230.0 - kAxisMargin, content.height() - kAxisMargin));
+        return QRectF(content.left() + kAxisMargin, content.top() + kAxisMargin, side, side);
+    }
+    const double width = content.width() / count;
+    const double statsHeight = kCompareStatsHeight, nameHeight = kCompareNameHeight;
+    const double side = std::max(16.0, std::min(width - kAxisMargin - 10, content.height() - kAxisMargin - statsHeight - nameHeight));
+    const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
+    const double spare = std::max(0.0, content.height() - (nameHeight + kAxisMargin + side + statsHeight));
+    return QRectF(left, content.top() + nameHeight + kAxisMargin + spare / 2, side, side);
+}
+
+void PatternView::syncViewportToWidget() { m_viewport.setPlot(plotRect(rect(), 0)); }
+
+void PatternView::setViewport(double zoom, const QPointF& origin) {
+    m_viewport.setView(zoom, origin);
+    requestTiles();
+    scheduleRepaint();
+}
+
+void PatternView::scheduleRepaint() {
+    if (!m_repaintTimer.isActive()) m_repaintTimer.start();
+    updateBusy();
+}
+
+QSize PatternView::heatmapImageSize(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return {};
+    const Panel& panel = m_snapshot->panels[static_cast<std::size_t>(index)];
+    if (m_settings.showWeights && !panel.weightsImage.isNull()) return panel.weightsImage.size();
+    const Tile* tile = bestTile(index);
+    return tile ? QSize(tile->width, tile->height) : QSize();
+}
+
+const PatternView::Tile* PatternView::bestTile(int index) const {
+    if (index >= static_cast<int>(m_tiles.size()) || m_tiles[index].empty()) return nullptr;
+    const PlaneRegion region = m_viewport.visibleRegion();
+    for (const auto& tile : m_tiles[index])
+        if (tile->region == region) return tile.get();
+    return m_tiles[index].back().get();
+}
+
+void PatternView::requestTiles() {
+    if (!m_snapshot || m_viewport.plot().isEmpty()) return;
+    m_tileJobs.bumpGeneration();
+    const PlaneRegion region = m_viewport.visibleRegion();
+    const double pixels = std::max(16.0, m_viewport.plot().width() * devicePixelRatioF());
+    // One cell per image pixel while cells are at least a pixel wide, else one pixel per block of cells.
+    const int width = static_cast<int>(std::min<double>(region.col1 - region.col0, pixels));
+    const int height = static_cast<int>(std::min<double>(region.row1 - region.row0, pixels));
+    const bool withVeil = m_settings.showWeights;
+    for (std::size_t index = 0; index < m_snapshot->panels.size(); ++index) {
+        const auto& pattern = m_snapshot->panels[index].pattern;
+        if (!pattern) continue;
+        auto& cached = m_tiles[index];
+        const auto hit = std::find_if(cached.begin(), cached.end(), [&](const auto& tile) {
+            return tile->region == region && tile->width == width && tile->height == height && tile->veil.isNull() == !withVeil;
+        });
+        if (hit != cached.end()) {
+            std::rotate(hit, hit + 1, cached.end());
+            continue;
+        }
+        m_tileJobs.submit<std::shared_ptr<const Tile>>(
+            [pattern, region, width, height, withVeil](const CancelCheck&) {
+                return std::make_shared<const Tile>(buildPatternTile(*pattern, region, width, height, withVeil));
+            },
+            [this, index, snapshot = m_snapshot](const std::shared_ptr<const Tile>& tile) {
+                if (snapshot != m_snapshot) return;
+                auto& tiles = m_tiles[index];
+                tiles.push_back(tile);
+                if (tiles.size() > kMaxTilesPerPanel) tiles.erase(tiles.begin());
+                scheduleRepaint();
+            });
+    }
+    updateBusy();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Data and interaction
+
+QString PatternView::csvData() const {
+    QString csv = QStringLiteral("variant,query_i,allowed_count,allowed_ranges\n");
+    if (!m_snapshot) return csv;
+    std::vector<ColumnRange> ranges;
+    for (const auto& panel : m_snapshot->panels) {
+        if (!panel.pattern) continue;
+        for (std::int64_t i = 0; i < panel.n; ++i) {
+            ranges.clear();
+            panel.pattern->rowRanges(i, ranges);
+            QStringList items;
+            for (const auto& range : ranges) items << QStringLiteral("%1-%2").arg(range.begin).arg(range.end - 1);
+            csv += QStringLiteral("%1,%2,%3,%4\n")
+                       .arg(QString::fromStdString(panel.choice.variant))
+                       .arg(i)
+                       .arg(panel.pattern->rowCount(i))
+                       .arg(items.join(';'));
+        }
+    }
+    return csv;
+}
+
+std::optional<std::pair<int, PlaneCell>> PatternView::hitTest(const QPointF& pixel) const {
+    for (int index = 0; index < panelCount(); ++index) {
+        PlaneViewport view = m_viewport;
+        view.setPlot(plotRect(rect(), index));
+        if (const auto cell = view.cellAt(pixel)) return std::pair{index, *cell};
+    }
+    return std::nullopt;
+}
+
+QString PatternView::hoverText(int index, const PlaneCell& cell) const {
+    if (!m_snapshot || index >= static_cast<int>(m_snapshot->panels.size())) return {};
+    const Panel& panel = m_snapshot->panels[index];
+    if (!panel.pattern) return panel.error;
+    QString text = QStringLiteral("%1: query i = %2, key j = %3\nallowed: %4")
+                       .arg(panel.name)
+                       .arg(cell.i)
+                       .arg(cell.j)
+                       .arg(panel.pattern->allowed(cell.i, cell.j) ? QStringLiteral("yes") : QStringLiteral("no"));
+    if (panel.weights)
+        text += QStringLiteral("\nweight: %1").arg((*panel.weights)[static_cast<std::size_t>(cell.i * panel.n + cell.j)], 0, 'g', 4);
+    return text;
+}
+
+void PatternView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragStart && (event->buttons() & Qt::LeftButton)) {
+        const QPointF delta = event->position() - *m_dragStart;
+        if (m_dragged || delta.manhattanLength() > 3) {
+            m_dragged = true;
+            m_viewport.panByPixels(delta);
+            m_dragStart = event->position();
+            requestTiles();
+            scheduleRepaint();
+        }
+        return;
+    }
+    if (const auto hit = hitTest(event->position())) {
+        const QString text = hoverText(hit->first, hit->second);
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
+    } else {
+        QToolTip::hideText();
+    }
+}
+
+void PatternView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    m_dragStart = event->position();
+    m_dragged = false;
+}
+
+void PatternView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    if (!m_dragged) {
+        const auto hit = hitTest(event->position());
+        if (hit && m_highlightRow != hit->second.i)
+            m_highlightRow = hit->second.i;
+        else
+            m_highlightRow.reset();
+        scheduleRepaint();
+    }
+    m_dragStart.reset();
+    m_dragged = false;
+}
+
+void PatternView::mouseDoubleClickEvent(QMouseEvent*) {
+    m_viewport.reset();
+    m_highlightRow.reset();
+    requestTiles();
+    scheduleRepaint();
+}
+
+void PatternView::wheelEvent(QWheelEvent* event) {
+    const auto hit = hitTest(event->position());
+    if (!hit) return;
+    PlaneViewport view = m_viewport;
+    view.setPlot(plotRect(rect(), hit->first));
+    view.zoomAt(event->position(), std::pow(1.0015, event->angleDelta().y()));
+    m_viewport.setView(view.zoom(), view.origin());
+    requestTiles();
+    scheduleRepaint();
+    event->accept();
+}
+
+void PatternView::resizeEvent(QResizeEvent* event) {
+    FigureView::resizeEvent(event);
+    syncViewportToWidget();
+    requestTiles();
+}
+
+} // namespace attnlab

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "views/figures/figure_view.h"
+#include "views/jobs/job_runner.h"
+#include "views/figures/pattern_snapshot.h"
+#include "views/plot/plane_viewport.h"
+
+#include "core/pattern.h"
+
+#include <QTimer>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace attnlab {
+
+// The pattern view: the allowed set M of one head as a heatmap, or the effective weights W, or both
+// (mask outline over weights); 2–4 variants side by side in compare mode, with the same inputs.
+// Hover names the cell, a click highlights a query row, the wheel zooms and a drag pans. Patterns are
+// drawn from density images of the visible region (from row ranges, never an n × n buffer), computed
+// on a worker and cached per region.
+class PatternView : public FigureView {
+    Q_OBJECT
+public:
+    explicit PatternView(QWidget* parent = nullptr);
+    ~PatternView() override;
+
+    QString viewName() const override { return QStringLiteral("pattern"); }
+    QString title() const override;
+    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    QString csvData() const override;
+    bool busy() const override;
+
+    // For tests and automation.
+    const PlaneViewport& viewport() const { return m_viewport; }
+    void setViewport(double zoom, const QPointF& origin);
+    // The plot rectangle of panel `index` when the figure fills `rect`.
+    QRectF plotRect(const QRectF& rect, int index) const;
+    int panelCount() const;
+    // The cell under a widget pixel and the panel it belongs to.
+    std::optional<std::pair<int, PlaneCell>> hitTest(const QPointF& pixel) const;
+    QString hoverText(int panel, const PlaneCell& cell) const;
+    std::optional<std::int64_t> highlightedRow() const { return m_highlightRow; }
+    // Size of the image panel `index` is painted from: the density tile of the visible region (at most
+    // the plot's device pixels per side, whatever n is) or, in weights mode, the n × n weights image.
+    // Empty while there is none.
+    QSize heatmapImageSize(int index) const;
+    QString errorText() const;
+
+protected:
+    bool needsWork(const LabSettings& before, const LabSettings& after) const override;
+    void startWork() override;
+    bool cancelWork() override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    // Layout shared by the painting and the hit tests.
+    static constexpr int kMaxTilesPerPanel = 8;
+    static constexpr double kAxisMargin = 34.0;
+    // Compare mode: room below each panel for its statistics (up to ~8 wrapped lines) and the colour legend.
+    static constexpr double kCompareStatsHeight = 140.0;
+    static constexpr double kLegendHeight = 34.0;
+    // Compare mode: room above each panel for the variant's name and, on a second line, its parameters.
+    static constexpr double kCompareNameHeight = 30.0;
+    using Panel = PatternPanel;
+    using Snapshot = PatternSnapshot;
+    using Tile = PatternTile;
+
+    void startSnapshotJob();
+    void requestTiles();
+    void scheduleRepaint();
+    void updateBusy();
+    void syncViewportToWidget();
+    void paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const;
+    void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
+    void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
+    void paintAxes(QPainter& painter, const PlaneViewport& view) const;
+    void paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const;
+    void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const;
+    const Tile* bestTile(int index) const;
+
+    JobRunner m_jobs{QStringLiteral("pattern")};             // snapshots: patterns, stats, weights
+    JobRunner m_tileJobs{QStringLiteral("pattern tiles")};   // density images of the visible region
+    LabSettings m_started; // the settings of the last snapshot started
+    std::shared_ptr<const Snapshot> m_snapshot;
+    // Per panel, the most recent density images (newest last), reused when the view returns to a region.
+    std::vector<std::vector<std::shared_ptr<const Tile>>> m_tiles;
+    PlaneViewport m_viewport;
+    QTimer m_repaintTimer;
+    bool m_wasBusy = false;
+    std::optional<std::int64_t> m_highlightRow;
+    std::optional<QPointF> m_dragStart;
+    bool m_dragged = false;
+};
+
+} // namespace attnlab

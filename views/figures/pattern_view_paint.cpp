@@ -1,0 +1,277 @@
+// The pattern view's painting: one path for the screen and every export.
+#include "views/figures/pattern_view.h"
+
+#include "views/plot/colormap.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+QString formatCount(double value) {
+    const char* suffixes[] = {"", " k", " M", " G", " T", " P"};
+    int power = 0;
+    while (std::abs(value) >= 1000.0 && power < 5) {
+        value /= 1000.0;
+        ++power;
+    }
+    return QString::number(value, 'g', power == 0 ? 6 : 3) + QLatin1String(suffixes[power]);
+}
+
+constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis colour for common deficiencies
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// Painting (one path for the screen and every export)
+
+void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    QString caption = this->caption() + QStringLiteral("   head=%1").arg(m_settings.head);
+    if (m_snapshot && !m_snapshot->note.isEmpty()) caption += QStringLiteral("   (") + m_snapshot->note + QStringLiteral(")");
+    FigureView::paintFrame(painter, rect, title(), caption);
+    if (!m_snapshot) {
+        painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the pattern…"));
+        return;
+    }
+    const int count = panelCount();
+    for (int index = 0; index < count && index < static_cast<int>(m_snapshot->panels.size()); ++index) {
+        const QRectF plot = plotRect(rect, index);
+        const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
+                                       : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
+                                                kCompareStatsHeight - 6);
+        paintPanel(painter, m_snapshot->panels[index], index, area, plot);
+    }
+}
+
+void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const {
+    if (panelCount() > 1) {
+        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - kAxisMargin - kCompareNameHeight, plot.width() + kAxisMargin,
+                              kCompareNameHeight / 2);
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.save();
+        painter.setFont(bold);
+        painter.drawText(nameRect, Qt::AlignCenter,
+                         QFontMetricsF(bold, painter.device()).elidedText(panel.name, Qt::ElideRight, nameRect.width()));
+        QStringList items;
+        for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
+        QFont small = painter.font();
+        small.setBold(false);
+        small.setPointSizeF(7.5);
+        painter.setFont(small);
+        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(", "));
+        painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
+                         QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
+        painter.restore();
+    }
+    if (!panel.pattern) {
+        painter.save();
+        painter.setPen(QColor(0xb0, 0x00, 0x20));
+        painter.drawRect(plot);
+        painter.drawText(plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, panel.error);
+        painter.restore();
+        return;
+    }
+    PlaneViewport view = m_viewport;
+    view.setPlot(plot);
+    painter.save();
+    painter.setClipRect(plot);
+    paintHeatmap(painter, panel, index, view);
+    paintOverlays(painter, panel, view);
+    painter.restore();
+    painter.save();
+    painter.setPen(QPen(Qt::black, 0.8));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(plot);
+    painter.restore();
+    paintAxes(painter, view);
+    // A tile with one pixel per cell shows the mask in two colours; coarser tiles show a density.
+    const Tile* tile = bestTile(index);
+    const bool cellLevel = !tile || (tile->width == tile->region.col1 - tile->region.col0 &&
+                                     tile->height == tile->region.row1 - tile->region.row0);
+    paintStats(painter, panel, area, cellLevel);
+}
+
+void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const {
+    painter.fillRect(view.plot(), QColor::fromRgb(emptyCellColor()));
+    const Tile* tile = bestTile(index);
+    const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
+    const bool smallCells = view.cellSize() >= 1.0;
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, !smallCells);
+    if (weights) {
+        const PlaneRegion region = view.visibleRegion();
+        const QRectF source(region.col0, region.row0, region.col1 - region.col0, region.row1 - region.row0);
+        painter.drawImage(view.regionRect(region), panel.weightsImage, source);
+        if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96)
+            painter.drawImage(view.regionRect(tile->region), tile->veil);
+        return;
+    }
+    if (tile) painter.drawImage(view.regionRect(tile->region), tile->mask);
+}
+
+void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const {
+    const PlaneRegion region = view.visibleRegion();
+    const bool fewCells = view.visibleCells() <= 96;
+    if (view.visibleCells() <= 64 && view.cellSize() >= 4) {
+        painter.setPen(QPen(QColor(255, 255, 255, 150), 0.6));
+        for (std::int64_t k = region.col0; k <= region.col1; ++k) {
+            const double x = view.regionRect({0, 1, k, k}).left();
+            painter.drawLine(QPointF(x, view.plot().top()), QPointF(x, view.plot().bottom()));
+        }
+        for (std::int64_t k = region.row0; k <= region.row1; ++k) {
+            const double y = view.regionRect({k, k, 0, 1}).top();
+            painter.drawLine(QPointF(view.plot().left(), y), QPointF(view.plot().right(), y));
+        }
+    }
+    if (m_settings.showWeights && m_settings.showMaskOutline && !panel.weightsImage.isNull() && fewCells) {
+        // Mask outline: an edge wherever an allowed cell meets a masked one (or the plane's border).
+        QPainterPath outline;
+        for (std::int64_t i = region.row0; i < region.row1; ++i)
+            for (std::int64_t j = region.col0; j < region.col1; ++j) {
+                if (!panel.pattern->allowed(i, j)) continue;
+                const QRectF cell = view.cellRect({i, j});
+                if (i == 0 || !panel.pattern->allowed(i - 1, j)) { outline.moveTo(cell.topLeft()); outline.lineTo(cell.topRight()); }
+                if (i + 1 == view.n() || !panel.pattern->allowed(i + 1, j)) { outline.moveTo(cell.bottomLeft()); outline.lineTo(cell.bottomRight()); }
+                if (j == 0 || !panel.pattern->allowed(i, j - 1)) { outline.moveTo(cell.topLeft()); outline.lineTo(cell.bottomLeft()); }
+                if (j + 1 == view.n() || !panel.pattern->allowed(i, j + 1)) { outline.moveTo(cell.topRight()); outline.lineTo(cell.bottomRight()); }
+            }
+        // Dark, so the edge shows against the light masked cells as well as against every viridis colour.
+        painter.strokePath(outline, QPen(QColor(0x10, 0x10, 0x10), 1.6));
+    }
+    if (m_highlightRow && *m_highlightRow < view.n()) {
+        const std::int64_t row = *m_highlightRow;
+        const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
+        painter.fillRect(band, QColor(230, 97, 0, 50));
+        std::vector<ColumnRange> ranges;
+        panel.pattern->rowRanges(row, ranges);
+        const double minHeight = std::max(band.height(), 3.0);
+        for (const auto& range : ranges) {
+            QRectF cells = view.regionRect({row, row + 1, range.begin, range.end});
+            cells.setTop(cells.center().y() - minHeight / 2);
+            cells.setHeight(minHeight);
+            cells.setWidth(std::max(cells.width(), 2.0));
+            painter.fillRect(cells, QColor::fromRgb(kHighlight));
+        }
+    }
+}
+
+void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const {
+    const PlaneRegion region = view.visibleRegion();
+    const QRectF plot = view.plot();
+    painter.save();
+    painter.setPen(QColor(0x30, 0x30, 0x30));
+    const bool cellLabels = view.visibleCells() <= 64;
+    // Cell labels read Q12 / K12 while they fit the margin; long indices drop the letter, and the font
+    // shrinks (down to 5 pt) until the widest label fits.
+    const double room = kAxisMargin - 6;
+    QFont font = painter.font();
+    font.setPointSizeF(7.0);
+    const std::int64_t largest = std::max(region.row1, region.col1) - 1;
+    const bool prefixed = cellLabels && QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
+    const auto label = [cellLabels, prefixed](QChar letter, std::int64_t k) {
+        return cellLabels && prefixed ? letter + QString::number(k) : QString::number(k);
+    };
+    const double natural = QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', largest));
+    if (natural > room) font.setPointSizeF(std::max(5.0, 7.0 * room / natural));
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    // Label every `step`-th index, with step a 1-2-5 multiple wide enough for the text.
+    double step = 1;
+    const double minSpacing = cellLabels ? metrics.height() : std::max(metrics.horizontalAdvance(label('Q', largest)) + 6, 40.0);
+    for (const double factor : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0, 20000.0})
+        if ((step = factor) * view.cellSize() >= minSpacing) break;
+    const auto firstOf = [step](std::int64_t begin) { return static_cast<std::int64_t>(std::ceil(static_cast<double>(begin) / step) * step); };
+    const auto stride = static_cast<std::int64_t>(step);
+    for (std::int64_t k = firstOf(region.row0); k < region.row1; k += stride) {
+        const QRectF cell = view.cellRect({k, region.col0});
+        const double y = cellLabels ? cell.center().y() : cell.top();
+        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter, label('Q', k));
+    }
+    for (std::int64_t k = firstOf(region.col0); k < region.col1; k += stride) {
+        const QRectF cell = view.cellRect({region.row0, k});
+        const double x = cellLabels ? cell.center().x() : cell.left();
+        painter.save();
+        painter.translate(x, plot.top() - 3);
+        if (cellLabels) painter.rotate(-90);
+        painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 3, 16) : QRectF(-30, -16, 60, 14),
+                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom), label('K', k));
+        painter.restore();
+    }
+    if (!cellLabels || !prefixed)
+        painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
+                         Qt::AlignLeft | Qt::AlignTop, QStringLiteral("query i ↓   key j →"));
+    painter.restore();
+}
+
+void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const {
+    const double n = static_cast<double>(panel.n);
+    QStringList lines;
+    lines << QStringLiteral("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
+          << QStringLiteral("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
+          << QStringLiteral("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1)
+          << QStringLiteral("core MACs: %1 = %2 % of full (%3)")
+                 .arg(formatCount(panel.coreMacs))
+                 .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
+                 .arg(formatCount(panel.fullMacs));
+    if (!panel.hasMask) lines << QStringLiteral("no mask: shows where W may be non-zero");
+    if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
+    if (m_highlightRow && *m_highlightRow < panel.n)
+        lines << QStringLiteral("row Q%1 attends to %2 keys").arg(*m_highlightRow).arg(panel.pattern->rowCount(*m_highlightRow));
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);
+    painter.setFont(font);
+    const QRectF text = box.adjusted(0, 0, 0, -kLegendHeight - 6);
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines.join('\n'));
+    painter.restore();
+    const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
+    paintLegend(painter, QRectF(box.left(), box.bottom() - kLegendHeight, std::min(box.width(), 200.0), kLegendHeight - 4),
+                weights, cellLevel);
+}
+
+void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const {
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(7.0);
+    painter.setFont(font);
+    if (!weights && cellLevel) {
+        const double swatch = 12.0;
+        const QFontMetricsF metrics(font, painter.device());
+        double x = box.left();
+        for (const auto& [colour, label] : {std::pair{densityColor(1.0), QStringLiteral("allowed (j ∈ M(i))")},
+                                            std::pair{emptyCellColor(), QStringLiteral("masked")}}) {
+            painter.setPen(QPen(Qt::black, 0.5));
+            painter.setBrush(QColor::fromRgb(colour));
+            painter.drawRect(QRectF(x, box.top(), swatch, swatch));
+            painter.setPen(Qt::black);
+            const double width = metrics.horizontalAdvance(label);
+            painter.drawText(QRectF(x + swatch + 4, box.top() - 1, width + 2, swatch + 2), Qt::AlignLeft | Qt::AlignVCenter, label);
+            x += swatch + 4 + width + 14;
+        }
+        painter.restore();
+        return;
+    }
+    const QRectF bar(box.left(), box.top(), box.width(), 10);
+    const int steps = 48;
+    for (int s = 0; s < steps; ++s) {
+        const double t = (s + 0.5) / steps;
+        const QRgb colour = weights ? viridis(t) : densityColor(t);
+        painter.fillRect(QRectF(bar.left() + bar.width() * s / steps, bar.top(), bar.width() / steps + 0.5, bar.height()),
+                         QColor::fromRgb(colour));
+    }
+    painter.setPen(QPen(Qt::black, 0.5));
+    painter.drawRect(bar);
+    const QRectF labels(box.left(), bar.bottom() + 1, box.width(), 14);
+    painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : QStringLiteral("sparse"));
+    painter.drawText(labels, Qt::AlignHCenter, weights ? QStringLiteral("√(w / max w), viridis") : QStringLiteral("allowed share per pixel"));
+    painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : QStringLiteral("all"));
+    painter.restore();
+}
+
+} // namespace attnlab

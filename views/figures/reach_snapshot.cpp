@@ -1,0 +1,129 @@
+#include "views/figures/reach_snapshot.h"
+
+#include "views/figures/view_inputs.h"
+
+#include "core/registry.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace attnlab {
+
+namespace {
+
+QString choiceName(const VariantChoice& choice, const QString& displayName) {
+    QStringList items;
+    for (const auto& [key, value] : choice.params) items << QString::fromStdString(key + "=" + value);
+    return items.isEmpty() ? displayName : displayName + QStringLiteral(" (") + items.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+QString resolvedText(const ParamSet& params) {
+    QStringList items;
+    for (const auto& [key, value] : params.values()) items << QString::fromStdString(key + "=" + paramValueText(value));
+    return items.join(QLatin1Char(' '));
+}
+
+// Folds one query's hops (n values) into heatmap row `row`, keeping the fewest hops per column block.
+void foldRow(ReceptiveFieldView::Panel& panel, int row, const std::uint8_t* hops) {
+    std::uint8_t* out = panel.cells.data() + static_cast<std::size_t>(row) * panel.cols;
+    for (int x = 0; x < panel.cols; ++x) {
+        const std::int64_t begin = blockStart(x, panel.cols, panel.n), end = blockStart(x + 1, panel.cols, panel.n);
+        out[x] = std::min(out[x], *std::min_element(hops + begin, hops + end));
+    }
+}
+
+// Returns false when cancelled.
+bool fillHeatmap(ReceptiveFieldView::Panel& panel, const Pattern& pattern, const CancelCheck& cancelled) {
+    const std::int64_t n = pattern.size();
+    const std::int64_t cells = std::min(n, ReceptiveFieldView::kHeatmapCells);
+    const bool exact = n <= ReceptiveFieldView::kMaxHopMatrixN;
+    panel.cols = static_cast<int>(cells);
+    panel.rows = static_cast<int>(exact ? cells : ReceptiveFieldView::kSampledQueries);
+    panel.cells.assign(static_cast<std::size_t>(panel.rows) * panel.cols, static_cast<std::uint8_t>(panel.layers + 1));
+    if (exact) {
+        const HopMatrix matrix = hopMatrix(pattern, panel.layers, cancelled);
+        if (matrix.cancelled) return false;
+        for (int y = 0; y < panel.rows; ++y)
+            for (std::int64_t i = blockStart(y, cells, n); i < blockStart(y + 1, cells, n); ++i)
+                foldRow(panel, y, matrix.hops.data() + i * n);
+        if (cells < n)
+            panel.heatmapNote = QStringLiteral("n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops")
+                                    .arg(n).arg(static_cast<double>(n) / static_cast<double>(cells), 0, 'g', 3);
+    } else {
+        panel.sampledRows = true;
+        for (int y = 0; y < panel.rows; ++y) {
+            if (cancelled && cancelled()) return false;
+            foldRow(panel, y, hopsFrom(pattern, sampledRow(y, panel.rows, n), panel.layers).data());
+        }
+        panel.heatmapNote = QStringLiteral("n = %1 > %2: heatmap and curves from %3 evenly spaced queries i (rows); each cell "
+                                           "shows the fewest hops over its %4 keys")
+                                .arg(n).arg(ReceptiveFieldView::kMaxHopMatrixN).arg(panel.rows).arg(n / cells);
+    }
+    panel.image = QImage(panel.cols, panel.rows, QImage::Format_RGB32);
+    for (int y = 0; y < panel.rows; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(panel.image.scanLine(y));
+        for (int x = 0; x < panel.cols; ++x) line[x] = ReceptiveFieldView::hopColor(panel.cells[static_cast<std::size_t>(y) * panel.cols + x], panel.layers);
+    }
+    return true;
+}
+
+ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantChoice& choice, const std::optional<ProblemInputs>& inputs,
+                                     const CancelCheck& cancelled) {
+    ReceptiveFieldView::Panel panel;
+    panel.choice = choice;
+    panel.name = QString::fromStdString(choice.variant);
+    panel.layers = static_cast<int>(settings.layers);
+    try {
+        const VariantInfo& variant = requireVariant(choice.variant);
+        panel.name = choiceName(choice, QString::fromStdString(variant.displayName));
+        const ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
+        const ProblemShape& shape = built.shape;
+        const ParamSet& params = built.params;
+        const Pattern* pattern = built.pattern.get();
+        panel.n = shape.n;
+        panel.causal = shape.causal;
+        panel.paramsText = resolvedText(params);
+        panel.curve = reachCurve(*pattern, panel.layers, ReceptiveFieldView::reachSources(shape.n), cancelled);
+        if (panel.curve.cancelled || !fillHeatmap(panel, *pattern, cancelled)) return panel;
+        if (variant.reachTheory) panel.theory = variant.reachTheory(shape, params, panel.layers);
+    } catch (const std::exception& error) {
+        panel.error = QString::fromStdString(error.what());
+        panel.curve = ReachCurve();
+        panel.image = QImage();
+    }
+    return panel;
+}
+
+bool needsInputs(const LabSettings& settings) {
+    for (const auto& choice : chosenVariants(settings)) {
+        const VariantInfo* variant = findVariant(choice.variant);
+        if (variant && variant->dataDependentPattern) return true;
+    }
+    return settings.source == InputSource::NpyFiles;
+}
+
+} // namespace
+
+ReceptiveFieldView::Snapshot buildReachSnapshot(const LabSettings& settings, const CancelCheck& cancelled) {
+    ReceptiveFieldView::Snapshot snapshot;
+    snapshot.settings = settings;
+    std::optional<ProblemInputs> inputs;
+    QString inputError;
+    if (needsInputs(settings)) {
+        try {
+            inputs = loadInputs(settings, requireVariant(chosenVariants(settings).front().variant));
+            snapshot.note = inputs->note;
+        } catch (const std::exception& error) {
+            inputError = QString::fromStdString(error.what());
+        }
+    }
+    for (const auto& choice : chosenVariants(settings)) {
+        if (cancelled()) break;
+        ReceptiveFieldView::Panel panel = buildPanel(settings, choice, inputs, cancelled);
+        if (!inputError.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
+        snapshot.panels.push_back(std::move(panel));
+    }
+    return snapshot;
+}
+
+} // namespace attnlab

@@ -1,0 +1,390 @@
+#include "views/figures/receptive_field_view.h"
+
+#include "views/figures/reach_snapshot.h"
+#include "views/plot/colormap.h"
+#include "views/plot/plot_axes.h"
+
+#include "core/errors.h"
+#include "core/registry.h"
+
+#include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace attnlab {
+
+namespace {
+
+constexpr double kTitleReserve = 36.0;   // paintFrame's title with its margins
+constexpr double kCaptionReserve = 48.0; // up to three caption lines
+constexpr double kLegendHeight = 48.0;
+constexpr double kAxisMargin = 30.0;
+constexpr double kNameHeight = 18.0;
+constexpr QRgb kSelfColor = 0xff000000; // opaque black
+const QColor kMarkerColor(0x33, 0x33, 0x33);
+const QColor kCausalColor(0x88, 0x88, 0x88);
+
+struct Layout {
+    QRectF heatmaps; // the heatmaps with their names and index labels, leaving room for their legend below
+    QRectF curves;   // the two reach-vs-layers plots and their legend
+};
+
+Layout layoutOf(const QRectF& rect) {
+    const QRectF content(rect.left() + 8, rect.top() + kTitleReserve, rect.width() - 16,
+                         rect.height() - kTitleReserve - kCaptionReserve);
+    const double split = content.left() + content.width() * 0.5;
+    return {QRectF(content.left(), content.top(), split - content.left(), content.height() - kLegendHeight),
+            QRectF(split + 12, content.top(), content.right() - split - 12, content.height())};
+}
+
+constexpr double kLegendLine = 15.0;
+
+// One legend row per entry: a line swatch in the entry's colour and style, then its text.
+void paintLegendRows(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(8.0);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    const double swatch = 24.0;
+    double y = box.top();
+    for (const LegendEntry& entry : entries) {
+        painter.setPen(QPen(entry.color, 1.8, entry.style));
+        painter.drawLine(QPointF(box.left(), y + kLegendLine / 2), QPointF(box.left() + swatch, y + kLegendLine / 2));
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, kLegendLine), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(entry.name, Qt::ElideRight, box.width() - swatch - 6));
+        y += kLegendLine;
+    }
+    painter.restore();
+}
+
+const ReceptiveFieldView::Panel* firstCausal(const ReceptiveFieldView::Snapshot& snapshot) {
+    for (const auto& panel : snapshot.panels)
+        if (panel.causal && !panel.curve.fractionReachable.empty()) return &panel;
+    return nullptr;
+}
+
+QString theoryLabel(const ReachTheory& theory) { return QString::fromStdString(theory.label); }
+
+std::vector<QPointF> theoryPoints(const ReachTheory& theory) {
+    std::vector<QPointF> points;
+    for (const auto& [layers, reach] : theory.maxReach) points.emplace_back(layers, reach);
+    return points;
+}
+
+// Variants (their colour), the papers' formulas and the causal ceiling, in the order they are drawn.
+std::vector<LegendEntry> curveLegend(const ReceptiveFieldView::Snapshot& snapshot) {
+    std::vector<LegendEntry> legend;
+    for (int index = 0; index < static_cast<int>(snapshot.panels.size()); ++index) {
+        const auto& panel = snapshot.panels[index];
+        if (panel.curve.fractionReachable.empty()) continue;
+        legend.push_back({panel.name, seriesColor(index), Qt::SolidLine, false});
+        if (!panel.theory.maxReach.empty()) legend.push_back({theoryLabel(panel.theory), Qt::black, Qt::DotLine, false});
+        if (panel.theory.allPairsBy > 0) legend.push_back({theoryLabel(panel.theory), kMarkerColor, Qt::DashLine, false});
+    }
+    if (firstCausal(snapshot)) legend.push_back({QStringLiteral("all causal pairs j ≤ i: (n + 1) / 2n"), kCausalColor, Qt::DotLine, false});
+    return legend;
+}
+
+QString integerTick(double value) { return value == std::round(value) ? QString::number(static_cast<long long>(value)) : QString(); }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------
+
+ReceptiveFieldView::ReceptiveFieldView(QWidget* parent) : FigureView(parent) {
+    setMouseTracking(true);
+    setMinimumSize(420, 320);
+    watchJobs(m_jobs);
+}
+
+ReceptiveFieldView::~ReceptiveFieldView() = default;
+
+QRgb ReceptiveFieldView::hopColor(int hops, int layers) {
+    if (hops == 0) return kSelfColor;
+    if (hops > layers) return emptyCellColor();
+    return viridis(layers > 1 ? static_cast<double>(hops - 1) / (layers - 1) : 0.0);
+}
+
+QString ReceptiveFieldView::title() const {
+    const QString what = QStringLiteral("Receptive field of %1 stacked layers").arg(m_settings.layers);
+    if (m_settings.compareVariants.size() > 1) return what + QStringLiteral(" — compared");
+    const VariantInfo* variant = findVariant(m_settings.variant);
+    return what + QStringLiteral(" — ") + (variant ? QString::fromStdString(variant->displayName) : QString::fromStdString(m_settings.variant));
+}
+
+QString ReceptiveFieldView::caption() const {
+    QString text = settingsCaption(m_settings) + QStringLiteral("   layers L=%1   head=%2").arg(m_settings.layers).arg(m_settings.head);
+    if (m_snapshot && !m_snapshot->note.isEmpty()) text += QStringLiteral("   (") + m_snapshot->note + QLatin1Char(')');
+    return text + QStringLiteral("   |   every layer uses the same pattern with a residual path: input j reaches query i after "
+                                 "l layers iff j is within l hops of i");
+}
+
+bool ReceptiveFieldView::needsWork(const LabSettings& before, const LabSettings& after) const {
+    return !sameFields(before, after, SettingsUse::Reach);
+}
+
+void ReceptiveFieldView::startWork() {
+    m_jobs.bumpGeneration();
+    const LabSettings settings = m_settings;
+    m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildReachSnapshot(settings, cancelled); },
+                            [this](const Snapshot& snapshot) {
+                                m_snapshot = std::make_shared<const Snapshot>(snapshot);
+                                for (const auto& panel : snapshot.panels)
+                                    if (!panel.error.isEmpty()) {
+                                        emit statusMessage(panel.error);
+                                        break;
+                                    }
+                                update();
+                            });
+    update();
+}
+
+int ReceptiveFieldView::panelCount() const {
+    return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
+}
+
+QRectF ReceptiveFieldView::heatmapRect(const QRectF& rect, int index) const {
+    const QRectF area = layoutOf(rect).heatmaps;
+    const int count = panelCount();
+    const int columns = count == 1 ? 1 : 2, rows = count > 2 ? 2 : 1;
+    const double width = area.width() / columns, height = area.height() / rows;
+    const double labelTop = 14.0;
+    const double side = std::max(16.0, std::min(width - kAxisMargin - 8, height - kNameHeight - labelTop - 4));
+    const double left = area.left() + (index % columns) * width + kAxisMargin + (width - kAxisMargin - 8 - side) / 2;
+    const double top = area.top() + (index / columns) * height + kNameHeight + labelTop;
+    return QRectF(left, top, side, side);
+}
+
+std::optional<ReceptiveFieldView::CellInfo> ReceptiveFieldView::cellAt(const QRectF& rect, const QPointF& pixel, int* panelIndex) const {
+    if (!m_snapshot) return std::nullopt;
+    for (int index = 0; index < static_cast<int>(m_snapshot->panels.size()); ++index) {
+        const Panel& panel = m_snapshot->panels[index];
+        const QRectF plot = heatmapRect(rect, index);
+        if (panel.cells.empty() || !plot.contains(pixel)) continue;
+        const int x = std::clamp(static_cast<int>((pixel.x() - plot.left()) / plot.width() * panel.cols), 0, panel.cols - 1);
+        const int y = std::clamp(static_cast<int>((pixel.y() - plot.top()) / plot.height() * panel.rows), 0, panel.rows - 1);
+        CellInfo cell;
+        cell.col0 = blockStart(x, panel.cols, panel.n);
+        cell.col1 = blockStart(x + 1, panel.cols, panel.n);
+        cell.row0 = panel.sampledRows ? sampledRow(y, panel.rows, panel.n) : blockStart(y, panel.rows, panel.n);
+        cell.row1 = panel.sampledRows ? cell.row0 + 1 : blockStart(y + 1, panel.rows, panel.n);
+        cell.hops = panel.cells[static_cast<std::size_t>(y) * panel.cols + x];
+        if (panelIndex) *panelIndex = index;
+        return cell;
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Painting (one path for the screen and every export)
+
+void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    FigureView::paintFrame(painter, rect, title(), caption());
+    if (!m_snapshot) {
+        painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the receptive field…"));
+        return;
+    }
+    const Layout layout = layoutOf(rect);
+    for (int index = 0; index < static_cast<int>(m_snapshot->panels.size()); ++index) {
+        const Panel& panel = m_snapshot->panels[index];
+        const QRectF plot = heatmapRect(rect, index);
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.save();
+        painter.setFont(bold);
+        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - 14 - kNameHeight, plot.width() + kAxisMargin, kNameHeight);
+        const QString name = panelCount() > 1 ? panel.name : QStringLiteral("hops(i, j): layers until query i sees input j");
+        painter.drawText(nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(name, Qt::ElideRight, nameRect.width()));
+        painter.restore();
+        paintHeatmap(painter, panel, plot);
+    }
+    const QRectF hopLegend(layout.heatmaps.left() + kAxisMargin, heatmapRect(rect, panelCount() - 1).bottom() + 8,
+                           layout.heatmaps.width() - kAxisMargin, kLegendHeight);
+    paintHopLegend(painter, hopLegend);
+    // The curves' legend goes under the heatmaps when they leave room for it, else under the curves.
+    const std::vector<LegendEntry> legend = curveLegend(*m_snapshot);
+    const double legendHeight = static_cast<double>(legend.size()) * kLegendLine + 8;
+    const QRectF spare(hopLegend.left(), hopLegend.bottom() + 4, hopLegend.width(), layout.heatmaps.bottom() + kLegendHeight - hopLegend.bottom() - 4);
+    const bool legendLeft = spare.height() >= legendHeight;
+    const QRectF curves = legendLeft ? layout.curves : layout.curves.adjusted(0, 0, 0, -legendHeight);
+    paintCurves(painter, curves);
+    paintLegendRows(painter, legendLeft ? spare : QRectF(curves.left() + 12, curves.bottom() + 6, curves.width() - 12, legendHeight), legend);
+}
+
+void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, const QRectF& plot) const {
+    painter.save();
+    if (panel.image.isNull()) {
+        painter.setPen(panel.error.isEmpty() ? QColor(0x55, 0x55, 0x55) : QColor(0xb0, 0x00, 0x20));
+        painter.drawRect(plot);
+        painter.drawText(plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
+                         panel.error.isEmpty() ? QStringLiteral("cancelled") : panel.error);
+        painter.restore();
+        return;
+    }
+    // Cells are discrete hop counts: nearest-neighbour scaling keeps every drawn colour a legend colour.
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(plot, panel.image);
+    painter.setPen(QPen(Qt::black, 0.8));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(plot);
+
+    QFont font = painter.font();
+    font.setPointSizeF(7.0);
+    painter.setFont(font);
+    painter.setPen(QColor(0x30, 0x30, 0x30));
+    const double n = static_cast<double>(panel.n);
+    for (const double fraction : {0.0, 0.5, 1.0}) {
+        const QString label = QString::number(static_cast<long long>(std::llround(fraction * n)));
+        const double x = plot.left() + fraction * plot.width(), y = plot.top() + fraction * plot.height();
+        painter.drawText(QRectF(x - 30, plot.top() - 14, 60, 12), Qt::AlignHCenter | Qt::AlignBottom, label);
+        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 7, kAxisMargin - 3, 14), Qt::AlignRight | Qt::AlignVCenter, label);
+    }
+    painter.restore();
+}
+
+void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) const {
+    const int layers = static_cast<int>(m_settings.layers);
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(7.5);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    const double swatch = 12.0, line = metrics.height();
+    double x = box.left();
+    const auto entry = [&](QRgb colour, const QString& label) {
+        painter.setPen(QPen(QColor(0x77, 0x77, 0x77), 0.6));
+        painter.setBrush(QColor::fromRgb(colour));
+        painter.drawRect(QRectF(x, box.top() + (line - swatch) / 2, swatch, swatch));
+        painter.setPen(Qt::black);
+        const double width = metrics.horizontalAdvance(label);
+        painter.drawText(QRectF(x + swatch + 3, box.top(), width + 2, line), Qt::AlignLeft | Qt::AlignVCenter, label);
+        x += swatch + width + 12;
+    };
+    entry(kSelfColor, QStringLiteral("0 (i itself)"));
+    if (layers <= 8) {
+        for (int hops = 1; hops <= layers; ++hops) entry(hopColor(hops, layers), QString::number(hops));
+    } else {
+        // A continuous bar from 1 to L: too many levels for one swatch each.
+        const QRectF bar(x, box.top() + (line - swatch) / 2, std::min(150.0, box.right() - x - 110), swatch);
+        for (int hops = 1; hops <= layers; ++hops)
+            painter.fillRect(QRectF(bar.left() + bar.width() * (hops - 1) / layers, bar.top(), bar.width() / layers + 0.5, bar.height()),
+                             QColor::fromRgb(hopColor(hops, layers)));
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignLeft, QStringLiteral("1"));
+        painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignRight, QString::number(layers));
+        x = bar.right() + 8;
+    }
+    entry(hopColor(layers + 1, layers), QStringLiteral("not within %1").arg(layers));
+    QStringList notes;
+    if (m_snapshot)
+        for (const auto& panel : m_snapshot->panels)
+            if (!panel.heatmapNote.isEmpty() && !notes.contains(panel.heatmapNote)) notes << panel.heatmapNote;
+    painter.setPen(QColor(0x44, 0x44, 0x44));
+    notes.prepend(QStringLiteral("rows: query i (0 at the top), columns: input j; colour: layers until i sees j"));
+    painter.drawText(QRectF(box.left(), box.top() + line + (layers > 8 ? line : 2), box.width(), box.height() - line),
+                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join('\n'));
+    painter.restore();
+}
+
+void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) const {
+    const auto& panels = m_snapshot->panels;
+    std::map<int, QStringList> allPairsMarkers; // layers → variants connecting every pair by then
+    for (const auto& panel : panels)
+        if (panel.theory.allPairsBy > 0) allPairsMarkers[panel.theory.allPairsBy] << QString::fromStdString(panel.choice.variant);
+    const Panel* causalPanel = firstCausal(*m_snapshot);
+    const double plotHeight = std::max(40.0, area.height() / 2 - 4);
+    const QRectF top(area.left(), area.top(), area.width(), plotHeight);
+    const QRectF bottom(area.left(), top.bottom() + 8, area.width(), plotHeight);
+    Axis layersAxis;
+    layersAxis.label = QStringLiteral("layers l");
+    layersAxis.min = 0;
+    layersAxis.max = std::max<double>(1, static_cast<double>(m_settings.layers));
+    layersAxis.format = integerTick;
+
+    Axis fractionAxis;
+    fractionAxis.label = QStringLiteral("pairs (i, j) reachable");
+    fractionAxis.max = 1;
+    fractionAxis.format = [](double value) { return QStringLiteral("%1 %").arg(100.0 * value, 0, 'g', 3); };
+    const PlotAxes fraction(painter, top, layersAxis, fractionAxis, QStringLiteral("Share of the n² pairs reachable within l layers"));
+    fraction.drawAxes();
+
+    std::vector<double> distances;
+    for (const auto& panel : panels) {
+        distances.insert(distances.end(), panel.curve.maxReachDistance.begin(), panel.curve.maxReachDistance.end());
+        for (const auto& point : panel.theory.maxReach) distances.push_back(point.second);
+    }
+    const Axis distanceAxis = Axis::fitted(QStringLiteral("farthest |i − j| reached"), AxisScale::Linear, distances);
+    const PlotAxes reach(painter, bottom, layersAxis, distanceAxis,
+                         QStringLiteral("Reach distance: max (solid) and mean (dashed) over queries"));
+    reach.drawAxes();
+
+    if (causalPanel) {
+        const double share = (static_cast<double>(causalPanel->n) + 1) / (2.0 * static_cast<double>(causalPanel->n));
+        fraction.drawSeries({QString(), kCausalColor, {{layersAxis.min, share}, {layersAxis.max, share}}, Qt::DotLine, false});
+    }
+    int row = 0;
+    for (const auto& [l, variants] : allPairsMarkers)
+        fraction.drawVerticalMarker(l, QStringLiteral("all pairs: ") + variants.join(QStringLiteral(", ")), kMarkerColor, row++);
+    for (int index = 0; index < static_cast<int>(panels.size()); ++index) {
+        const Panel& panel = panels[index];
+        const QColor colour = seriesColor(index);
+        Series share{panel.name, colour, {}}, farthest{panel.name, colour, {}}, mean{panel.name, colour, {}, Qt::DashLine, false};
+        for (int l = 0; l < static_cast<int>(panel.curve.fractionReachable.size()); ++l) {
+            share.points.emplace_back(l, panel.curve.fractionReachable[l]);
+            farthest.points.emplace_back(l, panel.curve.maxReachDistance[l]);
+            mean.points.emplace_back(l, panel.curve.meanReachDistance[l]);
+        }
+        fraction.drawSeries(share);
+        reach.drawSeries(mean);
+        reach.drawSeries(farthest);
+        if (!panel.theory.maxReach.empty()) reach.drawSeries({theoryLabel(panel.theory), Qt::black, theoryPoints(panel.theory), Qt::DotLine, false});
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Data and interaction
+
+QString ReceptiveFieldView::csvData() const {
+    QString csv = QStringLiteral("layer,variant,params,fraction_reachable,mean_reach,max_reach,sources\n");
+    if (!m_snapshot) return csv;
+    for (const auto& panel : m_snapshot->panels)
+        for (std::size_t l = 0; l < panel.curve.fractionReachable.size(); ++l)
+            csv += QStringLiteral("%1,%2,\"%3\",%4,%5,%6,%7\n")
+                       .arg(l)
+                       .arg(QString::fromStdString(panel.choice.variant), panel.paramsText)
+                       .arg(panel.curve.fractionReachable[l], 0, 'g', 17)
+                       .arg(panel.curve.meanReachDistance[l], 0, 'g', 17)
+                       .arg(panel.curve.maxReachDistance[l], 0, 'g', 17)
+                       .arg(panel.curve.sources.size());
+    return csv;
+}
+
+void ReceptiveFieldView::mouseMoveEvent(QMouseEvent* event) {
+    int index = 0;
+    const auto cell = cellAt(rect(), event->position(), &index);
+    if (!cell) {
+        QToolTip::hideText();
+        return;
+    }
+    const Panel& panel = m_snapshot->panels[index];
+    const auto span = [](std::int64_t begin, std::int64_t end) {
+        return end - begin == 1 ? QString::number(begin) : QStringLiteral("%1–%2").arg(begin).arg(end - 1);
+    };
+    const QString hops = cell->hops == 0               ? QStringLiteral("the query itself (0 layers)")
+                         : cell->hops > panel.layers ? QStringLiteral("not reached within %1 layers").arg(panel.layers)
+                                                     : QStringLiteral("reached after %1 layer(s)").arg(cell->hops);
+    const QString text = QStringLiteral("%1: query i = %2, key j = %3: %4")
+                             .arg(panel.name, span(cell->row0, cell->row1), span(cell->col0, cell->col1), hops);
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    emit statusMessage(text);
+}
+
+} // namespace attnlab

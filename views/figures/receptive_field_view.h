@@ -1,0 +1,76 @@
+#pragma once
+
+#include "views/figures/figure_view.h"
+#include "views/jobs/job_runner.h"
+
+#include <QColor>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace attnlab {
+
+// How far a stack of L layers that all use the chosen pattern reaches (residual connections: input j
+// reaches query i after l layers iff j is within l hops of i). Left: hops(i, j) as a heatmap with one
+// colour per hop count; right: the fraction of (i, j) pairs reachable and the reach distance vs
+// l = 0 … L, with the variant's own statement (VariantInfo::reachTheory) where it is exact. In compare mode every variant gets a heatmap
+// and a curve. Computed on a worker from core/receptive_field.h.
+class ReceptiveFieldView : public FigureView {
+    Q_OBJECT
+public:
+    explicit ReceptiveFieldView(QWidget* parent = nullptr);
+    ~ReceptiveFieldView() override;
+
+    QString viewName() const override { return QStringLiteral("reach"); }
+    QString title() const override;
+    QString caption() const override;
+    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    // layer, variant, params, fraction_reachable, mean_reach, max_reach, sources — one row per variant and l.
+    QString csvData() const override;
+    bool busy() const override { return m_jobs.busy(); }
+
+    // Up to this n every query is measured and the heatmap comes from the exact n × n hop matrix; above
+    // it kSampledQueries evenly spaced queries (first and last included) give the curves and the heatmap rows.
+    static constexpr std::int64_t kMaxHopMatrixN = 1024;
+    static constexpr std::int64_t kSampledQueries = 256;
+    // Heatmap columns (and rows up to kMaxHopMatrixN) at most; larger n are shown as blocks holding their fewest hops.
+    static constexpr std::int64_t kHeatmapCells = 512;
+    // The maxSources the view passes to reachCurve for a pattern of size n.
+    static std::int64_t reachSources(std::int64_t n) { return n <= kMaxHopMatrixN ? n : kSampledQueries; }
+
+    // Colour of a cell `hops` layers away in a stack of `layers`; layers + 1 means unreachable.
+    static QRgb hopColor(int hops, int layers);
+
+    // For tests and hover: number of heatmaps, and where heatmap `index` is drawn when the figure fills `rect`.
+    int panelCount() const;
+    QRectF heatmapRect(const QRectF& rect, int index) const;
+    // The query rows and key columns (half-open) one heatmap cell stands for, and the fewest hops it holds.
+    struct CellInfo {
+        std::int64_t row0 = 0, row1 = 0, col0 = 0, col1 = 0;
+        int hops = 0;
+    };
+    std::optional<CellInfo> cellAt(const QRectF& rect, const QPointF& pixel, int* panel = nullptr) const;
+
+    struct Panel;
+    struct Snapshot;
+
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    bool needsWork(const LabSettings& before, const LabSettings& after) const override;
+    void startWork() override;
+    bool cancelWork() override {
+        m_jobs.bumpGeneration();
+        return true;
+    }
+    void paintHeatmap(QPainter& painter, const Panel& panel, const QRectF& plot) const;
+    void paintHopLegend(QPainter& painter, const QRectF& box) const;
+    void paintCurves(QPainter& painter, const QRectF& area) const;
+
+    JobRunner m_jobs{QStringLiteral("receptive field")};
+    std::shared_ptr<const Snapshot> m_snapshot;
+};
+
+} // namespace attnlab

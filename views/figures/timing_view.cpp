@@ -1,0 +1,269 @@
+#include "views/figures/timing_view.h"
+
+#include "views/plot/plot_axes.h"
+
+#include "core/analysis/timing_sweep.h"
+#include "core/cost_model.h"
+#include "core/errors.h"
+#include "core/registry.h"
+#include "core/timing.h"
+
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace attnlab {
+
+namespace {
+
+using Point = TimingView::Point;
+
+QColor partColor(std::size_t part) { return costTermColor(kLayerParts[part].costTerm); }
+
+// Everything a sweep's numbers depend on; other settings (n, the input source, the shown head) leave
+// the measurement as it is.
+bool sameSweep(const LabSettings& a, const LabSettings& b) { return sameFields(a, b, SettingsUse::TimingSweep); }
+
+QString csvField(const std::string& text) {
+    QString field = QString::fromStdString(text);
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) && !field.contains(QLatin1Char('\n')))
+        return field;
+    field.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + field + QLatin1Char('"');
+}
+
+QString csvNumber(double value) { return std::isfinite(value) ? QString::number(value, 'g', 9) : QString(); }
+
+} // namespace
+
+TimingView::TimingView(QWidget* parent) : FigureView(parent) {
+    connect(&m_jobs, &JobRunner::busyChanged, this, [this](bool nowBusy) {
+        if (!nowBusy && m_clock.isValid()) m_sweepSeconds = m_clock.elapsed() / 1000.0;
+        update();
+    });
+    watchJobs(m_jobs);
+}
+
+TimingView::~TimingView() = default;
+
+std::vector<std::int64_t> TimingView::sweepSizes(std::int64_t maxN) { return timingSweepSizes(maxN); }
+
+QString TimingView::title() const {
+    if (m_settings.timingMode == TimingMode::Layer)
+        return QStringLiteral("One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)")
+            .arg(QString::fromStdString(measuredChoices(m_settings).front().variant))
+            .arg(m_settings.heads)
+            .arg(m_settings.d)
+            .arg(static_cast<std::int64_t>(m_settings.heads) * m_settings.d);
+    QStringList names;
+    for (const VariantChoice& choice : measuredChoices(m_settings)) names << QString::fromStdString(choice.variant);
+    return QStringLiteral("Measured attention time vs n: %1 (d=%2, h=%3)")
+        .arg(names.join(QStringLiteral(" vs ")))
+        .arg(m_settings.d)
+        .arg(m_settings.heads);
+}
+
+QString TimingView::caption() const {
+    QStringList variants;
+    for (const VariantChoice& choice : measuredChoices(m_settings)) variants << QString::fromStdString(choiceLabel(choice));
+    const std::vector<std::int64_t> sizes = sweepSizes(m_settings.timingMaxN);
+    const int threads = JobRunner::kernelThreads();
+    const bool layer = m_settings.timingMode == TimingMode::Layer;
+    QString text = QStringLiteral("%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   %8 thread%9, "
+                                  "median of ≥ %10 runs after a warm-up (≥ %11 s per point)   |   dashed: prediction = "
+                                  "cost-model MACs ÷ the MAC rate measured at the largest n of the same curve")
+                       .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"),
+                            variants.join(QStringLiteral(" | ")))
+                       .arg(m_settings.d)
+                       .arg(m_settings.heads)
+                       .arg(m_settings.causal ? QStringLiteral("yes") : QStringLiteral("no"))
+                       .arg(sizes.front())
+                       .arg(sizes.back())
+                       .arg(threads)
+                       .arg(threads == 1 ? QString() : QStringLiteral("s"))
+                       .arg(kTimingMinRepeats)
+                       .arg(layer ? kTimingLayerBudgetSeconds : kTimingPointBudgetSeconds);
+    if (layer)
+        text += QStringLiteral("   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output "
+                               "projection; the FFN's activation is not timed");
+    else
+        text += QStringLiteral("   |   memory: the process's peak resident set during the runs minus before them "
+                               "(outputs and workspaces; the inputs already exist); a kernel's kept workspace "
+                               "counts at the first point that needs it");
+    return text;
+}
+
+bool TimingView::needsWork(const LabSettings& before, const LabSettings& after) const { return !sameSweep(before, after); }
+
+void TimingView::startWork() {
+    const bool resume = m_pausedFor && sameSweep(*m_pausedFor, m_settings);
+    m_pausedFor.reset();
+    startSweep(resume);
+}
+
+bool TimingView::cancelWork() {
+    if (m_cancelled) return false; // the user stopped this sweep: it stays partial
+    m_jobs.bumpGeneration();
+    m_pausedFor = m_settings;
+    return true;
+}
+
+void TimingView::remeasure() { startSweep(false); }
+
+void TimingView::cancel() {
+    if (!busy() || m_cancelled) return;
+    m_jobs.bumpGeneration();
+    m_cancelled = true;
+    update();
+}
+
+bool TimingView::measured(int seriesIndex, std::int64_t n) const {
+    return std::any_of(m_points.begin(), m_points.end(), [&](const Point& point) {
+        return point.shape.n == n && (m_settings.timingMode == TimingMode::Layer || point.seriesIndex == seriesIndex);
+    });
+}
+
+void TimingView::startSweep(bool resume) {
+    m_jobs.bumpGeneration();
+    if (!resume) {
+        m_points.clear();
+        m_done = 0;
+        m_sweepSeconds = 0;
+        m_clock.start();
+    }
+    m_cancelled = false;
+    const LabSettings settings = m_settings;
+    const std::vector<VariantChoice> choices = measuredChoices(settings);
+    const std::vector<std::int64_t> sizes = sweepSizes(settings.timingMaxN);
+    const bool layer = settings.timingMode == TimingMode::Layer;
+    m_total = static_cast<int>(sizes.size() * (layer ? 1 : choices.size()));
+    // n outermost, so every curve grows at the same pace.
+    for (const std::int64_t n : sizes) {
+        if (layer) {
+            if (measured(0, n)) continue;
+            m_jobs.submit<std::vector<Point>>(
+                [choice = choices.front(), settings, n](const CancelCheck& cancelled) {
+                    return measureLayerAt(choice, settings, n, JobRunner::kernelThreads(), cancelled);
+                },
+                [this](const std::vector<Point>& points) { deliver(points); });
+            continue;
+        }
+        for (std::size_t k = 0; k < choices.size(); ++k)
+            if (!measured(static_cast<int>(k), n))
+                m_jobs.submit<std::vector<Point>>(
+                [choice = choices[k], index = static_cast<int>(k), settings, n](const CancelCheck& cancelled) {
+                    return measureVariantAt(choice, index, settings, n, JobRunner::kernelThreads(), cancelled);
+                },
+                [this](const std::vector<Point>& points) { deliver(points); });
+    }
+    emit progressChanged(m_done, m_total);
+    update();
+}
+
+void TimingView::deliver(const std::vector<Point>& points) {
+    if (points.empty()) return; // cancelled inside the kernel
+    m_points.insert(m_points.end(), points.begin(), points.end());
+    ++m_done;
+    emit progressChanged(m_done, m_total);
+    update();
+}
+
+std::vector<TimingView::SeriesInfo> TimingView::seriesList() const {
+    std::vector<SeriesInfo> list;
+    if (m_settings.timingMode == TimingMode::Layer) {
+        for (std::size_t k = 0; k < kLayerParts.size(); ++k) list.push_back({kLayerParts[k].id, static_cast<int>(k)});
+        return list;
+    }
+    const std::vector<VariantChoice> choices = measuredChoices(m_settings);
+    for (std::size_t k = 0; k < choices.size(); ++k) list.push_back({choiceLabel(choices[k]), static_cast<int>(k)});
+    return list;
+}
+
+std::vector<const Point*> TimingView::seriesPoints(int seriesIndex) const { return attnlab::seriesPoints(m_points, seriesIndex); }
+
+QString TimingView::seriesLabel(const SeriesInfo& series) const {
+    if (m_settings.timingMode != TimingMode::Layer) return QString::fromStdString(series.name);
+    const LayerPartInfo& part = kLayerParts[static_cast<std::size_t>(series.index)];
+    if (std::string(part.id) == "attention")
+        return QStringLiteral("%1 (%2)").arg(QString::fromLatin1(part.label),
+                                             QString::fromStdString(measuredChoices(m_settings).front().variant));
+    return QString::fromLatin1(part.label);
+}
+
+QColor TimingView::seriesColorOf(const SeriesInfo& series) const {
+    return m_settings.timingMode == TimingMode::Layer ? partColor(static_cast<std::size_t>(series.index))
+                                                      : seriesColor(series.index);
+}
+
+double TimingView::predictedSeconds(const Point& point) const { return attnlab::predictedSeconds(m_points, point); }
+
+MeasuredCrossover TimingView::measuredCrossover() const {
+    if (m_settings.timingMode != TimingMode::Layer) return {};
+    return layerCrossover(m_points);
+}
+
+QString TimingView::statusText() const {
+    QString text;
+    if (busy() && !m_cancelled)
+        text = QStringLiteral("measuring %1/%2…").arg(m_done).arg(m_total);
+    else if (partial())
+        text = QStringLiteral("cancelled: %1 of %2 points measured (partial)").arg(m_done).arg(m_total);
+    else if (m_total == 0 || busy())
+        text = QStringLiteral("waiting to measure");
+    else
+        text = QStringLiteral("%1 points measured in %2").arg(m_done).arg(durationText(m_sweepSeconds));
+    if (m_settings.timingMode == TimingMode::Layer) text += QStringLiteral("   ·   ") + crossoverText();
+    const auto starved = std::count_if(m_points.begin(), m_points.end(), [](const Point& point) { return point.starved(); });
+    if (starved > 0)
+        text += QStringLiteral("   ·   %1 point(s) got less than %2% of their cores (other programs were busy): "
+                               "their times are inflated")
+                    .arg(starved)
+                    .arg(static_cast<int>(kStarvedCpuShare * 100));
+    return text;
+}
+
+QString TimingView::csvData() const {
+    QString csv = QStringLiteral("mode,series,n,d,heads,causal,median_s,min_s,max_s,repeats,macs,gflops,"
+                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,note\n");
+    const QString mode = QString::fromStdString(timingModeName(m_settings.timingMode));
+    for (const SeriesInfo& series : seriesList())
+        for (const Point* point : seriesPoints(series.index)) {
+            const bool valid = point->valid();
+            csv += QStringList{mode,
+                               csvField(point->series),
+                               QString::number(point->shape.n),
+                               QString::number(m_settings.d),
+                               QString::number(m_settings.heads),
+                               point->shape.causal ? QStringLiteral("true") : QStringLiteral("false"),
+                               valid ? csvNumber(point->medianSeconds) : QString(),
+                               valid ? csvNumber(point->minSeconds) : QString(),
+                               valid ? csvNumber(point->maxSeconds) : QString(),
+                               valid && point->repeats > 0 ? QString::number(point->repeats) : QString(),
+                               valid ? csvNumber(point->macs) : QString(),
+                               valid ? csvNumber(point->gflops) : QString(),
+                               valid ? csvNumber(point->peakExtraBytes) : QString(),
+                               valid ? csvNumber(point->modelExtraBytes) : QString(),
+                               valid ? csvNumber(predictedSeconds(*point)) : QString(),
+                               valid ? csvNumber(point->cpuShare) : QString(),
+                               csvField(point->error)}
+                       .join(QLatin1Char(',')) +
+                   QLatin1Char('\n');
+        }
+    if (m_settings.timingMode == TimingMode::Layer) {
+        const auto marker = [&](const QString& series, double n, const QString& note) {
+            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,%6\n")
+                       .arg(mode, series, csvNumber(n))
+                       .arg(m_settings.d)
+                       .arg(m_settings.heads)
+                       .arg(note);
+        };
+        const MeasuredCrossover measured = measuredCrossover();
+        if (measured.n) marker(QStringLiteral("crossover_measured"), *measured.n, QStringLiteral("self-attention > FFN"));
+        marker(QStringLiteral("crossover_cost_model_2hd"), attentionOvertakesFfn(m_settings.heads, m_settings.d),
+               QStringLiteral("self-attention > FFN"));
+    }
+    return csv;
+}
+
+} // namespace attnlab

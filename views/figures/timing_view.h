@@ -1,0 +1,103 @@
+#pragma once
+
+#include "views/figures/figure_view.h"
+#include "views/jobs/job_runner.h"
+
+#include "core/analysis/timing_sweep.h"
+
+#include <QElapsedTimer>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+class PlotAxes;
+
+// Measured wall time on this machine vs n = 64, 128, … up to LabSettings::timingMaxN, log-log, beside
+// the cost model's prediction. Variants mode: the chosen variants' attention cores (time, GFLOP/s, peak
+// extra memory). Layer mode: one Transformer layer's parts (QKV projections, attention core, output
+// projection, FFN) with the measured crossover where self-attention outweighs the FFN beside the cost
+// model's n = 2hd. Every n (per variant) is one background job, so the curves grow as points arrive; a
+// change of anything the measurement depends on restarts the sweep and drops every stale point. A hidden
+// view measures nothing until it is shown: a sweep loads the machine, which would slow the views on
+// screen and be disturbed by them.
+class TimingView : public FigureView {
+    Q_OBJECT
+public:
+    using Point = TimingPoint;
+
+    explicit TimingView(QWidget* parent = nullptr);
+    ~TimingView() override;
+
+    QString viewName() const override { return QStringLiteral("timing"); }
+    QString title() const override;
+    QString caption() const override;
+    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    QString csvData() const override;
+    bool busy() const override { return m_jobs.busy(); }
+
+    // Stops the running sweep (the kernel in flight polls the cancellation) and keeps the points
+    // measured so far, marked as partial.
+    void cancel();
+    // Measures the current settings again from the start.
+    void remeasure();
+
+    // Points of the current sweep in arrival order, only ever for the current settings.
+    const std::vector<Point>& points() const { return m_points; }
+    int progressDone() const { return m_done; }
+    int progressTotal() const { return m_total; }
+    // The sweep was cancelled before every point was measured.
+    bool partial() const { return m_cancelled && m_done < m_total; }
+    // The n of the sweep: powers of two from 64 to the settings' maximum.
+    static std::vector<std::int64_t> sweepSizes(std::int64_t maxN);
+    // The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
+    double predictedSeconds(const Point& point) const;
+    // Layer mode only; empty before two n are measured.
+    MeasuredCrossover measuredCrossover() const;
+
+signals:
+    void progressChanged(int done, int total);
+
+protected:
+    bool needsWork(const LabSettings& before, const LabSettings& after) const override;
+    // Measures the points still missing when the sweep was paused for the same settings, else all.
+    void startWork() override;
+    // Pauses the sweep: the kernel in flight stops, the points so far are kept for the resumption.
+    bool cancelWork() override;
+
+private:
+    struct SeriesInfo {
+        std::string name;
+        int index = 0;
+    };
+    void startSweep(bool resume);
+    bool measured(int seriesIndex, std::int64_t n) const;
+    void deliver(const std::vector<Point>& points);
+    std::vector<SeriesInfo> seriesList() const;
+    std::vector<const Point*> seriesPoints(int seriesIndex) const; // sorted by n
+    QString seriesLabel(const SeriesInfo& series) const;
+    QColor seriesColorOf(const SeriesInfo& series) const;
+    QString statusText() const;
+    void paintTime(QPainter& painter, const QRectF& area) const;
+    void paintRate(QPainter& painter, const QRectF& area) const;
+    void paintMemory(QPainter& painter, const QRectF& area) const;
+    void paintLayerShare(QPainter& painter, const QRectF& area) const;
+    // Vertical markers at the measured and the cost model's crossover; crossoverText() names both.
+    void paintCrossoverMarkers(const PlotAxes& axes) const;
+    QString crossoverText() const;
+
+    JobRunner m_jobs{QStringLiteral("timing sweep")};
+    std::vector<Point> m_points;
+    int m_done = 0;
+    int m_total = 0;
+    bool m_cancelled = false;
+    std::optional<LabSettings> m_pausedFor; // the settings of a sweep paused by hiding the view
+    QElapsedTimer m_clock;     // since the sweep started
+    double m_sweepSeconds = 0; // wall time of the finished sweep
+};
+
+} // namespace attnlab

@@ -1,0 +1,202 @@
+// The timing view's painting: the four panels and the crossover markers.
+#include "views/figures/timing_view.h"
+
+#include "views/plot/plot_axes.h"
+
+#include "core/cost_model.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Axis range of log-scaled values, ignoring what a log axis cannot show.
+std::vector<double> positive(std::vector<double> values) {
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !(v > 0) || !std::isfinite(v); }),
+                 values.end());
+    return values;
+}
+
+} // namespace
+
+void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    QRectF body = paintFrame(painter, rect, title(), caption());
+    const double line = QFontMetricsF(painter.font(), painter.device()).height();
+    painter.save();
+    painter.setPen(partial() ? QColor(0xB0, 0x00, 0x20) : QColor(0x44, 0x44, 0x44));
+    painter.drawText(QRectF(body.left(), body.top() - 2, body.width(), line), Qt::AlignHCenter | Qt::AlignTop, statusText());
+    painter.restore();
+    body.setTop(body.top() + line + 2);
+
+    const double split = body.left() + body.width() * 0.55;
+    const double middle = body.top() + body.height() / 2;
+    const QRectF left(body.topLeft(), QPointF(split - 8, body.bottom()));
+    const QRectF rightTop(QPointF(split + 8, body.top()), QPointF(body.right(), middle - 6));
+    const QRectF rightBottom(QPointF(split + 8, middle + 6), body.bottomRight());
+    paintTime(painter, left);
+    if (m_settings.timingMode == TimingMode::Layer) {
+        paintLayerShare(painter, rightTop);
+        paintRate(painter, rightBottom);
+    } else {
+        paintRate(painter, rightTop);
+        paintMemory(painter, rightBottom);
+    }
+}
+
+void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs;
+    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) xs.push_back(static_cast<double>(n));
+    std::vector<double> ys;
+    for (const Point& point : m_points) {
+        ys.push_back(point.medianSeconds);
+        ys.push_back(predictedSeconds(point));
+    }
+    Axis x = Axis::fitted(QStringLiteral("sequence length n"), AxisScale::Log2, xs);
+    Axis y = Axis::fitted(QStringLiteral("wall time per run (median)"), AxisScale::Log10, positive(ys));
+    y.format = durationText;
+    const bool layer = m_settings.timingMode == TimingMode::Layer;
+    const PlotAxes axes(painter, area, x, y,
+                        layer ? QStringLiteral("Time of each part (log-log); markers: self-attention = FFN") : QStringLiteral("Attention core time (log-log)"));
+    axes.drawAxes();
+    std::vector<LegendEntry> legend;
+    QString firstError;
+    for (const SeriesInfo& series : seriesList()) {
+        const QColor color = seriesColorOf(series);
+        Series measured{seriesLabel(series), color, {}, Qt::SolidLine, true};
+        Series predicted{seriesLabel(series), color, {}, Qt::DashLine, false};
+        QStringList skipped;
+        for (const Point* point : seriesPoints(series.index)) {
+            if (!point->valid()) {
+                skipped << QString::number(point->shape.n);
+                if (firstError.isEmpty()) firstError = QString::fromStdString(point->error);
+                continue;
+            }
+            const double n = static_cast<double>(point->shape.n);
+            measured.points.emplace_back(n, point->medianSeconds);
+            predicted.points.emplace_back(n, predictedSeconds(*point));
+        }
+        axes.drawSeries(predicted);
+        axes.drawSeries(measured);
+        QString name = seriesLabel(series);
+        if (!skipped.isEmpty() && !layer) name += QStringLiteral(" — not valid at n = %1").arg(skipped.join(QStringLiteral(", ")));
+        legend.push_back({name, color, Qt::SolidLine, false});
+    }
+    legend.push_back({QStringLiteral("cost model, scaled to the largest n"), QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
+    if (layer) paintCrossoverMarkers(axes);
+    if (m_points.empty() || std::none_of(m_points.begin(), m_points.end(), [](const Point& p) { return p.valid(); })) {
+        if (!firstError.isEmpty())
+            axes.drawNotice(firstError);
+        else if (busy())
+            axes.drawNotice(QStringLiteral("measuring %1/%2…").arg(m_done).arg(m_total));
+        else
+            axes.drawNotice(QStringLiteral("no measurement yet"));
+        return;
+    }
+    axes.drawLegend(legend, layer ? Qt::BottomRightCorner : Qt::TopLeftCorner);
+}
+
+void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
+    // The model's label (top row) is drawn last so its box covers the measured line where they cross.
+    if (const MeasuredCrossover measured = measuredCrossover(); measured.n)
+        axes.drawVerticalMarker(*measured.n, QStringLiteral("measured ≈ %1").arg(compactNumber(std::round(*measured.n))),
+                                Qt::black, 1);
+    const double model = attentionOvertakesFfn(m_settings.heads, m_settings.d);
+    axes.drawVerticalMarker(model, QStringLiteral("cost model 2hd = %1").arg(compactNumber(model)), QColor(0x66, 0x66, 0x66), 0);
+}
+
+QString TimingView::crossoverText() const {
+    const MeasuredCrossover measured = measuredCrossover();
+    const std::vector<std::int64_t> sizes = sweepSizes(m_settings.timingMaxN);
+    QString found;
+    if (measured.n)
+        found = QStringLiteral("n ≈ %1").arg(compactNumber(std::round(*measured.n)));
+    else if (measured.alwaysAbove)
+        found = QStringLiteral("already at n = %1").arg(sizes.front());
+    else if (busy())
+        found = QStringLiteral("not yet");
+    else
+        found = QStringLiteral("not up to n = %1").arg(sizes.back());
+    const bool full = measuredChoices(m_settings).front().variant == "full";
+    return QStringLiteral("self-attention > FFN: measured %1, cost model%2 n = 2hd = %3")
+        .arg(found, full ? QString() : QStringLiteral(" (full attention)"),
+             compactNumber(attentionOvertakesFfn(m_settings.heads, m_settings.d)));
+}
+
+void TimingView::paintRate(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs;
+    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) xs.push_back(static_cast<double>(n));
+    std::vector<double> rates;
+    for (const Point& point : m_points)
+        if (point.valid()) rates.push_back(point.gflops);
+    const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, xs),
+                        Axis::fitted(QStringLiteral("GFLOP/s"), AxisScale::Linear, rates),
+                        QStringLiteral("Rate: 2 × cost-model MACs / median time"));
+    axes.drawAxes();
+    for (const SeriesInfo& series : seriesList()) {
+        Series measured{seriesLabel(series), seriesColorOf(series), {}, Qt::SolidLine, true};
+        for (const Point* point : seriesPoints(series.index))
+            if (point->valid()) measured.points.emplace_back(static_cast<double>(point->shape.n), point->gflops);
+        axes.drawSeries(measured);
+    }
+}
+
+void TimingView::paintMemory(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs;
+    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) xs.push_back(static_cast<double>(n));
+    std::vector<double> bytes;
+    for (const Point& point : m_points)
+        if (point.valid()) {
+            bytes.push_back(point.peakExtraBytes);
+            bytes.push_back(point.modelExtraBytes);
+        }
+    Axis y = Axis::fitted(QStringLiteral("bytes"), AxisScale::Log2, positive(bytes));
+    y.format = bytesText;
+    const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, xs), y,
+                        QStringLiteral("Peak extra memory (dashed: output + workspace)"));
+    axes.drawAxes();
+    for (const SeriesInfo& series : seriesList()) {
+        const QColor color = seriesColorOf(series);
+        Series measured{seriesLabel(series), color, {}, Qt::SolidLine, true};
+        Series model{seriesLabel(series), color, {}, Qt::DashLine, false};
+        for (const Point* point : seriesPoints(series.index)) {
+            if (!point->valid()) continue;
+            const double n = static_cast<double>(point->shape.n);
+            measured.points.emplace_back(n, point->peakExtraBytes);
+            model.points.emplace_back(n, point->modelExtraBytes);
+        }
+        axes.drawSeries(model);
+        axes.drawSeries(measured);
+    }
+}
+
+void TimingView::paintLayerShare(QPainter& painter, const QRectF& area) const {
+    // Share of the measured layer time per part, at every n where all parts were measured.
+    std::vector<double> xs;
+    std::vector<std::vector<double>> layers(kLayerParts.size());
+    for (const auto& [n, seconds] : completeLayers(m_points)) {
+        xs.push_back(static_cast<double>(n));
+        const double total = seconds[0] + seconds[1] + seconds[2] + seconds[3];
+        for (std::size_t k = 0; k < kLayerParts.size(); ++k) layers[k].push_back(100.0 * seconds[k] / total);
+    }
+    std::vector<double> sizes;
+    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) sizes.push_back(static_cast<double>(n));
+    Axis y;
+    y.label = QStringLiteral("% of layer time");
+    y.min = 0;
+    y.max = 100;
+    const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, sizes), y,
+                        QStringLiteral("Measured layer time, stacked"));
+    axes.drawAxes();
+    if (xs.size() < 2) return;
+    std::vector<QColor> colors;
+    for (std::size_t part = 0; part < kLayerParts.size(); ++part) colors.push_back(seriesColorOf({kLayerParts[part].id, static_cast<int>(part)}));
+    axes.drawStackedAreas(xs, layers, colors);
+    paintCrossoverMarkers(axes);
+}
+
+} // namespace attnlab

@@ -1,0 +1,68 @@
+#include "views/figures/view_inputs.h"
+
+#include "core/errors.h"
+#include "core/input_files.h"
+#include "core/input_generator.h"
+#include "core/memory_budget.h"
+#include "core/registry.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant) {
+    ProblemInputs inputs;
+    inputs.shape = problemShape(settings, variant);
+    if (settings.source == InputSource::NpyFiles) {
+        InputFiles files = readInputFiles(settings.qPath, settings.kPath, settings.vPath);
+        inputs.shape.heads = files.q.heads;
+        inputs.shape.n = files.q.rows;
+        inputs.shape.d = files.q.cols;
+        inputs.shape.dv = files.v.empty() ? files.q.cols : files.v.cols;
+        if (files.v.empty()) files.v = files.q;
+        if (!files.hasKeys) files.k = files.q;
+        inputs.q = std::move(files.q);
+        inputs.k = std::move(files.k);
+        inputs.v = std::move(files.v);
+        inputs.note = QStringLiteral("shape from the NPY files: h=%1, n=%2, d=%3")
+                          .arg(inputs.shape.heads).arg(inputs.shape.n).arg(inputs.shape.d);
+        return inputs;
+    }
+    const double values = static_cast<double>(inputs.shape.heads) * static_cast<double>(inputs.shape.n) *
+                          static_cast<double>(inputs.shape.d + inputs.shape.d + inputs.shape.dv);
+    requireMemory(values * sizeof(float), "the generated Q, K, V");
+    const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
+    GeneratedInputs generated = generateInputs(kind, inputs.shape.heads, inputs.shape.n, inputs.shape.d, inputs.shape.dv,
+                                               settings.inputSeed);
+    inputs.q = std::move(generated.q);
+    inputs.k = std::move(generated.k);
+    inputs.v = std::move(generated.v);
+    return inputs;
+}
+
+ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs) {
+    const VariantInfo& variant = requireVariant(choice.variant);
+    ViewPattern result;
+    result.shape = inputs ? inputs->shape : problemShape(settings, variant);
+    result.shape.causal = problemShape(settings, variant).causal;
+    if (settings.head < 0 || settings.head >= result.shape.heads)
+        throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " +
+                         std::to_string(result.shape.heads - 1) + "]");
+    result.params = prepareParams(variant, result.shape, choice.params);
+    AttentionInputs data;
+    if (variant.dataDependentPattern) {
+        if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
+        data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
+    }
+    result.pattern = buildPattern(variant, result.shape, result.params, variant.dataDependentPattern ? &data : nullptr,
+                                  settings.head);
+    return result;
+}
+
+Tensor3 headSlice(const Tensor3& tensor, int head) {
+    Tensor3 slice(1, tensor.rows, tensor.cols);
+    std::copy(tensor.head(head), tensor.head(head) + tensor.headStride(), slice.values.begin());
+    return slice;
+}
+
+} // namespace attnlab

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "core/analysis/lab_settings.h"
+
+#include "core/param_schema.h"
+#include "core/pattern.h"
+#include "core/tensor.h"
+#include "core/variant.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace attnlab {
+
+// The Q, K, V every per-input view works on: generated from the settings (source, seed, heads, n, d)
+// or read from the NPY files, whose shape then replaces the settings' h, n, d.
+struct ProblemInputs {
+    Tensor3 q, k, v;     // [h, n, d], [h, n, d], [h, n, dv]; K is a copy of Q when the files have none
+    ProblemShape shape;  // problemShape(settings, variant) with the files' sizes
+    QString note;        // e.g. "shape from the NPY files: …"; empty for generated inputs
+};
+
+// Throws InputError when the files cannot be read.
+ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant);
+
+// One variant's pattern as every view shows it: the inputs' shape (the files' sizes when they are the
+// source) under the variant's causal rule, the resolved parameters and the pattern of settings.head.
+// Data-dependent patterns (lsh) are built from `inputs`. Throws InputError.
+struct ViewPattern {
+    ProblemShape shape;
+    ParamSet params;
+    std::unique_ptr<Pattern> pattern;
+};
+ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs);
+
+// Head `head` of a [h, rows, cols] tensor as a one-head tensor.
+Tensor3 headSlice(const Tensor3& tensor, int head);
+
+} // namespace attnlab

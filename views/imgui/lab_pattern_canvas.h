@@ -1,0 +1,85 @@
+#pragma once
+
+#include "views/jobs/job_runner.h"
+#include "core/analysis/lab_settings.h"
+#include "views/plot/plane_viewport.h"
+
+#include "core/pattern.h"
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+class QOpenGLFunctions;
+
+namespace attnlab {
+
+// The pattern of one set of settings, immutable once built; shared by tile workers and hover.
+struct LabPattern {
+    std::uint64_t generation = 0;
+    std::shared_ptr<const Pattern> pattern; // null when `error` is set or nothing is built yet
+    QString error;
+    QString note;                           // where the shape came from when not from the sliders
+    std::int64_t n = 0;
+    std::int64_t nnz = 0;
+};
+
+// The colour-mapped density image of `region` of one pattern: width × height bins, RGBA bytes ready
+// for an OpenGL texture.
+struct DensityTile {
+    std::uint64_t patternGeneration = 0;
+    std::int64_t n = 0;
+    PlaneRegion region;
+    QImage image; // Format_RGBA8888
+};
+
+struct DensityTileRequest {
+    std::uint64_t patternGeneration = 0;
+    PlaneRegion region;
+    QSize bins;
+    bool operator==(const DensityTileRequest&) const = default;
+};
+
+// The live lab canvas's data: the current pattern and the density image of the visible region, built
+// inline for small problems and on workers (tagged with a generation, stale results dropped) for large
+// ones. Lives on the UI thread; deliveries arrive through queued calls.
+class LabPatternCanvas {
+public:
+    // Rebuilds the pattern when what it depends on changed.
+    void sync(const LabSettings& settings);
+    // Asks for the density image of `region` at `bins` resolution.
+    void request(const PlaneRegion& region, QSize bins);
+
+    const LabPattern& pattern() const { return m_pattern; }
+    bool patternCurrent() const { return m_pattern.generation == m_generation; }
+    const std::optional<DensityTile>& tile() const { return m_tile; }
+    bool pending() const;
+
+    // The tile as a texture of the current OpenGL context (0 when there is none), uploaded when new.
+    unsigned texture(QOpenGLFunctions& gl);
+    void releaseTexture(QOpenGLFunctions& gl);
+
+private:
+    void adoptPattern(const LabPattern& pattern);
+    void adoptTile(DensityTile tile);
+    void submitWantedTile();
+
+    LabSettings m_key;
+    bool m_hasKey = false;
+    std::uint64_t m_generation = 0;
+    LabPattern m_pattern;
+    std::optional<DensityTileRequest> m_wanted;
+    std::optional<DensityTileRequest> m_submitted;
+    std::optional<DensityTile> m_tile;
+    unsigned m_texture = 0;
+    bool m_textureStale = true;
+    // Declared last: destroyed (and waited for) first, so no delivery outlives the members above.
+    JobRunner m_patternRunner;
+    JobRunner m_tileRunner;
+};
+
+} // namespace attnlab

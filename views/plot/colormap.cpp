@@ -1,0 +1,37 @@
+#include "views/plot/colormap.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Matplotlib's viridis sampled at t = 0, 1/8, …, 1.
+constexpr std::array<QRgb, 9> kViridisStops = {0x440154, 0x472c7a, 0x3b518b, 0x2c718e, 0x21908d,
+                                               0x27ad81, 0x5cc863, 0xaadc32, 0xfde725};
+
+int mix(int a, int b, double f) { return static_cast<int>(std::lround(a + (b - a) * f)); }
+
+} // namespace
+
+QRgb viridis(double t) {
+    const double clamped = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0);
+    const double position = clamped * (kViridisStops.size() - 1);
+    const std::size_t low = std::min<std::size_t>(static_cast<std::size_t>(position), kViridisStops.size() - 2);
+    const double f = position - static_cast<double>(low);
+    const QRgb a = kViridisStops[low];
+    const QRgb b = kViridisStops[low + 1];
+    return qRgb(mix(qRed(a), qRed(b), f), mix(qGreen(a), qGreen(b), f), mix(qBlue(a), qBlue(b), f));
+}
+
+QRgb emptyCellColor() { return qRgb(0xf4, 0xf4, 0xf2); }
+
+QRgb densityColor(double density) {
+    if (!(density > 0.0)) return emptyCellColor();
+    // Sparse blocks start at 0.75 (green) so a lone allowed cell stays visible against the background.
+    return viridis(0.75 * (1.0 - std::min(density, 1.0)));
+}
+
+} // namespace attnlab

@@ -1,0 +1,380 @@
+#include "views/plot/plot_axes.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace attnlab {
+
+namespace {
+
+constexpr double kGap = 4.0;
+constexpr double kMarkerRadius = 3.0;
+
+double logOf(AxisScale scale, double value) { return scale == AxisScale::Log2 ? std::log2(value) : std::log10(value); }
+double baseOf(AxisScale scale) { return scale == AxisScale::Log2 ? 2.0 : 10.0; }
+bool isLog(AxisScale scale) { return scale != AxisScale::Linear; }
+
+// 1, 2 or 5 times a power of ten, at least `rough`.
+double niceStep(double rough) {
+    const double power = std::pow(10.0, std::floor(std::log10(rough)));
+    for (const double factor : {1.0, 2.0, 5.0})
+        if (factor * power >= rough * (1 - 1e-9)) return factor * power;
+    return 10.0 * power;
+}
+
+QString significant(double value) { return QString::number(value, 'g', 3); }
+
+QFontMetricsF metricsOf(const QPainter& painter) { return QFontMetricsF(painter.font(), painter.device()); }
+
+} // namespace
+
+QColor costTermColor(const std::string& term) {
+    static const std::map<std::string, QColor> colors = {
+        {"qkv_proj", QColor(0x00, 0x72, 0xB2)},    {"scores", QColor(0xD5, 0x5E, 0x00)},
+        {"weights_v", QColor(0xE6, 0x9F, 0x00)},   {"out_proj", QColor(0x56, 0xB4, 0xE9)},
+        {"ffn", QColor(0x00, 0x9E, 0x73)},         {"feature_map", QColor(0xCC, 0x79, 0xA7)},
+        {"linear_state", QColor(0xF0, 0xE4, 0x42)}, {"projection", QColor(0x99, 0x99, 0x99)},
+        {"relpos", QColor(0xCC, 0x79, 0xA7)},      {"hashing", QColor(0x99, 0x99, 0x99)},
+    };
+    const auto found = colors.find(term);
+    return found != colors.end() ? found->second : QColor(0x77, 0x77, 0x77);
+}
+
+QColor seriesColor(int index) {
+    static const QColor palette[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73),
+                                     QColor(0xCC, 0x79, 0xA7), QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+                                     QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x00, 0x00)};
+    constexpr int count = static_cast<int>(std::size(palette));
+    return palette[((index % count) + count) % count];
+}
+
+QString compactNumber(double value) {
+    const double magnitude = std::abs(value);
+    if (magnitude < 1e5 && value == std::round(value)) return QString::number(static_cast<long long>(value));
+    if (magnitude < 1e3) return significant(value);
+    static const std::pair<double, const char*> units[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    for (const auto& [scale, suffix] : units)
+        if (magnitude >= scale) return significant(value / scale) + QString::fromLatin1(suffix);
+    return significant(value);
+}
+
+QString durationText(double seconds) {
+    if (seconds < 1e-3) return significant(seconds * 1e6) + QStringLiteral(" µs");
+    if (seconds < 1.0) return significant(seconds * 1e3) + QStringLiteral(" ms");
+    return significant(seconds) + QStringLiteral(" s");
+}
+
+QString bytesText(double bytes) {
+    static const std::pair<double, const char*> units[] = {{1024.0 * 1024 * 1024, "GiB"}, {1024.0 * 1024, "MiB"}, {1024.0, "KiB"}};
+    for (const auto& [scale, suffix] : units)
+        if (bytes >= scale) return significant(bytes / scale) + QLatin1Char(' ') + QString::fromLatin1(suffix);
+    return significant(bytes) + QStringLiteral(" B");
+}
+
+Axis Axis::fitted(const QString& label, AxisScale scale, const std::vector<double>& values, bool fromZero) {
+    Axis axis;
+    axis.label = label;
+    axis.scale = scale;
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (const double value : values) {
+        if (!std::isfinite(value) || (isLog(scale) && value <= 0)) continue;
+        low = std::min(low, value);
+        high = std::max(high, value);
+    }
+    if (isLog(scale)) {
+        if (!(low <= high)) low = 1, high = 10;
+        const double base = baseOf(scale);
+        axis.min = std::pow(base, std::floor(logOf(scale, low) + 1e-9));
+        axis.max = std::pow(base, std::ceil(logOf(scale, high) - 1e-9));
+        if (axis.max <= axis.min) axis.max = axis.min * base;
+        return axis;
+    }
+    if (!(low <= high)) low = 0, high = 1;
+    if (fromZero) low = std::min(0.0, low), high = std::max(0.0, high);
+    if (high <= low) high = low + 1;
+    const double step = niceStep((high - low) / 5);
+    axis.min = std::floor(low / step + 1e-9) * step;
+    axis.max = std::ceil(high / step - 1e-9) * step;
+    return axis;
+}
+
+Axis Axis::categorical(const QString& label, const QStringList& names) {
+    Axis axis;
+    axis.label = label;
+    axis.categories = names;
+    axis.min = -0.5;
+    axis.max = std::max<qsizetype>(1, names.size()) - 0.5;
+    return axis;
+}
+
+PlotAxes::PlotAxes(QPainter& painter, const QRectF& area, Axis x, Axis y, const QString& panelTitle)
+    : m_painter(painter), m_x(std::move(x)), m_y(std::move(y)), m_title(panelTitle), m_area(area) {
+    const QFontMetricsF metrics = metricsOf(painter);
+    double labelWidth = 0;
+    for (const Tick& tick : ticks(m_y)) {
+        if (!tick.labelled) continue;
+        const QString text = m_y.categories.isEmpty() ? m_y.format(tick.value) : m_y.categories[static_cast<int>(tick.value)];
+        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(text));
+    }
+    const double line = metrics.height();
+    const double left = labelWidth + 2 * kGap + (m_y.label.isEmpty() ? 0 : line + kGap);
+    const double bottom = line + kGap * 2 + (m_x.label.isEmpty() ? 0 : line + kGap);
+    const double top = (m_title.isEmpty() ? 0 : line + kGap) + kGap;
+    const double right = metrics.horizontalAdvance(QStringLiteral("00000")) / 2;
+    m_plot = QRectF(area.left() + left, area.top() + top, std::max(10.0, area.width() - left - right),
+                    std::max(10.0, area.height() - top - bottom));
+}
+
+bool PlotAxes::inDomain(const Axis& axis, double value) const {
+    return std::isfinite(value) && (!isLog(axis.scale) || value > 0);
+}
+
+double PlotAxes::fraction(const Axis& axis, double value) const {
+    if (isLog(axis.scale))
+        return (logOf(axis.scale, value) - logOf(axis.scale, axis.min)) /
+               (logOf(axis.scale, axis.max) - logOf(axis.scale, axis.min));
+    return (value - axis.min) / (axis.max - axis.min);
+}
+
+double PlotAxes::mapX(double x) const { return m_plot.left() + fraction(m_x, x) * m_plot.width(); }
+
+double PlotAxes::mapY(double y) const {
+    // Categories read top to bottom; values grow upwards.
+    if (!m_y.categories.isEmpty()) return m_plot.top() + fraction(m_y, y) * m_plot.height();
+    return m_plot.bottom() - fraction(m_y, y) * m_plot.height();
+}
+
+std::vector<PlotAxes::Tick> PlotAxes::ticks(const Axis& axis) {
+    std::vector<Tick> result;
+    const double tolerance = 1e-9 * std::max(std::abs(axis.min), std::abs(axis.max));
+    const auto inside = [&](double value) { return value >= axis.min - tolerance && value <= axis.max + tolerance; };
+    if (!axis.categories.isEmpty()) {
+        for (qsizetype k = 0; k < axis.categories.size(); ++k) result.push_back({static_cast<double>(k), true});
+        return result;
+    }
+    if (axis.scale == AxisScale::Linear) {
+        const double step = niceStep((axis.max - axis.min) / 5);
+        for (double value = std::ceil(axis.min / step - 1e-9) * step; inside(value); value += step)
+            result.push_back({std::abs(value) < step * 1e-9 ? 0.0 : value, true});
+        return result;
+    }
+    const int first = static_cast<int>(std::floor(logOf(axis.scale, axis.min) + 1e-9));
+    const int last = static_cast<int>(std::ceil(logOf(axis.scale, axis.max) - 1e-9));
+    const int powers = last - first + 1;
+    if (axis.scale == AxisScale::Log2) {
+        const int every = std::max(1, (powers + 9) / 10);
+        for (int e = first; e <= last; ++e) result.push_back({std::exp2(e), (e - first) % every == 0});
+        return result;
+    }
+    for (int e = first; e <= last; ++e) {
+        const double decade = std::pow(10.0, e);
+        for (int factor = 1; factor <= 9; ++factor) {
+            const double value = factor * decade;
+            if (inside(value)) result.push_back({value, factor == 1 || (powers <= 3 && (factor == 2 || factor == 5))});
+        }
+    }
+    return result;
+}
+
+void PlotAxes::drawAxes() const {
+    QPainter& painter = m_painter;
+    painter.save();
+    const QFontMetricsF metrics = metricsOf(painter);
+    const QPen gridPen(QColor(0xE4, 0xE4, 0xE4), 0.8);
+    const QPen tickPen(QColor(0x44, 0x44, 0x44), 1.0);
+
+    for (const Tick& tick : ticks(m_x)) {
+        const double x = mapX(tick.value);
+        painter.setPen(gridPen);
+        if (tick.labelled) painter.drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
+        painter.setPen(tickPen);
+        painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (tick.labelled ? 4 : 2)));
+        if (!tick.labelled) continue;
+        const QString text = m_x.categories.isEmpty() ? m_x.format(tick.value) : m_x.categories[static_cast<int>(tick.value)];
+        const double width = metrics.horizontalAdvance(text);
+        painter.drawText(QRectF(x - width / 2 - 1, m_plot.bottom() + kGap + 2, width + 2, metrics.height()),
+                         Qt::AlignCenter, text);
+    }
+    for (const Tick& tick : ticks(m_y)) {
+        const double y = mapY(tick.value);
+        painter.setPen(gridPen);
+        if (tick.labelled && m_y.categories.isEmpty()) painter.drawLine(QPointF(m_plot.left(), y), QPointF(m_plot.right(), y));
+        painter.setPen(tickPen);
+        painter.drawLine(QPointF(m_plot.left() - (tick.labelled ? 4 : 2), y), QPointF(m_plot.left(), y));
+        if (!tick.labelled) continue;
+        const QString text = m_y.categories.isEmpty() ? m_y.format(tick.value) : m_y.categories[static_cast<int>(tick.value)];
+        painter.drawText(QRectF(m_area.left(), y - metrics.height() / 2, m_plot.left() - m_area.left() - kGap - 2, metrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, text);
+    }
+    painter.setPen(tickPen);
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(m_plot);
+
+    painter.setPen(Qt::black);
+    if (!m_x.label.isEmpty())
+        painter.drawText(QRectF(m_plot.left(), m_plot.bottom() + metrics.height() + 2 * kGap, m_plot.width(), metrics.height()),
+                         Qt::AlignHCenter | Qt::AlignTop, m_x.label);
+    if (!m_y.label.isEmpty()) {
+        painter.save();
+        painter.translate(m_area.left(), m_plot.center().y());
+        painter.rotate(-90);
+        painter.drawText(QRectF(-m_plot.height() / 2, 0, m_plot.height(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
+                         metrics.elidedText(m_y.label, Qt::ElideRight, m_plot.height()));
+        painter.restore();
+    }
+    if (!m_title.isEmpty()) {
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.drawText(QRectF(m_area.left(), m_area.top(), m_area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
+                         m_title);
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawSeries(const Series& series) const {
+    QPainter& painter = m_painter;
+    painter.save();
+    painter.setClipRect(m_plot.adjusted(-kMarkerRadius - 1, -kMarkerRadius - 1, kMarkerRadius + 1, kMarkerRadius + 1));
+    QPen pen(series.color, 1.8, series.style);
+    pen.setCapStyle(Qt::RoundCap);
+    painter.setPen(pen);
+    painter.setBrush(Qt::NoBrush);
+    QPainterPath path;
+    bool open = false;
+    for (const QPointF& point : series.points) {
+        if (!inDomain(m_x, point.x()) || !inDomain(m_y, point.y())) {
+            open = false;
+            continue;
+        }
+        const QPointF mapped = map(point.x(), point.y());
+        if (open)
+            path.lineTo(mapped);
+        else
+            path.moveTo(mapped);
+        open = true;
+    }
+    painter.drawPath(path);
+    if (series.markers) {
+        painter.setPen(QPen(series.color, 1.0));
+        painter.setBrush(series.style == Qt::SolidLine ? QBrush(series.color) : QBrush(Qt::white));
+        for (const QPointF& point : series.points)
+            if (inDomain(m_x, point.x()) && inDomain(m_y, point.y()))
+                painter.drawEllipse(map(point.x(), point.y()), kMarkerRadius, kMarkerRadius);
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawStackedAreas(const std::vector<double>& xs, const std::vector<std::vector<double>>& layers,
+                                const std::vector<QColor>& colors) const {
+    QPainter& painter = m_painter;
+    painter.save();
+    painter.setClipRect(m_plot);
+    // On a log axis the stack's floor is the axis minimum, since 0 has no position there.
+    const double floorValue = isLog(m_y.scale) ? m_y.min : 0.0;
+    std::vector<double> cumulative(xs.size(), 0.0);
+    for (std::size_t k = 0; k < layers.size(); ++k) {
+        QPolygonF polygon;
+        for (std::size_t i = 0; i < xs.size(); ++i) polygon << map(xs[i], std::max(floorValue, cumulative[i] + layers[k][i]));
+        for (std::size_t i = xs.size(); i-- > 0;) polygon << map(xs[i], std::max(floorValue, cumulative[i]));
+        QColor fill = colors[k];
+        fill.setAlpha(210);
+        painter.setPen(QPen(colors[k].darker(130), 0.8));
+        painter.setBrush(fill);
+        painter.drawPolygon(polygon);
+        for (std::size_t i = 0; i < xs.size(); ++i) cumulative[i] += layers[k][i];
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawHorizontalBars(const std::vector<double>& values, const std::vector<QColor>& colors) const {
+    QPainter& painter = m_painter;
+    painter.save();
+    const QFontMetricsF metrics = metricsOf(painter);
+    const double thickness = 0.62 * m_plot.height() / std::max<qsizetype>(1, m_y.categories.size());
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        const double y = mapY(static_cast<double>(k));
+        const double end = inDomain(m_x, values[k]) ? std::clamp(mapX(values[k]), m_plot.left(), m_plot.right()) : m_plot.left();
+        const QRectF bar(m_plot.left(), y - thickness / 2, end - m_plot.left(), thickness);
+        painter.setPen(QPen(colors[k].darker(130), 0.8));
+        painter.setBrush(colors[k]);
+        painter.drawRect(bar);
+        const QString text = m_x.format(values[k]);
+        const double width = metrics.horizontalAdvance(text);
+        const bool fitsOutside = end + kGap + width <= m_plot.right();
+        painter.setPen(fitsOutside ? Qt::black : Qt::white);
+        painter.drawText(QRectF(fitsOutside ? end + kGap : end - kGap - width, y - metrics.height() / 2, width + 1, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawVerticalMarker(double x, const QString& label, const QColor& color, int row) const {
+    if (!inDomain(m_x, x) || x < m_x.min || x > m_x.max) return;
+    QPainter& painter = m_painter;
+    painter.save();
+    const QFontMetricsF metrics = metricsOf(painter);
+    const double px = mapX(x);
+    painter.setPen(QPen(color, 1.4, Qt::DashLine));
+    painter.drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
+    const double width = metrics.horizontalAdvance(label) + 2 * kGap;
+    const bool roomOnRight = px + width <= m_plot.right();
+    const QRectF box(roomOnRight ? px + 2 : px - 2 - width, m_plot.top() + 2 + row * (metrics.height() + 2), width,
+                     metrics.height());
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(255, 255, 255, 225));
+    painter.drawRect(box);
+    painter.setPen(color.darker(120));
+    painter.drawText(box, Qt::AlignCenter, label);
+    painter.restore();
+}
+
+void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner corner) const {
+    if (entries.empty()) return;
+    QPainter& painter = m_painter;
+    painter.save();
+    const QFontMetricsF metrics = metricsOf(painter);
+    const double swatch = 20.0, line = metrics.height();
+    double textWidth = 0;
+    for (const LegendEntry& entry : entries) textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.name));
+    const QSizeF size(swatch + 3 * kGap + textWidth, entries.size() * line + 2 * kGap);
+    const bool left = corner == Qt::TopLeftCorner || corner == Qt::BottomLeftCorner;
+    const bool top = corner == Qt::TopLeftCorner || corner == Qt::TopRightCorner;
+    const QPointF origin(left ? m_plot.left() + 6 : m_plot.right() - 6 - size.width(),
+                         top ? m_plot.top() + 6 : m_plot.bottom() - 6 - size.height());
+    painter.setPen(QPen(QColor(0xBB, 0xBB, 0xBB), 0.8));
+    painter.setBrush(QColor(255, 255, 255, 230));
+    painter.drawRect(QRectF(origin, size));
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const LegendEntry& entry = entries[k];
+        const double y = origin.y() + kGap + k * line + line / 2;
+        const double x = origin.x() + kGap;
+        if (entry.filled) {
+            painter.setPen(QPen(entry.color.darker(130), 0.8));
+            painter.setBrush(entry.color);
+            painter.drawRect(QRectF(x, y - line * 0.3, swatch, line * 0.6));
+        } else {
+            painter.setPen(QPen(entry.color, 1.8, entry.style));
+            painter.drawLine(QPointF(x, y), QPointF(x + swatch, y));
+        }
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(x + swatch + kGap, y - line / 2, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         entry.name);
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawNotice(const QString& text) const {
+    m_painter.save();
+    m_painter.setPen(QColor(0x55, 0x55, 0x55));
+    m_painter.drawText(m_plot, Qt::AlignCenter | Qt::TextWordWrap, text);
+    m_painter.restore();
+}
+
+} // namespace attnlab

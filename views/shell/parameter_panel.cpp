@@ -1,0 +1,395 @@
+#include "views/shell/parameter_panel.h"
+
+#include "views/shell/model_presets.h"
+
+#include "core/analysis/settings_check.h"
+#include "core/errors.h"
+#include "core/registry.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <climits>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kMaxN = 65536;
+constexpr int kSliderStepsPerOctave = 100; // the n slider is log2(n) · 100
+
+int sliderOfN(std::int64_t n) { return static_cast<int>(std::lround(kSliderStepsPerOctave * std::log2(static_cast<double>(n)))); }
+std::int64_t nOfSlider(int value) { return std::llround(std::exp2(static_cast<double>(value) / kSliderStepsPerOctave)); }
+
+QString text(const std::string& value) { return QString::fromStdString(value); }
+
+} // namespace
+
+ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildVariantGroup());
+    layout->addWidget(buildShapeGroup());
+    layout->addWidget(buildParameterGroup());
+    layout->addWidget(buildInputGroup());
+    layout->addWidget(buildDisplayGroup());
+    layout->addWidget(buildCompareGroup());
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+    m_message->setObjectName(QStringLiteral("parameterMessage"));
+    layout->addWidget(m_message);
+    layout->addStretch(1);
+    setSettings(m_settings);
+}
+
+QComboBox* ParameterPanel::makeVariantCombo(bool allowNone) {
+    auto* combo = new QComboBox(this);
+    auto* model = new QStandardItemModel(combo);
+    if (allowNone) model->appendRow(new QStandardItem(QStringLiteral("(none)")));
+    std::vector<std::string> families;
+    for (const auto& variant : allVariants())
+        if (std::find(families.begin(), families.end(), variant.family) == families.end()) families.push_back(variant.family);
+    for (const auto& family : families) {
+        auto* header = new QStandardItem(text(family));
+        header->setFlags(Qt::NoItemFlags);
+        QFont bold = combo->font();
+        bold.setBold(true);
+        header->setFont(bold);
+        model->appendRow(header);
+        for (const auto& variant : allVariants()) {
+            if (variant.family != family) continue;
+            auto* item = new QStandardItem(QStringLiteral("   ") + text(variant.displayName));
+            item->setData(text(variant.id), Qt::UserRole);
+            item->setToolTip(text(variant.summary));
+            model->appendRow(item);
+        }
+    }
+    combo->setModel(model);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(18);
+    return combo;
+}
+
+QComboBox* ParameterPanel::compareChooser(int k) const {
+    return k >= 1 && k <= m_compareChoosers.size() ? m_compareChoosers[k - 1] : nullptr;
+}
+
+QWidget* ParameterPanel::buildVariantGroup() {
+    auto* group = new QGroupBox(QStringLiteral("Variant"), this);
+    auto* layout = new QVBoxLayout(group);
+    m_variant = makeVariantCombo(false);
+    m_variant->setObjectName(QStringLiteral("variantChooser"));
+    m_summary = new QLabel(group);
+    m_summary->setWordWrap(true);
+    m_summary->setStyleSheet(QStringLiteral("color: #444;"));
+    layout->addWidget(m_variant);
+    layout->addWidget(m_summary);
+    connect(m_variant, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_variant->itemData(index, Qt::UserRole).toString();
+        if (id.isEmpty() || id.toStdString() == m_settings.variant) return;
+        m_settings.variant = id.toStdString();
+        m_settings.params.clear();
+        updateCompare();
+        commit();
+    });
+    return group;
+}
+
+QWidget* ParameterPanel::buildShapeGroup() {
+    auto* group = new QGroupBox(QStringLiteral("Shape"), this);
+    auto* form = new QFormLayout(group);
+    m_nSlider = new QSlider(Qt::Horizontal, group);
+    m_nSlider->setRange(0, sliderOfN(kMaxN));
+    m_n = new QSpinBox(group);
+    m_n->setRange(1, kMaxN);
+    m_n->setToolTip(QStringLiteral("sequence length n (the slider is logarithmic)"));
+    auto* nRow = new QHBoxLayout;
+    nRow->addWidget(m_nSlider, 1);
+    nRow->addWidget(m_n);
+    form->addRow(QStringLiteral("n"), nRow);
+    m_d = new QSpinBox(group);
+    m_d->setRange(1, 4096);
+    m_d->setToolTip(QStringLiteral("head size d of Q and K (V uses the same)"));
+    form->addRow(QStringLiteral("d"), m_d);
+    m_heads = new QSpinBox(group);
+    m_heads->setRange(1, 256);
+    form->addRow(QStringLiteral("heads h"), m_heads);
+    m_head = new QSpinBox(group);
+    m_head->setToolTip(QStringLiteral("the head drawn by per-head views"));
+    form->addRow(QStringLiteral("shown head"), m_head);
+    m_causal = new QCheckBox(QStringLiteral("causal (j ≤ i)"), group);
+    form->addRow(QString(), m_causal);
+
+    connect(m_nSlider, &QSlider::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.n = nOfSlider(value);
+        commit();
+    });
+    connect(m_n, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.n = value;
+        commit();
+    });
+    connect(m_d, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.d = value;
+        commit();
+    });
+    connect(m_heads, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.heads = value;
+        m_settings.head = std::min(m_settings.head, value - 1);
+        commit();
+    });
+    connect(m_head, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.head = value;
+        commit();
+    });
+    connect(m_causal, &QCheckBox::toggled, this, [this](bool checked) {
+        if (m_updating) return;
+        m_settings.causal = checked;
+        commit();
+    });
+    return group;
+}
+
+QWidget* ParameterPanel::buildParameterGroup() {
+    auto* group = new QGroupBox(QStringLiteral("Variant parameters"), this);
+    m_paramForm = new QFormLayout(group);
+    return group;
+}
+
+QLineEdit* ParameterPanel::makeFileRow(QFormLayout* form, const QString& label, std::string LabSettings::*path) {
+    auto* edit = new QLineEdit(this);
+    edit->setPlaceholderText(label + QStringLiteral(".npy"));
+    auto* browse = new QToolButton(this);
+    browse->setText(QStringLiteral("…"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(browse);
+    form->addRow(label, row);
+    m_fileWidgets << edit << browse;
+    m_fileEdits.insert(label, edit);
+    connect(edit, &QLineEdit::editingFinished, this, [this, edit, path] {
+        if (m_updating || m_settings.*path == edit->text().toStdString()) return;
+        m_settings.*path = edit->text().toStdString();
+        commit();
+    });
+    connect(browse, &QToolButton::clicked, this, [this, edit, label, path] {
+        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open %1").arg(label), edit->text(),
+                                                          QStringLiteral("NumPy arrays (*.npy)"));
+        if (file.isEmpty()) return;
+        edit->setText(file);
+        m_settings.*path = file.toStdString();
+        commit();
+    });
+    return edit;
+}
+
+QWidget* ParameterPanel::buildInputGroup() {
+    auto* group = new QGroupBox(QStringLiteral("Inputs Q, K, V"), this);
+    auto* form = new QFormLayout(group);
+    m_source = new QComboBox(group);
+    m_source->addItem(QStringLiteral("Random Gaussian"), static_cast<int>(InputSource::RandomGaussian));
+    m_source->addItem(QStringLiteral("Local similarity"), static_cast<int>(InputSource::LocalSimilarity));
+    m_source->addItem(QStringLiteral("NPY files"), static_cast<int>(InputSource::NpyFiles));
+    m_source->setToolTip(QStringLiteral("Local similarity: q_i·k_j largest for j near i, so weights look like trained attention"));
+    form->addRow(QStringLiteral("source"), m_source);
+    m_seed = new QSpinBox(group);
+    m_seed->setRange(0, INT_MAX);
+    form->addRow(QStringLiteral("seed"), m_seed);
+    makeFileRow(form, QStringLiteral("Q"), &LabSettings::qPath);
+    makeFileRow(form, QStringLiteral("K"), &LabSettings::kPath);
+    makeFileRow(form, QStringLiteral("V"), &LabSettings::vPath);
+    auto* presets = new QComboBox(group);
+    presets->addItem(QStringLiteral("Model shape…"));
+    for (const auto& preset : modelPresets()) presets->addItem(preset.name);
+    m_preset = presets;
+    form->addRow(QStringLiteral("preset"), presets);
+
+    connect(m_source, &QComboBox::activated, this, [this](int index) {
+        m_settings.source = static_cast<InputSource>(m_source->itemData(index).toInt());
+        commit();
+    });
+    connect(m_seed, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.inputSeed = static_cast<std::uint64_t>(value);
+        commit();
+    });
+    connect(presets, &QComboBox::activated, this, [this, presets](int index) {
+        if (index <= 0) return;
+        m_settings = applyModelPreset(m_settings, modelPresets()[static_cast<std::size_t>(index - 1)]);
+        presets->setCurrentIndex(0);
+        commit();
+    });
+    return group;
+}
+
+QWidget* ParameterPanel::buildDisplayGroup() {
+    auto* group = new QGroupBox(QStringLiteral("Display"), this);
+    auto* form = new QFormLayout(group);
+    m_display = new QComboBox(group);
+    m_display->addItems({QStringLiteral("Mask M"), QStringLiteral("Weights W"), QStringLiteral("Weights W + mask outline")});
+    form->addRow(QStringLiteral("pattern shows"), m_display);
+    m_layers = new QSpinBox(group);
+    m_layers->setRange(1, 64);
+    form->addRow(QStringLiteral("layers L"), m_layers);
+    m_unit = new QComboBox(group);
+    m_unit->addItems({QStringLiteral("MACs"), QStringLiteral("FLOPs (2 × MACs)")});
+    form->addRow(QStringLiteral("cost unit"), m_unit);
+    m_timingMode = new QComboBox(group);
+    m_timingMode->setObjectName(QStringLiteral("timingMode"));
+    m_timingMode->addItem(QStringLiteral("Variants: attention core vs n"), static_cast<int>(TimingMode::Variants));
+    m_timingMode->addItem(QStringLiteral("Layer: projections, core, FFN vs n"), static_cast<int>(TimingMode::Layer));
+    form->addRow(QStringLiteral("timing"), m_timingMode);
+    m_timingMaxN = new QComboBox(group);
+    m_timingMaxN->setObjectName(QStringLiteral("timingMaxN"));
+    for (std::int64_t n = 256; n <= 65536; n *= 2) m_timingMaxN->addItem(QString::number(n), static_cast<qlonglong>(n));
+    m_timingMaxN->setToolTip(QStringLiteral("the timing sweep measures n = 64, 128, … up to this"));
+    form->addRow(QStringLiteral("timing up to n"), m_timingMaxN);
+    connect(m_timingMode, &QComboBox::activated, this, [this](int index) {
+        m_settings.timingMode = static_cast<TimingMode>(m_timingMode->itemData(index).toInt());
+        commit();
+    });
+    connect(m_timingMaxN, &QComboBox::activated, this, [this](int index) {
+        m_settings.timingMaxN = m_timingMaxN->itemData(index).toLongLong();
+        commit();
+    });
+    connect(m_display, &QComboBox::activated, this, [this](int index) {
+        m_settings.showWeights = index > 0;
+        m_settings.showMaskOutline = index == 2;
+        commit();
+    });
+    connect(m_layers, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating) return;
+        m_settings.layers = value;
+        commit();
+    });
+    connect(m_unit, &QComboBox::activated, this, [this](int index) {
+        m_settings.flopsAsMacs = index == 0;
+        commit();
+    });
+    return group;
+}
+
+QWidget* ParameterPanel::buildCompareGroup() {
+    auto* group = new QGroupBox(QStringLiteral("Compare (same inputs)"), this);
+    auto* form = new QFormLayout(group);
+    m_compare = new QCheckBox(QStringLiteral("side by side with"), group);
+    form->addRow(m_compare);
+    for (int k = 0; k < 3; ++k) {
+        QComboBox* combo = makeVariantCombo(k > 0);
+        combo->setObjectName(QStringLiteral("compareChooser%1").arg(k + 1));
+        form->addRow(QStringLiteral("%1.").arg(k + 2), combo);
+        m_compareChoosers << combo;
+        connect(combo, &QComboBox::activated, this, [this] {
+            m_settings.compareParams.clear();
+            updateCompare();
+            commit();
+        });
+    }
+    connect(m_compare, &QCheckBox::toggled, this, [this] {
+        if (m_updating) return;
+        m_settings.compareParams.clear();
+        updateCompare();
+        commit();
+    });
+    return group;
+}
+
+void ParameterPanel::updateCompare() {
+    m_settings.compareVariants.clear();
+    if (!m_compare->isChecked()) {
+        m_settings.compareParams.clear();
+        return;
+    }
+    m_settings.compareVariants.push_back(m_settings.variant);
+    for (QComboBox* combo : m_compareChoosers) {
+        const QString id = combo->currentData(Qt::UserRole).toString();
+        if (!id.isEmpty()) m_settings.compareVariants.push_back(id.toStdString());
+    }
+    if (!m_settings.compareParams.empty()) m_settings.compareParams.front() = m_settings.params;
+}
+
+void ParameterPanel::setSettings(const LabSettings& settings) {
+    m_settings = settings;
+    refreshWidgets();
+}
+
+void ParameterPanel::refreshWidgets() {
+    const bool wasUpdating = std::exchange(m_updating, true);
+    const VariantInfo* variant = findVariant(m_settings.variant);
+    m_variant->setCurrentIndex(m_variant->findData(text(m_settings.variant), Qt::UserRole));
+    m_summary->setText(variant ? text(variant->summary) : QString());
+    m_nSlider->setValue(sliderOfN(m_settings.n));
+    m_n->setValue(static_cast<int>(m_settings.n));
+    m_d->setValue(static_cast<int>(m_settings.d));
+    m_heads->setValue(m_settings.heads);
+    m_head->setRange(0, std::max(0, m_settings.heads - 1));
+    m_head->setValue(m_settings.head);
+    const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
+    m_causal->setEnabled(support == CausalSupport::Both);
+    m_causal->setChecked(support == CausalSupport::Both ? m_settings.causal : support == CausalSupport::CausalOnly);
+    m_causal->setToolTip(support == CausalSupport::Both ? QStringLiteral("queries see only keys j ≤ i")
+                                                        : QStringLiteral("this variant is %1 only").arg(text(causalSupportName(support))));
+    m_source->setCurrentIndex(m_source->findData(static_cast<int>(m_settings.source)));
+    m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(m_settings.inputSeed, INT_MAX)));
+    m_fileEdits.value(QStringLiteral("Q"))->setText(text(m_settings.qPath));
+    m_fileEdits.value(QStringLiteral("K"))->setText(text(m_settings.kPath));
+    m_fileEdits.value(QStringLiteral("V"))->setText(text(m_settings.vPath));
+    for (QWidget* widget : m_fileWidgets) widget->setEnabled(m_settings.source == InputSource::NpyFiles);
+    m_display->setCurrentIndex(m_settings.showWeights ? (m_settings.showMaskOutline ? 2 : 1) : 0);
+    m_layers->setValue(static_cast<int>(m_settings.layers));
+    m_unit->setCurrentIndex(m_settings.flopsAsMacs ? 0 : 1);
+    m_timingMode->setCurrentIndex(m_timingMode->findData(static_cast<int>(m_settings.timingMode)));
+    // A max n from a session that is not a listed power of two is added so it shows as it is.
+    if (m_timingMaxN->findData(static_cast<qlonglong>(m_settings.timingMaxN)) < 0)
+        m_timingMaxN->addItem(QString::number(m_settings.timingMaxN), static_cast<qlonglong>(m_settings.timingMaxN));
+    m_timingMaxN->setCurrentIndex(m_timingMaxN->findData(static_cast<qlonglong>(m_settings.timingMaxN)));
+    m_compare->setChecked(m_settings.compareVariants.size() > 1);
+    for (int k = 0; k < m_compareChoosers.size(); ++k) {
+        QComboBox* combo = m_compareChoosers[k];
+        const std::size_t entry = static_cast<std::size_t>(k) + 1;
+        const bool used = entry < m_settings.compareVariants.size();
+        const int index = used ? combo->findData(text(m_settings.compareVariants[entry]), Qt::UserRole) : 0;
+        combo->setCurrentIndex(index >= 0 ? index : 0);
+        if (k == 0 && !used) combo->setCurrentIndex(combo->findData(QStringLiteral("full"), Qt::UserRole));
+        combo->setEnabled(m_compare->isChecked());
+    }
+    if (m_editorsVariant != m_settings.variant) rebuildParameterEditors();
+    else refreshParameterValues();
+    const QString problem = QString::fromStdString(settingsProblem(m_settings));
+    m_message->setText(problem);
+    m_message->setVisible(!problem.isEmpty());
+    m_updating = wasUpdating;
+}
+
+QString ParameterPanel::message() const { return m_message->text(); }
+
+QString ParameterPanel::parameterNote(const QString& key) const {
+    const QLabel* note = m_defaultLabels.value(key);
+    return note ? note->text() : QString();
+}
+
+void ParameterPanel::commit() {
+    if (m_updating) return;
+    refreshWidgets();
+    emit settingsChanged(m_settings);
+}
+
+} // namespace attnlab

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "core/analysis/lab_settings.h"
+
+#include <QMap>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QSpinBox;
+
+namespace attnlab {
+
+// Every user choice, built from the core registry's schema (allVariants(), ParamSpec): no form is
+// written per variant. Each edit emits the complete new LabSettings; a combination core rejects
+// (prepareParams throws InputError) is still emitted, and its one-line message is shown in the panel.
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParameterPanel(QWidget* parent = nullptr);
+
+    // Shows `settings` without emitting settingsChanged.
+    void setSettings(const LabSettings& settings);
+    const LabSettings& settings() const { return m_settings; }
+
+    // The current variant's parameter keys in schema order, the editor of one key (QSpinBox,
+    // QCheckBox, QComboBox or QLineEdit by the key's type) and the note under it ("default … · range …").
+    QStringList parameterKeys() const { return m_keys; }
+    QWidget* parameterEditor(const QString& key) const { return m_editors.value(key); }
+    QString parameterNote(const QString& key) const;
+    // The variant chooser, the compare chooser k (1…3) and the message shown for invalid input.
+    QComboBox* variantChooser() const { return m_variant; }
+    QComboBox* compareChooser(int k) const;
+    QSpinBox* lengthEditor() const { return m_n; }
+    QString message() const;
+
+signals:
+    void settingsChanged(const attnlab::LabSettings& settings);
+
+private:
+    QWidget* buildVariantGroup();
+    QWidget* buildShapeGroup();
+    QWidget* buildParameterGroup();
+    QWidget* buildInputGroup();
+    QWidget* buildDisplayGroup();
+    QWidget* buildCompareGroup();
+    QComboBox* makeVariantCombo(bool allowNone);
+    QLineEdit* makeFileRow(QFormLayout* form, const QString& label, std::string LabSettings::*path);
+
+    void rebuildParameterEditors();
+    QWidget* makeEditor(const ParamSpec& spec, const QString& shown, bool overridden);
+    void refreshWidgets();
+    void refreshParameterValues();
+    void setOverride(const std::string& key, const std::string& text);
+    void clearOverride(const std::string& key);
+    void updateCompare();
+    void commit();
+
+    LabSettings m_settings;
+    bool m_updating = false;
+    std::string m_editorsVariant;
+
+    QComboBox* m_variant = nullptr;
+    QLabel* m_summary = nullptr;
+    QSlider* m_nSlider = nullptr;
+    QSpinBox* m_n = nullptr;
+    QSpinBox* m_d = nullptr;
+    QSpinBox* m_heads = nullptr;
+    QSpinBox* m_head = nullptr;
+    QCheckBox* m_causal = nullptr;
+    QFormLayout* m_paramForm = nullptr;
+    QStringList m_keys;
+    QMap<QString, QWidget*> m_editors;
+    QMap<QString, QLabel*> m_defaultLabels;
+    QComboBox* m_source = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QList<QWidget*> m_fileWidgets;
+    QMap<QString, QLineEdit*> m_fileEdits;
+    QComboBox* m_display = nullptr;
+    QSpinBox* m_layers = nullptr;
+    QComboBox* m_unit = nullptr;
+    QComboBox* m_timingMode = nullptr;
+    QComboBox* m_timingMaxN = nullptr;
+    QCheckBox* m_compare = nullptr;
+    QList<QComboBox*> m_compareChoosers;
+    QComboBox* m_preset = nullptr;
+    QLabel* m_message = nullptr;
+};
+
+} // namespace attnlab
