@@ -17,7 +17,10 @@ Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) who
 the variant: qkv_proj 3n(hd)^2, out_proj n(hd)^2, ffn 8n(hd)^2, and the core's own terms (scores,
 weights_v, feature_map, linear_state, projection, relpos, hashing). flops = 2*macs. Softmax
 exponentials are counted separately. peak_bytes: float32 Q, K, V and out plus the kernel's extra
-memory. Also prints the seed crossovers n = 2hd, 6hd and 16d.
+memory. bytes_min: the memory traffic the core must at least move: Q, K, V read once and out written
+once (float32), plus the variant's unavoidable extras (lsh's bucket-sorted copies, linformer's
+projected keys/values, bigbird's scattered random keys; see docs/benchmarks.md). Also prints the
+crossovers n = 2hd, 6hd and 16d.
 )";
 
 std::string costJson(const LayerCost& cost) {
@@ -37,6 +40,7 @@ std::string costJson(const LayerCost& cost) {
     json.key("layer_macs").value(cost.layerMacs);
     json.key("layer_flops").value(cost.layerFlops());
     json.key("peak_bytes").value(cost.peakBytes);
+    json.key("bytes_min").value(cost.bytesMin);
     json.key("crossovers").beginObject();
     json.key("attention_exceeds_ffn_n").value(attentionOvertakesFfn(cost.shape.heads, cost.shape.d));
     json.key("quadratic_dominates_n").value(quadraticDominates(cost.shape.heads, cost.shape.d));
@@ -51,8 +55,9 @@ void printTable(const LayerCost& cost) {
                 static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
                 cost.shape.causal ? "causal" : "bidirectional");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
-    std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps, "attention_macs",
-                cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes);
+    std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps,
+                "attention_macs", cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes,
+                "bytes_min", cost.bytesMin);
     std::printf("  attention > FFN when n > 2hd = %.0f; quadratic term dominates when n > 6hd = %.0f; "
                 "linear pays off when n > 16d = %.0f\n",
                 attentionOvertakesFfn(cost.shape.heads, cost.shape.d), quadraticDominates(cost.shape.heads, cost.shape.d),
