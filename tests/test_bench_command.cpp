@@ -150,7 +150,9 @@ TEST(BenchCommand, RooflineCoversEveryVariantWithConsistentArithmetic) {
         EXPECT_NEAR(row["roof_gflops"].get<double>(), roof, 1e-9 * roof) << id;
         EXPECT_EQ(row["bound"], roof < peak["fma_gflops"].get<double>() ? "memory" : "compute") << id;
         EXPECT_NEAR(row["fraction_of_roof"].get<double>(), row["gflops"].get<double>() / roof, 1e-9) << id;
-        if (id == "full") EXPECT_EQ(bytes, fullBytesMin(2, 128, 16, 16));
+        if (id == "full") {
+            EXPECT_EQ(bytes, fullBytesMin(2, 128, 16, 16));
+        }
     }
     EXPECT_EQ(seen, expected);
 }

@@ -52,16 +52,16 @@ void printRooflineJson(const std::vector<RooflineRow>& rows, const PeakResult& p
     std::printf("%s\n", json.str().c_str());
 }
 
-void printRooflineCsv(const std::vector<RooflineRow>& rows) {
-    std::printf("variant,n,d,dv,heads,causal,attention_macs,bytes_min,intensity,median_s,gflops,roof_gflops,bound,"
-                "fraction_of_roof\n");
+void printRooflineCsv(const std::vector<RooflineRow>& rows, const PeakResult& peak) {
+    std::printf("variant,n,d,dv,heads,causal,attention_macs,bytes_min,intensity,median_s,gflops,fma_gflops,"
+                "bandwidth_gbs,roof_gflops,bound,fraction_of_roof\n");
     for (const RooflineRow& row : rows)
-        std::printf("%s,%lld,%lld,%lld,%d,%s,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%s,%.4f\n", row.variant.c_str(),
+        std::printf("%s,%lld,%lld,%lld,%d,%s,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%.4f\n", row.variant.c_str(),
                     static_cast<long long>(row.shape.n), static_cast<long long>(row.shape.d),
                     static_cast<long long>(row.shape.dv), row.shape.heads, row.shape.causal ? "true" : "false",
                     row.timing.attentionMacs, row.bytesMin, row.roof.intensity, row.timing.medianSeconds,
-                    row.timing.gflops, row.roof.roofGflops, row.roof.memoryBound ? "memory" : "compute",
-                    row.roof.fractionOfRoof);
+                    row.timing.gflops, peak.fmaGflops, peak.bandwidthGBs, row.roof.roofGflops,
+                    row.roof.memoryBound ? "memory" : "compute", row.roof.fractionOfRoof);
 }
 
 void printRooflineTable(const std::vector<RooflineRow>& rows, const PeakResult& peak) {
@@ -81,7 +81,7 @@ void printRooflineTable(const std::vector<RooflineRow>& rows, const PeakResult& 
 } // namespace
 
 int benchPeak(const BenchSettings& settings) {
-    const PeakResult peak = measurePeak(settings.threads, std::max(1.0, 2.0 * settings.budget));
+    const PeakResult peak = measurePeak(settings.threads, peakBudget(settings));
     if (settings.json) {
         JsonWriter json;
         writePeakJson(json, peak);
@@ -113,7 +113,7 @@ int benchRoofline(const CliArgs& cli, const BenchSettings& settings) {
             row.bytesMin = layerCost(variant, shape, prepareParams(variant, shape, cli.overrides())).bytesMin;
             rows.push_back(row);
         }
-    const PeakResult peak = measurePeak(settings.threads, std::max(1.0, 2.0 * settings.budget));
+    const PeakResult peak = measurePeak(settings.threads, peakBudget(settings));
     Progress progress(rows.size());
     for (RooflineRow& row : rows) {
         progress.step(row.variant + " n=" + std::to_string(row.shape.n));
@@ -124,7 +124,7 @@ int benchRoofline(const CliArgs& cli, const BenchSettings& settings) {
     if (settings.json)
         printRooflineJson(rows, peak, settings);
     else if (settings.csv)
-        printRooflineCsv(rows);
+        printRooflineCsv(rows, peak);
     else
         printRooflineTable(rows, peak);
     return 0;

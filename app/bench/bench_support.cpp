@@ -4,6 +4,7 @@
 #include "core/json_writer.h"
 #include "core/registry.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -104,6 +105,8 @@ TimingRequest variantTimingRequest(const std::string& variant, const ProblemShap
     request.useReference = cli.flag("--reference");
     return request;
 }
+
+double peakBudget(const BenchSettings& settings) { return std::max(0.1, 2.0 * settings.budget); }
 
 void writePeakJson(JsonWriter& json, const PeakResult& peak) {
     json.beginObject();

@@ -54,6 +54,9 @@ TimingResult timeAttention(const std::string& variant, std::int64_t n, bool caus
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,
                                    const BenchSettings& settings);
 
+// Seconds of timed passes for measurePeak: twice the per-point budget (1 s at the default 0.5 s).
+double peakBudget(const BenchSettings& settings);
+
 class JsonWriter;
 void writePeakJson(JsonWriter& json, const PeakResult& peak);
 void printPeak(const PeakResult& peak);
