@@ -84,7 +84,7 @@ TargetRow rateRow(const Curve& curve, const TimingResult& full, bool causal) {
 // Measured time over the cost model's prediction, at the n where they differ most (as a factor either way).
 TargetRow predictionRow(const Curve& curve, bool causal) {
     const TimingResult& reference = curve.atLength();
-    double worstFactor = 1, worstMeasured = 0, worstPredicted = 0;
+    double worstFactor = 0, worstMeasured = 0, worstPredicted = 0;
     std::int64_t worstN = kSweep.back();
     for (std::size_t k = 0; k + 1 < kSweep.size(); ++k) {
         const TimingResult& point = curve.points[k];
@@ -98,7 +98,7 @@ TargetRow predictionRow(const Curve& curve, bool causal) {
             worstPredicted = predicted;
         }
     }
-    return {curve.pattern->label + " " + directionName(causal) + ": cost-model prediction, n=1024..16384", worstFactor,
+    return {curve.pattern->label + " " + directionName(causal) + ": model vs measured time, n>=1024", worstFactor,
             "<= 2 (factor either way)", worstFactor <= 2,
             format("worst at n=%lld: measured %.3f ms, predicted %.3f ms", static_cast<long long>(worstN), 1e3 * worstMeasured,
                    1e3 * worstPredicted)};

@@ -109,9 +109,9 @@ void printTargets(const std::vector<TargetRow>& rows, const PeakResult& peak, co
         return;
     }
     printPeak(peak);
-    std::printf("%-66s %9s  %-22s %-4s %s\n", "target", "measured", "goal", "met", "detail");
+    std::printf("%-68s %9s  %-22s %-4s %s\n", "target", "measured", "goal", "met", "detail");
     for (const auto& row : rows)
-        std::printf("%-66s %9.3f  %-22s %-4s %s\n", row.name.c_str(), row.measured, row.goal.c_str(),
+        std::printf("%-68s %9.3f  %-22s %-4s %s\n", row.name.c_str(), row.measured, row.goal.c_str(),
                     row.met ? "yes" : "NO", row.detail.c_str());
 }
 
