@@ -11,12 +11,12 @@ namespace {
 
 constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
                      [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--reference] [--peak] [--json | --csv]
-       attnlab bench --peak [--threads T] [--budget SECONDS] [--json | --csv]
+       attnlab bench --peak [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
        attnlab bench --roofline [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
-                     [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--json | --csv]
+                     [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
        attnlab bench --layer [--variant ID] [--n N[,N...]] [--d D] [--heads H] [--causal] [--threads T]
                      [--budget SECONDS] [--json | --csv]
-       attnlab bench --targets [--threads T] [--json]
+       attnlab bench --targets [--threads T] [--stream-mib MIB] [--json]
 
 Times attention variants on generated Gaussian inputs: one warm-up run, then repeats until both three
 runs and the time budget per point (default 0.5 s) are reached. Reports median/min/max seconds,
@@ -26,7 +26,9 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
 --peak      measures this machine's fp32 FMA peak, the GEMM engine's sgemm rate (2048^3, with the
             OpenBLAS kernel set in use) and the memory bandwidth (STREAM triad a = b + s*c over arrays
             at least as large as the last-level cache, 12 bytes per element) in this process; with
-            --variant every rate is also printed as a fraction of the FMA peak.
+            --variant every rate is also printed as a fraction of the FMA peak. --stream-mib sets the
+            size of each triad array (default: the last-level cache, at least 64 MiB; arrays that fit
+            in a cache measure that cache instead of memory).
 --roofline  measures the peak, then times each variant (default: every variant that supports the
             direction; default --n 4096) and prints its arithmetic intensity 2*MACs / bytes_min (see
             attnlab cost), its GFLOP/s, the roof min(FMA peak, intensity x bandwidth) and the
@@ -49,7 +51,7 @@ int benchCommand(const std::vector<std::string>& args) {
         std::fputs(kBenchHelp, stdout);
         return 0;
     }
-    const CliArgs cli("bench", args, {"--variant", "--n", "--d", "--dv", "--heads", "--threads", "--budget"},
+    const CliArgs cli("bench", args, {"--variant", "--n", "--d", "--dv", "--heads", "--threads", "--budget", "--stream-mib"},
                       {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--reference"});
     int modes = 0;
     for (const char* mode : {"--layer", "--targets", "--roofline"}) modes += cli.flag(mode) ? 1 : 0;

@@ -165,7 +165,7 @@ TimingResult timeVariant(const TimingRequest& request) {
     return result;
 }
 
-PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize) {
+PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize, std::int64_t triadArrayBytes) {
     PeakResult peak;
     peak.threads = threads;
     peak.fmaGflops = measureFmaPeakGflops(threads, 0.4 * budgetSeconds);
@@ -173,7 +173,7 @@ PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize
     peak.sgemmSize = sgemmSize;
     peak.sgemmGflops = measureSgemmGflops(threads, sgemmSize, 0.3 * budgetSeconds);
     peak.gemmEngine = gemmEngineName();
-    const BandwidthResult bandwidth = measureTriadBandwidth(threads, 0.3 * budgetSeconds);
+    const BandwidthResult bandwidth = measureTriadBandwidth(threads, 0.3 * budgetSeconds, triadArrayBytes);
     peak.bandwidthGBs = bandwidth.gbPerSecond;
     peak.triadArrayBytes = bandwidth.arrayBytes;
     peak.lastLevelCacheBytes = bandwidth.lastLevelCacheBytes;

@@ -56,8 +56,8 @@ struct PeakResult {
     std::int64_t lastLevelCacheBytes = 0;
 };
 // Spends about budgetSeconds on the timed passes (FMA 40%, sgemm 30%, triad 30%); allocating and
-// touching the triad's arrays comes on top.
-PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize = 2048);
+// touching the triad's arrays comes on top. triadArrayBytes 0: defaultTriadArrayBytes.
+PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize = 2048, std::int64_t triadArrayBytes = 0);
 
 // The roofline of one measured kernel: arithmetic intensity = 2·MACs / bytes_min (flop per byte),
 // roof = min(FMA peak, intensity × bandwidth), and the measured rate as a fraction of that roof.

@@ -106,6 +106,13 @@ TEST(CostModelPrediction, ScalesTheReferenceTimeByTheMacRatio) {
     EXPECT_DOUBLE_EQ(costModelPredictedSeconds(4e6, 4e6, 2.0), 2.0);
 }
 
+TEST(TriadBandwidth, DefaultArraysAreAtLeastTheLastLevelCacheAndNeverBelow64MiB) {
+    const std::int64_t mib = std::int64_t{1} << 20;
+    EXPECT_EQ(defaultTriadArrayBytes(0), 64 * mib);
+    EXPECT_EQ(defaultTriadArrayBytes(32 * mib), 64 * mib);
+    EXPECT_EQ(defaultTriadArrayBytes(480 * mib), 480 * mib);
+}
+
 TEST(TriadBandwidth, IsPositiveAndFiniteOnTheArraysAskedFor) {
     const BandwidthResult result = measureTriadBandwidth(2, 0.05, std::int64_t{16} << 20);
     EXPECT_EQ(result.arrayBytes, std::int64_t{16} << 20);

@@ -81,7 +81,7 @@ void printRooflineTable(const std::vector<RooflineRow>& rows, const PeakResult& 
 } // namespace
 
 int benchPeak(const BenchSettings& settings) {
-    const PeakResult peak = measurePeak(settings.threads, peakBudget(settings));
+    const PeakResult peak = measureBenchPeak(settings);
     if (settings.json) {
         JsonWriter json;
         writePeakJson(json, peak);
@@ -113,7 +113,7 @@ int benchRoofline(const CliArgs& cli, const BenchSettings& settings) {
             row.bytesMin = layerCost(variant, shape, prepareParams(variant, shape, cli.overrides())).bytesMin;
             rows.push_back(row);
         }
-    const PeakResult peak = measurePeak(settings.threads, peakBudget(settings));
+    const PeakResult peak = measureBenchPeak(settings);
     Progress progress(rows.size());
     for (RooflineRow& row : rows) {
         progress.step(row.variant + " n=" + std::to_string(row.shape.n));

@@ -24,6 +24,7 @@ BenchSettings readBenchSettings(const CliArgs& cli, int defaultThreads) {
     settings.json = cli.flag("--json");
     settings.csv = cli.flag("--csv");
     if (settings.json && settings.csv) throw InputError("attnlab bench: --json and --csv exclude each other");
+    settings.triadArrayBytes = cli.integer("--stream-mib", 0, 1, 1 << 16) << 20;
     return settings;
 }
 
@@ -106,7 +107,10 @@ TimingRequest variantTimingRequest(const std::string& variant, const ProblemShap
     return request;
 }
 
-double peakBudget(const BenchSettings& settings) { return std::max(0.1, 2.0 * settings.budget); }
+PeakResult measureBenchPeak(const BenchSettings& settings, double budgetSeconds) {
+    const double budget = budgetSeconds > 0 ? budgetSeconds : std::max(0.1, 2.0 * settings.budget);
+    return measurePeak(settings.threads, budget, 2048, settings.triadArrayBytes);
+}
 
 void writePeakJson(JsonWriter& json, const PeakResult& peak) {
     json.beginObject();

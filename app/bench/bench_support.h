@@ -18,6 +18,7 @@ struct BenchSettings {
     double budget = 0.5; // seconds of timed repeats per point
     bool json = false;
     bool csv = false;
+    std::int64_t triadArrayBytes = 0; // --stream-mib; 0: as large as the last-level cache (at least 64 MiB)
 };
 
 BenchSettings readBenchSettings(const CliArgs& cli, int defaultThreads);
@@ -54,8 +55,9 @@ TimingResult timeAttention(const std::string& variant, std::int64_t n, bool caus
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,
                                    const BenchSettings& settings);
 
-// Seconds of timed passes for measurePeak: twice the per-point budget (1 s at the default 0.5 s).
-double peakBudget(const BenchSettings& settings);
+// The peak with twice the per-point budget of timed passes (1 s at the default 0.5 s) unless
+// `budgetSeconds` is given, and the triad arrays --stream-mib asks for.
+PeakResult measureBenchPeak(const BenchSettings& settings, double budgetSeconds = 0);
 
 class JsonWriter;
 void writePeakJson(JsonWriter& json, const PeakResult& peak);

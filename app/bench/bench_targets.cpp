@@ -126,7 +126,7 @@ int benchTargets(const BenchSettings& settings) {
     progress.step("full n=16384");
     full.bidirectional = timeAttention("full", kTargetLength, false, {}, threads, 2, 0.0);
     progress.step("FMA peak, sgemm and memory bandwidth");
-    const PeakResult peak = measurePeak(threads, 3.0);
+    const PeakResult peak = measureBenchPeak(settings, 3.0);
     progress.step("full causal n=16384");
     full.causal = timeAttention("full", kTargetLength, true, {}, threads, 2, 0.0);
     std::vector<TargetRow> rows = kernelTargets(threads, full, peak, progress);

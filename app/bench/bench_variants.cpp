@@ -89,7 +89,7 @@ int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
             prepareParams(requireVariant(id), base, cli.overrides());
         }
     std::optional<PeakResult> peak;
-    if (cli.flag("--peak")) peak = measurePeak(settings.threads, 2.0);
+    if (cli.flag("--peak")) peak = measureBenchPeak(settings, 2.0);
     Progress progress(variants.size() * sizes.size());
     std::vector<VariantPoint> points;
     for (const auto& id : variants)

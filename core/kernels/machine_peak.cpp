@@ -92,11 +92,15 @@ std::int64_t lastLevelCacheBytes() {
     return 0;
 }
 
+std::int64_t defaultTriadArrayBytes(std::int64_t lastLevelCache) {
+    return std::max<std::int64_t>(std::int64_t{64} << 20, lastLevelCache);
+}
+
 BandwidthResult measureTriadBandwidth(int threads, double seconds, std::int64_t arrayBytes) {
     threads = std::max(1, threads);
     BandwidthResult result;
     result.lastLevelCacheBytes = lastLevelCacheBytes();
-    result.arrayBytes = arrayBytes > 0 ? arrayBytes : std::max<std::int64_t>(std::int64_t{64} << 20, result.lastLevelCacheBytes);
+    result.arrayBytes = arrayBytes > 0 ? arrayBytes : defaultTriadArrayBytes(result.lastLevelCacheBytes);
     const std::int64_t count = result.arrayBytes / static_cast<std::int64_t>(sizeof(float));
     const auto bytes = static_cast<std::size_t>(count) * sizeof(float);
     FloatBuffer a = allocateStreamArray(bytes), b = allocateStreamArray(bytes), c = allocateStreamArray(bytes);

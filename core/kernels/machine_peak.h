@@ -19,8 +19,12 @@ std::string fmaKernelName();
 // Size of the last-level data cache as the system reports it (bytes); 0 when unknown.
 std::int64_t lastLevelCacheBytes();
 
+// Size of each triad array when none is asked for: max(64 MiB, the last-level cache), so the three
+// arrays together are at least three times the cache and none of them stays cached.
+std::int64_t defaultTriadArrayBytes(std::int64_t lastLevelCache);
+
 // Sustained memory bandwidth from a STREAM-triad loop a[i] = b[i] + s·c[i] over three float32 arrays
-// (each max(64 MiB, last-level cache) unless arrayBytes > 0), run on `threads` OpenMP threads with
+// (each defaultTriadArrayBytes unless arrayBytes > 0), run on `threads` OpenMP threads with
 // static chunks, arrays allocated and touched by the same threads before any timing. Best pass of those
 // that fit in `seconds` (at least three after one warm-up pass).
 // Byte convention (STREAM's): 12 bytes per element, read b, read c, write a; the extra read of a that a
