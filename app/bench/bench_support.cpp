@@ -108,7 +108,7 @@ TimingRequest variantTimingRequest(const std::string& variant, const ProblemShap
 }
 
 PeakResult measureBenchPeak(const BenchSettings& settings, double budgetSeconds) {
-    const double budget = budgetSeconds > 0 ? budgetSeconds : std::max(0.1, 2.0 * settings.budget);
+    const double budget = budgetSeconds > 0 ? budgetSeconds : std::max(1.0, 2.0 * settings.budget);
     return measurePeak(settings.threads, budget, 2048, settings.triadArrayBytes);
 }
 

@@ -55,7 +55,8 @@ TimingResult timeAttention(const std::string& variant, std::int64_t n, bool caus
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,
                                    const BenchSettings& settings);
 
-// The peak with twice the per-point budget of timed passes (1 s at the default 0.5 s) unless
+// The peak with twice the per-point budget of timed passes (at least 1 s, so one busy moment of the
+// machine cannot set the FMA peak) unless
 // `budgetSeconds` is given, and the triad arrays --stream-mib asks for.
 PeakResult measureBenchPeak(const BenchSettings& settings, double budgetSeconds = 0);
 
