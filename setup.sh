@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqt6opengl6-dev libgl-dev libgl1-mesa-dri
   libeigen3-dev libimgui-dev libopenblas-dev
-  libgtest-dev
+  libgtest-dev nlohmann-json3-dev
   xvfb xauth
 )
 
