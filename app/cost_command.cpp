@@ -18,7 +18,10 @@ Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) who
 the variant: qkv_proj 3n(hd)^2, out_proj n(hd)^2, ffn 8n(hd)^2, and the core's own terms (scores,
 weights_v, feature_map, linear_state, projection, relpos, hashing). flops = 2*macs. Softmax
 exponentials are counted separately. peak_bytes: float32 Q, K, V and out plus the kernel's extra
-memory. Also prints the crossovers of this case, searched in the cost model for n up to 2^20 with the
+memory. bytes_min: the memory traffic the core must at least move: Q, K, V read once and out written
+once (float32), plus the variant's unavoidable extras (lsh's bucket-sorted copies, linformer's
+projected keys/values, bigbird's scattered random keys; see docs/benchmarks.md).
+Also prints the crossovers of this case, searched in the cost model for n up to 2^20 with the
 given parameters (the others at their defaults for each n): where self-attention passes the FFN, where
 the attention core passes the rest of the layer, and where a linear-cost core at head size 4d costs
 less than full attention at d (with a closed form such as 2hd or 16d when there is one; see docs/cost_model.md).
@@ -55,6 +58,7 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers& crossovers) {
     json.key("layer_macs").value(cost.layerMacs);
     json.key("layer_flops").value(cost.layerFlops());
     json.key("peak_bytes").value(cost.peakBytes);
+    json.key("bytes_min").value(cost.bytesMin);
     json.key("crossovers").beginObject();
     crossoverJson(json, "attention_exceeds_ffn", crossovers.attentionExceedsFfn);
     crossoverJson(json, "core_dominates", crossovers.coreDominates);
@@ -69,8 +73,9 @@ void printTable(const LayerCost& cost, const LayerCrossovers& crossovers) {
                 static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
                 cost.shape.causal ? "causal" : "bidirectional");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
-    std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps, "attention_macs",
-                cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes);
+    std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps,
+                "attention_macs", cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes,
+                "bytes_min", cost.bytesMin);
     std::printf("  self-attention > FFN: %s\n  attention core > rest of the layer: %s\n"
                 "  linear-cost core at 4d < full attention at d: %s\n",
                 crossoverStatement(crossovers.attentionExceedsFfn).c_str(),

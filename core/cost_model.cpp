@@ -16,7 +16,9 @@ double linearPaysOff(std::int64_t d) { return 16.0 * static_cast<double>(d); }
 
 double runIoBytes(const ProblemShape& shape, bool withWeights) {
     const double n = static_cast<double>(shape.n), h = shape.heads;
-    double bytes = 4.0 * h * n * (2.0 * static_cast<double>(shape.d) + 2.0 * static_cast<double>(shape.dv));
+    const double kvHeads = h; // h_kv: K and V count their own heads once grouped key/value heads reach ProblemShape
+    const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+    double bytes = 4.0 * n * (h * (d + dv) + kvHeads * (d + dv));
     if (withWeights) bytes += 4.0 * h * n * n;
     return bytes;
 }
@@ -34,6 +36,7 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
     cost.exps = core.exps;
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
+    cost.bytesMin = runIoBytes(shape, false) + core.extraMinBytes;
     return cost;
 }
 

@@ -18,6 +18,7 @@ struct LayerCost {
     double attentionMacs = 0;            // attention core only
     double layerMacs = 0;                // everything
     double peakBytes = 0;                // inputs + outputs + the kernel's extra memory, float32
+    double bytesMin = 0;                 // memory traffic the core must at least move (CoreCost::extraMinBytes)
     double layerFlops() const { return 2.0 * layerMacs; }
 };
 
@@ -36,7 +37,8 @@ double attentionOvertakesFfn(int heads, std::int64_t d);
 double quadraticDominates(int heads, std::int64_t d);
 double linearPaysOff(std::int64_t d);
 
-// Bytes of the float32 inputs and output of one run (Q, K, V, out), plus weights when asked.
+// Bytes of the float32 inputs and output of one run (Q, K, V, out), plus weights when asked: also the
+// part of bytes_min every kernel shares (each input read once, the output written once).
 double runIoBytes(const ProblemShape& shape, bool withWeights);
 
 } // namespace attnlab

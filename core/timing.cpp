@@ -165,14 +165,33 @@ TimingResult timeVariant(const TimingRequest& request) {
     return result;
 }
 
-PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize) {
+PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize, std::int64_t triadArrayBytes) {
     PeakResult peak;
     peak.threads = threads;
-    peak.fmaGflops = measureFmaPeakGflops(threads, budgetSeconds / 2);
+    peak.fmaGflops = measureFmaPeakGflops(threads, 0.4 * budgetSeconds);
+    peak.fmaKernel = fmaKernelName();
     peak.sgemmSize = sgemmSize;
-    peak.sgemmGflops = measureSgemmGflops(threads, sgemmSize, budgetSeconds / 2);
+    peak.sgemmGflops = measureSgemmGflops(threads, sgemmSize, 0.3 * budgetSeconds);
     peak.gemmEngine = gemmEngineName();
+    const BandwidthResult bandwidth = measureTriadBandwidth(threads, 0.3 * budgetSeconds, triadArrayBytes);
+    peak.bandwidthGBs = bandwidth.gbPerSecond;
+    peak.triadArrayBytes = bandwidth.arrayBytes;
+    peak.lastLevelCacheBytes = bandwidth.lastLevelCacheBytes;
     return peak;
+}
+
+RooflinePoint rooflinePoint(double attentionMacs, double bytesMin, double measuredGflops, const PeakResult& peak) {
+    RooflinePoint point;
+    point.intensity = bytesMin > 0 ? 2.0 * attentionMacs / bytesMin : 0.0;
+    const double memoryRoof = point.intensity * peak.bandwidthGBs;
+    point.memoryBound = memoryRoof < peak.fmaGflops;
+    point.roofGflops = std::min(peak.fmaGflops, memoryRoof);
+    point.fractionOfRoof = point.roofGflops > 0 ? measuredGflops / point.roofGflops : 0.0;
+    return point;
+}
+
+double costModelPredictedSeconds(double macs, double referenceMacs, double referenceSeconds) {
+    return macs * referenceSeconds / referenceMacs;
 }
 
 LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,

@@ -47,11 +47,31 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
 struct PeakResult {
     int threads = 1;
     double fmaGflops = 0;     // fp32 FMA loop
+    std::string fmaKernel;    // its instruction set, e.g. "AVX-512, 16 lanes x 24 chains"
     double sgemmGflops = 0;   // the GEMM engine on a sgemmSize³ product
     std::int64_t sgemmSize = 0;
-    std::string gemmEngine;   // e.g. "Eigen 3.4 over OpenBLAS"
+    std::string gemmEngine;   // e.g. "Eigen 3.4 over OpenBLAS 0.3.26 (kernels: Haswell)"
+    double bandwidthGBs = 0;  // STREAM triad, 12 bytes per element (see measureTriadBandwidth)
+    std::int64_t triadArrayBytes = 0;
+    std::int64_t lastLevelCacheBytes = 0;
 };
-PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize = 2048);
+// Spends about budgetSeconds on the timed passes (FMA 40%, sgemm 30%, triad 30%); allocating and
+// touching the triad's arrays comes on top. triadArrayBytes 0: defaultTriadArrayBytes.
+PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize = 2048, std::int64_t triadArrayBytes = 0);
+
+// The roofline of one measured kernel: arithmetic intensity = 2·MACs / bytes_min (flop per byte),
+// roof = min(FMA peak, intensity × bandwidth), and the measured rate as a fraction of that roof.
+struct RooflinePoint {
+    double intensity = 0;     // flop / byte
+    double roofGflops = 0;
+    bool memoryBound = false; // intensity × bandwidth < FMA peak
+    double fractionOfRoof = 0;
+};
+RooflinePoint rooflinePoint(double attentionMacs, double bytesMin, double measuredGflops, const PeakResult& peak);
+
+// The timing view's cost-model prediction: a curve's time at each n is its cost-model MACs divided by
+// the MAC rate the same curve measured at a reference n (the view uses its largest n).
+double costModelPredictedSeconds(double macs, double referenceMacs, double referenceSeconds);
 
 // Measured median seconds of one Transformer layer's parts at `shape` (model width hd = heads·d,
 // FFN width 4hd): qkv_proj X·W_qkv, the attention core (the variant on [h, n, d] inputs), out_proj,

@@ -71,6 +71,11 @@ struct CoreCost {
     std::map<std::string, double> terms; // scores, weights_v, feature_map, linear_state, projection, relpos, hashing
     double exps = 0;
     double workspaceBytes = 0;           // extra memory of the default kernel beyond inputs and outputs
+    // Memory traffic the kernel cannot avoid beyond reading Q, K, V and writing out once (which the cost
+    // model adds in one place, runIoBytes): copies the algorithm gathers (counted written once and read
+    // once) and scattered reads nothing can reuse. Net of inputs never read (lsh shared_qk: K), so it
+    // may be negative. bytes_min = runIoBytes + this.
+    double extraMinBytes = 0;
 };
 
 // What the pattern entry point needs: the shape, the resolved parameters, and for data-dependent

@@ -8,6 +8,8 @@
 
 #if defined(ATTNLAB_WITH_OPENBLAS)
 extern "C" void openblas_set_num_threads(int threads);
+extern "C" char* openblas_get_config();
+extern "C" char* openblas_get_corename();
 #endif
 
 namespace attnlab {
@@ -21,7 +23,12 @@ void useSerialGemmEngine() {
 
 std::string gemmEngineName() {
 #if defined(ATTNLAB_WITH_OPENBLAS)
-    return "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + " over OpenBLAS";
+    // The config string starts "OpenBLAS 0.3.26 ..."; the core name is the kernel set picked at run time
+    // (OPENBLAS_CORETYPE overrides it), which decides the engine's speed.
+    const std::string config = openblas_get_config();
+    const std::string version = config.substr(0, config.find(' ', config.find(' ') + 1));
+    return "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + " over " +
+           version + " (kernels: " + openblas_get_corename() + ")";
 #else
     return "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
            " (own kernels)";

@@ -5,7 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -24,6 +30,7 @@ constexpr int kChains = 24;
 
 #if defined(__AVX512F__)
 constexpr int kLanes = 16;
+constexpr const char* kFmaIsa = "AVX-512";
 // Runs `rounds` × kChains FMAs on 16 lanes; returns a value that depends on all of them.
 float fmaRounds(std::int64_t rounds, float seed) {
     // Fully unrolled so the chains live in registers.
@@ -41,6 +48,7 @@ float fmaRounds(std::int64_t rounds, float seed) {
 }
 #else
 constexpr int kLanes = 1;
+constexpr const char* kFmaIsa = "scalar";
 float fmaRounds(std::int64_t rounds, float seed) {
     float acc[kChains];
     for (int c = 0; c < kChains; ++c) acc[c] = seed + static_cast<float>(c);
@@ -52,7 +60,80 @@ float fmaRounds(std::int64_t rounds, float seed) {
 }
 #endif
 
+// Arrays of the triad: 2 MiB aligned so the kernel may back them with huge pages (touching 4 KiB pages
+// one by one is slow in some virtual machines).
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+struct FreeDeleter {
+    void operator()(float* p) const { std::free(p); }
+};
+using FloatBuffer = std::unique_ptr<float[], FreeDeleter>;
+
+FloatBuffer allocateStreamArray(std::size_t bytes) {
+    const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    auto* memory = static_cast<float*>(std::aligned_alloc(kHugePage, rounded));
+    if (!memory) throw std::bad_alloc();
+#if defined(MADV_HUGEPAGE)
+    madvise(memory, rounded, MADV_HUGEPAGE);
+#endif
+    return FloatBuffer(memory);
+}
+
 } // namespace
+
+std::string fmaKernelName() {
+    return std::string(kFmaIsa) + ", " + std::to_string(kLanes) + " lanes x " + std::to_string(kChains) + " chains";
+}
+
+std::int64_t lastLevelCacheBytes() {
+    for (const int level : {_SC_LEVEL4_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
+        const long bytes = sysconf(level);
+        if (bytes > 0) return bytes;
+    }
+    return 0;
+}
+
+std::int64_t defaultTriadArrayBytes(std::int64_t lastLevelCache) {
+    return std::max<std::int64_t>(std::int64_t{64} << 20, lastLevelCache);
+}
+
+BandwidthResult measureTriadBandwidth(int threads, double seconds, std::int64_t arrayBytes) {
+    threads = std::max(1, threads);
+    BandwidthResult result;
+    result.lastLevelCacheBytes = lastLevelCacheBytes();
+    result.arrayBytes = arrayBytes > 0 ? arrayBytes : defaultTriadArrayBytes(result.lastLevelCacheBytes);
+    const std::int64_t count = result.arrayBytes / static_cast<std::int64_t>(sizeof(float));
+    const auto bytes = static_cast<std::size_t>(count) * sizeof(float);
+    FloatBuffer a = allocateStreamArray(bytes), b = allocateStreamArray(bytes), c = allocateStreamArray(bytes);
+    float* const pa = a.get();
+    const float* const pb = b.get();
+    const float* const pc = c.get();
+    // First touch by the threads and chunks that run the triad.
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t i = 0; i < count; ++i) {
+        a[i] = 0.0f;
+        b[i] = 1.0f;
+        c[i] = 2.0f;
+    }
+    const float scalar = 3.0f;
+    const auto triad = [&] {
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (std::int64_t i = 0; i < count; ++i) pa[i] = pb[i] + scalar * pc[i];
+    };
+    triad(); // warm-up
+    double best = 0;
+    const auto begin = std::chrono::steady_clock::now();
+    while (result.passes < 3 || secondsSince(begin) < seconds) {
+        const auto start = std::chrono::steady_clock::now();
+        triad();
+        best = std::max(best, 3.0 * static_cast<double>(bytes) / secondsSince(start) / 1e9);
+        ++result.passes;
+    }
+    volatile float sink = pa[count / 2]; // the stores are observable, so the loop cannot be dropped
+    (void)sink;
+    result.gbPerSecond = best;
+    return result;
+}
 
 double measureFmaPeakGflops(int threads, double seconds) {
     threads = std::max(1, threads);

@@ -77,6 +77,10 @@ CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
     }
     CoreCost cost = maskedCoreCost(shape, pairs);
     cost.workspaceBytes = rowKernelWorkspace(shape, longest);
+    // Each row's random keys and values sit at scattered places no neighbouring row shares: read once
+    // more per row (n·r, an upper bound by the few early causal rows that draw fewer).
+    const auto draws = static_cast<double>(std::min(extra, n));
+    cost.extraMinBytes = 4.0 * shape.heads * static_cast<double>(n) * draws * static_cast<double>(shape.d + shape.dv);
     return cost;
 }
 

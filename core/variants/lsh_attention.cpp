@@ -174,6 +174,12 @@ VariantInfo makeLshVariant() {
         CoreCost cost = maskedCoreCost(shape, rounds * n * n / b);
         cost.terms["hashing"] = 2.0 * rounds * n * static_cast<double>(shape.d) * (b / 2) * shape.heads;
         cost.workspaceBytes = 4.0 * n * static_cast<double>(shape.d) * shape.heads + 16.0 * rounds * n * n / b * shape.heads;
+        // Per round, Reformer's bucket-sorted copies of the queries, the keys (unless shared: they are the
+        // sorted queries normalised) and the values, written once and read once; a shared K is never read.
+        const bool shared = params.flag("shared_qk");
+        const auto d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+        cost.extraMinBytes = rounds * 2.0 * 4.0 * shape.heads * n * ((shared ? d : 2.0 * d) + dv) -
+                             (shared ? 4.0 * shape.heads * n * d : 0.0);
         return cost;
     };
     return v;

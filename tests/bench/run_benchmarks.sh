@@ -2,10 +2,13 @@
 # Reruns the measurements behind the README's "Performance" section on this machine, in one go:
 #   1. builds two Release command-line binaries (no GUI, no tests): Eigen over OpenBLAS (the default)
 #      and Eigen's own GEMM (ATTNLAB_USE_BLAS=OFF);
-#   2. for each, measures the FMA peak and the engine's sgemm rate (attnlab bench --peak), once as the
-#      environment is and once with OPENBLAS_CORETYPE unset (OpenBLAS then picks its kernels for the CPU);
-#   3. with the default engine: the kernel targets as ratios (attnlab bench --targets), the layer
-#      crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096.
+#   2. for each, measures the FMA peak, the engine's sgemm rate and the memory bandwidth (attnlab bench
+#      --peak), once as the environment is and once with OPENBLAS_CORETYPE unset (OpenBLAS then picks its
+#      kernels for the CPU);
+#   3. with the default engine: the kernel and sparse-pattern targets as ratios (attnlab bench --targets,
+#      a few minutes), the roofline of every variant at n = 4096 causal and bidirectional (attnlab bench
+#      --roofline), the layer crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096.
+# See docs/benchmarks.md for what each mode measures and how to read it.
 # Usage: tests/bench/run_benchmarks.sh [THREADS]     (default 2; results also go to build/bench-results/)
 # Close other work first: every figure is a ratio of numbers measured in this run, but a busy machine
 # still moves them.
@@ -36,6 +39,10 @@ run peak-openblas-env "$openblas" bench --peak --threads "$threads"
 run peak-openblas-native env -u OPENBLAS_CORETYPE "$openblas" bench --peak --threads "$threads"
 run peak-eigen "$eigen" bench --peak --threads "$threads"
 run targets env -u OPENBLAS_CORETYPE "$openblas" bench --targets --threads "$threads"
+run roofline-bidirectional-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --roofline --n 4096 --threads "$threads" \
+    --budget 0.3
+run roofline-causal-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --roofline --n 4096 --causal --threads "$threads" \
+    --budget 0.3
 run layer-openblas env -u OPENBLAS_CORETYPE "$openblas" bench --layer --threads "$threads"
 run layer-eigen "$eigen" bench --layer --threads "$threads"
 # Variant ids by causal support, from the registry ("[both]", "[causal]", "[bidirectional]").

@@ -1,0 +1,160 @@
+#include "app/bench/bench_modes.h"
+
+#include "core/cost_model.h"
+#include "core/json_writer.h"
+#include "core/registry.h"
+
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+struct LayerPoint {
+    std::int64_t n = 0;
+    LayerPartTimes layer;
+    double linearCore = 0; // linear elu attention core at head size 4d
+    GauPartTimes gau;
+    double attentionWithProjections() const { return layer.qkvProj + layer.attention + layer.outProj; }
+    double restOfLayer() const { return layer.qkvProj + layer.outProj + layer.ffn; }
+};
+
+template <typename Ratio>
+MeasuredCrossover findCrossover(const std::vector<LayerPoint>& points, Ratio ratio) {
+    std::vector<double> ns, ratios;
+    for (const LayerPoint& point : points) {
+        ns.push_back(static_cast<double>(point.n));
+        ratios.push_back(ratio(point));
+    }
+    return measuredCrossover(ns, ratios);
+}
+
+std::string crossoverText(const MeasuredCrossover& crossing, const std::vector<LayerPoint>& points) {
+    char text[64];
+    if (crossing.n)
+        std::snprintf(text, sizeof text, "%.0f", *crossing.n);
+    else if (crossing.alwaysAbove)
+        std::snprintf(text, sizeof text, "< %lld", static_cast<long long>(points.front().n));
+    else
+        std::snprintf(text, sizeof text, "> %lld", static_cast<long long>(points.back().n));
+    return text;
+}
+
+} // namespace
+
+int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
+    const std::string variant = cli.value("--variant").value_or("full");
+    const std::vector<std::int64_t> sizes = parseSizes(cli.value("--n").value_or("256,512,1024,2048,4096,8192"));
+    ProblemShape shape = readBenchShape(cli);
+    shape.dv = shape.d;
+    const std::int64_t width = shape.heads * shape.d;
+    for (const std::int64_t n : sizes) {
+        shape.n = n;
+        prepareParams(requireVariant(variant), shape, cli.overrides());
+    }
+    Progress progress(sizes.size());
+    // One unmeasured pass at the smallest n: the first products after start-up run slow while the GEMM
+    // library starts its threads and the cores raise their clocks, and would skew the first point.
+    shape.n = sizes.front();
+    timeLayerParts(variant, shape, cli.overrides(), settings.threads, settings.budget);
+    std::vector<LayerPoint> points;
+    for (const std::int64_t n : sizes) {
+        progress.step("layer n=" + std::to_string(n));
+        shape.n = n;
+        LayerPoint point;
+        point.n = n;
+        point.layer = timeLayerParts(variant, shape, cli.overrides(), settings.threads, settings.budget);
+        TimingRequest linear;
+        linear.variant = "linear";
+        linear.shape = shape;
+        linear.shape.d = linear.shape.dv = 4 * shape.d;
+        linear.threads = settings.threads;
+        linear.budgetSeconds = settings.budget / 4;
+        linear.minRepeats = 2;
+        point.linearCore = timeVariant(linear).medianSeconds;
+        point.gau = timeGauLayer(n, width, shape.causal, settings.threads, settings.budget);
+        points.push_back(point);
+    }
+    progress.finish();
+
+    const MeasuredCrossover overFfn =
+        findCrossover(points, [](const LayerPoint& p) { return p.attentionWithProjections() / p.layer.ffn; });
+    const MeasuredCrossover dominates =
+        findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.restOfLayer(); });
+    const MeasuredCrossover linearWins =
+        findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.linearCore; });
+    const double model2hd = attentionOvertakesFfn(shape.heads, shape.d), model6hd = quadraticDominates(shape.heads, shape.d),
+                 model16d = linearPaysOff(shape.d);
+
+    if (settings.json) {
+        JsonWriter json;
+        json.beginObject();
+        json.key("variant").value(variant);
+        json.key("d").value(static_cast<long long>(shape.d));
+        json.key("heads").value(shape.heads);
+        json.key("causal").value(shape.causal);
+        json.key("threads").value(settings.threads);
+        json.key("points").beginArray();
+        for (const auto& p : points) {
+            json.beginObject();
+            json.key("n").value(static_cast<long long>(p.n));
+            json.key("qkv_proj_s").value(p.layer.qkvProj);
+            json.key("attention_s").value(p.layer.attention);
+            json.key("out_proj_s").value(p.layer.outProj);
+            json.key("ffn_s").value(p.layer.ffn);
+            json.key("layer_s").value(p.layer.total());
+            json.key("linear_4d_attention_s").value(p.linearCore);
+            json.key("gau_projections_s").value(p.gau.projections);
+            json.key("gau_attention_s").value(p.gau.attention);
+            json.key("gau_out_proj_s").value(p.gau.outProj);
+            json.key("gau_layer_s").value(p.gau.total());
+            json.endObject();
+        }
+        json.endArray();
+        auto crossing = [&](const char* name, const MeasuredCrossover& c, double model) {
+            json.key(name).beginObject();
+            json.key("measured_n");
+            if (c.n) json.value(*c.n); else json.null();
+            json.key("measured_text").value(crossoverText(c, points));
+            json.key("cost_model_n").value(model);
+            json.endObject();
+        };
+        json.key("crossovers").beginObject();
+        crossing("attention_exceeds_ffn", overFfn, model2hd);
+        crossing("quadratic_dominates", dominates, model6hd);
+        crossing("linear_4d_beats_full", linearWins, model16d);
+        json.endObject();
+        json.endObject();
+        std::printf("%s\n", json.str().c_str());
+        return 0;
+    }
+    if (settings.csv) {
+        std::printf("n,qkv_proj_s,attention_s,out_proj_s,ffn_s,layer_s,linear_4d_attention_s,gau_projections_s,"
+                    "gau_attention_s,gau_out_proj_s,gau_layer_s\n");
+        for (const auto& p : points)
+            std::printf("%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", static_cast<long long>(p.n),
+                        p.layer.qkvProj, p.layer.attention, p.layer.outProj, p.layer.ffn, p.layer.total(), p.linearCore,
+                        p.gau.projections, p.gau.attention, p.gau.outProj, p.gau.total());
+        return 0;
+    }
+    std::printf("one layer, %s attention, h=%d d=%lld (hd=%lld, FFN 4hd)%s, %d threads; milliseconds (median)\n",
+                variant.c_str(), shape.heads, static_cast<long long>(shape.d), static_cast<long long>(width),
+                shape.causal ? ", causal" : "", settings.threads);
+    std::printf("%7s %9s %10s %9s %9s %10s %7s %12s %10s\n", "n", "qkv_proj", "attention", "out_proj", "ffn", "layer",
+                "attn %", "linear(4d)", "GAU layer");
+    for (const auto& p : points)
+        std::printf("%7lld %9.2f %10.2f %9.2f %9.2f %10.2f %6.1f%% %12.2f %10.2f\n", static_cast<long long>(p.n),
+                    1e3 * p.layer.qkvProj, 1e3 * p.layer.attention, 1e3 * p.layer.outProj, 1e3 * p.layer.ffn,
+                    1e3 * p.layer.total(), 100.0 * p.layer.attention / p.layer.total(), 1e3 * p.linearCore,
+                    1e3 * p.gau.total());
+    std::printf("crossovers (measured vs cost model):\n");
+    std::printf("  self-attention (projections + core) > FFN   n = %-10s  cost model 2hd = %.0f\n",
+                crossoverText(overFfn, points).c_str(), model2hd);
+    std::printf("  attention core > rest of the layer          n = %-10s  cost model 6hd = %.0f\n",
+                crossoverText(dominates, points).c_str(), model6hd);
+    std::printf("  linear elu at 4d faster than full core      n = %-10s  cost model 16d = %.0f\n",
+                crossoverText(linearWins, points).c_str(), model16d);
+    return 0;
+}
+
+} // namespace attnlab

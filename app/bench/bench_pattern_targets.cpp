@@ -1,0 +1,163 @@
+#include "app/bench/bench_targets.h"
+
+#include "core/registry.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdarg>
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+// A sparse pattern the targets time against full attention at default parameters unless named.
+struct PatternCase {
+    std::string label;
+    std::string variant;
+    ParamOverrides overrides;
+    double minFractionOfFull = 0; // of full's GFLOP/s at kTargetLength, same direction
+};
+
+const std::vector<PatternCase>& patternCases() {
+    static const std::vector<PatternCase> cases = {
+        {"strided", "strided", {}, 0.5},
+        {"fixed", "fixed", {}, 0.5},
+        {"chunk", "chunk", {}, 0.5},
+        {"xl", "xl", {}, 0.5},
+        {"longformer", "longformer", {}, 0.5},
+        {"longformer globals=0,1", "longformer", {{"globals", "0,1"}}, 0.5},
+        {"lsh", "lsh", {}, 0.5},
+        {"bigbird", "bigbird", {}, 0.25},
+        {"longformer dilation=2", "longformer", {{"dilation", "2"}}, 0.25},
+    };
+    return cases;
+}
+
+// The timing view's sweep doubles n; the prediction is checked on the same grid from n = 1024 up, with
+// the largest n as the curve's reference point.
+constexpr std::array<std::int64_t, 5> kSweep = {1024, 2048, 4096, 8192, kTargetLength};
+
+bool supports(const PatternCase& pattern, bool causal) {
+    const CausalSupport support = requireVariant(pattern.variant).causalSupport;
+    return causal ? support != CausalSupport::BidirectionalOnly : support != CausalSupport::CausalOnly;
+}
+
+const char* directionName(bool causal) { return causal ? "causal" : "bidirectional"; }
+
+struct Curve {
+    const PatternCase* pattern = nullptr;
+    std::vector<TimingResult> points; // one per kSweep entry
+    const TimingResult& at1024() const { return points.front(); }
+    const TimingResult& atLength() const { return points.back(); }
+};
+
+Curve measureCurve(const PatternCase& pattern, bool causal, int threads) {
+    Curve curve;
+    curve.pattern = &pattern;
+    for (const std::int64_t n : kSweep) {
+        const bool large = n >= 8192; // a few long runs; small n get repeats enough for a stable median
+        curve.points.push_back(
+            timeAttention(pattern.variant, n, causal, pattern.overrides, threads, large ? 2 : 3, large ? 0.0 : 0.2));
+    }
+    return curve;
+}
+
+[[gnu::format(printf, 1, 2)]] std::string format(const char* pattern, ...) {
+    char text[200];
+    va_list args;
+    va_start(args, pattern);
+    std::vsnprintf(text, sizeof text, pattern, args);
+    va_end(args);
+    return text;
+}
+
+TargetRow rateRow(const Curve& curve, const TimingResult& full, bool causal) {
+    const double ratio = curve.atLength().gflops / full.gflops;
+    const double goal = curve.pattern->minFractionOfFull;
+    return {curve.pattern->label + " " + directionName(causal) + " n=16384: GFLOP/s / full's", ratio,
+            format(">= %.2f", goal), ratio >= goal,
+            format("%.1f vs %.1f GFLOP/s (%.3f s vs %.3f s)", curve.atLength().gflops, full.gflops,
+                   curve.atLength().medianSeconds, full.medianSeconds)};
+}
+
+// Measured time over the cost model's prediction, at the n where they differ most (as a factor either way).
+TargetRow predictionRow(const Curve& curve, bool causal) {
+    const TimingResult& reference = curve.atLength();
+    double worstFactor = 0, worstMeasured = 0, worstPredicted = 0;
+    std::int64_t worstN = kSweep.back();
+    for (std::size_t k = 0; k + 1 < kSweep.size(); ++k) {
+        const TimingResult& point = curve.points[k];
+        const double predicted =
+            costModelPredictedSeconds(point.attentionMacs, reference.attentionMacs, reference.medianSeconds);
+        const double factor = std::max(point.medianSeconds / predicted, predicted / point.medianSeconds);
+        if (factor > worstFactor) {
+            worstFactor = factor;
+            worstN = kSweep[k];
+            worstMeasured = point.medianSeconds;
+            worstPredicted = predicted;
+        }
+    }
+    return {curve.pattern->label + " " + directionName(causal) + ": model vs measured time, n>=1024", worstFactor,
+            "<= 2 (factor either way)", worstFactor <= 2,
+            format("worst at n=%lld: measured %.3f ms, predicted %.3f ms", static_cast<long long>(worstN), 1e3 * worstMeasured,
+                   1e3 * worstPredicted)};
+}
+
+TargetRow slowestAt1024Row(const std::vector<Curve>& curves, const TimingResult& full1024, bool causal) {
+    const Curve* slowest = &curves.front();
+    for (const Curve& curve : curves)
+        if (curve.at1024().medianSeconds > slowest->at1024().medianSeconds) slowest = &curve;
+    const double ratio = slowest->at1024().medianSeconds / full1024.medianSeconds;
+    return {std::string("pattern variants ") + directionName(causal) + " n=1024: slowest time / full's", ratio, "<= 1",
+            ratio <= 1,
+            "slowest: " + slowest->pattern->label +
+                format(" %.3f ms vs full %.3f ms", 1e3 * slowest->at1024().medianSeconds, 1e3 * full1024.medianSeconds)};
+}
+
+std::vector<TargetRow> directionTargets(bool causal, int threads, const TimingResult& full, const PeakResult& peak,
+                                        Progress& progress) {
+    std::vector<TargetRow> rows;
+    const double fraction = full.gflops / peak.fmaGflops;
+    rows.push_back({std::string("full ") + directionName(causal) + " n=16384: fraction of FMA peak", fraction, ">= 0.60",
+                    fraction >= 0.6,
+                    format("%.1f GFLOP/s of %.1f FMA peak (%.3f s)", full.gflops, peak.fmaGflops, full.medianSeconds)});
+    progress.step(std::string("full ") + directionName(causal) + " n=1024");
+    const TimingResult full1024 = timeAttention("full", 1024, causal, {}, threads, 5, 0.3);
+    std::vector<Curve> curves;
+    for (const PatternCase& pattern : patternCases()) {
+        if (!supports(pattern, causal)) continue;
+        progress.step(pattern.label + " " + directionName(causal) + " n=1024..16384");
+        curves.push_back(measureCurve(pattern, causal, threads));
+    }
+    for (const Curve& curve : curves) rows.push_back(rateRow(curve, full, causal));
+    if (causal)
+        for (const Curve& curve : curves)
+            if (curve.pattern->label == "strided") {
+                const double speedup = full.medianSeconds / curve.atLength().medianSeconds;
+                rows.push_back({"strided causal n=16384: speed-up over full causal", speedup, ">= 10", speedup >= 10,
+                                format("%.3f s vs %.3f s", curve.atLength().medianSeconds, full.medianSeconds)});
+            }
+    rows.push_back(slowestAt1024Row(curves, full1024, causal));
+    for (const Curve& curve : curves) rows.push_back(predictionRow(curve, causal));
+    return rows;
+}
+
+} // namespace
+
+std::size_t patternTargetSteps() {
+    std::size_t steps = 0;
+    for (const bool causal : {false, true}) {
+        ++steps; // full at n = 1024
+        for (const PatternCase& pattern : patternCases()) steps += supports(pattern, causal) ? 1 : 0;
+    }
+    return steps;
+}
+
+std::vector<TargetRow> patternTargets(int threads, const FullAtLength& full, const PeakResult& peak, Progress& progress) {
+    std::vector<TargetRow> rows = directionTargets(false, threads, full.bidirectional, peak, progress);
+    for (TargetRow& row : directionTargets(true, threads, full.causal, peak, progress)) rows.push_back(std::move(row));
+    return rows;
+}
+
+} // namespace attnlab

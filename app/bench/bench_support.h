@@ -1,0 +1,67 @@
+#pragma once
+
+// Pieces every `attnlab bench` mode shares: its settings, list parsing, the progress line, timing one
+// attention shape, and how the machine's peak is printed.
+
+#include "app/cli_args.h"
+
+#include "core/timing.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+struct BenchSettings {
+    int threads = 1;
+    double budget = 0.5; // seconds of timed repeats per point
+    bool json = false;
+    bool csv = false;
+    std::int64_t triadArrayBytes = 0; // --stream-mib; 0: as large as the last-level cache (at least 64 MiB)
+};
+
+BenchSettings readBenchSettings(const CliArgs& cli, int defaultThreads);
+
+// --d, --dv, --heads and --causal (n is set per point).
+ProblemShape readBenchShape(const CliArgs& cli);
+
+std::vector<std::string> splitList(const std::string& text);
+
+// --n: positive integers separated by commas.
+std::vector<std::int64_t> parseSizes(const std::string& text);
+
+// Variant ids from --variant, or every registered variant that supports the causal mode asked for.
+std::vector<std::string> variantsOrAll(const CliArgs& cli, bool causal);
+
+// "\r[k/total] label" on stderr while a terminal is watching; cleared by finish().
+class Progress {
+public:
+    explicit Progress(std::size_t total);
+    void step(const std::string& label);
+    void finish();
+
+private:
+    std::size_t m_total;
+    std::size_t m_done = 0;
+    bool m_enabled;
+};
+
+// Times `variant` at n with h heads of size d = dv = `headSize` (the targets' shape unless told otherwise).
+TimingResult timeAttention(const std::string& variant, std::int64_t n, bool causal, const ParamOverrides& overrides,
+                           int threads, int minRepeats, double budget, int heads = 12, std::int64_t headSize = 64);
+
+// The timing of one --variant point: the shape, --set overrides, threads, budget and --reference.
+TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,
+                                   const BenchSettings& settings);
+
+// The peak with twice the per-point budget of timed passes (at least 1 s, so one busy moment of the
+// machine cannot set the FMA peak) unless
+// `budgetSeconds` is given, and the triad arrays --stream-mib asks for.
+PeakResult measureBenchPeak(const BenchSettings& settings, double budgetSeconds = 0);
+
+class JsonWriter;
+void writePeakJson(JsonWriter& json, const PeakResult& peak);
+void printPeak(const PeakResult& peak);
+
+} // namespace attnlab

@@ -1,0 +1,37 @@
+#pragma once
+
+// `attnlab bench --targets`: each target is a ratio of numbers measured in one run, printed with its
+// goal and whether it is met. Targets report; they never fail the run.
+
+#include "app/bench/bench_support.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+struct TargetRow {
+    std::string name;
+    double measured = 0;
+    std::string goal;
+    bool met = false;
+    std::string detail;
+};
+
+// Full attention at the targets' long shape (n = 16384, h = 12, d = 64), measured once and shared by
+// the kernel targets and the pattern targets.
+struct FullAtLength {
+    TimingResult bidirectional;
+    TimingResult causal;
+};
+
+inline constexpr std::int64_t kTargetLength = 16384;
+
+// Sparse patterns against full attention (GFLOP/s ratios, speed-ups, n = 1024 times, peak fraction) and
+// the cost-model prediction against the measured curves from n = 1024 to kTargetLength.
+std::vector<TargetRow> patternTargets(int threads, const FullAtLength& full, const PeakResult& peak, Progress& progress);
+
+// Progress steps patternTargets takes.
+std::size_t patternTargetSteps();
+
+} // namespace attnlab
