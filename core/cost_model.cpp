@@ -6,7 +6,10 @@ namespace {
 double width(const ProblemShape& shape) { return static_cast<double>(shape.heads) * static_cast<double>(shape.d); }
 } // namespace
 
-double qkvProjectionMacs(const ProblemShape& shape) { return 3.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
+double qkvProjectionMacs(const ProblemShape& shape) {
+    const double projectedHeads = shape.heads + 2.0 * shape.keyValueHeads();
+    return static_cast<double>(shape.n) * width(shape) * projectedHeads * static_cast<double>(shape.d);
+}
 double outputProjectionMacs(const ProblemShape& shape) { return static_cast<double>(shape.n) * width(shape) * width(shape); }
 double ffnMacs(const ProblemShape& shape) { return 8.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
 
@@ -15,8 +18,9 @@ double quadraticDominates(int heads, std::int64_t d) { return 6.0 * heads * stat
 double linearPaysOff(std::int64_t d) { return 16.0 * static_cast<double>(d); }
 
 double runIoBytes(const ProblemShape& shape, bool withWeights) {
-    const double n = static_cast<double>(shape.n), h = shape.heads;
-    double bytes = 4.0 * h * n * (2.0 * static_cast<double>(shape.d) + 2.0 * static_cast<double>(shape.dv));
+    const double n = static_cast<double>(shape.n), h = shape.heads, hkv = shape.keyValueHeads();
+    const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+    double bytes = 4.0 * n * (h * (d + dv) + hkv * (d + dv));
     if (withWeights) bytes += 4.0 * h * n * n;
     return bytes;
 }

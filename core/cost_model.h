@@ -20,7 +20,8 @@ struct LayerCost {
     double layerFlops() const { return 2.0 * layerMacs; }
 };
 
-// Projection and FFN terms of a layer: qkv 3n(hd)², output n(hd)², FFN 8n(hd)².
+// Projection and FFN terms of a layer: qkv n·(hd)·(h + 2·h_kv)·d (3n(hd)² without grouped heads), output
+// n(hd)², FFN 8n(hd)².
 double qkvProjectionMacs(const ProblemShape& shape);
 double outputProjectionMacs(const ProblemShape& shape);
 double ffnMacs(const ProblemShape& shape);
@@ -34,7 +35,8 @@ double attentionOvertakesFfn(int heads, std::int64_t d);
 double quadraticDominates(int heads, std::int64_t d);
 double linearPaysOff(std::int64_t d);
 
-// Bytes of the float32 inputs and output of one run (Q, K, V, out), plus weights when asked.
+// Bytes of the float32 inputs and output of one run (Q and out with h heads, K and V with h_kv), plus
+// weights when asked.
 double runIoBytes(const ProblemShape& shape, bool withWeights);
 
 } // namespace attnlab

@@ -23,6 +23,8 @@ struct ProblemShape {
     std::int64_t d = 0;
     std::int64_t dv = 0;
     bool causal = false;
+    int kvHeads = 0; // key/value heads (grouped heads divide `heads`); 0 means as many as `heads`
+    int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
     ShapeContext context() const { return {n, d}; }
 };
 
@@ -45,6 +47,7 @@ struct AttentionInputs {
 using CancelCheck = std::function<bool()>;
 
 struct RunResult;
+struct DecodeInfo;
 
 struct RunOptions {
     bool causal = false;
@@ -99,6 +102,8 @@ struct VariantInfo {
     std::function<RunResult(const AttentionInputs&, const RunOptions&)> run;
     std::function<std::unique_ptr<Pattern>(const PatternRequest&)> pattern;
     std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
+    // One generation step (core/decode.h); null: a softmax pattern with the default rules there.
+    std::shared_ptr<const DecodeInfo> decode;
 };
 
 std::string causalSupportName(CausalSupport support);

@@ -41,7 +41,7 @@ FeatureMap cosineFeatures(const AttentionInputs& inputs) {
 RunResult runLinear(const AttentionInputs& inputs, const RunOptions& options) {
     const std::string& kernel = options.params.choice("kernel");
     if (kernel == "efficient") return runEfficientAttention(inputs, options);
-    return runFeatureMapAttention(kernel == "elu" ? eluFeatures(inputs) : cosineFeatures(inputs), *inputs.v, options);
+    return runFeatureMapAttention(kernel == "elu" ? eluFeatures(inputs) : cosineFeatures(inputs), inputs, options);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // Effective weights W = softmax(…) · F.
 #include "core/random.h"
 #include "core/random_features.h"
+#include "core/run_result.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
@@ -42,14 +43,15 @@ void softmaxRows(Matrix& scores) {
     }
 }
 
+// Query head h reading key/value head g.
 template <typename Scalar>
-void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, const Projections& proj,
+void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, const Projections& proj,
                    RunResult& result) {
     using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     const Matrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<Scalar>();
-    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(h), n, d).cast<Scalar>();
-    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(h), n, dv).cast<Scalar>();
+    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<Scalar>();
+    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<Scalar>();
     const Matrix e = proj.e.cast<Scalar>(), f = proj.f.cast<Scalar>();
     Matrix scores = (qh * (e * kh).transpose()) / std::sqrt(static_cast<Scalar>(d));
     softmaxRows(scores);
@@ -58,14 +60,14 @@ void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
 }
 
 RunResult runLinformer(const AttentionInputs& inputs, const RunOptions& options) {
-    RunResult result = makeResult(*inputs.v, options);
+    RunResult result = makeQueryResult(inputs, options);
     const Projections proj = linformerProjections(options.params, inputs.q->rows);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
     for (int h = 0; h < inputs.q->heads; ++h) {
         if (options.useReference)
-            linformerHead<double>(*inputs.q, *inputs.k, *inputs.v, h, proj, result);
+            linformerHead<double>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
         else
-            linformerHead<float>(*inputs.q, *inputs.k, *inputs.v, h, proj, result);
+            linformerHead<float>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
     }
     return result;
 }

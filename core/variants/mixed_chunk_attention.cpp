@@ -16,15 +16,16 @@ namespace {
 using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Adds the linear part of one head to out (and to the weights). Scalar = double on the reference path.
+// Adds the linear part of query head h, reading key/value head g, to out (and to the weights).
+// Scalar = double on the reference path.
 template <typename Matrix>
-void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, std::int64_t c, bool causal,
+void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, std::int64_t c, bool causal,
                    RunResult& result) {
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     using Scalar = typename Matrix::Scalar;
     const Matrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<Scalar>();
-    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(h), n, d).cast<Scalar>();
-    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(h), n, dv).cast<Scalar>();
+    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<Scalar>();
+    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<Scalar>();
     Eigen::Map<RowMatrixF> out(result.out.head(h), n, dv);
     if (!causal) {
         const Matrix state = kh.transpose() * vh;
@@ -61,9 +62,9 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, options.threads))
     for (int h = 0; h < inputs.q->heads; ++h) {
         if (options.useReference)
-            addLinearPart<RowMatrixD>(*inputs.q, *inputs.k, *inputs.v, h, c, options.causal, result);
+            addLinearPart<RowMatrixD>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
         else
-            addLinearPart<RowMatrixF>(*inputs.q, *inputs.k, *inputs.v, h, c, options.causal, result);
+            addLinearPart<RowMatrixF>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
     }
     return result;
 }

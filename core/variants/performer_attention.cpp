@@ -58,7 +58,7 @@ RunResult runPerformer(const AttentionInputs& inputs, const RunOptions& options)
         for (std::int64_t c = 0; c < d; ++c) omegaRows(r, c) = static_cast<float>(omega[static_cast<std::size_t>(r * d + c)]);
     const Tensor3 phiQ = favorFeatures(*inputs.q, omegaRows, true, options.threads);
     const Tensor3 phiK = favorFeatures(*inputs.k, omegaRows, false, options.threads);
-    return runFeatureMapAttention(precomputedFeatures(phiQ, phiK), *inputs.v, options);
+    return runFeatureMapAttention(precomputedFeatures(phiQ, phiK), inputs, options);
 }
 
 } // namespace
