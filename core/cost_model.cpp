@@ -1,5 +1,7 @@
 #include "core/cost_model.h"
 
+#include "core/decode.h"
+
 namespace attnlab {
 
 namespace {
@@ -38,6 +40,27 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
     cost.exps = core.exps;
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
+    return cost;
+}
+
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    const DecodeCost step = decodeCost(variant, shape, params);
+    LayerCost cost;
+    cost.variant = variant.id;
+    cost.shape = shape;
+    cost.decode = true;
+    cost.terms = step.core.terms;
+    for (const auto& [name, macs] : step.core.terms) cost.attentionMacs += macs;
+    ProblemShape token = shape;
+    token.n = 1;
+    cost.terms["qkv_proj"] = qkvProjectionMacs(token);
+    cost.terms["out_proj"] = outputProjectionMacs(token);
+    cost.terms["ffn"] = ffnMacs(token);
+    cost.exps = step.core.exps;
+    cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
+    cost.retainedKeys = step.retainedKeys;
+    cost.kvCacheBytes = step.kvCacheBytes;
+    cost.peakBytes = step.kvCacheBytes + 4.0 * shape.heads * static_cast<double>(shape.d + shape.dv);
     return cost;
 }
 

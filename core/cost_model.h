@@ -3,6 +3,7 @@
 #include "core/variant.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -17,6 +18,10 @@ struct LayerCost {
     double attentionMacs = 0;            // attention core only
     double layerMacs = 0;                // everything
     double peakBytes = 0;                // inputs + outputs + the kernel's extra memory, float32
+    // One decoding step (decodeLayerCost): what a layer keeps afterwards, per key/value head and in bytes.
+    bool decode = false;
+    std::optional<std::int64_t> retainedKeys; // nullopt: a recurrent state only
+    double kvCacheBytes = 0;
     double layerFlops() const { return 2.0 * layerMacs; }
 };
 
@@ -28,6 +33,11 @@ double ffnMacs(const ProblemShape& shape);
 
 // The whole layer with `variant`'s attention core (parameters already resolved).
 LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
+// One generation step at context shape.n (core/decode.h): qkv (hd)·(h + 2·h_kv)·d, output (hd)², FFN
+// 8(hd)² and the core of row n − 1; peakBytes is the KV cache plus the new query and output. Throws
+// InputError for a variant with no causal form.
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
 // Seed crossovers (seed 000): self-attention outweighs the FFN when n > 2hd; the quadratic term
 // dominates the whole layer when n > 6hd; linear attention with a 4× larger head pays off when n > 16d.

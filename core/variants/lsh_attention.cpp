@@ -2,6 +2,7 @@
 // shared by all heads. M_ij: h_r(q_i) = h_r(k_j) in some round r (∧ j ≤ i if causal). With shared_qk the
 // keys are q_j/‖q_j‖ (K ignored) and j = i is excluded unless the row has no other member; without it an
 // empty row gets j = i.
+#include "core/decode_step.h"
 #include "core/parallel_tasks.h"
 #include "core/random_features.h"
 #include "core/run_result.h"
@@ -173,23 +174,29 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
     return result;
 }
 
+// One pattern per query head: each key head hashed once, then each query head's buckets. False when cancelled.
+bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSet& params, bool causal, int threads,
+               const CancelCheck& cancelled, HeadPatterns& patterns) {
+    const bool shared = params.flag("shared_qk");
+    std::vector<KeyBuckets> members(static_cast<std::size_t>(keys.heads));
+    patterns.resize(static_cast<std::size_t>(inputs.q->heads));
+    return runTasks(keys.heads, threads, cancelled,
+                    [&](std::int64_t g) {
+                        members[static_cast<std::size_t>(g)] = hashKeys(keys.head(static_cast<int>(g)), keys.rows, keys.cols, params);
+                    }) &&
+           runTasks(inputs.q->heads, threads, cancelled, [&](std::int64_t h) {
+               const auto t = static_cast<int>(h);
+               patterns[static_cast<std::size_t>(h)] =
+                   lshHeadPattern(*inputs.q, t, members[static_cast<std::size_t>(keyHeadOf(inputs, shared, t))], params, causal);
+           });
+}
+
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     const bool shared = options.params.flag("shared_qk");
     const Tensor3 normalised = shared ? normalisedQueries(*inputs.q) : Tensor3();
     const Tensor3& keys = shared ? normalised : *inputs.k;
-    std::vector<KeyBuckets> members(static_cast<std::size_t>(keys.heads));
-    HeadPatterns patterns(static_cast<std::size_t>(inputs.q->heads));
-    const bool hashed =
-        runTasks(keys.heads, options.threads, options.cancelled,
-                 [&](std::int64_t g) {
-                     members[static_cast<std::size_t>(g)] = hashKeys(keys.head(static_cast<int>(g)), keys.rows, keys.cols, options.params);
-                 }) &&
-        runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
-            const auto t = static_cast<int>(h);
-            patterns[static_cast<std::size_t>(h)] = lshHeadPattern(
-                *inputs.q, t, members[static_cast<std::size_t>(keyHeadOf(inputs, shared, t))], options.params, options.causal);
-        });
-    if (!hashed) {
+    HeadPatterns patterns;
+    if (!hashHeads(inputs, keys, options.params, options.causal, options.threads, options.cancelled, patterns)) {
         RunResult cancelled;
         cancelled.cancelled = true;
         return cancelled;
@@ -200,6 +207,29 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     AttentionInputs withKeys = inputs;
     withKeys.k = &keys;
     return runMasked(withKeys, patterns, scoring, options);
+}
+
+// Decoding keeps every key (any later query may hash into any bucket). The step's core is the expected
+// row, rounds·n/b keys, plus hashing the new query (per query head) and key (per key head) in every round.
+// The cached keys' buckets are part of the cache, hashed when the step is prepared.
+std::shared_ptr<const DecodeInfo> lshDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
+        const auto rounds = static_cast<double>(params.integer("rounds"));
+        CoreCost cost = maskedCoreCost(shape, std::min(n, rounds * n / b));
+        const double keyHeads = params.flag("shared_qk") ? shape.heads : shape.keyValueHeads();
+        cost.terms["hashing"] = rounds * static_cast<double>(shape.d) * (b / 2) * (shape.heads + keyHeads);
+        return cost;
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        MaskedRowSpec spec;
+        if (params.flag("shared_qk")) spec.ownKeys = normalisedQueries(*context.q);
+        hashHeads(context, spec.ownKeys ? *spec.ownKeys : *context.k, params, true, threads, {}, spec.patterns);
+        spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
+        return makeMaskedRowStep(context, std::move(spec), threads);
+    };
+    return info;
 }
 
 } // namespace
@@ -236,6 +266,7 @@ VariantInfo makeLshVariant() {
         cost.workspaceBytes = 4.0 * n * static_cast<double>(shape.d) * shape.heads + 16.0 * rounds * n * n / b * shape.heads;
         return cost;
     };
+    v.decode = lshDecode();
     return v;
 }
 
