@@ -3,6 +3,7 @@
 // one; a step writes the updated state into a second buffer, so the kept state stays as it was.
 #include "core/decode_step.h"
 
+#include "core/kernels/gemm.h"
 #include "core/kernels/tile_math.h"
 #include "core/parallel_tasks.h"
 
@@ -14,44 +15,45 @@ namespace attnlab {
 
 namespace {
 
-// S' = S + φ vᵀ (m × dv), z' = z + φ; in and out may be the same.
-void absorbFeatures(const float* phi, const float* v, std::int64_t m, std::int64_t dv, const float* state,
-                    const float* sum, float* stateOut, float* sumOut) {
+// One key/value head's feature-map state: S (m × dv), z (m) and, for exponent keys, the shift M.
+struct FeatureState {
+    float* values;
+    float* sums;
+    float* shift;
+};
+
+// S' = r·S + φ vᵀ, z' = r·z + φ with r the rescale factor; `from` and `to` may be the same.
+void absorbFeatures(const float* phi, const float* v, std::int64_t m, std::int64_t dv, float rescale, FeatureState from,
+                    FeatureState to) {
     for (std::int64_t f = 0; f < m; ++f) {
-        for (std::int64_t c = 0; c < dv; ++c) stateOut[f * dv + c] = state[f * dv + c] + phi[f] * v[c];
-        sumOut[f] = sum[f] + phi[f];
+        for (std::int64_t c = 0; c < dv; ++c) to.values[f * dv + c] = rescale * from.values[f * dv + c] + phi[f] * v[c];
+        to.sums[f] = rescale * from.sums[f] + phi[f];
     }
 }
 
 class FeatureMapStep : public DecodeStep {
 public:
-    FeatureMapStep(const AttentionInputs& context, const FeatureMapOf& mapOf, int threads)
-        : m_context(context), m_map(mapOf(m_context)), m_threads(threads) {
+    FeatureMapStep(const AttentionInputs& context, const FeatureMapOf& mapOf, int threads, KeyFeatures keys)
+        : m_context(context), m_map(mapOf(m_context)), m_threads(threads), m_keys(keys) {
+        useSerialGemmEngine(); // feature maps may multiply through Eigen inside the steps' parallel regions
         const std::int64_t m = m_map.features, dv = context.v->cols, last = context.q->rows - 1;
-        const int kvHeads = context.v->heads;
-        m_state.assign(static_cast<std::size_t>(kvHeads * m * dv), 0.0f);
-        m_sum.assign(static_cast<std::size_t>(kvHeads * m), 0.0f);
+        const auto kvHeads = static_cast<std::size_t>(context.v->heads);
+        m_state.assign(kvHeads * static_cast<std::size_t>(m * dv), 0.0f);
+        m_sum.assign(kvHeads * static_cast<std::size_t>(m), 0.0f);
+        m_shift.assign(kvHeads, -std::numeric_limits<float>::infinity());
         m_nextState = m_state;
         m_nextSum = m_sum;
-        runTasks(kvHeads, threads, {}, [&](std::int64_t g) {
-            std::vector<float> phi(static_cast<std::size_t>(m));
-            float* state = m_state.data() + g * m * dv;
-            float* sum = m_sum.data() + g * m;
-            for (std::int64_t j = 0; j < last; ++j) {
-                m_map.rows(static_cast<int>(g), j, 1, false, phi.data());
-                absorbFeatures(phi.data(), context.v->row(static_cast<int>(g), j), m, dv, state, sum, state, sum);
-            }
+        m_nextShift = m_shift;
+        runTasks(context.v->heads, threads, {}, [&](std::int64_t g) {
+            const FeatureState state = stateOf(m_state, m_sum, m_shift, g);
+            for (std::int64_t j = 0; j < last; ++j) absorbKey(g, j, state, state);
         });
     }
 
     void run(float* out) override {
         const std::int64_t m = m_map.features, dv = m_context.v->cols, last = m_context.q->rows - 1;
         runTasks(m_context.v->heads, m_threads, {}, [&](std::int64_t g) {
-            thread_local std::vector<float> phi;
-            phi.resize(static_cast<std::size_t>(m));
-            m_map.rows(static_cast<int>(g), last, 1, false, phi.data());
-            absorbFeatures(phi.data(), m_context.v->row(static_cast<int>(g), last), m, dv, m_state.data() + g * m * dv,
-                           m_sum.data() + g * m, m_nextState.data() + g * m * dv, m_nextSum.data() + g * m);
+            absorbKey(g, last, stateOf(m_state, m_sum, m_shift, g), stateOf(m_nextState, m_nextSum, m_nextShift, g));
         });
         runTasks(m_context.q->heads, m_threads, {}, [&](std::int64_t t) {
             thread_local std::vector<float> phi;
@@ -70,11 +72,35 @@ public:
     }
 
 private:
+    FeatureState stateOf(std::vector<float>& values, std::vector<float>& sums, std::vector<float>& shifts, std::int64_t g) {
+        const std::int64_t m = m_map.features, dv = m_context.v->cols;
+        return {values.data() + g * m * dv, sums.data() + g * m, shifts.data() + g};
+    }
+
+    // Absorbs token j of key/value head g: φ(k_j), or for exponent keys e^{log φ(k_j) − M'} with the
+    // shift raised to M' = max(M, max log φ(k_j)) and the old state rescaled by e^{M − M'}.
+    void absorbKey(std::int64_t g, std::int64_t j, FeatureState from, FeatureState to) const {
+        const std::int64_t m = m_map.features, dv = m_context.v->cols;
+        thread_local std::vector<float> phi;
+        phi.resize(static_cast<std::size_t>(m));
+        m_map.rows(static_cast<int>(g), j, 1, false, phi.data());
+        float rescale = 1.0f;
+        if (m_keys == KeyFeatures::Exponents) {
+            const float shift = std::max(*from.shift, *std::max_element(phi.begin(), phi.end()));
+            rescale = *from.shift == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(*from.shift - shift);
+            for (float& x : phi) x = std::exp(x - shift);
+            *to.shift = shift;
+        }
+        absorbFeatures(phi.data(), m_context.v->row(static_cast<int>(g), j), m, dv, rescale, from, to);
+    }
+
     AttentionInputs m_context;
     FeatureMap m_map;
     int m_threads;
-    std::vector<float> m_state, m_sum;         // [h_kv][m][dv], [h_kv][m]: over the tokens before the new one
-    std::vector<float> m_nextState, m_nextSum; // the same with the new token
+    KeyFeatures m_keys;
+    // [h_kv][m][dv], [h_kv][m], [h_kv]: S, z and (exponent keys) M over the tokens before the new one
+    std::vector<float> m_state, m_sum, m_shift;
+    std::vector<float> m_nextState, m_nextSum, m_nextShift; // the same with the new token
 };
 
 // One key/value head's efficient-attention state: A (d × dv), Z (d), M (d).
@@ -150,8 +176,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<DecodeStep> makeFeatureMapStep(const AttentionInputs& context, FeatureMapOf mapOf, int threads) {
-    return std::make_unique<FeatureMapStep>(context, mapOf, threads);
+std::unique_ptr<DecodeStep> makeFeatureMapStep(const AttentionInputs& context, FeatureMapOf mapOf, int threads,
+                                               KeyFeatures keys) {
+    return std::make_unique<FeatureMapStep>(context, mapOf, threads, keys);
 }
 
 std::unique_ptr<DecodeStep> makeEfficientStep(const AttentionInputs& context, int threads) {

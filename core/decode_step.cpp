@@ -23,46 +23,69 @@ public:
         for (std::size_t p = 0; p < m_spec.patterns.size(); ++p) m_spec.patterns[p]->rowRanges(last, m_columns[p]);
     }
 
+    // A key/value head's query heads run together when they share its keys and the pattern, so each
+    // cached key and value is read once per group (decoding is bound by reading the cache); with fewer
+    // key/value heads than threads the query heads run one by one, in parallel.
     void run(float* out) override {
-        runTasks(m_context.q->heads, m_threads, {}, [&](std::int64_t t) {
-            const auto head = static_cast<int>(t);
-            rowOfHead(head, out + t * m_context.v->cols);
+        const int heads = m_context.q->heads, kvHeads = m_context.v->heads;
+        const bool together = m_columns.size() == 1 && !m_spec.ownKeys && kvHeads >= m_threads;
+        const int members = together ? heads / kvHeads : 1;
+        runTasks(heads / members, m_threads, {}, [&](std::int64_t task) {
+            const int first = static_cast<int>(task) * members;
+            rowsOfHeads(first, members, out + first * m_context.v->cols);
         });
     }
 
 private:
-    void rowOfHead(int t, float* out) const {
+    // Row n − 1 of query heads [first, first + count), which read one key head, one value head and one
+    // column list; out holds their count rows of dv.
+    void rowsOfHeads(int first, int count, float* out) const {
         const Tensor3& q = *m_context.q;
         const Tensor3& keys = m_spec.ownKeys ? *m_spec.ownKeys : *m_context.k;
-        const int keyHead = m_spec.ownKeys ? t : m_context.kvHead(t), valueHead = m_context.kvHead(t);
+        const int keyHead = m_spec.ownKeys ? first : m_context.kvHead(first), valueHead = m_context.kvHead(first);
         const std::int64_t i = q.rows - 1, d = q.cols, dv = m_context.v->cols;
-        const auto& ranges = m_columns[m_columns.size() == 1 ? 0 : static_cast<std::size_t>(t)];
-        const float* query = q.row(t, i);
+        const auto& ranges = m_columns[m_columns.size() == 1 ? 0 : static_cast<std::size_t>(first)];
         const MaskedScoring& scoring = m_spec.scoring;
-        thread_local std::vector<float> weights;
-        weights.clear();
+        std::int64_t length = 0;
+        for (const ColumnRange& range : ranges) length += range.size();
+        thread_local std::vector<float> weights; // [count][length]
+        weights.resize(static_cast<std::size_t>(count * length));
+        std::int64_t e = 0;
         for (const ColumnRange& range : ranges)
-            for (std::int64_t j = range.begin; j < range.end; ++j) {
-                float s = tile::dot(query, keys.row(keyHead, j), d);
-                if (scoring.relativePositions) s += tile::dot(query, scoring.relativePositions->data() + (i - j) * d, d);
-                weights.push_back(s);
+            for (std::int64_t j = range.begin; j < range.end; ++j, ++e) {
+                const float* key = keys.row(keyHead, j);
+                for (int r = 0; r < count; ++r) {
+                    const float* query = q.row(first + r, i);
+                    float s = tile::dot(query, key, d);
+                    if (scoring.relativePositions) s += tile::dot(query, scoring.relativePositions->data() + (i - j) * d, d);
+                    weights[static_cast<std::size_t>(r * length + e)] = s;
+                }
             }
-        float total = 1.0f;
-        if (scoring.kind == MaskedScoring::Kind::Softmax) {
-            const float best = *std::max_element(weights.begin(), weights.end());
-            total = 0.0f;
-            for (float& w : weights) total += (w = std::exp(static_cast<float>(scoring.scale) * (w - best)));
-        } else {
-            for (float& w : weights) w = w > 0.0f ? w * w / static_cast<float>(scoring.normalizer) : 0.0f;
+        std::vector<float> totals(static_cast<std::size_t>(count), 1.0f);
+        for (int r = 0; r < count; ++r) {
+            float* w = weights.data() + r * length;
+            if (scoring.kind == MaskedScoring::Kind::Softmax) {
+                const float best = *std::max_element(w, w + length);
+                float total = 0.0f;
+                for (std::int64_t c = 0; c < length; ++c) total += (w[c] = std::exp(static_cast<float>(scoring.scale) * (w[c] - best)));
+                totals[static_cast<std::size_t>(r)] = total;
+            } else {
+                for (std::int64_t c = 0; c < length; ++c) w[c] = w[c] > 0.0f ? w[c] * w[c] / static_cast<float>(scoring.normalizer) : 0.0f;
+            }
         }
-        std::fill(out, out + dv, 0.0f);
-        std::size_t e = 0;
+        std::fill(out, out + count * dv, 0.0f);
+        e = 0;
         for (const ColumnRange& range : ranges)
             for (std::int64_t j = range.begin; j < range.end; ++j, ++e) {
                 const float* value = m_context.v->row(valueHead, j);
-                for (std::int64_t c = 0; c < dv; ++c) out[c] += weights[e] * value[c];
+                for (int r = 0; r < count; ++r) {
+                    const float w = weights[static_cast<std::size_t>(r * length + e)];
+                    float* o = out + r * dv;
+                    for (std::int64_t c = 0; c < dv; ++c) o[c] += w * value[c];
+                }
             }
-        for (std::int64_t c = 0; c < dv; ++c) out[c] /= total;
+        for (int r = 0; r < count; ++r)
+            for (std::int64_t c = 0; c < dv; ++c) out[r * dv + c] /= totals[static_cast<std::size_t>(r)];
     }
 
     AttentionInputs m_context;

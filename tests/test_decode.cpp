@@ -51,7 +51,8 @@ TEST_P(EveryVariant, StepEqualsTheLastRowOfTheCausalRun) {
                 const RunResult full = testing::runCall(call, repeated);
                 const ParamSet params = testing::resolve(call, repeated.view().shape(true));
                 const AttentionInputs context{&q, &k, &v};
-                const auto step = prepareDecodeStep(variant, context, params, 1);
+                // Two threads with one key/value head run the query heads one by one, else by group.
+                const auto step = prepareDecodeStep(variant, context, params, kvHeads == 1 ? 2 : 1);
                 std::vector<float> out(static_cast<std::size_t>(heads * dv), -1.0f);
                 for (int repeat = 0; repeat < 2; ++repeat) { // a step leaves its cache as it found it
                     step->run(out.data());
@@ -211,7 +212,7 @@ TEST(DecodeCost, RecurrentAndMixedVariantsFollowTheirStateRules) {
     const double m = 24;
     const LayerCost performer = decodeOf("performer", shape, {{"features", "24"}});
     EXPECT_FALSE(performer.retainedKeys);
-    EXPECT_EQ(performer.kvCacheBytes, hkv * (m * d + m) * 4);
+    EXPECT_EQ(performer.kvCacheBytes, hkv * (m * d + m + 1) * 4);
     EXPECT_EQ(performer.terms.at("feature_map"), (h + hkv) * m * d);
     EXPECT_EQ(performer.terms.at("linear_state"), (h + hkv) * m * d);
     EXPECT_EQ(performer.exps, (h + hkv) * m);

@@ -66,36 +66,36 @@ RunResult runPerformer(const AttentionInputs& inputs, const RunOptions& options)
     return runFeatureMapAttention(precomputedFeatures(phiQ, phiK), inputs, options);
 }
 
-// φ of rows mapped one at a time, for decoding. A query row is shifted by its own largest exponent; keys by
-// max_r ‖ω_r‖²/2, which bounds every key exponent ω_r·x' − ‖x'‖²/2 from above and depends on Ω alone, so
-// the state never needs rescaling as keys arrive. Both shifts cancel in out_i.
+// Rows mapped one at a time, for decoding: a query row's φ shifted by its own largest exponent (the shift
+// cancels in out_i), and a key row's exponents log φ = ω_r·x' − ‖x'‖²/2 − log √m, which the decoding
+// step exponentiates against its running maximum.
 FeatureMap favorRowFeatures(const AttentionInputs& inputs, std::shared_ptr<const RowMatrix> omega) {
     const std::int64_t d = inputs.q->cols, m = omega->rows();
     const auto inputScale = static_cast<float>(std::pow(static_cast<double>(d), -0.25));
-    const float keyShift = 0.5f * omega->rowwise().squaredNorm().maxCoeff();
+    const auto logNormaliser = static_cast<float>(0.5 * std::log(static_cast<double>(m)));
     FeatureMap map;
     map.features = m;
-    map.rows = [&inputs, omega, inputScale, keyShift, d, m](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
+    map.rows = [&inputs, omega, inputScale, logNormaliser, d, m](int h, std::int64_t row0, std::int64_t count, bool query,
+                                                                float* out) {
         const Tensor3& x = query ? *inputs.q : *inputs.k;
         for (std::int64_t i = 0; i < count; ++i, out += m) {
             const Eigen::Map<const Eigen::VectorXf> row(x.row(h, row0 + i), d);
             Eigen::Map<Eigen::VectorXf> exponent(out, m);
             exponent.noalias() = *omega * (row * inputScale);
-            exponent.array() -= 0.5f * inputScale * inputScale * row.squaredNorm();
-            const float shift = query ? exponent.maxCoeff() : keyShift;
-            tile::exp2Shifted(out, m, shift, std::numbers::log2e_v<float>);
-            exponent /= std::sqrt(static_cast<float>(m));
+            exponent.array() -= 0.5f * inputScale * inputScale * row.squaredNorm() + logNormaliser;
+            if (query) tile::exp2Shifted(out, m, exponent.maxCoeff(), std::numbers::log2e_v<float>);
         }
     };
     return map;
 }
 
-// Decoding keeps S = Σ φ(k)vᵀ and z = Σ φ(k) per key/value head: m·dv + m floats.
+// Decoding keeps S = Σ φ(k)vᵀ, z = Σ φ(k) and the running key shift per key/value head: m·dv + m + 1
+// floats.
 std::shared_ptr<const DecodeInfo> performerDecode() {
     auto info = std::make_shared<DecodeInfo>();
     info->retainedKeys = [](const ProblemShape&, const ParamSet&) { return std::optional<std::int64_t>(); };
     info->stateFloats = [](const ProblemShape& shape, const ParamSet& params) {
-        return static_cast<double>(params.integer("features")) * static_cast<double>(shape.dv + 1);
+        return static_cast<double>(params.integer("features")) * static_cast<double>(shape.dv + 1) + 1;
     };
     info->cost = [](const ProblemShape& shape, const ParamSet& params) {
         const double sides = shape.heads + shape.keyValueHeads(), m = static_cast<double>(params.integer("features"));
@@ -110,7 +110,8 @@ std::shared_ptr<const DecodeInfo> performerDecode() {
     info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
         auto omega = std::make_shared<const RowMatrix>(projectionRows(params, context.q->cols));
         return makeFeatureMapStep(
-            context, [omega](const AttentionInputs& inputs) { return favorRowFeatures(inputs, omega); }, threads);
+            context, [omega](const AttentionInputs& inputs) { return favorRowFeatures(inputs, omega); }, threads,
+            KeyFeatures::Exponents);
     };
     return info;
 }
