@@ -3,28 +3,38 @@
 
 #include "core/analysis/crossovers.h"
 #include "core/cost_model.h"
+#include "core/decode.h"
+#include "core/errors.h"
 #include "core/json_writer.h"
 #include "core/registry.h"
 
 #include <cstdio>
+#include <optional>
 
 namespace attnlab {
 
 namespace {
 
-constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--causal] [--set KEY=VALUE]... [--json]
+constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal] [--decode]
+                    [--set KEY=VALUE]... [--json]
 
 Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
-the variant: qkv_proj 3n(hd)^2, out_proj n(hd)^2, ffn 8n(hd)^2, and the core's own terms (scores,
-weights_v, feature_map, linear_state, projection, relpos, hashing). flops = 2*macs. Softmax
-exponentials are counted separately. peak_bytes: float32 Q, K, V and out plus the kernel's extra
-memory. bytes_min: the memory traffic the core must at least move: Q, K, V read once and out written
-once (float32), plus the variant's unavoidable extras (lsh's bucket-sorted copies, linformer's
-projected keys/values, bigbird's scattered random keys; see docs/benchmarks.md).
+the variant: qkv_proj n(hd)(h + 2g)d (3n(hd)^2 when g = h), out_proj n(hd)^2, ffn 8n(hd)^2, and the
+core's own terms (scores, weights_v, feature_map, linear_state, projection, relpos, hashing).
+flops = 2*macs. Softmax exponentials are counted separately. peak_bytes: float32 Q, K, V and out
+plus the kernel's extra memory. bytes_min: the memory traffic the core must at least move: Q, K, V
+read once and out written once (float32), plus the variant's unavoidable extras (lsh's bucket-sorted
+copies, linformer's projected keys/values, bigbird's scattered random keys; see docs/benchmarks.md).
 Also prints the crossovers of this case, searched in the cost model for n up to 2^20 with the
 given parameters (the others at their defaults for each n): where self-attention passes the FFN, where
 the attention core passes the rest of the layer, and where a linear-cost core at head size 4d costs
-less than full attention at d (with a closed form such as 2hd or 16d when there is one; see docs/cost_model.md).
+less than full attention at d (with a closed form such as 2hd or 16d when there is one; see
+docs/cost_model.md).
+--kv-heads G: grouped key/value heads (GQA; 1 is MQA), G divides H; default H.
+--decode: one generation step at context length n instead (causal; the new token is query row
+n-1): qkv_proj (hd)(h + 2g)d, out_proj (hd)^2, ffn 8(hd)^2 and the core of that row, with
+retained_keys (keys kept per key/value head; null for a recurrent state) and kv_cache_bytes (what
+one layer keeps, float32). docs/inference.md states the rules per variant. No crossovers then.
 )";
 
 // "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
@@ -41,14 +51,25 @@ void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& c
         json.value(crossover.closedForm);
 }
 
-std::string costJson(const LayerCost& cost, const LayerCrossovers& crossovers) {
+// crossovers: null for a decoding step (they describe whole sequences).
+std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers) {
     JsonWriter json;
     json.beginObject();
     json.key("variant").value(cost.variant);
     json.key("n").value(static_cast<double>(cost.shape.n));
     json.key("d").value(static_cast<double>(cost.shape.d));
     json.key("heads").value(cost.shape.heads);
+    json.key("kv_heads").value(cost.shape.keyValueHeads());
     json.key("causal").value(cost.shape.causal);
+    if (cost.decode) {
+        json.key("decode").value(true);
+        json.key("retained_keys");
+        if (cost.retainedKeys)
+            json.value(static_cast<double>(*cost.retainedKeys));
+        else
+            json.null();
+        json.key("kv_cache_bytes").value(cost.kvCacheBytes);
+    }
     json.key("convention").value("macs; flops = 2*macs");
     json.key("terms").beginObject();
     for (const auto& [name, macs] : cost.terms) json.key(name).value(macs);
@@ -59,28 +80,38 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers& crossovers) {
     json.key("layer_flops").value(cost.layerFlops());
     json.key("peak_bytes").value(cost.peakBytes);
     json.key("bytes_min").value(cost.bytesMin);
-    json.key("crossovers").beginObject();
-    crossoverJson(json, "attention_exceeds_ffn", crossovers.attentionExceedsFfn);
-    crossoverJson(json, "core_dominates", crossovers.coreDominates);
-    crossoverJson(json, "linear_beats_full", crossovers.linearBeatsFull);
-    json.endObject();
+    if (crossovers) {
+        json.key("crossovers").beginObject();
+        crossoverJson(json, "attention_exceeds_ffn", crossovers->attentionExceedsFfn);
+        crossoverJson(json, "core_dominates", crossovers->coreDominates);
+        crossoverJson(json, "linear_beats_full", crossovers->linearBeatsFull);
+        json.endObject();
+    }
     json.endObject();
     return json.str();
 }
 
-void printTable(const LayerCost& cost, const LayerCrossovers& crossovers) {
-    std::printf("%s  n=%lld d=%lld heads=%d %s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
+void printTable(const LayerCost& cost, const LayerCrossovers* crossovers) {
+    std::printf("%s  n=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
                 static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
-                cost.shape.causal ? "causal" : "bidirectional");
+                cost.shape.keyValueHeads(), cost.shape.causal ? "causal" : "bidirectional",
+                cost.decode ? ", one decoding step" : "");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
     std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps,
                 "attention_macs", cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes,
                 "bytes_min", cost.bytesMin);
-    std::printf("  self-attention > FFN: %s\n  attention core > rest of the layer: %s\n"
-                "  linear-cost core at 4d < full attention at d: %s\n",
-                crossoverStatement(crossovers.attentionExceedsFfn).c_str(),
-                crossoverStatement(crossovers.coreDominates).c_str(),
-                crossoverStatement(crossovers.linearBeatsFull).c_str());
+    if (crossovers)
+        std::printf("  self-attention > FFN: %s\n  attention core > rest of the layer: %s\n"
+                    "  linear-cost core at 4d < full attention at d: %s\n",
+                    crossoverStatement(crossovers->attentionExceedsFfn).c_str(),
+                    crossoverStatement(crossovers->coreDominates).c_str(),
+                    crossoverStatement(crossovers->linearBeatsFull).c_str());
+    if (!cost.decode) return;
+    if (cost.retainedKeys)
+        std::printf("  retained_keys  %22lld per key/value head\n", static_cast<long long>(*cost.retainedKeys));
+    else
+        std::printf("  retained_keys  %22s (a recurrent state only)\n", "none");
+    std::printf("  kv_cache_bytes %22.0f per layer\n", cost.kvCacheBytes);
 }
 
 } // namespace
@@ -90,21 +121,27 @@ int costCommand(const std::vector<std::string>& args) {
         std::fputs(kCostHelp, stdout);
         return 0;
     }
-    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads"}, {"--causal", "--json"});
+    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads"}, {"--causal", "--json", "--decode"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     ProblemShape shape;
     shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
     shape.d = cli.requiredInteger("--d", 1, 1 << 20);
     shape.dv = shape.d;
     shape.heads = static_cast<int>(cli.requiredInteger("--heads", 1, 1 << 16));
-    shape.causal = cli.flag("--causal");
+    shape.kvHeads = static_cast<int>(cli.integer("--kv-heads", shape.heads, 1, 1 << 16));
+    if (shape.heads % shape.kvHeads != 0)
+        throw InputError("--kv-heads " + std::to_string(shape.kvHeads) + " must divide --heads " + std::to_string(shape.heads));
+    const bool decode = cli.flag("--decode");
+    if (decode) requireDecoding(variant);
+    shape.causal = decode || cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
-    const LayerCost cost = layerCost(variant, shape, params);
-    const LayerCrossovers crossovers = layerCrossovers(variant, shape, cli.overrides());
+    const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
+    std::optional<LayerCrossovers> crossovers;
+    if (!decode) crossovers = layerCrossovers(variant, shape, cli.overrides());
     if (cli.flag("--json"))
-        std::printf("%s\n", costJson(cost, crossovers).c_str());
+        std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr).c_str());
     else
-        printTable(cost, crossovers);
+        printTable(cost, crossovers ? &*crossovers : nullptr);
     return 0;
 }
 

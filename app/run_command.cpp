@@ -20,7 +20,9 @@ constexpr const char* kRunHelp = R"(usage: attnlab run --variant ID [--causal] [
                    --out O.npy [--weights W.npy] [--threads T] [--reference]
 
 Computes one attention variant. Q, K, V: float32 or float64 NPY, all [h, n, d] or all [n, d]; V may
-have its own last dimension. Writes out (float32, V's shape) and, with --weights, the effective
+have its own last dimension. K and V may hold fewer heads than Q (grouped key/value heads, as in
+GQA/MQA): [h_kv, n, d] and [h_kv, n, dv] with h_kv dividing h; query head t reads key/value head
+floor(t*h_kv/h). Writes out (float32, V's shape) and, with --weights, the effective
 weights W (float32 [h, n, n] or [n, n]) with out = W·V. --k is required except for lsh with
 shared_qk=true. --reference runs the plain reference kernels. See `attnlab variants` for the ids
 and parameters.
@@ -74,6 +76,7 @@ int runCommand(const std::vector<std::string>& args) {
     shape.n = files.q.rows;
     shape.d = files.q.cols;
     shape.dv = files.v.cols;
+    shape.kvHeads = files.v.heads;
     shape.causal = cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
     const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);

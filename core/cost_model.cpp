@@ -1,12 +1,17 @@
 #include "core/cost_model.h"
 
+#include "core/decode.h"
+
 namespace attnlab {
 
 namespace {
 double width(const ProblemShape& shape) { return static_cast<double>(shape.heads) * static_cast<double>(shape.d); }
 } // namespace
 
-double qkvProjectionMacs(const ProblemShape& shape) { return 3.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
+double qkvProjectionMacs(const ProblemShape& shape) {
+    const double projectedHeads = shape.heads + 2.0 * shape.keyValueHeads();
+    return static_cast<double>(shape.n) * width(shape) * projectedHeads * static_cast<double>(shape.d);
+}
 double outputProjectionMacs(const ProblemShape& shape) { return static_cast<double>(shape.n) * width(shape) * width(shape); }
 double ffnMacs(const ProblemShape& shape) { return 8.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
 
@@ -15,10 +20,9 @@ double quadraticDominates(int heads, std::int64_t d) { return 6.0 * heads * stat
 double linearPaysOff(std::int64_t d) { return 16.0 * static_cast<double>(d); }
 
 double runIoBytes(const ProblemShape& shape, bool withWeights) {
-    const double n = static_cast<double>(shape.n), h = shape.heads;
-    const double kvHeads = h; // h_kv: K and V count their own heads once grouped key/value heads reach ProblemShape
+    const double n = static_cast<double>(shape.n), h = shape.heads, hkv = shape.keyValueHeads();
     const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
-    double bytes = 4.0 * n * (h * (d + dv) + kvHeads * (d + dv));
+    double bytes = 4.0 * n * (h * (d + dv) + hkv * (d + dv));
     if (withWeights) bytes += 4.0 * h * n * n;
     return bytes;
 }
@@ -37,6 +41,27 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
     cost.bytesMin = runIoBytes(shape, false) + core.extraMinBytes;
+    return cost;
+}
+
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    const DecodeCost step = decodeCost(variant, shape, params);
+    LayerCost cost;
+    cost.variant = variant.id;
+    cost.shape = shape;
+    cost.decode = true;
+    cost.terms = step.core.terms;
+    for (const auto& [name, macs] : step.core.terms) cost.attentionMacs += macs;
+    ProblemShape token = shape;
+    token.n = 1;
+    cost.terms["qkv_proj"] = qkvProjectionMacs(token);
+    cost.terms["out_proj"] = outputProjectionMacs(token);
+    cost.terms["ffn"] = ffnMacs(token);
+    cost.exps = step.core.exps;
+    cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
+    cost.retainedKeys = step.retainedKeys;
+    cost.kvCacheBytes = step.kvCacheBytes;
+    cost.peakBytes = step.kvCacheBytes + 4.0 * shape.heads * static_cast<double>(shape.d + shape.dv);
     return cost;
 }
 

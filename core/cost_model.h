@@ -3,6 +3,7 @@
 #include "core/variant.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -19,16 +20,26 @@ struct LayerCost {
     double layerMacs = 0;                // everything
     double peakBytes = 0;                // inputs + outputs + the kernel's extra memory, float32
     double bytesMin = 0;                 // memory traffic the core must at least move (CoreCost::extraMinBytes)
+    // One decoding step (decodeLayerCost): what a layer keeps afterwards, per key/value head and in bytes.
+    bool decode = false;
+    std::optional<std::int64_t> retainedKeys; // nullopt: a recurrent state only
+    double kvCacheBytes = 0;
     double layerFlops() const { return 2.0 * layerMacs; }
 };
 
-// Projection and FFN terms of a layer: qkv 3n(hd)², output n(hd)², FFN 8n(hd)².
+// Projection and FFN terms of a layer: qkv n·(hd)·(h + 2·h_kv)·d (3n(hd)² without grouped heads), output
+// n(hd)², FFN 8n(hd)².
 double qkvProjectionMacs(const ProblemShape& shape);
 double outputProjectionMacs(const ProblemShape& shape);
 double ffnMacs(const ProblemShape& shape);
 
 // The whole layer with `variant`'s attention core (parameters already resolved).
 LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
+// One generation step at context shape.n (core/decode.h): qkv (hd)·(h + 2·h_kv)·d, output (hd)², FFN
+// 8(hd)² and the core of row n − 1; peakBytes is the KV cache plus the new query and output. Throws
+// InputError for a variant with no causal form.
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
 // Crossovers of Su 2021 for bidirectional full attention: self-attention outweighs the FFN when n > 2hd;
 // the quadratic term dominates the whole layer when n > 6hd; linear attention with a 4× larger head
@@ -37,8 +48,9 @@ double attentionOvertakesFfn(int heads, std::int64_t d);
 double quadraticDominates(int heads, std::int64_t d);
 double linearPaysOff(std::int64_t d);
 
-// Bytes of the float32 inputs and output of one run (Q, K, V, out), plus weights when asked: also the
-// part of bytes_min every kernel shares (each input read once, the output written once).
+// Bytes of the float32 inputs and output of one run (Q and out with h heads, K and V with h_kv), plus
+// weights when asked: also the part of bytes_min every kernel shares (each input read once, the output
+// written once).
 double runIoBytes(const ProblemShape& shape, bool withWeights);
 
 } // namespace attnlab

@@ -46,13 +46,32 @@ void checkRank(const std::string& path, const NpyArray& array, const InputFiles&
                          shapeText(qShapeOf(files)) + ")");
 }
 
+// Grouped key/value heads: K or V ([h_kv, n, ·]) may hold fewer heads than Q, h_kv dividing Q's h, and K
+// and V hold the same number. `other` is the one of K and V already read (null if none).
+void checkKeyValueHeads(const std::string& path, const char* name, const std::vector<std::int64_t>& shape,
+                        const InputFiles& files, const Tensor3* other, const char* otherName) {
+    if (files.twoDimensional) return;
+    const std::int64_t heads = shape[0];
+    if (heads <= 0) throw InputError(path + ": empty dimension in shape " + shapeText(shape));
+    if (files.q.heads % heads != 0)
+        throw InputError(path + ": " + name + " shape " + shapeText(shape) + " has " + std::to_string(heads) +
+                         " heads, which do not divide Q's " + std::to_string(files.q.heads) +
+                         " (key/value heads must divide the query heads)");
+    if (other && other->heads != heads)
+        throw InputError(path + ": " + name + " shape " + shapeText(shape) + " has " + std::to_string(heads) + " heads but " +
+                         otherName + " has " + std::to_string(other->heads) + " (K and V need the same number of heads)");
+}
+
 } // namespace
 
 void readKeys(InputFiles& files, const std::string& kPath) {
     NpyArray k = readNpy(kPath);
     checkRank(kPath, k, files);
-    if (k.shape != qShapeOf(files))
-        throw InputError(kPath + ": K shape " + shapeText(k.shape) + " does not match Q shape " + shapeText(qShapeOf(files)));
+    const auto qShape = qShapeOf(files);
+    if (!std::equal(k.shape.begin() + 1, k.shape.end(), qShape.begin() + 1) || (files.twoDimensional && k.shape != qShape))
+        throw InputError(kPath + ": K shape " + shapeText(k.shape) + " does not match Q shape " + shapeText(qShape) +
+                         " (n and d must agree)");
+    checkKeyValueHeads(kPath, "K", k.shape, files, files.v.empty() ? nullptr : &files.v, "V");
     files.k = toTensor(kPath, std::move(k));
     files.hasKeys = true;
 }
@@ -67,9 +86,11 @@ InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, co
         NpyArray v = readNpy(vPath);
         checkRank(vPath, v, files);
         const auto qShape = qShapeOf(files);
-        if (!std::equal(v.shape.begin(), v.shape.end() - 1, qShape.begin()))
+        const auto rowsAxis = files.twoDimensional ? 0u : 1u;
+        if (v.shape[rowsAxis] != qShape[rowsAxis])
             throw InputError(vPath + ": V shape " + shapeText(v.shape) + " does not match Q shape " + shapeText(qShape) +
-                             " (heads and n must agree)");
+                             " (n must agree)");
+        checkKeyValueHeads(vPath, "V", v.shape, files, files.hasKeys ? &files.k : nullptr, "K");
         files.v = toTensor(vPath, std::move(v));
     }
     return files;

@@ -7,8 +7,9 @@
 
 namespace attnlab {
 
-// Q, K, V read from NPY files and checked against each other: all [h, n, d] or all [n, d] (then h = 1);
-// Q and K share [h, n, d]; V is [h, n, dv]; every value finite. Throws InputError naming the file.
+// Q, K, V read from NPY files and checked against each other: all 3-D or all [n, d] (then h = h_kv = 1);
+// Q is [h, n, d], K [h_kv, n, d], V [h_kv, n, dv] with grouped key/value heads: h_kv divides h, and K and V
+// hold the same number of heads. Every value finite. Throws InputError naming the file.
 struct InputFiles {
     Tensor3 q, k, v;
     bool hasKeys = false;        // K was read

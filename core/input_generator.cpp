@@ -29,8 +29,9 @@ void addPositionalSignal(Tensor3& t, double amplitude) {
 } // namespace
 
 GeneratedInputs generateInputs(GeneratedKind kind, int heads, std::int64_t n, std::int64_t d, std::int64_t dv,
-                               std::uint64_t seed) {
-    GeneratedInputs inputs{Tensor3(heads, n, d), Tensor3(heads, n, d), Tensor3(heads, n, dv)};
+                               std::uint64_t seed, int kvHeads) {
+    const int keyValueHeads = kvHeads > 0 ? kvHeads : heads;
+    GeneratedInputs inputs{Tensor3(heads, n, d), Tensor3(keyValueHeads, n, d), Tensor3(keyValueHeads, n, dv)};
     SeededRandom random = SeededRandom::stream(seed, InputGeneration);
     const bool local = kind == GeneratedKind::LocalSimilarity;
     fillGaussian(inputs.q, random, local ? 0.3 : 1.0);

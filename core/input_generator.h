@@ -17,8 +17,9 @@ enum class GeneratedKind {
                      // look like trained attention (a bright diagonal band that fades with distance)
 };
 
-// [heads, n, d] for Q and K, [heads, n, dv] for V; the same seed gives the same numbers.
+// [heads, n, d] for Q, [kvHeads, n, d] for K and [kvHeads, n, dv] for V (kvHeads 0: as many as heads,
+// else grouped key/value heads dividing heads); the same seed gives the same numbers.
 GeneratedInputs generateInputs(GeneratedKind kind, int heads, std::int64_t n, std::int64_t d, std::int64_t dv,
-                               std::uint64_t seed);
+                               std::uint64_t seed, int kvHeads = 0);
 
 } // namespace attnlab

@@ -58,6 +58,8 @@ ProblemShape AttentionInputs::shape(bool causal) const {
     shape.n = q->rows;
     shape.d = q->cols;
     shape.dv = v ? v->cols : q->cols;
+    const Tensor3* kv = v ? v : k;
+    shape.kvHeads = kv ? kv->heads : q->heads;
     shape.causal = causal;
     return shape;
 }
@@ -66,6 +68,9 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
     if (shape.n <= 0) throw InputError("n must be at least 1, got " + std::to_string(shape.n));
     if (shape.d <= 0) throw InputError("d must be at least 1, got " + std::to_string(shape.d));
     if (shape.heads <= 0) throw InputError("heads must be at least 1, got " + std::to_string(shape.heads));
+    if (shape.kvHeads < 0 || shape.heads % shape.keyValueHeads() != 0)
+        throw InputError("key/value heads must divide the " + std::to_string(shape.heads) + " query heads, got " +
+                         std::to_string(shape.kvHeads));
     if (variant.causalSupport == CausalSupport::CausalOnly && !shape.causal)
         throw InputError("variant '" + variant.id + "' is causal only: pass --causal");
     if (variant.causalSupport == CausalSupport::BidirectionalOnly && shape.causal)

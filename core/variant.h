@@ -24,6 +24,8 @@ struct ProblemShape {
     std::int64_t d = 0;
     std::int64_t dv = 0;
     bool causal = false;
+    int kvHeads = 0; // key/value heads (grouped heads divide `heads`); 0 means as many as `heads`
+    int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
     ShapeContext context() const { return {n, d}; }
 };
 
@@ -46,6 +48,7 @@ struct AttentionInputs {
 using CancelCheck = std::function<bool()>;
 
 struct RunResult;
+struct DecodeInfo;
 
 struct RunOptions {
     bool causal = false;
@@ -109,6 +112,8 @@ struct VariantInfo {
     std::function<ReachTheory(const ProblemShape&, const ParamSet&, int layers)> reachTheory;
     // The series the accuracy view measures for this variant (empty: not an approximation to compare).
     std::vector<AccuracySweep> accuracySweeps;
+    // One generation step (core/decode.h); null: a softmax pattern with the default rules there.
+    std::shared_ptr<const DecodeInfo> decode;
 };
 
 std::string causalSupportName(CausalSupport support);

@@ -2,8 +2,8 @@
 
 #include "core/kernels/gemm.h"
 #include "core/kernels/tile_math.h"
-#include "core/masked_attention.h"
 #include "core/parallel_tasks.h"
+#include "core/run_result.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -114,9 +114,10 @@ void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const 
     }
 }
 
-// One head, out [n, dv] (row-major). Bidirectional: state = Φ_Kᵀ V over all key chunks, then Φ_Q · state
-// per chunk. Causal: per chunk, the masked intra-chunk product plus the state of the earlier chunks.
-void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n, std::int64_t dv, bool causal,
+// Query head h reading key/value head g, out [n, dv] (row-major). Bidirectional: state = Φ_Kᵀ V over all
+// key chunks, then Φ_Q · state per chunk. Causal: per chunk, the masked intra-chunk product plus the state
+// of the earlier chunks.
+void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::int64_t n, std::int64_t dv, bool causal,
                     float* out) {
     thread_local ChunkWorkspace ws;
     const std::int64_t m = map.features, width = padded(dv);
@@ -129,7 +130,7 @@ void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n
     if (!causal)
         for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
             const std::int64_t rows = std::min(kChunk, n - c0);
-            map.rows(h, c0, rows, false, keys);
+            map.rows(g, c0, rows, false, keys);
             absorb(c0, rows);
         }
     for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
@@ -140,7 +141,7 @@ void featureMapHead(const FeatureMap& map, int h, const float* v, std::int64_t n
             writeNormalised(queries, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
             continue;
         }
-        map.rows(h, c0, rows, false, keys);
+        map.rows(g, c0, rows, false, keys);
         transposeChunk(keys, rows, m, keysT);
         causalChunk(queries, keysT, v + c0 * dv, rows, m, dv, local, numerator, width, ws.rowSums.data());
         multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
@@ -172,7 +173,8 @@ void featureMapWeights(const Tensor3& phiQ, const Tensor3& phiK, bool causal, Ro
     }
 }
 
-void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, int h, bool causal,
+// Query head h (out, weights) reading key/value head g of v.
+void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, int h, int g, bool causal,
                              Tensor3& out, Tensor3* weights) {
     const std::int64_t n = phiQ.rows, m = phiQ.cols, dv = v.cols;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -184,7 +186,7 @@ void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Ten
         }
         for (std::int64_t c = 0; c < dv; ++c) {
             double acc = 0;
-            for (std::int64_t j = 0; j < n; ++j) acc += kernel[j] * v.at(h, j, c);
+            for (std::int64_t j = 0; j < n; ++j) acc += kernel[j] * v.at(g, j, c);
             out.at(h, i, c) = total != 0 ? static_cast<float>(acc / total) : 0.0f;
         }
         if (weights)
@@ -205,22 +207,24 @@ FeatureMap precomputedFeatures(const Tensor3& phiQ, const Tensor3& phiK) {
     return map;
 }
 
-RunResult runFeatureMapAttention(const FeatureMap& map, const Tensor3& v, const RunOptions& options) {
+RunResult runFeatureMapAttention(const FeatureMap& map, const AttentionInputs& inputs, const RunOptions& options) {
+    const Tensor3& v = *inputs.v;
     const std::int64_t n = v.rows;
-    RunResult result = makeResult(v, options);
+    RunResult result = makeQueryResult(inputs, options);
     useSerialGemmEngine();
-    result.cancelled = !runTasks(v.heads, options.threads, options.cancelled, [&](std::int64_t task) {
+    result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
         const auto h = static_cast<int>(task);
+        const int g = inputs.kvHead(h);
         Tensor3* weights = result.weights ? &*result.weights : nullptr;
         if (options.useReference || weights) {
-            const Tensor3 phiQ = headFeatures(map, h, n, true), phiK = headFeatures(map, h, n, false);
+            const Tensor3 phiQ = headFeatures(map, h, n, true), phiK = headFeatures(map, g, n, false);
             if (options.useReference) {
-                featureMapHeadReference(phiQ, phiK, v, h, options.causal, result.out, weights);
+                featureMapHeadReference(phiQ, phiK, v, h, g, options.causal, result.out, weights);
                 return;
             }
             featureMapWeights(phiQ, phiK, options.causal, RowMap(weights->head(h), n, n));
         }
-        featureMapHead(map, h, v.head(h), n, v.cols, options.causal, result.out.head(h));
+        featureMapHead(map, h, g, v.head(g), n, v.cols, options.causal, result.out.head(h));
     });
     return result;
 }
@@ -241,7 +245,7 @@ void softmaxRows(std::vector<double>& x, std::int64_t rows, std::int64_t cols) {
 // One head of efficient attention. For each feature m a running softmax over keys in column m is kept
 // (max, sum, Σ exp·v) so prefixes (causal) and the whole set (bidirectional) share one code path;
 // bidirectional reads the state after the last key for every row.
-void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, bool causal, Tensor3& out,
+void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, bool causal, Tensor3& out,
                    Tensor3* weights) {
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     std::vector<double> queryWeights(static_cast<std::size_t>(n * d));
@@ -253,7 +257,7 @@ void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
     std::vector<double> rowOut(dv);
     auto absorb = [&](std::int64_t j) {
         for (std::int64_t m = 0; m < d; ++m) {
-            const double x = k.at(h, j, m);
+            const double x = k.at(g, j, m);
             if (x > best[m]) {
                 const double rescale = std::exp(best[m] - x);
                 total[m] *= rescale;
@@ -262,7 +266,7 @@ void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
             }
             const double e = std::exp(x - best[m]);
             total[m] += e;
-            for (std::int64_t c = 0; c < dv; ++c) acc[m * dv + c] += e * v.at(h, j, c);
+            for (std::int64_t c = 0; c < dv; ++c) acc[m * dv + c] += e * v.at(g, j, c);
         }
     };
     auto emit = [&](std::int64_t i) {
@@ -276,7 +280,7 @@ void efficientHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
         for (std::int64_t j = 0; j < (causal ? i + 1 : n); ++j) {
             double w = 0;
             for (std::int64_t m = 0; m < d; ++m)
-                w += queryWeights[i * d + m] * std::exp(k.at(h, j, m) - best[m]) / total[m];
+                w += queryWeights[i * d + m] * std::exp(k.at(g, j, m) - best[m]) / total[m];
             weights->at(h, i, j) = static_cast<float>(w);
         }
     };
@@ -307,7 +311,7 @@ void featureSoftmax(const float* q, std::int64_t rows, std::int64_t d, float* ou
 // which per chunk is (Q̃ Eᵀ masked to j ≤ i) V + Q̃ · state with Q̃_im = σ(q_i)_m / Z_m(i). A chunk's
 // exponentials use the max through the chunk's last key, a shift common to the rows of the chunk that
 // cancels in the ratio. Bidirectional absorbs every key first and reads the final state.
-void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, bool causal, Tensor3& out) {
+void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, bool causal, Tensor3& out) {
     thread_local ChunkWorkspace ws;
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols, width = padded(dv);
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(d, width);
@@ -316,7 +320,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
     auto exponentiate = [&](std::int64_t row0, std::int64_t rows) {
         for (std::int64_t m = 0; m < d; ++m) {
             float chunkMax = ws.keyMax[static_cast<std::size_t>(m)];
-            for (std::int64_t j = 0; j < rows; ++j) chunkMax = std::max(chunkMax, k.at(h, row0 + j, m));
+            for (std::int64_t j = 0; j < rows; ++j) chunkMax = std::max(chunkMax, k.at(g, row0 + j, m));
             const float previous = ws.keyMax[static_cast<std::size_t>(m)];
             if (chunkMax > previous && previous > -std::numeric_limits<float>::infinity()) {
                 const float factor = std::exp(previous - chunkMax);
@@ -326,13 +330,13 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
             ws.keyMax[static_cast<std::size_t>(m)] = chunkMax;
         }
         for (std::int64_t j = 0; j < rows; ++j) {
-            const float* kj = k.row(h, row0 + j);
+            const float* kj = k.row(g, row0 + j);
             for (std::int64_t m = 0; m < d; ++m) keys[j * d + m] = kj[m] - ws.keyMax[static_cast<std::size_t>(m)];
             tile::exp2Shifted(keys + j * d, d, 0.0f, std::numbers::log2e_v<float>);
         }
     };
     auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Eᵀ V, Z += Σ_j e_j
-        multiply(keys, 1, d, rows, v.row(h, row0), dv, state, width, d, dv, tile::Accumulate::Add);
+        multiply(keys, 1, d, rows, v.row(g, row0), dv, state, width, d, dv, tile::Accumulate::Add);
         for (std::int64_t j = 0; j < rows; ++j)
             for (std::int64_t m = 0; m < d; ++m) ws.keySum[static_cast<std::size_t>(m)] += keys[j * d + m];
     };
@@ -360,7 +364,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
                 divide(r, prefix.data());
             }
             transposeChunk(keys, rows, d, keysT);
-            causalChunk(queries, keysT, v.row(h, c0), rows, d, dv, local, numerator, width, nullptr);
+            causalChunk(queries, keysT, v.row(g, c0), rows, d, dv, local, numerator, width, nullptr);
             multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
             absorb(c0, rows);
         }
@@ -372,15 +376,16 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
 } // namespace
 
 RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions& options) {
-    RunResult result = makeResult(*inputs.v, options);
+    RunResult result = makeQueryResult(inputs, options);
     result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
         const auto h = static_cast<int>(task);
+        const int g = inputs.kvHead(h);
         // The weights come from the per-token form, which also is the reference.
         if (options.useReference || result.weights)
-            efficientHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out,
+            efficientHead(*inputs.q, *inputs.k, *inputs.v, h, g, options.causal, result.out,
                           result.weights ? &*result.weights : nullptr);
         else
-            efficientHeadChunked(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);
+            efficientHeadChunked(*inputs.q, *inputs.k, *inputs.v, h, g, options.causal, result.out);
     });
     return result;
 }
@@ -393,13 +398,13 @@ namespace {
 
 float eluPlusOne(float x) { return x > 0 ? x + 1.0f : std::exp(x); }
 
-void eluRecurrenceHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, bool causal, Tensor3& out) {
+void eluRecurrenceHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, bool causal, Tensor3& out) {
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     std::vector<float> state(static_cast<std::size_t>(d * dv), 0.0f), keySum(static_cast<std::size_t>(d), 0.0f);
     std::vector<float> phi(static_cast<std::size_t>(d));
     auto absorb = [&](std::int64_t j) {
-        const float* kj = k.row(h, j);
-        const float* vj = v.row(h, j);
+        const float* kj = k.row(g, j);
+        const float* vj = v.row(g, j);
         for (std::int64_t f = 0; f < d; ++f) {
             const float feature = eluPlusOne(kj[f]);
             keySum[f] += feature;
@@ -433,10 +438,10 @@ void eluRecurrenceHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int
 RunResult runEluRecurrence(const AttentionInputs& inputs, const RunOptions& options) {
     RunOptions withoutWeights = options;
     withoutWeights.wantWeights = false;
-    RunResult result = makeResult(*inputs.v, withoutWeights);
+    RunResult result = makeQueryResult(inputs, withoutWeights);
     result.cancelled = !runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t task) {
         const auto h = static_cast<int>(task);
-        eluRecurrenceHead(*inputs.q, *inputs.k, *inputs.v, h, options.causal, result.out);
+        eluRecurrenceHead(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), options.causal, result.out);
     });
     return result;
 }

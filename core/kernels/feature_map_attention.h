@@ -8,22 +8,23 @@ namespace attnlab {
 
 // φ of a block of rows of one head, produced on demand so the fast path never materialises Φ_Q and Φ_K:
 // rows(h, row0, count, query, out) writes φ of rows [row0, row0 + count) of head h's Q (query = true)
-// or K into out, row-major count × features. Called from several threads at once.
+// or K into out, row-major count × features. h is the tensor's own head: a query head for Q, a key/value
+// head (AttentionInputs::kvHead) for K. Called from several threads at once.
 struct FeatureMap {
     std::int64_t features = 0;
     std::function<void(int head, std::int64_t row0, std::int64_t count, bool query, float* out)> rows;
 };
 
-// A feature map over already computed features phiQ and phiK ([h, n, m]); both must outlive it.
+// A feature map over already computed features phiQ ([h, n, m]) and phiK ([h_kv, n, m]); both must outlive it.
 FeatureMap precomputedFeatures(const Tensor3& phiQ, const Tensor3& phiK);
 
 // Linear attention through a positive feature map φ (elu+1, 1+cos as [1, x̂], FAVOR+):
 // out_i = φ(q_i)ᵀ Σ_{j∈J_i} φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_{j∈J_i} φ(k_j), J_i = all j or j ≤ i (causal).
-// V is [h, n, dv]. A zero denominator gives a zero row.
+// V is [h_kv, n, dv]; query head t reads K and V head inputs.kvHead(t). A zero denominator gives a zero row.
 // Fast path: bidirectional as two GEMMs (state Φ_Kᵀ V, then Φ_Q · state); causal in chunks (masked
 // intra-chunk product plus the running state of earlier chunks); φ is computed chunk by chunk.
 // Reference: the explicit quadratic form Σ_j (φ(q_i)·φ(k_j)) v_j in double.
-RunResult runFeatureMapAttention(const FeatureMap& map, const Tensor3& v, const RunOptions& options);
+RunResult runFeatureMapAttention(const FeatureMap& map, const AttentionInputs& inputs, const RunOptions& options);
 
 // Shen et al.'s "efficient attention": out_i = Σ_m softmax(q_i)_m · Σ_{J_i} exp(k_jm) v_j / Σ_{J_i} exp(k_jm).
 RunResult runEfficientAttention(const AttentionInputs& inputs, const RunOptions& options);

@@ -1,4 +1,5 @@
 // chunk: block-local attention, ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal).
+#include "core/decode.h"
 #include "core/variant_support.h"
 
 namespace attnlab {
@@ -22,6 +23,8 @@ VariantInfo makeChunkVariant() {
     v.pattern = chunkPattern;
     v.run = softmaxOverPattern(chunkPattern);
     v.cost = softmaxPatternCost(chunkPattern);
+    // Decoding keeps the new token's chunk so far: ((n − 1) mod c) + 1 keys.
+    v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) { return (s.n - 1) % p.integer("chunk") + 1; });
     return v;
 }
 

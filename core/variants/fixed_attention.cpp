@@ -1,5 +1,6 @@
 // fixed: Sparse Transformer's fixed pattern. Causal: j ≤ i ∧ (⌊i/l⌋ = ⌊j/l⌋ ∨ j mod l ≥ l−c).
 // Bidirectional (not the closure): ⌊i/l⌋ = ⌊j/l⌋ ∨ j mod l ≥ l−c, as DeepSpeed's Fixed layout.
+#include "core/decode.h"
 #include "core/variant_support.h"
 
 namespace attnlab {
@@ -72,6 +73,11 @@ VariantInfo makeFixedVariant() {
     v.reachTheory = fixedReach;
     v.run = softmaxOverPattern(fixedPattern);
     v.cost = softmaxPatternCost(fixedPattern);
+    // Decoding keeps the new token's block so far and the c summary columns of every earlier block.
+    v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) {
+        const std::int64_t l = p.integer("block"), c = p.integer("summary");
+        return (s.n - 1) % l + 1 + c * ((s.n - 1) / l);
+    });
     return v;
 }
 

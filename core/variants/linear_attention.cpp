@@ -1,5 +1,6 @@
 // linear: kernelised attention without softmax (Katharopoulos et al. elu+1, Shen et al. "efficient",
 // and 1+cos written as the feature map [1, x̂]). No 1/√d.
+#include "core/decode_step.h"
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/tile_math.h"
 #include "core/variant_support.h"
@@ -40,7 +41,37 @@ FeatureMap cosineFeatures(const AttentionInputs& inputs) {
 RunResult runLinear(const AttentionInputs& inputs, const RunOptions& options) {
     const std::string& kernel = options.params.choice("kernel");
     if (kernel == "efficient") return runEfficientAttention(inputs, options);
-    return runFeatureMapAttention(kernel == "elu" ? eluFeatures(inputs) : cosineFeatures(inputs), *inputs.v, options);
+    return runFeatureMapAttention(kernel == "elu" ? eluFeatures(inputs) : cosineFeatures(inputs), inputs, options);
+}
+
+// Decoding keeps no keys, only a state per key/value head (docs/inference.md): elu S = Σ φ(k)vᵀ and
+// z = Σ φ(k); taylor the same with φ = [1, k̂]; efficient A_m, Z_m and the running max M_m per feature.
+// The step maps and absorbs the new key once per key/value head and reads out once per query head.
+std::shared_ptr<const DecodeInfo> linearDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->retainedKeys = [](const ProblemShape&, const ParamSet&) { return std::optional<std::int64_t>(); };
+    info->stateFloats = [](const ProblemShape& shape, const ParamSet& params) {
+        const auto d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+        const std::string& kernel = params.choice("kernel");
+        if (kernel == "taylor") return (d + 1) * (dv + 1);
+        return kernel == "efficient" ? d * dv + 2 * d : d * dv + d;
+    };
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        const double sides = shape.heads + shape.keyValueHeads(), d = static_cast<double>(shape.d);
+        CoreCost cost;
+        cost.terms["scores"] = 0;
+        cost.terms["weights_v"] = 0;
+        cost.terms["feature_map"] = sides * d;
+        cost.terms["linear_state"] = sides * d * static_cast<double>(shape.dv);
+        cost.exps = params.choice("kernel") == "taylor" ? 0.0 : sides * d;
+        return cost;
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        const std::string& kernel = params.choice("kernel");
+        if (kernel == "efficient") return makeEfficientStep(context, threads);
+        return makeFeatureMapStep(context, kernel == "elu" ? FeatureMapOf(eluFeatures) : FeatureMapOf(cosineFeatures), threads);
+    };
+    return info;
 }
 
 } // namespace
@@ -72,6 +103,7 @@ VariantInfo makeLinearVariant() {
         cost.workspaceBytes = 4.0 * (3.0 * 64.0 * (d + 1) + 64.0 * 64.0 + 64.0 * dv + (d + 1) * dv);
         return cost;
     };
+    v.decode = linearDecode();
     return v;
 }
 

@@ -3,6 +3,7 @@
 #include "core/parallel_tasks.h"
 #include "core/random.h"
 #include "core/random_features.h"
+#include "core/run_result.h"
 #include "core/variant_support.h"
 
 #include <Eigen/Core>
@@ -42,14 +43,15 @@ void softmaxRows(Matrix& scores) {
     }
 }
 
+// Query head h reading key/value head g.
 template <typename Scalar>
-void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, const Projections& proj,
+void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, const Projections& proj,
                    RunResult& result) {
     using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     const Matrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<Scalar>();
-    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(h), n, d).cast<Scalar>();
-    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(h), n, dv).cast<Scalar>();
+    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<Scalar>();
+    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<Scalar>();
     const Matrix e = proj.e.cast<Scalar>(), f = proj.f.cast<Scalar>();
     Matrix scores = (qh * (e * kh).transpose()) / std::sqrt(static_cast<Scalar>(d));
     softmaxRows(scores);
@@ -58,14 +60,14 @@ void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
 }
 
 RunResult runLinformer(const AttentionInputs& inputs, const RunOptions& options) {
-    RunResult result = makeResult(*inputs.v, options);
+    RunResult result = makeQueryResult(inputs, options);
     const Projections proj = linformerProjections(options.params, inputs.q->rows);
     runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
         const int h = static_cast<int>(task);
         if (options.useReference)
-            linformerHead<double>(*inputs.q, *inputs.k, *inputs.v, h, proj, result);
+            linformerHead<double>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
         else
-            linformerHead<float>(*inputs.q, *inputs.k, *inputs.v, h, proj, result);
+            linformerHead<float>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
     });
     return result;
 }

@@ -1,5 +1,6 @@
 // longformer: sliding window of radius r = ⌊w/2⌋ with dilation δ, plus global tokens G.
 // Bidirectional: (|i−j| ≤ r·δ ∧ (i−j) mod δ = 0) ∨ i ∈ G ∨ j ∈ G. Causal: that ∧ j ≤ i.
+#include "core/decode.h"
 #include "core/variant_support.h"
 
 #include <algorithm>
@@ -72,6 +73,16 @@ ReachTheory longformerReach(const ProblemShape& shape, const ParamSet& params, i
     return theory;
 }
 
+// Keys a decoder keeps after token n − 1: the window's span r·δ + 1 and the globals before it; every key
+// while a global token is still to come (a global query sees every key).
+std::int64_t longformerRetainedKeys(const ProblemShape& shape, const ParamSet& params) {
+    const std::int64_t span = params.integer("window") / 2 * params.integer("dilation");
+    const std::vector<std::int64_t> globals = params.indices("globals");
+    if (std::any_of(globals.begin(), globals.end(), [&](std::int64_t g) { return g >= shape.n - 1; })) return shape.n;
+    const auto before = std::count_if(globals.begin(), globals.end(), [&](std::int64_t g) { return g < shape.n - 1 - span; });
+    return std::min(shape.n, span + 1) + before;
+}
+
 } // namespace
 
 VariantInfo makeLongformerVariant() {
@@ -103,6 +114,7 @@ VariantInfo makeLongformerVariant() {
     v.reachTheory = longformerReach;
     v.run = softmaxOverPattern(longformerPattern);
     v.cost = softmaxPatternCost(longformerPattern);
+    v.decode = decodeKeeping(longformerRetainedKeys);
     return v;
 }
 

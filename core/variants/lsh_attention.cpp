@@ -2,8 +2,10 @@
 // shared by all heads. M_ij: h_r(q_i) = h_r(k_j) in some round r (∧ j ≤ i if causal). With shared_qk the
 // keys are q_j/‖q_j‖ (K ignored) and j = i is excluded unless the row has no other member; without it an
 // empty row gets j = i.
+#include "core/decode_step.h"
 #include "core/parallel_tasks.h"
 #include "core/random_features.h"
+#include "core/run_result.h"
 #include "core/variant_support.h"
 
 #include <algorithm>
@@ -35,10 +37,9 @@ std::vector<std::int64_t> hashRows(const float* rows, std::int64_t n, std::int64
     return buckets;
 }
 
-// Keys of one head: q_j/‖q_j‖ when shared_qk (zero stays zero), else K.
-Tensor3 lshKeys(const AttentionInputs& inputs, bool shared) {
-    if (!shared) return *inputs.k;
-    Tensor3 keys = *inputs.q;
+// shared_qk's keys: every query row normalised, q_j/‖q_j‖ (zero stays zero), one key head per query head.
+Tensor3 normalisedQueries(const Tensor3& q) {
+    Tensor3 keys = q;
     for (int h = 0; h < keys.heads; ++h)
         for (std::int64_t i = 0; i < keys.rows; ++i) {
             float* row = keys.row(h, i);
@@ -49,6 +50,10 @@ Tensor3 lshKeys(const AttentionInputs& inputs, bool shared) {
         }
     return keys;
 }
+
+// The key head query head t hashes and scores against: its own normalised queries with shared_qk (K is
+// not used, so there is nothing to share), else its key/value group's head of K.
+int keyHeadOf(const AttentionInputs& inputs, bool shared, int t) { return shared ? t : inputs.kvHead(t); }
 
 // M of one head kept as its hash buckets, O(rounds · n) memory however large the buckets are: per round,
 // each query's bucket and each bucket's keys (ascending). A row's columns are merged from its buckets
@@ -102,43 +107,128 @@ private:
     std::vector<std::vector<std::vector<std::int64_t>>> m_members;  // [round][bucket]: keys, ascending
 };
 
-std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, const Tensor3& keys, int h, const ParamSet& params,
-                                        bool causal) {
+// Per round, each bucket's keys (ascending) for one key head: hashed once per key head, shared by the
+// query heads of its group.
+using KeyBuckets = std::vector<std::vector<std::vector<std::int64_t>>>; // [round][bucket]
+
+KeyBuckets hashKeys(const float* keys, std::int64_t n, std::int64_t d, const ParamSet& params) {
+    const std::int64_t buckets = params.integer("buckets");
+    const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
+    KeyBuckets members(static_cast<std::size_t>(params.integer("rounds")));
+    for (std::size_t r = 0; r < members.size(); ++r) {
+        const auto keyBucket = hashRows(keys, n, d, lshRotation(d, buckets / 2, seed, static_cast<std::int64_t>(r)), buckets / 2);
+        members[r].resize(static_cast<std::size_t>(buckets));
+        for (std::int64_t j = 0; j < n; ++j) members[r][static_cast<std::size_t>(keyBucket[static_cast<std::size_t>(j)])].push_back(j);
+    }
+    return members;
+}
+
+std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, int h, KeyBuckets members, const ParamSet& params, bool causal) {
     const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
-    const std::int64_t rounds = params.integer("rounds");
     const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
     auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
-    for (std::int64_t r = 0; r < rounds; ++r) {
-        const auto rotation = lshRotation(d, buckets / 2, seed, r);
-        const auto keyBucket = hashRows(keys.head(h), n, d, rotation, buckets / 2);
-        std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(buckets));
-        for (std::int64_t j = 0; j < n; ++j) members[static_cast<std::size_t>(keyBucket[static_cast<std::size_t>(j)])].push_back(j);
-        pattern->addRound(hashRows(q.head(h), n, d, rotation, buckets / 2), std::move(members));
+    for (std::size_t r = 0; r < members.size(); ++r) {
+        const auto rotation = lshRotation(d, buckets / 2, seed, static_cast<std::int64_t>(r));
+        pattern->addRound(hashRows(q.head(h), n, d, rotation, buckets / 2), std::move(members[r]));
     }
     return pattern;
 }
 
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
-    const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
-    return lshHeadPattern(*request.inputs->q, keys, request.head, *request.params, request.shape.causal);
+    const AttentionInputs& inputs = *request.inputs;
+    const bool shared = request.params->flag("shared_qk");
+    const int keyHead = keyHeadOf(inputs, shared, request.head);
+    const Tensor3 normalised = shared ? normalisedQueries(*inputs.q) : Tensor3();
+    const Tensor3& keys = shared ? normalised : *inputs.k;
+    return lshHeadPattern(*inputs.q, request.head, hashKeys(keys.head(keyHead), keys.rows, keys.cols, *request.params),
+                          *request.params, request.shape.causal);
+}
+
+Tensor3 headOf(const Tensor3& t, int head) {
+    Tensor3 one(1, t.rows, t.cols);
+    std::copy(t.head(head), t.head(head) + t.headStride(), one.values.data());
+    return one;
+}
+
+// shared_qk with grouped values: each query head has its own keys but shares its group's V head, so K and
+// V no longer follow one head mapping. Each query head runs alone on copies of its Q, keys and V head
+// (one head at a time: V is never repeated).
+RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, HeadPatterns& patterns,
+                        const MaskedScoring& scoring, const RunOptions& options) {
+    RunResult result = makeQueryResult(inputs, options);
+    RunOptions single = options;
+    single.recycle = nullptr;
+    for (int t = 0; t < inputs.q->heads; ++t) {
+        const Tensor3 q = headOf(*inputs.q, t), k = headOf(keys, t), v = headOf(*inputs.v, inputs.kvHead(t));
+        HeadPatterns own;
+        own.push_back(std::move(patterns[static_cast<std::size_t>(t)]));
+        const RunResult part = runMasked({&q, &k, &v}, own, scoring, single);
+        if (part.cancelled) {
+            result.cancelled = true;
+            return result;
+        }
+        std::copy(part.out.values.begin(), part.out.values.end(), result.out.head(t));
+        if (result.weights) std::copy(part.weights->values.begin(), part.weights->values.end(), result.weights->head(t));
+    }
+    return result;
+}
+
+// One pattern per query head: each key head hashed once, then each query head's buckets. False when cancelled.
+bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSet& params, bool causal, int threads,
+               const CancelCheck& cancelled, HeadPatterns& patterns) {
+    const bool shared = params.flag("shared_qk");
+    std::vector<KeyBuckets> members(static_cast<std::size_t>(keys.heads));
+    patterns.resize(static_cast<std::size_t>(inputs.q->heads));
+    return runTasks(keys.heads, threads, cancelled,
+                    [&](std::int64_t g) {
+                        members[static_cast<std::size_t>(g)] = hashKeys(keys.head(static_cast<int>(g)), keys.rows, keys.cols, params);
+                    }) &&
+           runTasks(inputs.q->heads, threads, cancelled, [&](std::int64_t h) {
+               const auto t = static_cast<int>(h);
+               patterns[static_cast<std::size_t>(h)] =
+                   lshHeadPattern(*inputs.q, t, members[static_cast<std::size_t>(keyHeadOf(inputs, shared, t))], params, causal);
+           });
 }
 
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
-    const Tensor3 keys = lshKeys(inputs, options.params.flag("shared_qk"));
-    HeadPatterns patterns(static_cast<std::size_t>(inputs.q->heads));
-    const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
-        patterns[static_cast<std::size_t>(h)] = lshHeadPattern(*inputs.q, keys, static_cast<int>(h), options.params, options.causal);
-    });
-    if (!hashed) {
+    const bool shared = options.params.flag("shared_qk");
+    const Tensor3 normalised = shared ? normalisedQueries(*inputs.q) : Tensor3();
+    const Tensor3& keys = shared ? normalised : *inputs.k;
+    HeadPatterns patterns;
+    if (!hashHeads(inputs, keys, options.params, options.causal, options.threads, options.cancelled, patterns)) {
         RunResult cancelled;
         cancelled.cancelled = true;
         return cancelled;
     }
-    AttentionInputs withKeys = inputs;
-    withKeys.k = &keys;
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+    if (shared && inputs.v->heads != inputs.q->heads) return runHeadByHead(inputs, keys, patterns, scoring, options);
+    AttentionInputs withKeys = inputs;
+    withKeys.k = &keys;
     return runMasked(withKeys, patterns, scoring, options);
+}
+
+// Decoding keeps every key (any later query may hash into any bucket). The step's core is the expected
+// row, rounds·n/b keys, plus hashing the new query (per query head) and key (per key head) in every round.
+// The cached keys' buckets are part of the cache, hashed when the step is prepared.
+std::shared_ptr<const DecodeInfo> lshDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
+        const auto rounds = static_cast<double>(params.integer("rounds"));
+        CoreCost cost = maskedCoreCost(shape, std::min(n, rounds * n / b));
+        const double keyHeads = params.flag("shared_qk") ? shape.heads : shape.keyValueHeads();
+        cost.terms["hashing"] = rounds * static_cast<double>(shape.d) * (b / 2) * (shape.heads + keyHeads);
+        return cost;
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        MaskedRowSpec spec;
+        if (params.flag("shared_qk")) spec.ownKeys = normalisedQueries(*context.q);
+        hashHeads(context, spec.ownKeys ? *spec.ownKeys : *context.k, params, true, threads, {}, spec.patterns);
+        spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
+        return makeMaskedRowStep(context, std::move(spec), threads);
+    };
+    return info;
 }
 
 } // namespace
@@ -182,6 +272,7 @@ VariantInfo makeLshVariant() {
                              (shared ? 4.0 * shape.heads * n * d : 0.0);
         return cost;
     };
+    v.decode = lshDecode();
     return v;
 }
 

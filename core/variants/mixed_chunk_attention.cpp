@@ -2,6 +2,7 @@
 // quad_i = Σ_{j in chunk g (∧ j ≤ i if causal)} relu(q_i·k_j)² v_j / (c·d)
 // lin_i  = (1/n) q_iᵀ Σ_{all j} k_j v_jᵀ (bidirectional) or (1/(g·c)) q_iᵀ Σ_{j < g·c} k_j v_jᵀ (causal, 0 for g = 0)
 // out = quad + lin.
+#include "core/decode_step.h"
 #include "core/kernels/gemm.h"
 #include "core/parallel_tasks.h"
 #include "core/variant_support.h"
@@ -16,15 +17,16 @@ namespace {
 using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Adds the linear part of one head to out (and to the weights). Scalar = double on the reference path.
+// Adds the linear part of query head h, reading key/value head g, to out (and to the weights).
+// Scalar = double on the reference path.
 template <typename Matrix>
-void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, std::int64_t c, bool causal,
+void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, std::int64_t c, bool causal,
                    RunResult& result) {
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     using Scalar = typename Matrix::Scalar;
     const Matrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<Scalar>();
-    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(h), n, d).cast<Scalar>();
-    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(h), n, dv).cast<Scalar>();
+    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<Scalar>();
+    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<Scalar>();
     Eigen::Map<RowMatrixF> out(result.out.head(h), n, dv);
     if (!causal) {
         const Matrix state = kh.transpose() * vh;
@@ -61,11 +63,33 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
     runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
         const int h = static_cast<int>(task);
         if (options.useReference)
-            addLinearPart<RowMatrixD>(*inputs.q, *inputs.k, *inputs.v, h, c, options.causal, result);
+            addLinearPart<RowMatrixD>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
         else
-            addLinearPart<RowMatrixF>(*inputs.q, *inputs.k, *inputs.v, h, c, options.causal, result);
+            addLinearPart<RowMatrixF>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
     });
     return result;
+}
+
+// Decoding keeps the new token's chunk so far (its relu² part) and the d × dv state of the earlier chunks;
+// the step reads the state out and, when the new token closes its chunk, folds the chunk's c keys into it.
+std::shared_ptr<const DecodeInfo> mixedChunkDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->retainedKeys = [](const ProblemShape& shape, const ParamSet& params) {
+        return (shape.n - 1) % params.integer("chunk") + 1;
+    };
+    info->stateFloats = [](const ProblemShape& shape, const ParamSet&) { return static_cast<double>(shape.d * shape.dv); };
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        const std::int64_t c = params.integer("chunk"), chunkStart = (shape.n - 1) / c * c;
+        CoreCost cost = maskedCoreCost(shape, static_cast<double>(shape.n - chunkStart), false);
+        const auto stateMacs = static_cast<double>(shape.d * shape.dv);
+        cost.terms["linear_state"] = (chunkStart > 0 ? shape.heads * stateMacs : 0.0) +
+                                     (shape.n % c == 0 ? shape.keyValueHeads() * static_cast<double>(c) * stateMacs : 0.0);
+        return cost;
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        return makeMixedChunkStep(context, params.integer("chunk"), threads);
+    };
+    return info;
 }
 
 } // namespace
@@ -91,6 +115,7 @@ VariantInfo makeMixedChunkVariant() {
                               4.0 * static_cast<double>(shape.d * shape.dv) * shape.heads;
         return cost;
     };
+    v.decode = mixedChunkDecode();
     return v;
 }
 

@@ -1,5 +1,6 @@
 // performer: FAVOR+ positive random features approximating softmax(q·k/√d), then linear attention.
 // x' = x·d^(−1/4); φ(x) = exp(ωᵀx' − ‖x'‖²/2)/√m; one draw of Ω shared by all heads.
+#include "core/decode_step.h"
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/tile_math.h"
@@ -48,17 +49,71 @@ Tensor3 favorFeatures(const Tensor3& x, const RowMatrix& omega, bool perRowShift
     return phi;
 }
 
-RunResult runPerformer(const AttentionInputs& inputs, const RunOptions& options) {
-    const std::int64_t m = options.params.integer("features");
-    const auto omega = performerProjection(m, inputs.q->cols, static_cast<std::uint64_t>(options.params.integer("seed")),
-                                           options.params.flag("orthogonal"));
-    const std::int64_t d = inputs.q->cols;
+// Ω as float rows, m × d.
+RowMatrix projectionRows(const ParamSet& params, std::int64_t d) {
+    const std::int64_t m = params.integer("features");
+    const auto omega = performerProjection(m, d, static_cast<std::uint64_t>(params.integer("seed")), params.flag("orthogonal"));
     RowMatrix omegaRows(m, d);
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t c = 0; c < d; ++c) omegaRows(r, c) = static_cast<float>(omega[static_cast<std::size_t>(r * d + c)]);
+    return omegaRows;
+}
+
+RunResult runPerformer(const AttentionInputs& inputs, const RunOptions& options) {
+    const RowMatrix omegaRows = projectionRows(options.params, inputs.q->cols);
     const Tensor3 phiQ = favorFeatures(*inputs.q, omegaRows, true, options.threads);
     const Tensor3 phiK = favorFeatures(*inputs.k, omegaRows, false, options.threads);
-    return runFeatureMapAttention(precomputedFeatures(phiQ, phiK), *inputs.v, options);
+    return runFeatureMapAttention(precomputedFeatures(phiQ, phiK), inputs, options);
+}
+
+// Rows mapped one at a time, for decoding: a query row's φ shifted by its own largest exponent (the shift
+// cancels in out_i), and a key row's exponents log φ = ω_r·x' − ‖x'‖²/2 − log √m, which the decoding
+// step exponentiates against its running maximum.
+FeatureMap favorRowFeatures(const AttentionInputs& inputs, std::shared_ptr<const RowMatrix> omega) {
+    const std::int64_t d = inputs.q->cols, m = omega->rows();
+    const auto inputScale = static_cast<float>(std::pow(static_cast<double>(d), -0.25));
+    const auto logNormaliser = static_cast<float>(0.5 * std::log(static_cast<double>(m)));
+    FeatureMap map;
+    map.features = m;
+    map.rows = [&inputs, omega, inputScale, logNormaliser, d, m](int h, std::int64_t row0, std::int64_t count, bool query,
+                                                                float* out) {
+        const Tensor3& x = query ? *inputs.q : *inputs.k;
+        for (std::int64_t i = 0; i < count; ++i, out += m) {
+            const Eigen::Map<const Eigen::VectorXf> row(x.row(h, row0 + i), d);
+            Eigen::Map<Eigen::VectorXf> exponent(out, m);
+            exponent.noalias() = *omega * (row * inputScale);
+            exponent.array() -= 0.5f * inputScale * inputScale * row.squaredNorm() + logNormaliser;
+            if (query) tile::exp2Shifted(out, m, exponent.maxCoeff(), std::numbers::log2e_v<float>);
+        }
+    };
+    return map;
+}
+
+// Decoding keeps S = Σ φ(k)vᵀ, z = Σ φ(k) and the running key shift per key/value head: m·dv + m + 1
+// floats.
+std::shared_ptr<const DecodeInfo> performerDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->retainedKeys = [](const ProblemShape&, const ParamSet&) { return std::optional<std::int64_t>(); };
+    info->stateFloats = [](const ProblemShape& shape, const ParamSet& params) {
+        return static_cast<double>(params.integer("features")) * static_cast<double>(shape.dv + 1) + 1;
+    };
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        const double sides = shape.heads + shape.keyValueHeads(), m = static_cast<double>(params.integer("features"));
+        CoreCost cost;
+        cost.terms["scores"] = 0;
+        cost.terms["weights_v"] = 0;
+        cost.terms["feature_map"] = sides * m * static_cast<double>(shape.d);
+        cost.terms["linear_state"] = sides * m * static_cast<double>(shape.dv);
+        cost.exps = sides * m;
+        return cost;
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        auto omega = std::make_shared<const RowMatrix>(projectionRows(params, context.q->cols));
+        return makeFeatureMapStep(
+            context, [omega](const AttentionInputs& inputs) { return favorRowFeatures(inputs, omega); }, threads,
+            KeyFeatures::Exponents);
+    };
+    return info;
 }
 
 } // namespace
@@ -88,6 +143,7 @@ VariantInfo makePerformerVariant() {
         cost.workspaceBytes = 4.0 * 2.0 * n * m * shape.heads + 8.0 * m * static_cast<double>(shape.d);
         return cost;
     };
+    v.decode = performerDecode();
     return v;
 }
 

@@ -1,17 +1,38 @@
 // relu2: FLASH-Quad (GAU) attention, out_i = Σ_{J_i} relu(q_i·k_j)² v_j / Z with Z = n·d (ns) or n² (n2).
 // No softmax and no 1/√d; J_i = all j, or j ≤ i when causal.
+#include "core/decode_step.h"
 #include "core/variant_support.h"
 
 namespace attnlab {
 
 namespace {
 
-RunResult runRelu2(const AttentionInputs& inputs, const RunOptions& options) {
-    const auto n = static_cast<double>(inputs.q->rows);
+MaskedScoring relu2Scoring(const ParamSet& params, const Tensor3& q) {
+    const auto n = static_cast<double>(q.rows);
     MaskedScoring scoring;
     scoring.kind = MaskedScoring::Kind::ReluSquared;
-    scoring.normalizer = options.params.choice("scale") == "ns" ? n * static_cast<double>(inputs.q->cols) : n * n;
-    return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
+    scoring.normalizer = params.choice("scale") == "ns" ? n * static_cast<double>(q.cols) : n * n;
+    return scoring;
+}
+
+RunResult runRelu2(const AttentionInputs& inputs, const RunOptions& options) {
+    return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)),
+                     relu2Scoring(options.params, *inputs.q), options);
+}
+
+// Decoding: relu² over every cached key (no exponentials), Z from the context length n.
+std::shared_ptr<const DecodeInfo> relu2Decode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->cost = [](const ProblemShape& shape, const ParamSet&) {
+        return maskedCoreCost(shape, static_cast<double>(shape.n), false);
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        MaskedRowSpec spec;
+        spec.patterns = sharedPattern(allPairsPattern(context.q->rows, true));
+        spec.scoring = relu2Scoring(params, *context.q);
+        return makeMaskedRowStep(context, std::move(spec), threads);
+    };
+    return info;
 }
 
 } // namespace
@@ -31,6 +52,7 @@ VariantInfo makeRelu2Variant() {
         cost.workspaceBytes = rowKernelWorkspace(shape, static_cast<double>(shape.n));
         return cost;
     };
+    v.decode = relu2Decode();
     return v;
 }
 

@@ -1,6 +1,7 @@
 // xl: Transformer-XL, one layer, causal only. Query i in segment σ = ⌊i/L⌋ attends σL − m ≤ j ≤ i.
 // relpos=sinusoid: s_ij = (q_i·k_j + q_i·R_{i−j}) / √d with R_p[k] = sin(p·f_k), R_p[d/2+k] = cos(p·f_k),
 // f_k = 10000^(−2k/d).
+#include "core/decode_step.h"
 #include "core/variant_support.h"
 
 #include <algorithm>
@@ -46,6 +47,32 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
     return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
 }
 
+// Decoding keeps the new token's segment so far and the m memory tokens before it, which also is its row.
+std::int64_t xlRetainedKeys(const ProblemShape& shape, const ParamSet& params) {
+    return std::min(shape.n, (shape.n - 1) % params.integer("segment") + 1 + params.integer("memory"));
+}
+
+std::shared_ptr<const DecodeInfo> xlDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->retainedKeys = xlRetainedKeys;
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        CoreCost cost = maskedCoreCost(shape, static_cast<double>(xlRetainedKeys(shape, params)));
+        if (params.choice("relpos") == "sinusoid") cost.terms["relpos"] = cost.terms["scores"];
+        return cost;
+    };
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+        PatternRequest request;
+        request.shape = context.shape(true);
+        request.params = &params;
+        MaskedRowSpec spec;
+        spec.patterns = sharedPattern(xlPattern(request));
+        spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
+        if (params.choice("relpos") == "sinusoid") spec.relativePositions = sinusoidTable(context.q->rows, context.q->cols);
+        return makeMaskedRowStep(context, std::move(spec), threads);
+    };
+    return info;
+}
+
 } // namespace
 
 VariantInfo makeXlVariant() {
@@ -89,6 +116,7 @@ VariantInfo makeXlVariant() {
         }
         return cost;
     };
+    v.decode = xlDecode();
     return v;
 }
 

@@ -1,0 +1,303 @@
+// One generation step (core/decode.h, `cost --decode`): the step's output against the last row of the
+// full causal run, its MACs and the keys a layer must keep against hand formulas and against a
+// brute-force count over the rows that come later, and the command line's JSON.
+#include "core/cost_model.h"
+#include "core/decode.h"
+#include "core/decode_step.h"
+#include "core/errors.h"
+#include "core/registry.h"
+#include "support/variant_runner.h"
+#include "test_cli_harness.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace attnlab {
+namespace {
+
+using testing::Call;
+
+Tensor3 repeatHeads(const Tensor3& t, int times) {
+    Tensor3 repeated(t.heads * times, t.rows, t.cols);
+    for (int h = 0; h < repeated.heads; ++h) std::copy(t.head(h / times), t.head(h / times) + t.headStride(), repeated.head(h));
+    return repeated;
+}
+
+class EveryVariant : public ::testing::TestWithParam<std::string> {};
+
+// The step on a grouped cache against row n − 1 of the reference causal run on K and V repeated per
+// query head (so that it does not depend on how the full kernels read grouped heads).
+TEST_P(EveryVariant, StepEqualsTheLastRowOfTheCausalRun) {
+    const VariantInfo& variant = requireVariant(GetParam());
+    constexpr std::int64_t d = 8, dv = 6;
+    constexpr int heads = 4;
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly) {
+        const Tensor3 q = testing::randomTensor(heads, 8, d, 1), v = testing::randomTensor(heads, 8, dv, 2);
+        EXPECT_THROW(prepareDecodeStep(variant, {&q, &q, &v}, {}, 1), InputError);
+        return;
+    }
+    for (const std::int64_t n : {1, 13, 64, 65})
+        for (const Call& base : testing::representativeCalls(n)) {
+            if (base.id != variant.id || !base.causal) continue;
+            for (const int kvHeads : {1, 2, heads}) {
+                const Tensor3 q = testing::randomTensor(heads, n, d, 31), k = testing::randomTensor(kvHeads, n, d, 32);
+                const Tensor3 v = testing::randomTensor(kvHeads, n, dv, 33);
+                const testing::Inputs repeated{q, repeatHeads(k, heads / kvHeads), repeatHeads(v, heads / kvHeads)};
+                Call call = base;
+                call.useReference = true;
+                call.wantWeights = false;
+                const RunResult full = testing::runCall(call, repeated);
+                const ParamSet params = testing::resolve(call, repeated.view().shape(true));
+                const AttentionInputs context{&q, &k, &v};
+                // Two threads with one key/value head run the query heads one by one, else by group.
+                const auto step = prepareDecodeStep(variant, context, params, kvHeads == 1 ? 2 : 1);
+                std::vector<float> out(static_cast<std::size_t>(heads * dv), -1.0f);
+                for (int repeat = 0; repeat < 2; ++repeat) { // a step leaves its cache as it found it
+                    step->run(out.data());
+                    for (int t = 0; t < heads; ++t)
+                        for (std::int64_t c = 0; c < dv; ++c) {
+                            const float expected = full.out.at(t, n - 1, c);
+                            EXPECT_NEAR(out[static_cast<std::size_t>(t * dv + c)], expected, 2e-5 + 2e-4 * std::abs(expected))
+                                << testing::describe(call) << " n=" << n << " h_kv=" << kvHeads << " head " << t << " c " << c;
+                        }
+                }
+            }
+        }
+}
+
+std::vector<std::string> registeredIds() {
+    std::vector<std::string> ids;
+    for (const VariantInfo& variant : allVariants()) ids.push_back(variant.id);
+    return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(Decode, EveryVariant, ::testing::ValuesIn(registeredIds()),
+                         [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
+
+ProblemShape decodeShape(std::int64_t n, std::int64_t d, int heads, int kvHeads) {
+    ProblemShape shape;
+    shape.n = n;
+    shape.d = d;
+    shape.dv = d;
+    shape.heads = heads;
+    shape.kvHeads = kvHeads;
+    shape.causal = true;
+    return shape;
+}
+
+LayerCost decodeOf(const std::string& id, const ProblemShape& shape, const ParamOverrides& set = {}) {
+    const VariantInfo& variant = requireVariant(id);
+    return decodeLayerCost(variant, shape, prepareParams(variant, shape, set));
+}
+
+// Keys j ≤ n − 1 that row n − 1 or any later row allows, with the pattern grown to n + horizon rows.
+std::int64_t keysStillNeeded(const std::string& id, std::int64_t n, const ParamOverrides& set, std::int64_t horizon) {
+    const VariantInfo& variant = requireVariant(id);
+    ProblemShape grown = decodeShape(n + horizon, 4, 1, 1);
+    const auto pattern = buildPattern(variant, grown, prepareParams(variant, grown, set));
+    std::int64_t needed = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        bool used = false;
+        for (std::int64_t i = n - 1; i < n + horizon && !used; ++i) used = pattern->allowed(i, j);
+        needed += used ? 1 : 0;
+    }
+    return needed;
+}
+
+// The spec's retained keys for the fixed-parameter cases below.
+std::int64_t specRetainedKeys(const std::string& id, std::int64_t n, const ParamOverrides& set) {
+    const auto integer = [&set](const char* key) { return static_cast<std::int64_t>(std::stoll(set.at(key))); };
+    if (id == "chunk") return (n - 1) % integer("chunk") + 1;
+    if (id == "xl") return std::min(n, (n - 1) % integer("segment") + 1 + integer("memory"));
+    if (id == "fixed") return (n - 1) % integer("block") + 1 + integer("summary") * ((n - 1) / integer("block"));
+    if (id == "longformer") {
+        const std::int64_t span = integer("window") / 2 * integer("dilation");
+        std::int64_t before = 0;
+        for (std::size_t at = 0; at < set.at("globals").size();) {
+            const std::size_t comma = std::min(set.at("globals").find(',', at), set.at("globals").size());
+            const std::int64_t g = std::stoll(set.at("globals").substr(at, comma - at));
+            if (g >= n - 1) return n;
+            before += g < n - 1 - span ? 1 : 0;
+            at = comma + 1;
+        }
+        return std::min(n, span + 1) + before;
+    }
+    return n; // full, strided
+}
+
+std::int64_t largestGlobal(const ParamOverrides& set) {
+    if (!set.count("globals")) return -1;
+    const std::string& list = set.at("globals");
+    return static_cast<std::int64_t>(std::stoll(list.substr(list.rfind(',') + 1)));
+}
+
+TEST(DecodeCost, RetainedKeysAreTheKeysLaterRowsStillUse) {
+    const std::vector<std::pair<std::string, ParamOverrides>> cases = {
+        {"full", {}},
+        {"strided", {{"stride", "5"}}},
+        {"fixed", {{"block", "6"}, {"summary", "2"}}},
+        {"chunk", {{"chunk", "7"}}},
+        {"xl", {{"segment", "6"}, {"memory", "9"}}},
+        {"xl", {{"segment", "5"}, {"memory", "0"}, {"relpos", "none"}}},
+        {"longformer", {{"window", "4"}, {"dilation", "2"}, {"globals", "0,3"}}},
+        {"longformer", {{"window", "6"}, {"dilation", "1"}, {"globals", "1,30"}}},
+        {"longformer", {{"window", "6"}, {"dilation", "1"}, {"globals", "2,45"}}},
+    };
+    for (const auto& [id, set] : cases)
+        for (const std::int64_t n : {1, 2, 20, 40, 41, 46, 47}) {
+            if (n <= largestGlobal(set)) continue; // a global index must lie in [0, n)
+            const LayerCost cost = decodeOf(id, decodeShape(n, 4, 2, 1), set);
+            ASSERT_TRUE(cost.retainedKeys) << id;
+            EXPECT_EQ(*cost.retainedKeys, specRetainedKeys(id, n, set)) << id << " n=" << n;
+            EXPECT_EQ(*cost.retainedKeys, keysStillNeeded(id, n, set, 64)) << id << " n=" << n;
+            EXPECT_EQ(cost.kvCacheBytes, static_cast<double>(*cost.retainedKeys) * 1 * (4 + 4) * 4) << id;
+        }
+}
+
+// Every softmax pattern (and any variant without its own rules): row n − 1 counted cell by cell.
+TEST(DecodeCost, SoftmaxPatternsCostTheirLastRow) {
+    const std::int64_t n = 50, d = 16;
+    const int heads = 4, kvHeads = 2;
+    for (const VariantInfo& variant : allVariants()) {
+        if (!variant.hasMask || variant.dataDependentPattern || variant.causalSupport == CausalSupport::BidirectionalOnly)
+            continue;
+        const ProblemShape shape = decodeShape(n, d, heads, kvHeads);
+        const ParamSet params = prepareParams(variant, shape, {});
+        const auto pattern = buildPattern(variant, shape, params);
+        double row = 0;
+        for (std::int64_t j = 0; j < n; ++j) row += pattern->allowed(n - 1, j) ? 1 : 0;
+        const LayerCost cost = decodeLayerCost(variant, shape, params);
+        EXPECT_EQ(cost.terms.at("scores"), row * d * heads) << variant.id;
+        EXPECT_EQ(cost.terms.at("weights_v"), row * d * heads) << variant.id;
+        EXPECT_EQ(cost.exps, row * heads) << variant.id;
+        if (cost.terms.count("relpos")) {
+            EXPECT_EQ(cost.terms.at("relpos"), row * d * heads) << variant.id;
+        }
+    }
+}
+
+TEST(DecodeCost, LayerTermsAreOneTokensProducts) {
+    const double d = 128, h = 64, hkv = 8, hd = h * d; // LLaMA-2-70B's attention shape
+    for (const VariantInfo& variant : allVariants()) {
+        if (variant.causalSupport == CausalSupport::BidirectionalOnly) continue;
+        const LayerCost cost = decodeOf(variant.id, decodeShape(4096, 128, 64, 8));
+        EXPECT_TRUE(cost.decode);
+        EXPECT_EQ(cost.terms.at("qkv_proj"), hd * (h + 2 * hkv) * d) << variant.id;
+        EXPECT_EQ(cost.terms.at("out_proj"), hd * hd) << variant.id;
+        EXPECT_EQ(cost.terms.at("ffn"), 8 * hd * hd) << variant.id;
+        double core = 0;
+        for (const auto& [name, macs] : cost.terms)
+            if (name != "qkv_proj" && name != "out_proj" && name != "ffn") core += macs;
+        EXPECT_EQ(cost.attentionMacs, core) << variant.id;
+        EXPECT_EQ(cost.layerMacs, core + hd * (h + 2 * hkv) * d + 9 * hd * hd) << variant.id;
+    }
+    EXPECT_THROW(decodeOf("linformer", decodeShape(64, 8, 4, 4)), InputError);
+}
+
+TEST(DecodeCost, RecurrentAndMixedVariantsFollowTheirStateRules) {
+    const double n = 100, d = 16, h = 6, hkv = 2;
+    const ProblemShape shape = decodeShape(100, 16, 6, 2);
+    const std::vector<std::pair<std::string, double>> linear = {
+        {"elu", d * d + d}, {"taylor", (d + 1) * (d + 1)}, {"efficient", d * d + 2 * d}};
+    for (const auto& [kernel, state] : linear) {
+        const LayerCost cost = decodeOf("linear", shape, {{"kernel", kernel}});
+        EXPECT_FALSE(cost.retainedKeys) << kernel;
+        EXPECT_EQ(cost.kvCacheBytes, hkv * state * 4) << kernel;
+        EXPECT_EQ(cost.terms.at("feature_map"), (h + hkv) * d) << kernel;
+        EXPECT_EQ(cost.terms.at("linear_state"), (h + hkv) * d * d) << kernel;
+        EXPECT_EQ(cost.terms.at("scores") + cost.terms.at("weights_v"), 0) << kernel;
+    }
+    const double m = 24;
+    const LayerCost performer = decodeOf("performer", shape, {{"features", "24"}});
+    EXPECT_FALSE(performer.retainedKeys);
+    EXPECT_EQ(performer.kvCacheBytes, hkv * (m * d + m + 1) * 4);
+    EXPECT_EQ(performer.terms.at("feature_map"), (h + hkv) * m * d);
+    EXPECT_EQ(performer.terms.at("linear_state"), (h + hkv) * m * d);
+    EXPECT_EQ(performer.exps, (h + hkv) * m);
+
+    for (const std::int64_t context : {1, 7, 30, 31, 100}) {
+        const double c = 10, inChunk = static_cast<double>((context - 1) % 10 + 1), start = static_cast<double>(context) - inChunk;
+        const LayerCost mixed = decodeOf("mixed_chunk", decodeShape(context, 16, 6, 2), {{"chunk", "10"}});
+        ASSERT_TRUE(mixed.retainedKeys);
+        EXPECT_EQ(*mixed.retainedKeys, static_cast<std::int64_t>(inChunk)) << context;
+        EXPECT_EQ(mixed.kvCacheBytes, (inChunk * hkv * 2 * d + hkv * d * d) * 4) << context;
+        EXPECT_EQ(mixed.terms.at("scores"), inChunk * d * h) << context;
+        EXPECT_EQ(mixed.exps, 0) << context;
+        const double closes = context % 10 == 0 ? hkv * c * d * d : 0;
+        EXPECT_EQ(mixed.terms.at("linear_state"), (start > 0 ? h * d * d : 0) + closes) << context;
+    }
+
+    const LayerCost relu2 = decodeOf("relu2", shape);
+    EXPECT_EQ(*relu2.retainedKeys, 100);
+    EXPECT_EQ(relu2.terms.at("scores"), n * d * h);
+    EXPECT_EQ(relu2.exps, 0);
+    const LayerCost lsh = decodeOf("lsh", shape, {{"buckets", "4"}, {"rounds", "2"}, {"shared_qk", "false"}});
+    EXPECT_EQ(*lsh.retainedKeys, 100);
+    EXPECT_EQ(lsh.kvCacheBytes, n * hkv * 2 * d * 4);
+    EXPECT_EQ(lsh.terms.at("scores"), 2 * n / 4 * d * h);
+    EXPECT_EQ(lsh.terms.at("hashing"), 2 * d * 2 * (h + hkv));
+    for (const std::string id : {"bigbird", "strided", "full"})
+        EXPECT_EQ(decodeOf(id, shape).kvCacheBytes, n * hkv * 2 * d * 4) << id;
+}
+
+TEST(DecodeTiming, TimesOneStepWithTheStepsMacs) {
+    TimingRequest request;
+    request.variant = "chunk";
+    request.shape = decodeShape(300, 16, 4, 2);
+    request.overrides = {{"chunk", "64"}};
+    request.budgetSeconds = 0.01;
+    const TimingResult timing = timeDecodeStep(request);
+    EXPECT_GT(timing.medianSeconds, 0);
+    EXPECT_GE(timing.repeats, 3);
+    EXPECT_EQ(timing.attentionMacs, 2.0 * (299 % 64 + 1) * 16 * 4);
+    request.variant = "linformer";
+    EXPECT_THROW(timeDecodeStep(request), InputError);
+}
+
+class DecodeCli : public clitest::CliTest {
+protected:
+    clitest::JsonValue costJson(std::vector<std::string> extra) const {
+        std::vector<std::string> args = {"cost", "--n", "4096", "--d", "128", "--heads", "32", "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return clitest::JsonParser(succeed(args).out).document();
+    }
+    void expectOneLineError(const std::vector<std::string>& args, const std::string& mention) const {
+        const clitest::Outcome outcome = run(args);
+        EXPECT_TRUE(outcome.exited && outcome.exitCode != 0) << clitest::describe(args);
+        EXPECT_EQ(outcome.errLines(), 1u) << outcome.err;
+        EXPECT_NE(outcome.err.find(mention), std::string::npos) << outcome.err;
+    }
+};
+
+TEST_F(DecodeCli, KvHeadsChangeTheProjectionsAndAreReported) {
+    const double n = 4096, hd = 4096;
+    const auto grouped = costJson({"--variant", "full", "--kv-heads", "8"});
+    EXPECT_EQ(grouped["kv_heads"].number, 8);
+    EXPECT_EQ(grouped["terms"]["qkv_proj"].number, n * hd * (32 + 16) * 128);
+    EXPECT_FALSE(grouped.has("decode"));
+    const auto plain = costJson({"--variant", "full"});
+    EXPECT_EQ(plain["kv_heads"].number, 32);
+    EXPECT_EQ(plain["terms"]["qkv_proj"].number, 3 * n * hd * hd);
+    expectOneLineError({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "4", "--kv-heads", "3"}, "--kv-heads");
+    expectOneLineError({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "4", "--kv-heads", "0"}, "--kv-heads");
+}
+
+TEST_F(DecodeCli, DecodeReportsTheStepAndTheCache) {
+    const auto mistral = costJson({"--variant", "longformer", "--kv-heads", "8", "--decode", "--set", "window=8192"});
+    EXPECT_TRUE(mistral["decode"].boolean);
+    EXPECT_TRUE(mistral["causal"].boolean);
+    EXPECT_EQ(mistral["retained_keys"].number, 4096);
+    EXPECT_EQ(mistral["kv_cache_bytes"].number, 4096.0 * 8 * 256 * 4);
+    EXPECT_EQ(mistral["terms"]["scores"].number, 4096.0 * 128 * 32);
+    EXPECT_EQ(mistral["terms"]["qkv_proj"].number, 4096.0 * 48 * 128);
+    EXPECT_EQ(mistral["layer_flops"].number, 2 * mistral["layer_macs"].number);
+    const auto linear = costJson({"--variant", "linear", "--decode"});
+    EXPECT_EQ(linear["retained_keys"].kind, clitest::JsonValue::Kind::Null);
+    EXPECT_EQ(linear["kv_cache_bytes"].number, 32.0 * (128 * 128 + 128) * 4);
+    expectOneLineError({"cost", "--variant", "linformer", "--n", "8", "--d", "4", "--heads", "1", "--decode"}, "linformer");
+}
+
+} // namespace
+} // namespace attnlab
