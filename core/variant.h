@@ -2,6 +2,7 @@
 
 #include "core/param_schema.h"
 #include "core/pattern.h"
+#include "core/pattern_components.h"
 #include "core/tensor.h"
 
 #include <cstdint>
@@ -99,6 +100,11 @@ struct VariantInfo {
     std::function<RunResult(const AttentionInputs&, const RunOptions&)> run;
     std::function<std::unique_ptr<Pattern>(const PatternRequest&)> pattern;
     std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
+    // The pattern with each allowed cell labelled by the part it comes from (window, globals, ...).
+    std::function<std::unique_ptr<PatternComponents>(const PatternRequest&)> components;
+    // A pattern expression that the `custom` variant turns into exactly this pattern and these
+    // components (the same causal flag or not); empty for variants that have none.
+    std::function<std::string(const PatternRequest&)> printExpr;
 };
 
 std::string causalSupportName(CausalSupport support);

@@ -10,6 +10,10 @@ std::unique_ptr<Pattern> chunkPattern(const PatternRequest& request) {
     return blockLocalPattern(request.shape.n, request.params->integer("chunk"), request.shape.causal);
 }
 
+std::string chunkExpression(const PatternRequest& request) {
+    return termsExpression({"block(" + std::to_string(request.params->integer("chunk")) + ")"}, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeChunkVariant() {
@@ -23,6 +27,8 @@ VariantInfo makeChunkVariant() {
     v.pattern = chunkPattern;
     v.run = softmaxOverPattern(chunkPattern);
     v.cost = softmaxPatternCost(chunkPattern);
+    v.printExpr = chunkExpression;
+    v.components = componentsFromExpression(chunkPattern, chunkExpression);
     return v;
 }
 

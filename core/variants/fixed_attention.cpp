@@ -38,6 +38,13 @@ std::unique_ptr<Pattern> fixedPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// Component 1 the query's own block, 2 the summary columns.
+std::string fixedExpression(const PatternRequest& request) {
+    const std::string l = std::to_string(request.params->integer("block"));
+    const std::string c = std::to_string(request.params->integer("summary"));
+    return termsExpression({"block(" + l + ")", "summary(" + l + ", " + c + ")"}, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeFixedVariant() {
@@ -64,6 +71,8 @@ VariantInfo makeFixedVariant() {
     v.pattern = fixedPattern;
     v.run = softmaxOverPattern(fixedPattern);
     v.cost = softmaxPatternCost(fixedPattern);
+    v.printExpr = fixedExpression;
+    v.components = componentsFromExpression(fixedPattern, fixedExpression);
     return v;
 }
 

@@ -72,6 +72,7 @@ VariantInfo makeLinearVariant() {
         cost.workspaceBytes = 4.0 * (3.0 * 64.0 * (d + 1) + 64.0 * 64.0 + 64.0 * dv + (d + 1) * dv);
         return cost;
     };
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

@@ -104,6 +104,7 @@ VariantInfo makeLinformerVariant() {
         cost.workspaceBytes = 8.0 * 2.0 * k * n + 2.0 * 4.0 * (n * k + k * static_cast<double>(shape.d + shape.dv));
         return cost;
     };
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

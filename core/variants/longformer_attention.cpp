@@ -55,6 +55,15 @@ std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// Component 1 the (dilated) window, 2 the global rows and columns.
+std::string longformerExpression(const PatternRequest& request) {
+    const std::int64_t radius = request.params->integer("window") / 2, delta = request.params->integer("dilation");
+    std::vector<std::string> terms = {"dilated(" + std::to_string(radius) + ", " + std::to_string(delta) + ")"};
+    const auto& globals = request.params->indices("globals");
+    if (!globals.empty()) terms.push_back("global(" + paramValueText(globals) + ")");
+    return termsExpression(terms, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeLongformerVariant() {
@@ -85,6 +94,8 @@ VariantInfo makeLongformerVariant() {
     v.pattern = longformerPattern;
     v.run = softmaxOverPattern(longformerPattern);
     v.cost = softmaxPatternCost(longformerPattern);
+    v.printExpr = longformerExpression;
+    v.components = componentsFromExpression(longformerPattern, longformerExpression);
     return v;
 }
 

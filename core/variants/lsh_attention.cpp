@@ -75,6 +75,13 @@ public:
 
     std::int64_t rowCount(std::int64_t i) const override { return static_cast<std::int64_t>(rowColumns(i).size()); }
 
+    std::size_t rounds() const { return m_members.size(); }
+    // Keys hashed to query i's bucket in round r, as ranges (before the causal and self rules).
+    void roundRanges(std::size_t r, std::int64_t i, std::vector<ColumnRange>& out) const {
+        for (const std::int64_t j : m_members[r][static_cast<std::size_t>(m_queryBuckets[r][static_cast<std::size_t>(i)])])
+            appendRange(out, j, j + 1, size());
+    }
+
 private:
     // Row i's columns, ascending: its bucket's keys in every round (j ≤ i if causal); with shared_qk
     // without i itself unless nothing else is left; an empty row gets i.
@@ -103,7 +110,7 @@ private:
     std::vector<std::vector<std::vector<std::int64_t>>> m_members;  // [round][bucket]: keys, ascending
 };
 
-std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, const Tensor3& keys, int h, const ParamSet& params,
+std::unique_ptr<BucketPattern> lshHeadPattern(const Tensor3& q, const Tensor3& keys, int h, const ParamSet& params,
                                         bool causal) {
     const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
     const std::int64_t rounds = params.integer("rounds");
@@ -122,6 +129,17 @@ std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, const Tensor3& keys, i
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
     const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
     return lshHeadPattern(*request.inputs->q, keys, request.head, *request.params, request.shape.causal);
+}
+
+// Component k: the first round whose hashes match; kAddedDiagonal for a diagonal given to an empty row.
+std::unique_ptr<PatternComponents> lshComponents(const PatternRequest& request) {
+    const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
+    auto pattern = lshHeadPattern(*request.inputs->q, keys, request.head, *request.params, request.shape.causal);
+    const BucketPattern* buckets = pattern.get(); // owned by the components object below, which outlives the layers
+    std::vector<LayeredComponents::Layer> layers;
+    for (std::size_t r = 0; r < buckets->rounds(); ++r)
+        layers.push_back([buckets, r](std::int64_t i, std::vector<ColumnRange>& out) { buckets->roundRanges(r, i, out); });
+    return std::make_unique<LayeredComponents>(std::move(pattern), std::move(layers));
 }
 
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
@@ -168,6 +186,7 @@ VariantInfo makeLshVariant() {
     v.needsKeys = [](const ParamSet& params) { return !params.flag("shared_qk"); };
     v.pattern = lshPattern;
     v.run = runLsh;
+    v.components = lshComponents;
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
         const auto rounds = static_cast<double>(params.integer("rounds"));

@@ -91,6 +91,7 @@ VariantInfo makeMixedChunkVariant() {
                               4.0 * static_cast<double>(shape.d * shape.dv) * shape.heads;
         return cost;
     };
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

@@ -87,6 +87,7 @@ VariantInfo makePerformerVariant() {
         cost.workspaceBytes = 4.0 * 2.0 * n * m * shape.heads + 8.0 * m * static_cast<double>(shape.d);
         return cost;
     };
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

@@ -32,6 +32,7 @@ VariantInfo makeRelu2Variant() {
         cost.workspaceBytes = rowKernelWorkspace(shape, static_cast<double>(shape.n));
         return cost;
     };
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

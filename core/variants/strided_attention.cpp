@@ -31,6 +31,12 @@ std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// Component 1 the band, 2 the strided columns.
+std::string stridedExpression(const PatternRequest& request) {
+    const std::string l = std::to_string(request.params->integer("stride"));
+    return termsExpression({"band(" + l + ")", "stride(" + l + ")"}, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeStridedVariant() {
@@ -44,6 +50,8 @@ VariantInfo makeStridedVariant() {
     v.pattern = stridedPattern;
     v.run = softmaxOverPattern(stridedPattern);
     v.cost = softmaxPatternCost(stridedPattern);
+    v.printExpr = stridedExpression;
+    v.components = componentsFromExpression(stridedPattern, stridedExpression);
     return v;
 }
 

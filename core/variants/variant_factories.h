@@ -18,5 +18,6 @@ VariantInfo makeLshVariant();
 VariantInfo makeRelu2Variant();
 VariantInfo makeMixedChunkVariant();
 VariantInfo makeBigBirdVariant();
+VariantInfo makeCustomVariant();
 
 } // namespace attnlab

@@ -47,6 +47,13 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
     return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
 }
 
+// Component 1 the query's own segment, 2 the memory before it.
+std::string xlExpression(const PatternRequest& request) {
+    const std::string segment = std::to_string(request.params->integer("segment"));
+    const std::string memory = std::to_string(request.params->integer("memory"));
+    return termsExpression({"block(" + segment + ")", "segment(" + segment + ", " + memory + ")"}, true);
+}
+
 } // namespace
 
 VariantInfo makeXlVariant() {
@@ -78,6 +85,8 @@ VariantInfo makeXlVariant() {
         }
         return cost;
     };
+    v.printExpr = xlExpression;
+    v.components = componentsFromExpression(xlPattern, xlExpression);
     return v;
 }
 
