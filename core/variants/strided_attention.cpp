@@ -8,7 +8,8 @@ namespace attnlab {
 namespace {
 
 std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
-    const std::int64_t n = request.shape.n, l = request.params->integer("stride");
+    const std::int64_t n = request.shape.n;
+    const std::int64_t l = std::min(request.params->integer("stride"), n); // l >= n: every pair; keeps i + l + 1 in range
     const bool causal = request.shape.causal;
     auto allowed = [l, causal](std::int64_t i, std::int64_t j) {
         if (causal && j > i) return false;
