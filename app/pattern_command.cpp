@@ -13,7 +13,7 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kPatternHelp = R"(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
+constexpr const char* kPatternHelp = R"help(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
                        [--q Q.npy [--k K.npy]] [--head H] [--components] --out M.npy
        attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... --print-expr
 
@@ -27,7 +27,7 @@ added to a row that would otherwise be empty, 0 where not allowed.
 --print-expr prints a pattern expression that `--variant custom --set expr=...` turns into the same
 pattern and components (full, strided, fixed, longformer, chunk, xl). Example:
   attnlab pattern --variant custom --n 64 --causal --set "expr=band(4) | sink(2)" --out m.npy
-)";
+)help";
 
 } // namespace
 
