@@ -4,6 +4,7 @@
 #include "core/range_algebra.h"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_set>
 
 namespace attnlab {
@@ -17,27 +18,52 @@ struct CompiledPrimitive {
     RangeList columns;                 // cols/global: G ∩ [0, n); summary: every summary column
 };
 
-struct EvaluationStep {
-    enum class Op { Primitive, Union, Intersection, Complement };
-    Op op = Op::Primitive;
-    std::size_t operand = 0; // Primitive: index into m_primitives; Union/Intersection: arity
+// The expression tree with the operands of unions and intersections reordered so that those giving at
+// most one range come first: in an intersection their extent bounds where the others are generated
+// (`stride(4) & block(64)` lists 16 columns, not n/4); in a union the long lists are merged last.
+struct CompiledNode {
+    ExpressionNode::Kind kind = ExpressionNode::Kind::Primitive;
+    std::size_t primitive = 0; // index into the pattern's primitives
+    std::vector<CompiledNode> children;
 };
 
 namespace {
 
-// Row scratch reused across calls on each thread (rowRanges may run on several threads at once).
+// Row scratch reused across calls on each thread (rowRanges may run on several threads at once): three
+// range lists per recursion level, in a deque so that growing it keeps earlier levels in place.
 struct Scratch {
-    std::vector<RangeList> stack;
-    RangeList combined;
+    std::deque<RangeList> buffers;
     std::vector<std::int64_t> drawn;
     std::unordered_set<std::int64_t> chosen;
+    RangeList& buffer(std::size_t level, std::size_t slot) {
+        while (buffers.size() <= 3 * level + slot) buffers.emplace_back();
+        return buffers[3 * level + slot];
+    }
 };
 thread_local Scratch t_scratch;
 
-// x + y clipped to `limit`, for 0 <= x < limit and y >= 0 (never overflows).
+// x + y clipped to `limit`, for x < limit and y >= 0 (never overflows).
 std::int64_t addClipped(std::int64_t x, std::int64_t y, std::int64_t limit) { return y >= limit - x ? limit : x + y; }
-// x − y clipped at 0, for x, y >= 0.
-std::int64_t subtractClipped(std::int64_t x, std::int64_t y) { return y >= x ? 0 : x - y; }
+// x − y clipped at `floor`, for x >= floor >= 0 and y >= 0.
+std::int64_t subtractClipped(std::int64_t x, std::int64_t y, std::int64_t floor) { return y >= x - floor ? floor : x - y; }
+
+void pushClipped(RangeList& out, std::int64_t begin, std::int64_t end, std::int64_t lo, std::int64_t hi) {
+    begin = std::max(begin, lo);
+    end = std::min(end, hi);
+    if (begin < end) out.push_back({begin, end});
+}
+
+bool givesOneRange(const CompiledPrimitive& p) {
+    switch (p.kind) {
+    case Primitive::Stride:
+    case Primitive::Summary:
+    case Primitive::Cols:
+    case Primitive::Global:
+    case Primitive::Random: return false;
+    case Primitive::Dilated: return p.b == 1;
+    default: return true;
+    }
+}
 
 CompiledPrimitive compilePrimitive(const ExpressionNode& node, std::int64_t n) {
     CompiledPrimitive p;
@@ -78,10 +104,12 @@ CompiledPrimitive compilePrimitive(const ExpressionNode& node, std::int64_t n) {
     return p;
 }
 
-// Floyd's algorithm over ranks t = n − r … n − 1 with one SeededRandom stream per (seed, row).
-void randomColumns(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, RangeList& out, Scratch& scratch) {
+// Floyd's algorithm over ranks t = n − r … n − 1 with one SeededRandom stream per (seed, row); the
+// whole row is drawn (so it does not depend on the window), then clipped.
+void randomColumns(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, std::int64_t lo, std::int64_t hi,
+                   RangeList& out, Scratch& scratch) {
     if (p.a >= n) {
-        out.push_back({0, n});
+        out.push_back({lo, hi});
         return;
     }
     SeededRandom random = SeededRandom::stream(static_cast<std::uint64_t>(p.b), ExpressionRandomColumns,
@@ -90,140 +118,169 @@ void randomColumns(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, R
     auto& chosen = scratch.chosen;
     drawn.clear();
     chosen.clear();
+    // A few draws are checked by scanning, many through a hash set; both give the same columns.
+    constexpr std::int64_t kScanLimit = 32;
+    const auto taken = [&](std::int64_t column) {
+        return p.a <= kScanLimit ? std::find(drawn.begin(), drawn.end(), column) != drawn.end() : chosen.count(column) != 0;
+    };
     for (std::int64_t t = n - p.a; t < n; ++t) {
         const auto pick = static_cast<std::int64_t>(random.below(static_cast<std::uint64_t>(t + 1)));
-        const std::int64_t column = chosen.count(pick) ? t : pick;
-        chosen.insert(column);
+        const std::int64_t column = taken(pick) ? t : pick;
+        if (p.a > kScanLimit) chosen.insert(column);
         drawn.push_back(column);
     }
     std::sort(drawn.begin(), drawn.end());
-    for (const std::int64_t j : drawn) appendRange(out, j, j + 1, n);
+    for (const std::int64_t j : drawn)
+        if (j >= lo && j < hi) appendRange(out, j, j + 1, hi);
 }
 
-// Row i of one primitive into `out` (cleared first).
-void primitiveRow(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, RangeList& out, Scratch& scratch) {
+// Columns j ≡ i (mod step) in [lo, hi), one range each (merged when step = 1).
+void congruentColumns(std::int64_t i, std::int64_t step, std::int64_t lo, std::int64_t hi, RangeList& out) {
+    const std::int64_t want = i % step, have = lo % step;
+    const std::int64_t offset = want >= have ? want - have : want - have + step;
+    if (offset >= hi - lo) return;
+    if (step == 1) {
+        out.push_back({lo, hi});
+        return;
+    }
+    for (std::int64_t j = lo + offset;; j += step) { // step > 1: the columns never touch
+        out.push_back({j, j + 1});
+        if (step > hi - 1 - j) return;
+    }
+}
+
+// Row i of one primitive within [lo, hi) (0 <= lo < hi <= n) into `out` (cleared first).
+void primitiveRow(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, std::int64_t lo, std::int64_t hi,
+                  RangeList& out, Scratch& scratch) {
     out.clear();
     const auto inIndices = [&] { return std::binary_search(p.indices.begin(), p.indices.end(), i); };
     switch (p.kind) {
-    case Primitive::All: out.push_back({0, n}); return;
-    case Primitive::Causal: out.push_back({0, i + 1}); return;
-    case Primitive::Diag: out.push_back({i, i + 1}); return;
-    case Primitive::Band: out.push_back({subtractClipped(i, p.a), addClipped(i + 1, p.a, n)}); return;
-    case Primitive::Dilated: {
+    case Primitive::All: out.push_back({lo, hi}); return;
+    case Primitive::Causal: pushClipped(out, lo, i + 1, lo, hi); return;
+    case Primitive::Diag: pushClipped(out, i, i + 1, lo, hi); return;
+    case Primitive::Band: pushClipped(out, subtractClipped(i, p.a, 0), addClipped(i + 1, p.a, n), lo, hi); return;
+    case Primitive::Dilated: { // j = i + t·δ for −back <= t <= forward
         const std::int64_t back = std::min(p.a, i / p.b), forward = std::min(p.a, (n - 1 - i) / p.b);
         if (p.b == 1) {
-            out.push_back({i - back, i + forward + 1});
+            pushClipped(out, i - back, i + forward + 1, lo, hi);
             return;
         }
-        for (std::int64_t t = -back; t <= forward; ++t) out.push_back({i + t * p.b, i + t * p.b + 1});
+        congruentColumns(i, p.b, std::max(lo, i - back * p.b), std::min(hi, i + forward * p.b + 1), out);
         return;
     }
-    case Primitive::Stride:
-        for (std::int64_t j = i % p.a;; j += p.a) {
-            appendRange(out, j, j + 1, n);
-            if (p.a > n - 1 - j) return;
-        }
+    case Primitive::Stride: congruentColumns(i, p.a, lo, hi, out); return;
     case Primitive::Block: {
         const std::int64_t start = (i / p.a) * p.a;
-        out.push_back({start, addClipped(start, p.a, n)});
+        pushClipped(out, start, addClipped(start, p.a, n), lo, hi);
         return;
     }
-    case Primitive::Summary: out = p.columns; return;
+    case Primitive::Summary:
+    case Primitive::Cols: clipInto(p.columns, lo, hi, out); return;
     case Primitive::Segment: {
         const std::int64_t start = (i / p.a) * p.a;
-        out.push_back({subtractClipped(start, p.b), addClipped(start, p.a, n)});
+        pushClipped(out, subtractClipped(start, p.b, 0), addClipped(start, p.a, n), lo, hi);
         return;
     }
-    case Primitive::Sink:
-        if (p.a > 0) out.push_back({0, std::min(p.a, n)});
-        return;
+    case Primitive::Sink: pushClipped(out, lo, std::min(p.a, n), lo, hi); return;
     case Primitive::Prefix:
-        if (i < p.a) out.push_back({0, std::min(p.a, n)});
+        if (i < p.a) pushClipped(out, lo, std::min(p.a, n), lo, hi);
         return;
     case Primitive::Rows:
-        if (inIndices()) out.push_back({0, n});
+        if (inIndices()) out.push_back({lo, hi});
         return;
-    case Primitive::Cols: out = p.columns; return;
     case Primitive::Global:
         if (inIndices())
-            out.push_back({0, n});
+            out.push_back({lo, hi});
         else
-            out = p.columns;
+            clipInto(p.columns, lo, hi, out);
         return;
     case Primitive::Docs: {
         const auto next = std::upper_bound(p.indices.begin(), p.indices.end(), i);
-        out.push_back({*std::prev(next), next == p.indices.end() ? n : *next});
+        pushClipped(out, *std::prev(next), next == p.indices.end() ? n : *next, lo, hi);
         return;
     }
-    case Primitive::Random: randomColumns(p, i, n, out, scratch); return;
+    case Primitive::Random: randomColumns(p, i, n, lo, hi, out, scratch); return;
     }
 }
 
-void compileNode(const ExpressionNode& node, std::int64_t n, std::vector<CompiledPrimitive>& primitives,
-                 std::vector<EvaluationStep>& program) {
-    using Op = EvaluationStep::Op;
+bool isNarrow(const CompiledNode& node, const std::vector<CompiledPrimitive>& primitives) {
+    return node.kind == ExpressionNode::Kind::Primitive && givesOneRange(primitives[node.primitive]);
+}
+
+CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, std::vector<CompiledPrimitive>& primitives) {
+    CompiledNode compiled;
+    compiled.kind = node.kind;
     if (node.kind == ExpressionNode::Kind::Primitive) {
-        program.push_back({Op::Primitive, primitives.size()});
+        compiled.primitive = primitives.size();
         primitives.push_back(compilePrimitive(node, n));
-        return;
+        return compiled;
     }
-    for (const auto& child : node.children) compileNode(child, n, primitives, program);
-    switch (node.kind) {
-    case ExpressionNode::Kind::Union: program.push_back({Op::Union, node.children.size()}); break;
-    case ExpressionNode::Kind::Intersection: program.push_back({Op::Intersection, node.children.size()}); break;
-    default: program.push_back({Op::Complement, 1}); break;
-    }
+    for (const auto& child : node.children) compiled.children.push_back(compileNode(child, n, primitives));
+    // Union and intersection do not depend on the order of their operands: narrow ones first.
+    if (node.kind != ExpressionNode::Kind::Complement)
+        std::stable_partition(compiled.children.begin(), compiled.children.end(),
+                              [&](const CompiledNode& c) { return isNarrow(c, primitives); });
+    return compiled;
 }
 
 } // namespace
 
 ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal)
     : Pattern(n), m_causal(causal) {
-    for (const auto& term : expression.terms) {
-        m_terms.emplace_back();
-        compileNode(term, n, m_primitives, m_terms.back());
-        m_whole.insert(m_whole.end(), m_terms.back().begin(), m_terms.back().end());
-    }
-    if (m_terms.size() > 1) m_whole.push_back({EvaluationStep::Op::Union, m_terms.size()});
+    for (const auto& term : expression.terms) m_terms.push_back(compileNode(term, n, m_primitives));
+    for (std::size_t k = 0; k < m_terms.size(); ++k) m_unionOrder.push_back(k);
+    std::stable_partition(m_unionOrder.begin(), m_unionOrder.end(),
+                          [&](std::size_t k) { return isNarrow(m_terms[k], m_primitives); });
 }
 
 ExpressionPattern::~ExpressionPattern() = default;
 
-void ExpressionPattern::evaluate(const std::vector<EvaluationStep>& program, std::int64_t i, RangeList& out) const {
+std::size_t ExpressionPattern::termCount() const { return m_terms.size(); }
+
+void ExpressionPattern::evaluate(const CompiledNode& node, std::int64_t i, std::int64_t lo, std::int64_t hi,
+                                 RangeList& out, std::size_t level) const {
     Scratch& scratch = t_scratch;
-    auto& stack = scratch.stack;
-    std::size_t top = 0;
-    for (const auto& step : program) {
-        if (step.op == EvaluationStep::Op::Primitive) {
-            if (stack.size() <= top) stack.resize(top + 1);
-            primitiveRow(m_primitives[step.operand], i, size(), stack[top++], scratch);
-            continue;
-        }
-        const std::size_t base = top - step.operand;
-        for (std::size_t k = base + 1; k < top; ++k) {
-            if (step.op == EvaluationStep::Op::Union)
-                unionInto(stack[base], stack[k], scratch.combined);
-            else
-                intersectInto(stack[base], stack[k], scratch.combined);
-            stack[base].swap(scratch.combined);
-        }
-        if (step.op == EvaluationStep::Op::Complement) {
-            complementInto(stack[base], size(), scratch.combined);
-            stack[base].swap(scratch.combined);
-        }
-        top = base + 1;
+    if (node.kind == ExpressionNode::Kind::Primitive) {
+        primitiveRow(m_primitives[node.primitive], i, size(), lo, hi, out, scratch);
+        return;
     }
-    out.insert(out.end(), stack[0].begin(), stack[0].end());
+    RangeList& part = scratch.buffer(level, 0);
+    RangeList& merged = scratch.buffer(level, 1);
+    if (node.kind == ExpressionNode::Kind::Complement) {
+        evaluate(node.children[0], i, lo, hi, part, level + 1);
+        complementInto(part, lo, hi, out);
+        return;
+    }
+    const bool isUnion = node.kind == ExpressionNode::Kind::Union;
+    evaluate(node.children[0], i, lo, hi, out, level + 1);
+    for (std::size_t k = 1; k < node.children.size(); ++k) {
+        if (isUnion) {
+            evaluate(node.children[k], i, lo, hi, part, level + 1);
+            unionInto(out, part, merged);
+        } else {
+            if (out.empty()) return;
+            evaluate(node.children[k], i, out.front().begin, out.back().end, part, level + 1);
+            intersectInto(out, part, merged);
+        }
+        out.swap(merged);
+    }
 }
 
 void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
-    const std::size_t first = out.size();
-    evaluate(m_whole, i, out);
-    if (m_causal) {
-        while (out.size() > first && out.back().begin > i) out.pop_back();
-        if (out.size() > first) out.back().end = std::min(out.back().end, i + 1);
+    Scratch& scratch = t_scratch;
+    RangeList& row = scratch.buffer(0, 0);
+    RangeList& part = scratch.buffer(0, 1);
+    RangeList& merged = scratch.buffer(0, 2);
+    evaluate(m_terms[m_unionOrder[0]], i, 0, rowEnd(i), row, 1);
+    for (std::size_t k = 1; k < m_terms.size(); ++k) {
+        evaluate(m_terms[m_unionOrder[k]], i, 0, rowEnd(i), part, 1);
+        unionInto(row, part, merged);
+        row.swap(merged);
     }
-    if (out.size() == first) out.push_back({i, i + 1});
+    if (row.empty())
+        out.push_back({i, i + 1});
+    else
+        out.insert(out.end(), row.begin(), row.end());
 }
 
 bool ExpressionPattern::allowed(std::int64_t i, std::int64_t j) const {
@@ -234,7 +291,9 @@ bool ExpressionPattern::allowed(std::int64_t i, std::int64_t j) const {
 }
 
 void ExpressionPattern::termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const {
-    evaluate(m_terms[k], i, out);
+    RangeList& row = t_scratch.buffer(0, 0);
+    evaluate(m_terms[k], i, 0, rowEnd(i), row, 1);
+    out.insert(out.end(), row.begin(), row.end());
 }
 
 std::unique_ptr<PatternComponents> componentsByExpression(std::unique_ptr<Pattern> pattern, const std::string& text,

@@ -15,7 +15,7 @@
 namespace attnlab {
 
 struct CompiledPrimitive;
-struct EvaluationStep;
+struct CompiledNode;
 
 // The allowed set of an expression: its cells (∧ j ≤ i when causal); then every row left empty gets
 // its diagonal (i, i).
@@ -27,17 +27,20 @@ public:
     bool allowed(std::int64_t i, std::int64_t j) const override;
     void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override;
 
-    std::size_t termCount() const { return m_terms.size(); }
-    // Appends row i's columns of top-level term k as the expression defines it (not clipped to j ≤ i).
+    std::size_t termCount() const;
+    // Appends row i's columns of top-level term k (∧ j ≤ i when causal; no empty-row rule).
     void termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const;
 
 private:
-    void evaluate(const std::vector<EvaluationStep>& program, std::int64_t i, std::vector<ColumnRange>& out) const;
+    // Columns of `node` in row i within [lo, hi) into `out`; `level` picks this call's scratch buffers.
+    void evaluate(const CompiledNode& node, std::int64_t i, std::int64_t lo, std::int64_t hi,
+                  std::vector<ColumnRange>& out, std::size_t level) const;
+    std::int64_t rowEnd(std::int64_t i) const { return m_causal ? i + 1 : size(); }
 
     bool m_causal;
     std::vector<CompiledPrimitive> m_primitives;
-    std::vector<std::vector<EvaluationStep>> m_terms; // one postfix program per top-level term
-    std::vector<EvaluationStep> m_whole;              // the union of all terms
+    std::vector<CompiledNode> m_terms;     // the top-level terms
+    std::vector<std::size_t> m_unionOrder; // the terms in the order they are merged into a row
 };
 
 // The pattern of `text` (parsed; throws ExpressionError) with component k = the k-th top-level term

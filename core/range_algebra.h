@@ -14,8 +14,10 @@ using RangeList = std::vector<ColumnRange>;
 
 void unionInto(const RangeList& a, const RangeList& b, RangeList& out);
 void intersectInto(const RangeList& a, const RangeList& b, RangeList& out);
-// [0, n) minus `a`.
-void complementInto(const RangeList& a, std::int64_t n, RangeList& out);
+// [lo, hi) minus `a`, for `a` within [lo, hi).
+void complementInto(const RangeList& a, std::int64_t lo, std::int64_t hi, RangeList& out);
+// The parts of `a` within [lo, hi) (binary search for the first, then a copy).
+void clipInto(const RangeList& a, std::int64_t lo, std::int64_t hi, RangeList& out);
 // `a` minus `b`.
 void subtractInto(const RangeList& a, const RangeList& b, RangeList& out);
 

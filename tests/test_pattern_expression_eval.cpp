@@ -216,7 +216,7 @@ void checkAgainstCells(const std::vector<Tree>& terms, std::int64_t n, bool caus
 TEST(ExpressionEvaluation, MatchesCellByCellOnRandomExpressions) {
     const std::int64_t sizes[] = {1, 2, 3, 5, 8, 13, 16, 31, 40};
     TreeMaker maker(20261124);
-    for (int round = 0; round < 400; ++round) {
+    for (int round = 0; round < 1000; ++round) {
         const std::int64_t n = sizes[round % 9];
         const auto terms = maker.terms(n);
         checkAgainstCells(terms, n, round % 2 == 1);

@@ -26,6 +26,22 @@ void densityOfExpression(benchmark::State& state) {
 }
 BENCHMARK(densityOfExpression)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond);
 
+// The evaluator alone: every row's ranges, no image.
+void rowsOfExpression(benchmark::State& state) {
+    const ExpressionPattern pattern(parseExpression(kExpressions[state.range(0)]), kN, state.range(1) != 0);
+    std::vector<ColumnRange> row;
+    for (auto _ : state) {
+        std::int64_t ranges = 0;
+        for (std::int64_t i = 0; i < kN; ++i) {
+            row.clear();
+            pattern.rowRanges(i, row);
+            ranges += static_cast<std::int64_t>(row.size());
+        }
+        benchmark::DoNotOptimize(ranges);
+    }
+}
+BENCHMARK(rowsOfExpression)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond);
+
 void densityOfBuiltinStrided(benchmark::State& state) {
     const VariantInfo& strided = requireVariant("strided");
     ProblemShape shape;
