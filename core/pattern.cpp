@@ -120,9 +120,9 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
     auto cellOfColumnFormula = [&](std::int64_t j) {
         return std::min<std::int64_t>(width - 1, static_cast<std::int64_t>((j - col0 + 0.5) / colsPerCell));
     };
-    // The same mapping tabulated when the table is small (≤ 1 MiB to fill): two divisions per range
+    // The same mapping tabulated when the table is small (≤ 256 KiB to fill): two divisions per range
     // would otherwise dominate rows with hundreds of ranges.
-    constexpr std::int64_t kCellTableLimit = std::int64_t{1} << 18;
+    constexpr std::int64_t kCellTableLimit = std::int64_t{1} << 16;
     std::vector<std::int32_t> cellTable;
     if (col1 - col0 <= kCellTableLimit) {
         cellTable.resize(static_cast<std::size_t>(col1 - col0));
