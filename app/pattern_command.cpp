@@ -13,14 +13,21 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kPatternHelp = R"(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
-                       [--q Q.npy [--k K.npy]] [--head H] --out M.npy
+constexpr const char* kPatternHelp = R"help(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
+                       [--q Q.npy [--k K.npy]] [--head H] [--components] --out M.npy
+       attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... --print-expr
 
 Writes the allowed set M of a variant as uint8 [n, n], 1 where query i may attend key j. Variants
 without a mask (linear, performer, linformer, relu2, mixed_chunk) write where W may be non-zero.
 Data-dependent patterns (lsh) need --q (and --k unless shared_qk) and give head H's mask (default 0).
 --d (default 64, or Q's d) only matters for defaults that depend on d.
-)";
+--components writes each allowed cell's component instead of 1: k >= 1 for the k-th part of the
+pattern (for custom, the k-th top-level '|' term that first contains the cell), 255 for a diagonal
+added to a row that would otherwise be empty, 0 where not allowed.
+--print-expr prints a pattern expression that `--variant custom --set expr=...` turns into the same
+pattern and components (full, strided, fixed, longformer, chunk, xl). Example:
+  attnlab pattern --variant custom --n 64 --causal --set "expr=band(4) | sink(2)" --out m.npy
+)help";
 
 } // namespace
 
@@ -29,9 +36,16 @@ int patternCommand(const std::vector<std::string>& args) {
         std::fputs(kPatternHelp, stdout);
         return 0;
     }
-    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out"}, {"--causal"});
+    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out"},
+                      {"--causal", "--components", "--print-expr"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
-    const std::string outPath = cli.required("--out");
+    const bool printExpr = cli.flag("--print-expr");
+    if (printExpr && (cli.value("--out") || cli.flag("--components")))
+        throw InputError("--print-expr prints to stdout: it takes neither --out nor --components");
+    if (printExpr && !variant.printExpr)
+        throw InputError("variant '" + variant.id + "' has no equivalent pattern expression (only full, strided, fixed, "
+                         "longformer, chunk and xl have one)");
+    const std::string outPath = printExpr ? std::string() : cli.required("--out");
     ProblemShape shape;
     shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
     shape.d = cli.integer("--d", 64, 1, INT32_MAX);
@@ -52,6 +66,13 @@ int patternCommand(const std::vector<std::string>& args) {
         throw InputError("--k needs --q");
     }
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    if (printExpr) {
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        std::printf("%s\n", variant.printExpr(request).c_str());
+        return 0;
+    }
     const std::int64_t head = cli.integer("--head", 0, 0, INT32_MAX);
     const AttentionInputs* inputs = nullptr;
     AttentionInputs data;
@@ -73,9 +94,10 @@ int patternCommand(const std::vector<std::string>& args) {
     requireMemory(2.0 * n * n, "the " + std::to_string(shape.n) + " x " + std::to_string(shape.n) + " pattern");
 
     PendingFile outFile(outPath);
-    const auto pattern = buildPattern(variant, shape, params, inputs, static_cast<int>(head));
-    const auto mask = denseMask(*pattern);
-    writeNpyUint8(outFile, {shape.n, shape.n}, mask.data());
+    const auto cells = cli.flag("--components")
+                           ? denseComponents(*buildComponents(variant, shape, params, inputs, static_cast<int>(head)))
+                           : denseMask(*buildPattern(variant, shape, params, inputs, static_cast<int>(head)));
+    writeNpyUint8(outFile, {shape.n, shape.n}, cells.data());
     outFile.commit();
     return 0;
 }

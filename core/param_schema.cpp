@@ -18,6 +18,7 @@ const ParamValue& ParamSet::lookup(const std::string& key) const {
 std::int64_t ParamSet::integer(const std::string& key) const { return std::get<std::int64_t>(lookup(key)); }
 bool ParamSet::flag(const std::string& key) const { return std::get<bool>(lookup(key)); }
 const std::string& ParamSet::choice(const std::string& key) const { return std::get<std::string>(lookup(key)); }
+const std::string& ParamSet::text(const std::string& key) const { return std::get<std::string>(lookup(key)); }
 const std::vector<std::int64_t>& ParamSet::indices(const std::string& key) const {
     return std::get<std::vector<std::int64_t>>(lookup(key));
 }
@@ -49,6 +50,7 @@ std::string paramTypeName(ParamType type) {
     case ParamType::Boolean: return "bool";
     case ParamType::Choice: return "choice";
     case ParamType::IndexList: return "index_list";
+    case ParamType::String: return "string";
     }
     return "unknown";
 }
@@ -109,6 +111,7 @@ ParamValue parseValue(const std::string& where, const ParamSpec& spec, const std
             throw InputError(where + " expects one of " + joinChoices(spec.choices) + ", got '" + text + "'");
         return text;
     case ParamType::IndexList: return parseIndexList(where, text);
+    case ParamType::String: return text;
     }
     throw std::logic_error("unknown parameter type");
 }

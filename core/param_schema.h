@@ -10,7 +10,7 @@
 
 namespace attnlab {
 
-enum class ParamType { Integer, Boolean, Choice, IndexList };
+enum class ParamType { Integer, Boolean, Choice, IndexList, String };
 
 using ParamValue = std::variant<std::int64_t, bool, std::string, std::vector<std::int64_t>>;
 
@@ -49,6 +49,7 @@ public:
     bool flag(const std::string& key) const;
     const std::string& choice(const std::string& key) const;
     const std::vector<std::int64_t>& indices(const std::string& key) const;
+    const std::string& text(const std::string& key) const; // a String parameter
     const std::map<std::string, ParamValue>& values() const { return m_values; }
 
 private:

@@ -117,8 +117,19 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
     const double colsPerCell = static_cast<double>(col1 - col0) / width;
     // A matrix cell counts towards the image cell holding its centre, so every matrix cell lands in
     // exactly one image cell; density = allowed cells / all cells mapped there.
-    auto cellOfColumn = [&](std::int64_t j) {
+    auto cellOfColumnFormula = [&](std::int64_t j) {
         return std::min<std::int64_t>(width - 1, static_cast<std::int64_t>((j - col0 + 0.5) / colsPerCell));
+    };
+    // The same mapping tabulated when the table is small (≤ 256 KiB to fill): two divisions per range
+    // would otherwise dominate rows with hundreds of ranges.
+    constexpr std::int64_t kCellTableLimit = std::int64_t{1} << 16;
+    std::vector<std::int32_t> cellTable;
+    if (col1 - col0 <= kCellTableLimit) {
+        cellTable.resize(static_cast<std::size_t>(col1 - col0));
+        for (std::int64_t j = col0; j < col1; ++j) cellTable[j - col0] = static_cast<std::int32_t>(cellOfColumnFormula(j));
+    }
+    auto cellOfColumn = [&](std::int64_t j) -> std::int64_t {
+        return cellTable.empty() ? cellOfColumnFormula(j) : cellTable[j - col0];
     };
     auto firstColumnOfCell = [&](std::int64_t x) {
         std::int64_t j = col0 + static_cast<std::int64_t>(std::ceil(x * colsPerCell - 0.5));

@@ -66,6 +66,7 @@ enum RandomPurpose : std::uint64_t {
     LshRotation = 5,
     BigBirdRandomKeys = 6,
     InputGeneration = 7,
+    ExpressionRandomColumns = 8,
 };
 
 } // namespace attnlab

@@ -19,6 +19,7 @@ VariantInfo makeLshVariant();
 VariantInfo makeRelu2Variant();
 VariantInfo makeMixedChunkVariant();
 VariantInfo makeBigBirdVariant();
+VariantInfo makeCustomVariant();
 
 const std::vector<VariantInfo>& allVariants() {
     static const std::vector<VariantInfo> variants = {
@@ -26,6 +27,7 @@ const std::vector<VariantInfo>& allVariants() {
         makeChunkVariant(),     makeXlVariant(),      makeLinearVariant(), makePerformerVariant(),
         makeLinformerVariant(), makeLshVariant(),     makeRelu2Variant(), makeMixedChunkVariant(),
         makeBigBirdVariant(),
+        makeCustomVariant(),
     };
     return variants;
 }
@@ -80,8 +82,10 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
     return params;
 }
 
-std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
-                                      const AttentionInputs* inputs, int head) {
+namespace {
+
+PatternRequest patternRequest(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                              const AttentionInputs* inputs, int head) {
     if (variant.dataDependentPattern && !inputs)
         throw InputError("the pattern of '" + variant.id + "' depends on the data: give --q (and --k)");
     PatternRequest request;
@@ -89,7 +93,19 @@ std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemS
     request.params = &params;
     request.inputs = inputs;
     request.head = head;
-    return variant.pattern(request);
+    return request;
+}
+
+} // namespace
+
+std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                                      const AttentionInputs* inputs, int head) {
+    return variant.pattern(patternRequest(variant, shape, params, inputs, head));
+}
+
+std::unique_ptr<PatternComponents> buildComponents(const VariantInfo& variant, const ProblemShape& shape,
+                                                   const ParamSet& params, const AttentionInputs* inputs, int head) {
+    return variant.components(patternRequest(variant, shape, params, inputs, head));
 }
 
 } // namespace attnlab

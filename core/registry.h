@@ -25,4 +25,9 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
 std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
                                       const AttentionInputs* inputs = nullptr, int head = 0);
 
+// The same pattern with each allowed cell labelled by its component.
+std::unique_ptr<PatternComponents> buildComponents(const VariantInfo& variant, const ProblemShape& shape,
+                                                   const ParamSet& params, const AttentionInputs* inputs = nullptr,
+                                                   int head = 0);
+
 } // namespace attnlab

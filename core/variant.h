@@ -3,6 +3,7 @@
 #include "core/analysis/variant_analysis.h"
 #include "core/param_schema.h"
 #include "core/pattern.h"
+#include "core/pattern_components.h"
 #include "core/tensor.h"
 
 #include <cstdint>
@@ -114,6 +115,11 @@ struct VariantInfo {
     std::vector<AccuracySweep> accuracySweeps;
     // One generation step (core/decode.h); null: a softmax pattern with the default rules there.
     std::shared_ptr<const DecodeInfo> decode;
+    // The pattern with each allowed cell labelled by the part it comes from (window, globals, ...).
+    std::function<std::unique_ptr<PatternComponents>(const PatternRequest&)> components;
+    // A pattern expression that the `custom` variant turns into exactly this pattern and these
+    // components (the same causal flag or not); empty for variants that have none.
+    std::function<std::string(const PatternRequest&)> printExpr;
 };
 
 std::string causalSupportName(CausalSupport support);

@@ -1,5 +1,7 @@
 #include "core/variant_support.h"
 
+#include "core/expression_pattern.h"
+
 #include <algorithm>
 
 namespace attnlab {
@@ -137,6 +139,29 @@ std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool 
         n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
         [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
         [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::string termsExpression(const std::vector<std::string>& terms, bool causal) {
+    std::string text;
+    for (const auto& term : terms) text += (text.empty() ? "" : " | ") + term + (causal ? " & causal" : "");
+    if (text.size() > kMaxExpressionLength)
+        throw InputError("the equivalent expression would be " + std::to_string(text.size()) +
+                         " characters, more than the " + std::to_string(kMaxExpressionLength) + " an expression may have");
+    return text;
+}
+
+ComponentsFunction componentsFromExpression(PatternFunction pattern, ExpressionFunction print) {
+    return [pattern, print](const PatternRequest& request) {
+        return componentsByExpression(pattern(request), print(request), request.shape.causal);
+    };
+}
+
+ComponentsFunction oneComponent(PatternFunction pattern) {
+    return [pattern](const PatternRequest& request) { return singleComponent(pattern(request)); };
 }
 
 } // namespace attnlab

@@ -85,3 +85,21 @@ namespace attnlab {
 std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal);
 
 } // namespace attnlab
+
+namespace attnlab {
+
+using ExpressionFunction = std::function<std::string(const PatternRequest&)>;
+using ComponentsFunction = std::function<std::unique_ptr<PatternComponents>(const PatternRequest&)>;
+
+// "t1 | t2 | …", each term followed by "& causal" when causal (so the expression gives the same pattern
+// whether or not `custom` is run causally). Throws InputError when longer than the language allows.
+std::string termsExpression(const std::vector<std::string>& terms, bool causal);
+
+// Components of a pattern variant that prints an expression: its own pattern, labelled by the printed
+// expression's top-level terms (one evaluation path with the `custom` variant).
+ComponentsFunction componentsFromExpression(PatternFunction pattern, ExpressionFunction print);
+
+// Every allowed cell is component 1 (full attention and the variants without a mask).
+ComponentsFunction oneComponent(PatternFunction pattern);
+
+} // namespace attnlab

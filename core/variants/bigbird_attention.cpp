@@ -84,6 +84,17 @@ CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
     return cost;
 }
 
+// Component 1 the window, 2 the global rows and columns, 3 the random keys.
+std::unique_ptr<PatternComponents> bigBirdComponents(const PatternRequest& request) {
+    const std::int64_t n = request.shape.n, radius = std::min(n, request.params->integer("window") / 2);
+    const std::int64_t globals = std::min(n, request.params->integer("globals"));
+    std::vector<LayeredComponents::Layer> layers = {
+        [n, radius](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, i - radius, i + radius + 1, n); },
+        [n, globals](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, 0, i < globals ? n : globals, n); },
+        [n](std::int64_t, std::vector<ColumnRange>& out) { out.push_back({0, n}); }};
+    return std::make_unique<LayeredComponents>(bigBirdPattern(request), std::move(layers));
+}
+
 } // namespace
 
 VariantInfo makeBigBirdVariant() {
@@ -106,6 +117,7 @@ VariantInfo makeBigBirdVariant() {
     };
     v.run = softmaxOverPattern(bigBirdPattern);
     v.cost = bigBirdCost;
+    v.components = bigBirdComponents;
     return v;
 }
 

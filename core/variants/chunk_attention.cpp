@@ -10,6 +10,10 @@ std::unique_ptr<Pattern> chunkPattern(const PatternRequest& request) {
     return blockLocalPattern(request.shape.n, request.params->integer("chunk"), request.shape.causal);
 }
 
+std::string chunkExpression(const PatternRequest& request) {
+    return termsExpression({"block(" + std::to_string(request.params->integer("chunk")) + ")"}, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeChunkVariant() {
@@ -25,6 +29,8 @@ VariantInfo makeChunkVariant() {
     v.cost = softmaxPatternCost(chunkPattern);
     // Decoding keeps the new token's chunk so far: ((n − 1) mod c) + 1 keys.
     v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) { return (s.n - 1) % p.integer("chunk") + 1; });
+    v.printExpr = chunkExpression;
+    v.components = componentsFromExpression(chunkPattern, chunkExpression);
     return v;
 }
 

@@ -46,6 +46,13 @@ ReachTheory fixedReach(const ProblemShape& shape, const ParamSet& params, int) {
     return {"fixed: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
 }
 
+// Component 1 the query's own block, 2 the summary columns.
+std::string fixedExpression(const PatternRequest& request) {
+    const std::string l = std::to_string(request.params->integer("block"));
+    const std::string c = std::to_string(request.params->integer("summary"));
+    return termsExpression({"block(" + l + ")", "summary(" + l + ", " + c + ")"}, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeFixedVariant() {
@@ -78,6 +85,8 @@ VariantInfo makeFixedVariant() {
         const std::int64_t l = p.integer("block"), c = p.integer("summary");
         return (s.n - 1) % l + 1 + c * ((s.n - 1) / l);
     });
+    v.printExpr = fixedExpression;
+    v.components = componentsFromExpression(fixedPattern, fixedExpression);
     return v;
 }
 

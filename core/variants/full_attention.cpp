@@ -25,6 +25,8 @@ VariantInfo makeFullVariant() {
                                   : rowKernelWorkspace(shape, static_cast<double>(shape.n));
         return cost;
     };
+    v.printExpr = [](const PatternRequest& request) { return termsExpression({"all"}, request.shape.causal); };
+    v.components = componentsFromExpression(v.pattern, v.printExpr);
     return v;
 }
 

@@ -104,6 +104,7 @@ VariantInfo makeLinearVariant() {
         return cost;
     };
     v.decode = linearDecode();
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

@@ -113,6 +113,7 @@ VariantInfo makeLinformerVariant() {
                              (params.choice("proj") == "gaussian" ? 4.0 * 2.0 * k * n : 0.0);
         return cost;
     };
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

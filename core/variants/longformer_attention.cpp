@@ -83,6 +83,15 @@ std::int64_t longformerRetainedKeys(const ProblemShape& shape, const ParamSet& p
     return std::min(shape.n, span + 1) + before;
 }
 
+// Component 1 the (dilated) window, 2 the global rows and columns.
+std::string longformerExpression(const PatternRequest& request) {
+    const std::int64_t radius = request.params->integer("window") / 2, delta = request.params->integer("dilation");
+    std::vector<std::string> terms = {"dilated(" + std::to_string(radius) + ", " + std::to_string(delta) + ")"};
+    const auto& globals = request.params->indices("globals");
+    if (!globals.empty()) terms.push_back("global(" + paramValueText(globals) + ")");
+    return termsExpression(terms, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeLongformerVariant() {
@@ -115,6 +124,8 @@ VariantInfo makeLongformerVariant() {
     v.run = softmaxOverPattern(longformerPattern);
     v.cost = softmaxPatternCost(longformerPattern);
     v.decode = decodeKeeping(longformerRetainedKeys);
+    v.printExpr = longformerExpression;
+    v.components = componentsFromExpression(longformerPattern, longformerExpression);
     return v;
 }
 

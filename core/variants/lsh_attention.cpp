@@ -79,6 +79,13 @@ public:
 
     std::int64_t rowCount(std::int64_t i) const override { return static_cast<std::int64_t>(rowColumns(i).size()); }
 
+    std::size_t rounds() const { return m_members.size(); }
+    // Keys hashed to query i's bucket in round r, as ranges (before the causal and self rules).
+    void roundRanges(std::size_t r, std::int64_t i, std::vector<ColumnRange>& out) const {
+        for (const std::int64_t j : m_members[r][static_cast<std::size_t>(m_queryBuckets[r][static_cast<std::size_t>(i)])])
+            appendRange(out, j, j + 1, size());
+    }
+
 private:
     // Row i's columns, ascending: its bucket's keys in every round (j ≤ i if causal); with shared_qk
     // without i itself unless nothing else is left; an empty row gets i.
@@ -123,7 +130,8 @@ KeyBuckets hashKeys(const float* keys, std::int64_t n, std::int64_t d, const Par
     return members;
 }
 
-std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, int h, KeyBuckets members, const ParamSet& params, bool causal) {
+std::unique_ptr<BucketPattern> lshHeadPattern(const Tensor3& q, int h, KeyBuckets members, const ParamSet& params,
+                                              bool causal) {
     const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
     const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
     auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
@@ -134,7 +142,8 @@ std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, int h, KeyBuckets memb
     return pattern;
 }
 
-std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
+// The bucket pattern of request.head: its key head hashed, then its queries.
+std::unique_ptr<BucketPattern> lshRequestPattern(const PatternRequest& request) {
     const AttentionInputs& inputs = *request.inputs;
     const bool shared = request.params->flag("shared_qk");
     const int keyHead = keyHeadOf(inputs, shared, request.head);
@@ -143,6 +152,8 @@ std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
     return lshHeadPattern(*inputs.q, request.head, hashKeys(keys.head(keyHead), keys.rows, keys.cols, *request.params),
                           *request.params, request.shape.causal);
 }
+
+std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) { return lshRequestPattern(request); }
 
 Tensor3 headOf(const Tensor3& t, int head) {
     Tensor3 one(1, t.rows, t.cols);
@@ -188,6 +199,16 @@ bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSe
                patterns[static_cast<std::size_t>(h)] =
                    lshHeadPattern(*inputs.q, t, members[static_cast<std::size_t>(keyHeadOf(inputs, shared, t))], params, causal);
            });
+}
+
+// Component k: the first round whose hashes match; kAddedDiagonal for a diagonal given to an empty row.
+std::unique_ptr<PatternComponents> lshComponents(const PatternRequest& request) {
+    auto pattern = lshRequestPattern(request);
+    const BucketPattern* buckets = pattern.get(); // owned by the components object below, which outlives the layers
+    std::vector<LayeredComponents::Layer> layers;
+    for (std::size_t r = 0; r < buckets->rounds(); ++r)
+        layers.push_back([buckets, r](std::int64_t i, std::vector<ColumnRange>& out) { buckets->roundRanges(r, i, out); });
+    return std::make_unique<LayeredComponents>(std::move(pattern), std::move(layers));
 }
 
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
@@ -258,6 +279,7 @@ VariantInfo makeLshVariant() {
     v.pattern = lshPattern;
     v.run = runLsh;
     v.accuracySweeps = {{"lsh", "lsh (shared_qk=false) vs rounds", "rounds", {"1", "2", "4", "8"}, {{"shared_qk", "false"}}}};
+    v.components = lshComponents;
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
         const auto rounds = static_cast<double>(params.integer("rounds"));

@@ -116,6 +116,7 @@ VariantInfo makeMixedChunkVariant() {
         return cost;
     };
     v.decode = mixedChunkDecode();
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

@@ -144,6 +144,7 @@ VariantInfo makePerformerVariant() {
         return cost;
     };
     v.decode = performerDecode();
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

@@ -53,6 +53,7 @@ VariantInfo makeRelu2Variant() {
         return cost;
     };
     v.decode = relu2Decode();
+    v.components = oneComponent(v.pattern);
     return v;
 }
 

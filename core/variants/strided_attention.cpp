@@ -7,7 +7,8 @@ namespace attnlab {
 namespace {
 
 std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
-    const std::int64_t n = request.shape.n, l = request.params->integer("stride");
+    const std::int64_t n = request.shape.n;
+    const std::int64_t l = std::min(request.params->integer("stride"), n); // l >= n: every pair; keeps i + l + 1 in range
     const bool causal = request.shape.causal;
     auto allowed = [l, causal](std::int64_t i, std::int64_t j) {
         if (causal && j > i) return false;
@@ -30,6 +31,12 @@ std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// Component 1 the band, 2 the strided columns.
+std::string stridedExpression(const PatternRequest& request) {
+    const std::string l = std::to_string(request.params->integer("stride"));
+    return termsExpression({"band(" + l + ")", "stride(" + l + ")"}, request.shape.causal);
+}
+
 } // namespace
 
 VariantInfo makeStridedVariant() {
@@ -46,6 +53,8 @@ VariantInfo makeStridedVariant() {
     };
     v.run = softmaxOverPattern(stridedPattern);
     v.cost = softmaxPatternCost(stridedPattern);
+    v.printExpr = stridedExpression;
+    v.components = componentsFromExpression(stridedPattern, stridedExpression);
     return v;
 }
 

@@ -73,6 +73,13 @@ std::shared_ptr<const DecodeInfo> xlDecode() {
     return info;
 }
 
+// Component 1 the query's own segment, 2 the memory before it.
+std::string xlExpression(const PatternRequest& request) {
+    const std::string segment = std::to_string(request.params->integer("segment"));
+    const std::string memory = std::to_string(request.params->integer("memory"));
+    return termsExpression({"block(" + segment + ")", "segment(" + segment + ", " + memory + ")"}, true);
+}
+
 } // namespace
 
 VariantInfo makeXlVariant() {
@@ -117,6 +124,8 @@ VariantInfo makeXlVariant() {
         return cost;
     };
     v.decode = xlDecode();
+    v.printExpr = xlExpression;
+    v.components = componentsFromExpression(xlPattern, xlExpression);
     return v;
 }
 

@@ -182,6 +182,7 @@ TEST_F(MainWindowTest, ParameterPanelShowsEveryParameterOfEveryVariant) {
                 EXPECT_EQ(combo->currentText(), text(std::get<std::string>(value)));
                 break;
             }
+            case ParamType::String:
             case ParamType::IndexList:
                 ASSERT_NE(qobject_cast<QLineEdit*>(editor), nullptr);
                 break;

@@ -170,6 +170,7 @@ inline std::vector<Call> representativeCalls(std::int64_t n) {
         {"relu2", {{}, {{"scale", "n2"}}}},
         {"mixed_chunk", {{}, {{"chunk", "6"}}}},
         {"bigbird", {{}, {{"window", "3"}, {"globals", "1"}, {"random", "5"}, {"seed", "4"}}}},
+        {"custom", {{}, {{"expr", "docs(3, 5) & causal | sink(2) | random(2, 9)"}}, {{"expr", "stride(3) & !band(1) | rows(1)"}}}},
     };
     std::vector<Call> calls;
     for (const VariantInfo& variant : allVariants()) {

@@ -47,6 +47,7 @@ ParamValue shownValue(const ParamSpec& spec, const ParamOverrides& overrides, co
         if (text == "true" || text == "false") return text == "true";
         break;
     case ParamType::Choice:
+    case ParamType::String:
     case ParamType::IndexList:
         return text;
     }
@@ -92,6 +93,7 @@ std::optional<std::string> parameterControl(const ParamSpec& spec, const ParamVa
         }
         return chosen;
     }
+    case ParamType::String:
     case ParamType::IndexList: {
         std::string text = paramValueText(shown);
         std::vector<char> buffer(text.begin(), text.end());

@@ -120,6 +120,7 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const QString& shown,
         connect(combo, &QComboBox::activated, this, [this, key, combo] { setOverride(key, combo->currentText().toStdString()); });
         return combo;
     }
+    case ParamType::String:
     case ParamType::IndexList: {
         auto* edit = new QLineEdit(this);
         edit->setPlaceholderText(QStringLiteral("comma list, e.g. 0,1,2"));

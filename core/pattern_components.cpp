@@ -1,0 +1,48 @@
+#include "core/pattern_components.h"
+
+#include "core/range_algebra.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+LayeredComponents::LayeredComponents(std::unique_ptr<Pattern> pattern, std::vector<Layer> layers)
+    : m_pattern(std::move(pattern)), m_layers(std::move(layers)) {}
+
+void LayeredComponents::rowComponents(std::int64_t i, std::vector<ComponentRange>& out) const {
+    RangeList remaining, layer, part, rest;
+    m_pattern->rowRanges(i, remaining);
+    const std::size_t first = out.size();
+    for (std::size_t k = 0; k < m_layers.size() && !remaining.empty(); ++k) {
+        layer.clear();
+        m_layers[k](i, layer);
+        intersectInto(remaining, layer, part);
+        for (const auto& r : part) out.push_back({r.begin, r.end, static_cast<std::uint8_t>(k + 1)});
+        subtractInto(remaining, part, rest);
+        remaining.swap(rest);
+    }
+    for (const auto& r : remaining) out.push_back({r.begin, r.end, kAddedDiagonal});
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+              [](const ComponentRange& a, const ComponentRange& b) { return a.begin < b.begin; });
+}
+
+std::vector<std::uint8_t> denseComponents(const PatternComponents& components) {
+    const std::int64_t n = components.pattern().size();
+    std::vector<std::uint8_t> labels(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0);
+    std::vector<ComponentRange> runs;
+    for (std::int64_t i = 0; i < n; ++i) {
+        runs.clear();
+        components.rowComponents(i, runs);
+        for (const auto& r : runs) std::fill(labels.begin() + i * n + r.begin, labels.begin() + i * n + r.end, r.component);
+    }
+    return labels;
+}
+
+std::unique_ptr<PatternComponents> singleComponent(std::unique_ptr<Pattern> pattern) {
+    const std::int64_t n = pattern->size();
+    return std::make_unique<LayeredComponents>(
+        std::move(pattern), std::vector<LayeredComponents::Layer>{
+                                [n](std::int64_t, std::vector<ColumnRange>& out) { out.push_back({0, n}); }});
+}
+
+} // namespace attnlab

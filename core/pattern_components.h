@@ -1,0 +1,56 @@
+#pragma once
+
+// Every allowed cell of a pattern labelled with the component it comes from, the way the BigBird and
+// Sparse Transformer papers draw their patterns (window, globals, random; band, strided columns).
+// Components are numbered from 1; kAddedDiagonal marks a diagonal cell that a rule added to a row that
+// would otherwise be empty.
+
+#include "core/pattern.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace attnlab {
+
+inline constexpr std::uint8_t kAddedDiagonal = 255;
+
+struct ComponentRange {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    std::uint8_t component = 0;
+    bool operator==(const ComponentRange&) const = default;
+};
+
+class PatternComponents {
+public:
+    virtual ~PatternComponents() = default;
+    virtual const Pattern& pattern() const = 0;
+    // Appends row i's allowed columns as labelled runs, sorted by column; together they cover exactly
+    // the pattern's row i. Safe to call from several threads at once.
+    virtual void rowComponents(std::int64_t i, std::vector<ComponentRange>& out) const = 0;
+};
+
+// Components given as ordered layers: an allowed cell belongs to the first layer (numbered from 1)
+// whose row ranges contain it, and to kAddedDiagonal when no layer does. Layers need not be clipped to
+// the pattern (e.g. to j <= i): only cells of the pattern are labelled.
+class LayeredComponents : public PatternComponents {
+public:
+    using Layer = std::function<void(std::int64_t i, std::vector<ColumnRange>& out)>;
+    LayeredComponents(std::unique_ptr<Pattern> pattern, std::vector<Layer> layers);
+    const Pattern& pattern() const override { return *m_pattern; }
+    void rowComponents(std::int64_t i, std::vector<ComponentRange>& out) const override;
+
+private:
+    std::unique_ptr<Pattern> m_pattern;
+    std::vector<Layer> m_layers;
+};
+
+// Row-major n × n uint8: 0 where not allowed, else the cell's component.
+std::vector<std::uint8_t> denseComponents(const PatternComponents& components);
+
+// One component: every allowed cell of `pattern` is 1 (full and the variants without a mask).
+std::unique_ptr<PatternComponents> singleComponent(std::unique_ptr<Pattern> pattern);
+
+} // namespace attnlab

@@ -1,0 +1,51 @@
+// custom: masked softmax, s_ij = q_i·k_j / √d, over a pattern written as an expression (param `expr`,
+// the language of docs/pattern_expressions.md), ∧ j ≤ i when causal; a row left empty gets its diagonal.
+#include "core/expression_pattern.h"
+#include "core/variant_support.h"
+
+namespace attnlab {
+
+namespace {
+
+std::unique_ptr<Pattern> customPattern(const PatternRequest& request) {
+    return std::make_unique<ExpressionPattern>(parseExpression(request.params->text("expr")), request.shape.n,
+                                               request.shape.causal);
+}
+
+ParamSpec expressionParam() {
+    ParamSpec spec;
+    spec.key = "expr";
+    spec.type = ParamType::String;
+    spec.description = "Pattern expression: primitives such as band(r), sink(s), global(g, ...) combined with | & ! ( )";
+    spec.defaultText = "band(8) | global(0)";
+    spec.defaultValue = [](const ShapeContext&, const ParamSet&) -> ParamValue { return std::string("band(8) | global(0)"); };
+    spec.rangeText = "an expression of at most 1000 characters, parentheses nested at most 64 deep";
+    return spec;
+}
+
+} // namespace
+
+VariantInfo makeCustomVariant() {
+    VariantInfo v;
+    v.id = "custom";
+    v.displayName = "Pattern expression";
+    v.family = "Sparse patterns";
+    v.summary = "Any pattern composed from windows, strides, blocks, sinks, globals, documents and random keys.";
+    v.params = {expressionParam()};
+    v.validate = [](const ProblemShape&, const ParamSet& params) {
+        try {
+            parseExpression(params.text("expr"));
+        } catch (const ExpressionError& error) {
+            throw InputError("custom parameter 'expr': " + std::string(error.what()));
+        }
+    };
+    v.pattern = customPattern;
+    v.run = softmaxOverPattern(customPattern);
+    v.cost = softmaxPatternCost(customPattern);
+    v.components = [](const PatternRequest& request) {
+        return expressionComponents(request.params->text("expr"), request.shape.n, request.shape.causal);
+    };
+    return v;
+}
+
+} // namespace attnlab

@@ -1,0 +1,168 @@
+// The `custom` variant and pattern components at the command line: masks and components as files,
+// printed expressions fed back, run and cost through the registry, and bad expressions rejected with
+// one line and no output file.
+#include "test_cli_harness.h"
+
+namespace attnlab {
+namespace {
+
+class CustomCliTest : public clitest::CliTest {
+protected:
+    std::vector<std::uint8_t> patternFile(std::vector<std::string> args) const {
+        args.insert(args.begin(), "pattern");
+        args.insert(args.end(), {"--out", "m.npy"});
+        succeed(args);
+        const auto npy = clitest::readNpyFile(file("m.npy"));
+        EXPECT_EQ(npy.descr, "|u1");
+        return npy.bytes();
+    }
+
+    void expectRejected(const std::vector<std::string>& args, const std::vector<std::string>& mentions) const {
+        const std::string sentinel = "existing output, must survive";
+        clitest::writeBytes(file("m.npy"), sentinel);
+        const auto before = listing();
+        const auto outcome = run(args);
+        EXPECT_TRUE(outcome.exited) << clitest::describe(args);
+        EXPECT_NE(outcome.exitCode, 0) << clitest::describe(args);
+        EXPECT_EQ(outcome.errLines(), 1u) << outcome.err;
+        for (const auto& word : mentions) EXPECT_NE(outcome.err.find(word), std::string::npos) << outcome.err;
+        EXPECT_EQ(clitest::readBytes(file("m.npy")), sentinel);
+        EXPECT_EQ(listing(), before);
+    }
+};
+
+TEST_F(CustomCliTest, PatternAndComponentsOfAnExpression) {
+    const std::int64_t n = 7;
+    const std::vector<std::string> args = {"--variant", "custom", "--n", "7", "--causal", "--set",
+                                           "expr=band(1) | sink(2) | !(causal)"};
+    const auto mask = patternFile(args);
+    auto withComponents = args;
+    withComponents.push_back("--components");
+    const auto labels = patternFile(withComponents);
+    ASSERT_EQ(mask.size(), static_cast<std::size_t>(n * n));
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            const int expected = j > i ? 0 : (i - j <= 1 ? 1 : (j < 2 ? 2 : 0));
+            EXPECT_EQ(labels[i * n + j], expected) << i << ", " << j;
+            EXPECT_EQ(mask[i * n + j], expected != 0) << i << ", " << j;
+        }
+}
+
+TEST_F(CustomCliTest, EmptyRowsGetTheirDiagonalMarked255) {
+    const auto labels = patternFile({"--variant", "custom", "--n", "3", "--set", "expr=rows(0)", "--components"});
+    EXPECT_EQ(labels, (std::vector<std::uint8_t>{1, 1, 1, 0, 255, 0, 0, 0, 255}));
+}
+
+TEST_F(CustomCliTest, PrintedExpressionsRoundTrip) {
+    struct Builtin {
+        std::vector<std::string> args;
+        std::string expression;
+    };
+    const std::vector<Builtin> builtins = {
+        {{"--variant", "strided", "--n", "16", "--causal"}, "band(4) & causal | stride(4) & causal"},
+        {{"--variant", "fixed", "--n", "20", "--set", "block=6", "--set", "summary=2"}, "block(6) | summary(6, 2)"},
+        {{"--variant", "longformer", "--n", "12", "--set", "window=5", "--set", "dilation=2", "--set", "globals=3,0"},
+         "dilated(2, 2) | global(0,3)"},
+        {{"--variant", "xl", "--n", "10", "--causal", "--set", "segment=4", "--set", "memory=3"},
+         "block(4) & causal | segment(4, 3) & causal"},
+        {{"--variant", "chunk", "--n", "9"}, "block(3)"},
+        {{"--variant", "full", "--n", "5", "--causal"}, "all & causal"},
+    };
+    for (const auto& builtin : builtins) {
+        auto print = builtin.args;
+        print.insert(print.begin(), "pattern");
+        print.push_back("--print-expr");
+        const auto outcome = succeed(print);
+        EXPECT_EQ(outcome.out, builtin.expression + "\n");
+        const bool causal = std::count(builtin.args.begin(), builtin.args.end(), "--causal") != 0;
+        std::vector<std::string> custom = {"--variant", "custom", "--n", builtin.args[3], "--set", "expr=" + builtin.expression};
+        if (causal) custom.push_back("--causal");
+        for (const bool components : {false, true}) {
+            auto original = builtin.args, again = custom;
+            if (components) {
+                original.push_back("--components");
+                again.push_back("--components");
+            }
+            EXPECT_EQ(patternFile(again), patternFile(original)) << clitest::describe(original);
+        }
+    }
+}
+
+TEST_F(CustomCliTest, RunGoesThroughTheMaskedKernels) {
+    constexpr std::int64_t heads = 2, n = 9, d = 4;
+    writeArray("q.npy", {heads, n, d}, clitest::gaussianValues(heads * n * d, 1));
+    writeArray("k.npy", {heads, n, d}, clitest::gaussianValues(heads * n * d, 2));
+    const auto v = clitest::gaussianValues(heads * n * d, 3);
+    writeArray("v.npy", {heads, n, d}, v);
+    const std::vector<std::string> io = {"--q", "q.npy", "--k", "k.npy", "--v", "v.npy"};
+    auto runWith = [&](std::vector<std::string> args, const std::string& out) {
+        args.insert(args.begin(), "run");
+        args.insert(args.end(), io.begin(), io.end());
+        args.insert(args.end(), {"--out", out});
+        succeed(args);
+        return clitest::readNpyFile(file(out)).floats();
+    };
+    // A single allowed key per row: softmax weight 1, so out = V exactly.
+    EXPECT_EQ(runWith({"--variant", "custom", "--set", "expr=diag"}, "diag.npy"), v);
+    // The same pattern as a built-in gives the same numbers.
+    const auto strided = runWith({"--variant", "strided", "--causal", "--set", "stride=3"}, "strided.npy");
+    const auto custom = runWith({"--variant", "custom", "--causal", "--set", "expr=band(3) | stride(3)"}, "custom.npy");
+    ASSERT_EQ(custom.size(), strided.size());
+    for (std::size_t x = 0; x < custom.size(); ++x) EXPECT_NEAR(custom[x], strided[x], 1e-6f) << x;
+}
+
+TEST_F(CustomCliTest, CostCountsTheExpressionsPairs) {
+    // causal band(1): 1 + 2·(n − 1) pairs = 15 at n = 8; scores = 15 · d · heads.
+    const auto outcome = succeed({"cost", "--variant", "custom", "--n", "8", "--d", "4", "--heads", "2", "--causal",
+                                  "--set", "expr=band(1)", "--json"});
+    const auto json = clitest::parseJson(outcome.out);
+    EXPECT_EQ(json["terms"]["scores"].number, 15.0 * 4 * 2);
+    EXPECT_EQ(json["terms"]["weights_v"].number, 15.0 * 4 * 2);
+}
+
+TEST_F(CustomCliTest, VariantsListTheExpressionAsAString) {
+    const auto json = clitest::parseJson(succeed({"variants", "--json"}).out);
+    bool found = false;
+    for (const auto& variant : json["variants"].items) {
+        if (variant["id"].text != "custom") continue;
+        found = true;
+        ASSERT_EQ(variant["params"].items.size(), 1u);
+        const auto& param = variant["params"].items[0];
+        EXPECT_EQ(param["key"].text, "expr");
+        EXPECT_EQ(param["type"].text, "string");
+        EXPECT_EQ(param["default"].text, "band(8) | global(0)");
+    }
+    EXPECT_TRUE(found);
+}
+
+TEST_F(CustomCliTest, BadExpressionsAreOneLineAndNoFile) {
+    const std::vector<std::string> base = {"pattern", "--variant", "custom", "--n", "8", "--out", "m.npy", "--set"};
+    auto with = [&](const std::string& expression) {
+        auto args = base;
+        args.push_back("expr=" + expression);
+        return args;
+    };
+    expectRejected(with("band(2) | bnd(3)"), {"unknown primitive 'bnd'", "position 11"});
+    expectRejected(with("band(2"), {"position 7"});
+    expectRejected(with("band(2) & (sink(1)"), {"expected ')'", "position 19"});
+    expectRejected(with("stride(0)"), {"stride(l)", "position 8"});
+    expectRejected(with("summary(2, 3)"), {"c <= l"});
+    expectRejected(with("band(1, 2)"), {"'band' takes 1 argument"});
+    expectRejected(with("sink(99999999999999999999)"), {"2^63 - 1", "position 6"});
+    expectRejected(with(std::string(65, '(') + "all" + std::string(65, ')')), {"nested deeper than 64"});
+    expectRejected(with("all" + std::string(1000, ' ')), {"longer than 1000 characters"});
+    expectRejected(with(""), {"expression ends", "position 1"});
+    auto components = with("band(");
+    components.push_back("--components");
+    expectRejected(components, {"position 6"});
+    expectRejected({"pattern", "--variant", "bigbird", "--n", "8", "--print-expr"}, {"bigbird", "no equivalent"});
+    expectRejected({"pattern", "--variant", "custom", "--n", "8", "--print-expr"}, {"custom", "no equivalent"});
+    expectRejected({"pattern", "--variant", "strided", "--n", "8", "--print-expr", "--out", "m.npy"}, {"--print-expr"});
+    writeArray("q.npy", {4, 2}, clitest::gaussianValues(8, 1));
+    expectRejected({"run", "--variant", "custom", "--set", "expr=nope", "--q", "q.npy", "--k", "q.npy", "--v", "q.npy",
+                    "--out", "m.npy"},
+                   {"unknown primitive 'nope'"});
+}
+
+} // namespace
+} // namespace attnlab
