@@ -97,6 +97,38 @@ TEST(ParamExtremes, EveryIntegerParameterAtTwoToThe62AndInt64MaxIsRefusedOrCorre
     EXPECT_GT(refused, 5); // lsh rounds and buckets, performer features, linformer k: the work limit
 }
 
+// Parameters whose cost explodes are refused by the work limit, with the limit and how to raise it.
+TEST(ParamExtremes, ExplodingParametersAreRefusedNamingTheWorkLimit) {
+    struct Case {
+        std::string id;
+        std::int64_t n;
+        ParamOverrides set;
+    };
+    const std::vector<Case> cases = {
+        {"lsh", 1024, {{"rounds", "1000000000"}}},
+        {"lsh", 1024, {{"buckets", "4611686018427387904"}}},
+        {"performer", 1024, {{"features", "1000000000000"}}},
+        {"linformer", 1024, {{"k", "1000000000000"}}},
+        {"full", 1000000, {{"impl", "dense"}}},
+    };
+    for (const auto& c : cases) {
+        ProblemShape shape;
+        shape.heads = 1;
+        shape.n = c.n;
+        shape.d = shape.dv = 64;
+        const VariantInfo& variant = requireVariant(c.id);
+        const ParamSet params = prepareParams(variant, shape, c.set);
+        try {
+            requireRunLimits(variant, shape, params, false);
+            ADD_FAILURE() << c.id << " was accepted";
+        } catch (const InputError& error) {
+            const std::string message = error.what();
+            EXPECT_NE(message.find("over the work limit of 1e+13"), std::string::npos) << message;
+            EXPECT_NE(message.find("--max-macs"), std::string::npos) << message;
+        }
+    }
+}
+
 // The spec's formula at a huge value, evaluated independently: the pattern must be exactly this.
 struct KnownMeaning {
     std::string id;
