@@ -14,6 +14,8 @@ packages=(
   xvfb xauth
   desktop-file-utils appstream dpkg-dev
 )
+# Only for `./setup.sh fuzz`: clang with libFuzzer and its OpenMP runtime.
+fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
 
 install_missing() {
   local missing=()
@@ -45,8 +47,20 @@ case "${1:-}" in
     build dev
     ctest --preset dev
     ;;
+  fuzz)
+    # Builds the libFuzzer targets and runs each for FUZZ_SECONDS (default 60) over a copy of its corpus.
+    packages+=("${fuzz_packages[@]}")
+    install_missing
+    build fuzz
+    for target in npy params expression; do
+      work="build/fuzz/corpus-$target"
+      mkdir -p "$work"
+      cp -n tests/fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
+      "build/fuzz/tests/fuzz/fuzz_$target" "$work" -max_total_time="${FUZZ_SECONDS:-60}" -rss_limit_mb=4096
+    done
+    ;;
   *)
-    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test" >&2
+    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh fuzz" >&2
     exit 2
     ;;
 esac

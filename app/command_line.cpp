@@ -1,6 +1,12 @@
 #include "app/commands.h"
 
+#include "core/errors.h"
+#include "core/job_limits.h"
+#include "core/memory_budget.h"
+
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -18,7 +24,11 @@ constexpr const char* kUsage = R"(usage: attnlab [--session FILE] [--view NAME] 
        attnlab variants  ...   list the variants and their parameters
        attnlab bench     ...   time variants (and the machine's peak) over a list of n
        attnlab figure    ...   render a view to PNG/SVG/PDF/CSV without a display
-Each subcommand takes --help.
+Each subcommand takes --help. Limits of one job, accepted by every subcommand (docs/limits.md):
+       --memory-budget BYTES   memory one job may plan, e.g. 8G (default: half of physical memory;
+                               environment: ATTNLAB_MEMORY_BUDGET)
+       --max-macs N            multiply-adds one job may plan, e.g. 1e14 (default 1e13;
+                               environment: ATTNLAB_MAX_MACS)
 )";
 
 const std::vector<Subcommand> kSubcommands = {
@@ -34,9 +44,42 @@ void printError(const std::string& message) {
     std::fprintf(stderr, "attnlab: error: %s\n", line.c_str());
 }
 
+// Removes the job-limit options (same meaning for every subcommand) from `args` and applies them.
+std::vector<std::string> applyJobLimits(const std::vector<std::string>& args) {
+    std::vector<std::string> rest;
+    for (std::size_t a = 0; a < args.size(); ++a) {
+        std::string name = args[a], text;
+        const auto eq = name.find('=');
+        if (eq != std::string::npos) name = name.substr(0, eq);
+        if (name != "--memory-budget" && name != "--max-macs") {
+            rest.push_back(args[a]);
+            continue;
+        }
+        if (eq != std::string::npos) {
+            text = args[a].substr(eq + 1);
+        } else if (a + 1 < args.size()) {
+            text = args[++a];
+        } else {
+            throw InputError(name + " needs a value");
+        }
+        if (name == "--memory-budget") {
+            const auto bytes = parseByteSize(text);
+            if (!bytes) throw InputError("--memory-budget expects a byte count such as 8G or 500000000, got '" + text + "'");
+            setJobBudget(bytes);
+        } else {
+            char* end = nullptr;
+            const double macs = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(macs > 0) || !std::isfinite(macs))
+                throw InputError("--max-macs expects a positive number such as 1e14, got '" + text + "'");
+            setJobWorkLimit(macs);
+        }
+    }
+    return rest;
+}
+
 int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
     try {
-        return sub.handler(args);
+        return sub.handler(applyJobLimits(args));
     } catch (const std::bad_alloc&) {
         printError("out of memory");
     } catch (const std::exception& error) {

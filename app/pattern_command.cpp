@@ -3,7 +3,7 @@
 
 #include "core/errors.h"
 #include "core/input_files.h"
-#include "core/memory_budget.h"
+#include "core/job_limits.h"
 #include "core/npy_io.h"
 #include "core/registry.h"
 
@@ -90,8 +90,11 @@ int patternCommand(const std::vector<std::string>& args) {
         data = AttentionInputs{&files.q, needsKeys ? &files.k : nullptr, nullptr};
         inputs = &data;
     }
-    const double n = static_cast<double>(shape.n);
-    requireMemory(2.0 * n * n, "the " + std::to_string(shape.n) + " x " + std::to_string(shape.n) + " pattern");
+    std::vector<NamedPath> inputFiles;
+    if (qPath) inputFiles.emplace_back("--q", *qPath);
+    if (const auto kPath = cli.value("--k")) inputFiles.emplace_back("--k", *kPath);
+    refuseOverlappingFiles({{"--out", outPath}}, inputFiles);
+    requirePatternLimits(variant, shape, params);
 
     PendingFile outFile(outPath);
     const auto cells = cli.flag("--components")

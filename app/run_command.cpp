@@ -4,12 +4,11 @@
 #include "core/cost_model.h"
 #include "core/errors.h"
 #include "core/input_files.h"
-#include "core/memory_budget.h"
+#include "core/job_limits.h"
 #include "core/npy_io.h"
 #include "core/registry.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
 
 namespace attnlab {
@@ -31,17 +30,6 @@ and parameters.
 std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols) {
     if (files.twoDimensional) return {files.q.rows, cols};
     return {files.q.heads, files.q.rows, cols};
-}
-
-// Whether two paths name one file: resolved through symlinks where they exist, else compared as
-// normalised absolute paths (a failed resolution must not make two different paths equal).
-bool sameFile(const std::string& a, const std::string& b) {
-    const auto resolved = [](const std::string& path) {
-        std::error_code error;
-        const auto canonical = std::filesystem::weakly_canonical(path, error);
-        return error ? std::filesystem::absolute(path, error).lexically_normal() : canonical;
-    };
-    return resolved(a) == resolved(b);
 }
 
 // The sizes the files are written from; a kernel that broke them would otherwise be read past.
@@ -67,7 +55,11 @@ int runCommand(const std::vector<std::string>& args) {
     const auto weightsPath = cli.value("--weights");
     const int threads = static_cast<int>(cli.integer("--threads", defaultThreadCount(), 1, 1024));
     const std::string qPath = cli.required("--q"), vPath = cli.required("--v");
-    if (weightsPath && sameFile(outPath, *weightsPath)) throw InputError("--out and --weights name the same file");
+    std::vector<NamedPath> outputs = {{"--out", outPath}};
+    if (weightsPath) outputs.emplace_back("--weights", *weightsPath);
+    std::vector<NamedPath> inputFiles = {{"--q", qPath}, {"--v", vPath}};
+    if (const auto kPath = cli.value("--k")) inputFiles.emplace_back("--k", *kPath);
+    refuseOverlappingFiles(outputs, inputFiles);
 
     // Q and V first: the parameters, resolved against their shape, decide whether K is needed.
     InputFiles files = readInputFiles(qPath, "", vPath);
@@ -86,10 +78,7 @@ int runCommand(const std::vector<std::string>& args) {
         readKeys(files, *kPath);
     }
 
-    const double workspace = variant.cost(shape, params).workspaceBytes;
-    requireMemory(runIoBytes(shape, weightsPath.has_value()) + workspace,
-                  "variant '" + variant.id + "' at h=" + std::to_string(shape.heads) + ", n=" + std::to_string(shape.n) +
-                      (weightsPath ? " with --weights" : ""));
+    requireRunLimits(variant, shape, params, weightsPath.has_value());
 
     PendingFile outFile(outPath);
     std::optional<PendingFile> weightsFile;
@@ -107,8 +96,9 @@ int runCommand(const std::vector<std::string>& args) {
 
     writeNpyFloat32(outFile, outputShape(files, shape.dv), result.out.values.data());
     if (weightsFile) writeNpyFloat32(*weightsFile, outputShape(files, shape.n), result.weights->values.data());
-    outFile.commit();
-    if (weightsFile) weightsFile->commit();
+    std::vector<PendingFile*> written = {&outFile};
+    if (weightsFile) written.push_back(&*weightsFile);
+    commitTogether(written);
     return 0;
 }
 

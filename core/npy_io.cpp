@@ -1,15 +1,15 @@
 #include "core/npy_io.h"
 
 #include "core/errors.h"
+#include "core/memory_budget.h"
+#include "core/npy_header.h"
 
 #include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <limits>
-#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,64 +17,8 @@ namespace attnlab {
 
 namespace {
 
-constexpr char kMagic[] = "\x93NUMPY";
-
 [[noreturn]] void fail(const std::string& path, const std::string& problem) {
     throw InputError(path + ": " + problem);
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) fail(path, "read error");
-    return bytes;
-}
-
-// Value text of 'key' in the header dict, up to the next top-level ',' or '}'.
-std::string headerField(const std::string& path, const std::string& header, const std::string& key) {
-    std::size_t at = header.find("'" + key + "'");
-    if (at == std::string::npos) at = header.find("\"" + key + "\"");
-    if (at == std::string::npos) fail(path, "garbled NPY header: no '" + key + "' field");
-    at = header.find(':', at);
-    if (at == std::string::npos) fail(path, "garbled NPY header near '" + key + "'");
-    ++at;
-    while (at < header.size() && header[at] == ' ') ++at;
-    std::size_t end = at;
-    int depth = 0;
-    while (end < header.size()) {
-        const char c = header[end];
-        if (c == '(' || c == '[') ++depth;
-        if (c == ')' || c == ']') --depth;
-        if (depth == 0 && (c == ',' || c == '}')) break;
-        ++end;
-    }
-    if (end >= header.size()) fail(path, "garbled NPY header near '" + key + "'");
-    std::string value = header.substr(at, end - at);
-    while (!value.empty() && value.back() == ' ') value.pop_back();
-    return value;
-}
-
-std::vector<std::int64_t> parseShape(const std::string& path, const std::string& text) {
-    if (text.size() < 2 || text.front() != '(' || text.back() != ')') fail(path, "garbled NPY shape '" + text + "'");
-    std::vector<std::int64_t> shape;
-    std::string item;
-    for (std::size_t p = 1; p < text.size(); ++p) {
-        const char c = text[p];
-        if (c == ',' || c == ')') {
-            const auto first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
-            item = first == std::string::npos ? "" : item.substr(first, last - first + 1);
-            if (!item.empty()) {
-                if (!std::all_of(item.begin(), item.end(), [](char x) { return x >= '0' && x <= '9'; }) || item.size() > 15)
-                    fail(path, "garbled NPY shape '" + text + "'");
-                shape.push_back(std::stoll(item));
-            }
-            item.clear();
-        } else {
-            item += c;
-        }
-    }
-    return shape;
 }
 
 std::string describeDtype(const std::string& descr) {
@@ -112,97 +56,117 @@ std::size_t cIndexOfFortran(std::size_t storedIndex, const std::vector<std::int6
 
 } // namespace
 
-NpyArray readNpy(const std::string& path) {
-    const std::string bytes = readFile(path);
-    if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) fail(path, "not an NPY file (bad magic)");
-    const int major = static_cast<unsigned char>(bytes[6]);
-    if (major < 1 || major > 3) fail(path, "unsupported NPY format version " + std::to_string(major));
-    const std::size_t lengthBytes = major == 1 ? 2 : 4;
-    if (bytes.size() < 8 + lengthBytes) fail(path, "truncated NPY header");
-    std::size_t headerLength = 0;
-    for (std::size_t b = 0; b < lengthBytes; ++b)
-        headerLength |= static_cast<std::size_t>(static_cast<unsigned char>(bytes[8 + b])) << (8 * b);
-    const std::size_t dataStart = 8 + lengthBytes + headerLength;
-    if (bytes.size() < dataStart) fail(path, "truncated NPY header");
-    const std::string header = bytes.substr(8 + lengthBytes, headerLength);
-    if (header.find('{') == std::string::npos) fail(path, "garbled NPY header");
+namespace {
 
-    NpyArray array;
-    std::string descr = headerField(path, header, "descr");
-    if (descr.size() < 3 || (descr.front() != '\'' && descr.front() != '"'))
-        fail(path, "dtype " + descr + " is not supported (float32 or float64 only)");
-    descr = descr.substr(1, descr.size() - 2);
-    array.dtype = descr;
-    const std::string order = headerField(path, header, "fortran_order");
-    if (order != "True" && order != "False") fail(path, "garbled NPY header: fortran_order is '" + order + "'");
-    array.shape = parseShape(path, headerField(path, header, "shape"));
-
-    const bool isFloat32 = descr == "<f4" || descr == ">f4" || descr == "=f4";
-    const bool isFloat64 = descr == "<f8" || descr == ">f8" || descr == "=f8";
-    if (!isFloat32 && !isFloat64)
-        fail(path, "dtype " + describeDtype(descr) + " is not supported (float32 or float64 only)");
-    const std::size_t itemSize = isFloat32 ? 4 : 8;
-    const bool swap = (descr[0] == '>') != (std::endian::native == std::endian::big);
-
+// Element count and data bytes the header promises, refused when they overflow.
+std::pair<std::size_t, std::size_t> dataSize(const std::string& path, const NpyHeader& header, std::size_t itemSize) {
     std::size_t count = 1;
-    for (const auto dim : array.shape) {
+    for (const auto dim : header.shape) {
         if (dim != 0 && count > std::numeric_limits<std::size_t>::max() / 16 / static_cast<std::size_t>(dim))
             fail(path, "NPY shape is too large");
         count *= static_cast<std::size_t>(dim);
     }
-    const std::size_t dataBytes = count * itemSize;
-    if (bytes.size() < dataStart + dataBytes)
-        fail(path, "truncated NPY data: expected " + std::to_string(dataBytes) + " bytes, found " +
-                       std::to_string(bytes.size() - dataStart));
-    if (bytes.size() > dataStart + dataBytes)
-        fail(path, "garbled NPY file: " + std::to_string(bytes.size() - dataStart - dataBytes) +
-                       " bytes after the data");
+    return {count, count * itemSize};
+}
 
+struct ElementType {
+    bool isFloat32 = false;
+    std::size_t itemSize = 0;
+    bool swap = false;
+};
+
+ElementType elementType(const std::string& path, const std::string& descr) {
+    const bool isFloat32 = descr == "<f4" || descr == ">f4" || descr == "=f4";
+    const bool isFloat64 = descr == "<f8" || descr == ">f8" || descr == "=f8";
+    if (!isFloat32 && !isFloat64)
+        fail(path, "dtype " + printableText(describeDtype(descr).substr(0, 32)) + " is not supported (float32 or float64 only)");
+    return {isFloat32, isFloat32 ? 4u : 8u, (descr[0] == '>') != (std::endian::native == std::endian::big)};
+}
+
+// The file's size must be exactly header + data: checked before any data is read or allocated.
+void checkFileSize(const std::string& path, std::size_t fileBytes, std::size_t dataStart, std::size_t dataBytes) {
+    if (fileBytes - dataStart < dataBytes)
+        fail(path, "truncated NPY data: expected " + std::to_string(dataBytes) + " bytes, found " +
+                       std::to_string(fileBytes - dataStart));
+    if (fileBytes - dataStart > dataBytes)
+        fail(path, "garbled NPY file: " + std::to_string(fileBytes - dataStart - dataBytes) + " bytes after the data");
+}
+
+NpyArray decode(const NpyHeader& header, const ElementType& type, std::size_t count, const char* data) {
+    NpyArray array;
+    array.shape = header.shape;
+    array.dtype = header.descr;
     array.values.resize(count);
-    const bool fortran = order == "True" && array.shape.size() > 1;
-    const char* data = bytes.data() + dataStart;
+    const bool fortran = header.fortranOrder && array.shape.size() > 1;
     for (std::size_t e = 0; e < count; ++e) {
-        const float value = isFloat32 ? loadElement<float>(data + e * 4, swap)
-                                      : static_cast<float>(loadElement<double>(data + e * 8, swap));
+        const float value = type.isFloat32 ? loadElement<float>(data + e * 4, type.swap)
+                                           : static_cast<float>(loadElement<double>(data + e * 8, type.swap));
         array.values[fortran ? cIndexOfFortran(e, array.shape) : e] = value;
     }
     return array;
 }
 
-PendingFile::PendingFile(std::string destination) : m_destination(std::move(destination)) {
-    std::random_device entropy;
-    m_temporary = m_destination + ".partial-" + std::to_string(entropy() % 1000000000u);
-    m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (m_fd < 0) throw InputError(m_destination + ": cannot create: " + std::strerror(errno));
-}
+class FileReader {
+public:
+    explicit FileReader(const std::string& path) : m_path(path) {
+        // Non-blocking open: a FIFO must be refused below, not waited on.
+        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (m_fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+        struct stat info = {};
+        if (::fstat(m_fd, &info) != 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+        if (S_ISDIR(info.st_mode)) fail(path, "is a directory, not an NPY file");
+        if (!S_ISREG(info.st_mode)) fail(path, "is not a regular file (a device, FIFO or socket); NPY input must be a file");
+        m_size = static_cast<std::size_t>(info.st_size);
+    }
+    ~FileReader() { ::close(m_fd); }
+    FileReader(const FileReader&) = delete;
+    FileReader& operator=(const FileReader&) = delete;
 
-PendingFile::~PendingFile() {
-    if (m_fd >= 0) ::close(m_fd);
-    if (!m_committed) ::unlink(m_temporary.c_str());
-}
-
-void PendingFile::write(const void* data, std::size_t bytes) {
-    const char* cursor = static_cast<const char*>(data);
-    while (bytes > 0) {
-        const ssize_t written = ::write(m_fd, cursor, std::min<std::size_t>(bytes, 1u << 30));
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            throw InputError(m_destination + ": write failed: " + std::strerror(errno));
+    std::size_t size() const { return m_size; }
+    void read(char* into, std::size_t bytes, std::size_t offset) const {
+        while (bytes > 0) {
+            const ssize_t got = ::pread(m_fd, into, std::min<std::size_t>(bytes, 1u << 30), static_cast<off_t>(offset));
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) fail(m_path, std::string("read error: ") + std::strerror(errno));
+            if (got == 0) fail(m_path, "file shrank while being read");
+            into += got;
+            offset += static_cast<std::size_t>(got);
+            bytes -= static_cast<std::size_t>(got);
         }
-        cursor += written;
-        bytes -= static_cast<std::size_t>(written);
     }
+
+private:
+    const std::string& m_path;
+    int m_fd = -1;
+    std::size_t m_size = 0;
+};
+
+} // namespace
+
+NpyArray parseNpy(const std::string& name, std::string_view bytes) {
+    const NpyHeader header = parseNpyHeader(name, bytes);
+    const ElementType type = elementType(name, header.descr);
+    const auto [count, dataBytes] = dataSize(name, header, type.itemSize);
+    checkFileSize(name, bytes.size(), header.dataOffset, dataBytes);
+    return decode(header, type, count, bytes.data() + header.dataOffset);
 }
 
-void PendingFile::commit() {
-    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
-        m_fd = -1;
-        throw InputError(m_destination + ": write failed: " + std::strerror(errno));
-    }
-    m_fd = -1;
-    if (::rename(m_temporary.c_str(), m_destination.c_str()) != 0)
-        throw InputError(m_destination + ": cannot rename into place: " + std::strerror(errno));
-    m_committed = true;
+NpyArray readNpy(const std::string& path) {
+    const FileReader file(path);
+    std::string start(std::min(file.size(), kNpyPreambleBytes), '\0');
+    file.read(start.data(), start.size(), 0);
+    const std::size_t headerEnd = npyHeaderEnd(path, start);
+    if (file.size() < headerEnd) fail(path, "truncated NPY header");
+    std::string headerBytes(headerEnd, '\0');
+    file.read(headerBytes.data(), headerEnd, 0);
+    const NpyHeader header = parseNpyHeader(path, headerBytes);
+    const ElementType type = elementType(path, header.descr);
+    const auto [count, dataBytes] = dataSize(path, header, type.itemSize);
+    checkFileSize(path, file.size(), headerEnd, dataBytes);
+    requireMemory(static_cast<double>(dataBytes) + 4.0 * static_cast<double>(count), "reading " + path);
+    std::vector<char> data(dataBytes);
+    file.read(data.data(), dataBytes, headerEnd);
+    return decode(header, type, count, data.data());
 }
 
 namespace {
@@ -216,7 +180,7 @@ void writeHeader(PendingFile& file, const std::string& descr, const std::vector<
     const std::size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
-    std::string prefix(kMagic, 6);
+    std::string prefix("\x93NUMPY", 6);
     prefix += '\x01';
     prefix += '\x00';
     prefix += static_cast<char>(header.size() & 0xFF);

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/output_file.h"
+
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attnlab {
@@ -16,28 +19,12 @@ struct NpyArray {
 // Reads NPY format 1.0, 2.0 or 3.0 holding float32 or float64 in either byte order and C or Fortran
 // order. Throws InputError with a one-line message (naming the file) for a missing, truncated or
 // garbled file, or any other dtype (float16 included).
+// The file must be a regular file whose size is exactly what its header promises (checked before the
+// data is read), and the array must fit the job's memory budget (core/memory_budget.h).
 NpyArray readNpy(const std::string& path);
 
-// A file written under a temporary name in the destination's directory and renamed over the
-// destination only by commit(); destroyed uncommitted, it removes the temporary, so a failed run
-// never leaves a partial file and never clobbers an existing one.
-class PendingFile {
-public:
-    explicit PendingFile(std::string destination);
-    ~PendingFile();
-    PendingFile(const PendingFile&) = delete;
-    PendingFile& operator=(const PendingFile&) = delete;
-
-    void write(const void* data, std::size_t bytes);
-    void commit();
-    const std::string& destination() const { return m_destination; }
-
-private:
-    std::string m_destination;
-    std::string m_temporary;
-    int m_fd = -1;
-    bool m_committed = false;
-};
+// The same from bytes already in memory; `name` prefixes the messages.
+NpyArray parseNpy(const std::string& name, std::string_view bytes);
 
 // Writes an NPY 1.0 header and data into `file` (float32 little-endian or uint8, C order).
 void writeNpyFloat32(PendingFile& file, const std::vector<std::int64_t>& shape, const float* values);

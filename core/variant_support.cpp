@@ -106,9 +106,13 @@ namespace attnlab {
 std::int64_t countCongruent(std::int64_t lo, std::int64_t hi, std::int64_t residue, std::int64_t period) {
     lo = std::max<std::int64_t>(lo, 0);
     if (lo > hi) return 0;
-    residue %= period;
-    const std::int64_t first = lo + ((residue - lo % period) % period + period) % period;
-    return first > hi ? 0 : (hi - first) / period + 1;
+    // Every intermediate stays within (−period, period) or [lo, hi]: no overflow for any int64 period.
+    std::int64_t offset = residue % period;
+    if (offset < 0) offset += period;
+    offset -= lo % period;
+    if (offset < 0) offset += period;
+    if (offset > hi - lo) return 0;
+    return (hi - lo - offset) / period + 1;
 }
 
 std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern) {

@@ -122,7 +122,8 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
     thread_local ChunkWorkspace ws;
     const std::int64_t m = map.features, width = padded(dv);
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(m, width);
-    auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows], keys already mapped
+    // Buffers are captured by copy (they are pointers): clang 14 cannot capture structured bindings.
+    auto absorb = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows], keys already mapped
         multiply(keys, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add);
         for (std::int64_t j = 0; j < rows; ++j)
             for (std::int64_t f = 0; f < m; ++f) ws.keySum[static_cast<std::size_t>(f)] += keys[j * m + f];
@@ -317,7 +318,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(d, width);
     ws.keyMax.assign(static_cast<std::size_t>(d), -std::numeric_limits<float>::infinity());
     // Raises M_m to cover the chunk's keys (rescaling state and Z) and writes e_jm into `keys`.
-    auto exponentiate = [&](std::int64_t row0, std::int64_t rows) {
+    auto exponentiate = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) {
         for (std::int64_t m = 0; m < d; ++m) {
             float chunkMax = ws.keyMax[static_cast<std::size_t>(m)];
             for (std::int64_t j = 0; j < rows; ++j) chunkMax = std::max(chunkMax, k.at(g, row0 + j, m));
@@ -335,12 +336,12 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
             tile::exp2Shifted(keys + j * d, d, 0.0f, std::numbers::log2e_v<float>);
         }
     };
-    auto absorb = [&](std::int64_t row0, std::int64_t rows) { // state += Eᵀ V, Z += Σ_j e_j
+    auto absorb = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) { // state += Eᵀ V, Z += Σ_j e_j
         multiply(keys, 1, d, rows, v.row(g, row0), dv, state, width, d, dv, tile::Accumulate::Add);
         for (std::int64_t j = 0; j < rows; ++j)
             for (std::int64_t m = 0; m < d; ++m) ws.keySum[static_cast<std::size_t>(m)] += keys[j * d + m];
     };
-    auto divide = [&](std::int64_t r, const float* sums) { // Q̃ row r = σ(q) / Z (0 where Z is 0)
+    auto divide = [&, queries = queries](std::int64_t r, const float* sums) { // Q̃ row r = σ(q) / Z (0 where Z is 0)
         for (std::int64_t m = 0; m < d; ++m) queries[r * d + m] = sums[m] > 0.0f ? queries[r * d + m] / sums[m] : 0.0f;
     };
     if (!causal)

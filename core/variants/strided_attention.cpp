@@ -7,8 +7,9 @@ namespace attnlab {
 namespace {
 
 std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
-    const std::int64_t n = request.shape.n;
-    const std::int64_t l = std::min(request.params->integer("stride"), n); // l >= n: every pair; keeps i + l + 1 in range
+    // A stride l ≥ n lets every pair into the band |i−j| ≤ l, exactly as l = n does: bounding it keeps
+    // i + l and the strided-column arithmetic far from overflow for any int64 stride.
+    const std::int64_t n = request.shape.n, l = std::min(request.params->integer("stride"), n);
     const bool causal = request.shape.causal;
     auto allowed = [l, causal](std::int64_t i, std::int64_t j) {
         if (causal && j > i) return false;

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/variant.h"
+
+#include <optional>
+#include <string>
+
+namespace attnlab {
+
+// The multiply-adds one job may plan (the attention core's cost-model MACs): the value given to
+// setJobWorkLimit (the command line's --max-macs), else ATTNLAB_MAX_MACS, else kDefaultMaxMacs (about
+// a minute of this kind of machine's peak; the dense reference path is several times slower).
+// Bounds what the memory budget cannot: lsh with a huge `rounds`, impl=dense at n = 10^6.
+constexpr double kDefaultMaxMacs = 1e13;
+double jobWorkLimit();
+void setJobWorkLimit(std::optional<double> macs);
+
+// Throws InputError when `macs` exceeds the work limit, saying the limit and how to raise it.
+void requireWork(double macs, const std::string& what);
+
+// Every limit of one run of `variant` at `shape`, checked before anything is allocated: memory
+// (inputs, out, weights if asked, the kernel's workspace) against the job budget, and the core's
+// MACs against the work limit. Shared by run, bench and the GUI's jobs.
+void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, bool withWeights);
+
+// Limits of `pattern`: the dense n × n mask (and its copy while writing) and the work of the variant's
+// pattern at `shape` (lsh hashing).
+void requirePatternLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
+} // namespace attnlab

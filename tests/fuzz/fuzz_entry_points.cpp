@@ -1,0 +1,87 @@
+#include "fuzz/fuzz_entry_points.h"
+
+#include "app/cli_args.h"
+#include "core/errors.h"
+#include "core/job_limits.h"
+#include "core/npy_io.h"
+#include "core/registry.h"
+
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab::fuzz {
+
+namespace {
+
+void require(bool invariant) {
+    if (!invariant) std::abort();
+}
+
+std::vector<std::string> lines(const std::uint8_t* data, std::size_t size) {
+    std::vector<std::string> tokens;
+    std::string current;
+    for (std::size_t b = 0; b < size; ++b) {
+        if (data[b] == '\n') {
+            tokens.push_back(current);
+            current.clear();
+        } else {
+            current += static_cast<char>(data[b]);
+        }
+    }
+    if (!current.empty()) tokens.push_back(current);
+    return tokens;
+}
+
+void checkPattern(const Pattern& pattern) {
+    const std::int64_t n = pattern.size();
+    const auto dense = denseMask(pattern);
+    for (std::int64_t i = 0; i < n; ++i) {
+        std::int64_t count = 0;
+        for (std::int64_t j = 0; j < n; ++j) {
+            const bool member = dense[static_cast<std::size_t>(i * n + j)] != 0;
+            require(member == pattern.allowed(i, j));
+            count += member;
+        }
+        require(count == pattern.rowCount(i) && count > 0);
+    }
+}
+
+} // namespace
+
+void npyInput(const std::uint8_t* data, std::size_t size) {
+    try {
+        const NpyArray array = parseNpy("input.npy", std::string_view(reinterpret_cast<const char*>(data), size));
+        std::size_t count = 1;
+        for (const auto dim : array.shape) count *= static_cast<std::size_t>(dim);
+        require(array.values.size() == count);
+    } catch (const InputError&) {
+    }
+}
+
+void paramInput(const std::uint8_t* data, std::size_t size) {
+    try {
+        const CliArgs cli("pattern", lines(data, size), {"--variant", "--n", "--d"}, {"--causal"});
+        const VariantInfo& variant = requireVariant(cli.value("--variant").value_or("strided"));
+        ProblemShape shape;
+        shape.n = 1 + cli.integer("--n", 16, 0, INT64_MAX) % 64;
+        shape.d = cli.integer("--d", 4, 1, 4096);
+        shape.dv = shape.d;
+        shape.heads = 1;
+        shape.causal = cli.flag("--causal");
+        const ParamSet params = prepareParams(variant, shape, cli.overrides());
+        requirePatternLimits(variant, shape, params);
+        if (!variant.dataDependentPattern) checkPattern(*buildPattern(variant, shape, params));
+    } catch (const InputError&) {
+    }
+}
+
+void expressionInput(const std::uint8_t* data, std::size_t size) {
+    // Hook for the `custom` variant's expression parser: once core/ has it, parse
+    // std::string_view(data, size) here, accept InputError, and checkPattern() the result at small n.
+    (void)data;
+    (void)size;
+}
+
+} // namespace attnlab::fuzz

@@ -1,0 +1,26 @@
+#pragma once
+
+// The inputs the fuzzers drive, shared by the libFuzzer targets (tests/fuzz/fuzz_*.cpp, clang, the
+// `fuzz` preset) and the deterministic mutation run of the normal suite (tests/test_fuzz_corpus.cpp).
+// Each entry point returns normally for valid input and for input refused with InputError; anything
+// else (another exception, a crash, a sanitizer report, a broken invariant via std::abort) is a bug.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attnlab::fuzz {
+
+// The bytes as an NPY file (core/npy_io parseNpy), then the same checks readNpy's callers apply.
+void npyInput(const std::uint8_t* data, std::size_t size);
+
+// The bytes as command-line tokens (one per line) of `attnlab pattern`: --variant, --n (read modulo
+// 64 so patterns stay small), --d, --causal and any number of --set KEY=VALUE, through CliArgs,
+// prepareParams and the job limits; an accepted parameter set builds its pattern, whose ranges,
+// counts and predicate must agree.
+void paramInput(const std::uint8_t* data, std::size_t size);
+
+// The pattern-expression parser of the `custom` variant: a hook until that parser exists in core/.
+// It will take the bytes as an expression and check the parsed pattern the same way.
+void expressionInput(const std::uint8_t* data, std::size_t size);
+
+} // namespace attnlab::fuzz
