@@ -116,21 +116,21 @@ TEST_F(CustomCliTest, CostCountsTheExpressionsPairs) {
     const auto outcome = succeed({"cost", "--variant", "custom", "--n", "8", "--d", "4", "--heads", "2", "--causal",
                                   "--set", "expr=band(1)", "--json"});
     const auto json = clitest::parseJson(outcome.out);
-    EXPECT_EQ(json["terms"]["scores"].number, 15.0 * 4 * 2);
-    EXPECT_EQ(json["terms"]["weights_v"].number, 15.0 * 4 * 2);
+    EXPECT_EQ(json["terms"]["scores"].get<double>(), 15.0 * 4 * 2);
+    EXPECT_EQ(json["terms"]["weights_v"].get<double>(), 15.0 * 4 * 2);
 }
 
 TEST_F(CustomCliTest, VariantsListTheExpressionAsAString) {
     const auto json = clitest::parseJson(succeed({"variants", "--json"}).out);
     bool found = false;
-    for (const auto& variant : json["variants"].items) {
-        if (variant["id"].text != "custom") continue;
+    for (const auto& variant : json["variants"]) {
+        if (variant["id"] != "custom") continue;
         found = true;
-        ASSERT_EQ(variant["params"].items.size(), 1u);
-        const auto& param = variant["params"].items[0];
-        EXPECT_EQ(param["key"].text, "expr");
-        EXPECT_EQ(param["type"].text, "string");
-        EXPECT_EQ(param["default"].text, "band(8) | global(0)");
+        ASSERT_EQ(variant["params"].size(), 1u);
+        const auto& param = variant["params"][0];
+        EXPECT_EQ(param["key"], "expr");
+        EXPECT_EQ(param["type"], "string");
+        EXPECT_EQ(param["default"], "band(8) | global(0)");
     }
     EXPECT_TRUE(found);
 }

@@ -258,10 +258,10 @@ TEST(DecodeTiming, TimesOneStepWithTheStepsMacs) {
 
 class DecodeCli : public clitest::CliTest {
 protected:
-    clitest::JsonValue costJson(std::vector<std::string> extra) const {
+    nlohmann::json costJson(std::vector<std::string> extra) const {
         std::vector<std::string> args = {"cost", "--n", "4096", "--d", "128", "--heads", "32", "--json"};
         args.insert(args.end(), extra.begin(), extra.end());
-        return clitest::JsonParser(succeed(args).out).document();
+        return clitest::parseJson(succeed(args).out);
     }
     void expectOneLineError(const std::vector<std::string>& args, const std::string& mention) const {
         const clitest::Outcome outcome = run(args);
@@ -274,28 +274,28 @@ protected:
 TEST_F(DecodeCli, KvHeadsChangeTheProjectionsAndAreReported) {
     const double n = 4096, hd = 4096;
     const auto grouped = costJson({"--variant", "full", "--kv-heads", "8"});
-    EXPECT_EQ(grouped["kv_heads"].number, 8);
-    EXPECT_EQ(grouped["terms"]["qkv_proj"].number, n * hd * (32 + 16) * 128);
-    EXPECT_FALSE(grouped.has("decode"));
+    EXPECT_EQ(grouped["kv_heads"].get<double>(), 8);
+    EXPECT_EQ(grouped["terms"]["qkv_proj"].get<double>(), n * hd * (32 + 16) * 128);
+    EXPECT_FALSE(grouped.contains("decode"));
     const auto plain = costJson({"--variant", "full"});
-    EXPECT_EQ(plain["kv_heads"].number, 32);
-    EXPECT_EQ(plain["terms"]["qkv_proj"].number, 3 * n * hd * hd);
+    EXPECT_EQ(plain["kv_heads"].get<double>(), 32);
+    EXPECT_EQ(plain["terms"]["qkv_proj"].get<double>(), 3 * n * hd * hd);
     expectOneLineError({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "4", "--kv-heads", "3"}, "--kv-heads");
     expectOneLineError({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "4", "--kv-heads", "0"}, "--kv-heads");
 }
 
 TEST_F(DecodeCli, DecodeReportsTheStepAndTheCache) {
     const auto mistral = costJson({"--variant", "longformer", "--kv-heads", "8", "--decode", "--set", "window=8192"});
-    EXPECT_TRUE(mistral["decode"].boolean);
-    EXPECT_TRUE(mistral["causal"].boolean);
-    EXPECT_EQ(mistral["retained_keys"].number, 4096);
-    EXPECT_EQ(mistral["kv_cache_bytes"].number, 4096.0 * 8 * 256 * 4);
-    EXPECT_EQ(mistral["terms"]["scores"].number, 4096.0 * 128 * 32);
-    EXPECT_EQ(mistral["terms"]["qkv_proj"].number, 4096.0 * 48 * 128);
-    EXPECT_EQ(mistral["layer_flops"].number, 2 * mistral["layer_macs"].number);
+    EXPECT_TRUE(mistral["decode"].get<bool>());
+    EXPECT_TRUE(mistral["causal"].get<bool>());
+    EXPECT_EQ(mistral["retained_keys"].get<double>(), 4096);
+    EXPECT_EQ(mistral["kv_cache_bytes"].get<double>(), 4096.0 * 8 * 256 * 4);
+    EXPECT_EQ(mistral["terms"]["scores"].get<double>(), 4096.0 * 128 * 32);
+    EXPECT_EQ(mistral["terms"]["qkv_proj"].get<double>(), 4096.0 * 48 * 128);
+    EXPECT_EQ(mistral["layer_flops"].get<double>(), 2 * mistral["layer_macs"].get<double>());
     const auto linear = costJson({"--variant", "linear", "--decode"});
-    EXPECT_EQ(linear["retained_keys"].kind, clitest::JsonValue::Kind::Null);
-    EXPECT_EQ(linear["kv_cache_bytes"].number, 32.0 * (128 * 128 + 128) * 4);
+    EXPECT_TRUE(linear["retained_keys"].is_null());
+    EXPECT_EQ(linear["kv_cache_bytes"].get<double>(), 32.0 * (128 * 128 + 128) * 4);
     expectOneLineError({"cost", "--variant", "linformer", "--n", "8", "--d", "4", "--heads", "1", "--decode"}, "linformer");
 }
 

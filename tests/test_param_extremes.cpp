@@ -201,7 +201,7 @@ TEST_F(ParamExtremesCli, CostAcceptsHugeShapesWithoutWrapping) {
     const auto json = clitest::parseJson(outcome.out);
     const double n = 1000000.0, hd = 1048576.0 * 65536.0;
     // stride ≥ n is the all-pairs pattern: scores = n²·d per head.
-    EXPECT_DOUBLE_EQ(json["terms"]["scores"].number, n * n * hd);
+    EXPECT_DOUBLE_EQ(json["terms"]["scores"].get<double>(), n * n * hd);
 }
 
 } // namespace
