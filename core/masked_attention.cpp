@@ -60,11 +60,12 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
     for (int h = 0; h < q.heads; ++h)
         for (std::int64_t i = 0; i < n; ++i) {
             const Pattern& pattern = patternOf(patterns, h);
+            const int kvHead = inputs.kvHead(h);
             std::vector<double> w(static_cast<std::size_t>(n), 0.0);
             double best = -std::numeric_limits<double>::infinity();
             for (std::int64_t j = 0; j < n; ++j)
                 if (pattern.allowed(i, j)) {
-                    w[j] = rawScore(scoring, q.row(h, i), k.row(h, j), i, j, d);
+                    w[j] = rawScore(scoring, q.row(h, i), k.row(kvHead, j), i, j, d);
                     if (softmax) best = std::max(best, scoring.scale * w[j]);
                 }
             double total = 0;
@@ -77,7 +78,7 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
             for (std::int64_t j = 0; j < n; ++j) {
                 if (!pattern.allowed(i, j)) continue;
                 if (softmax) w[j] /= total;
-                for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(h, j, c);
+                for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(kvHead, j, c);
                 if (result.weights) result.weights->at(h, i, j) = static_cast<float>(w[j]);
             }
             for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);

@@ -23,9 +23,9 @@ struct MaskedScoring {
 // One pattern shared by all heads (size 1) or one per head (size h).
 using HeadPatterns = std::vector<std::unique_ptr<Pattern>>;
 
-// Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h
-// (64-row query blocks × key blocks, visiting only the pattern's non-empty blocks, per-row fallback
-// for sparse rows and relative positions). O(nnz · (d + dv)) work, O(64 · (d + dv)) scratch per thread.
+// Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h on
+// each pattern's generic block plan (core/kernels/block_plan.h), built for the call. Variants that
+// know a better plan, or want theirs kept between runs, call runPlannedAttention instead.
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options);
 

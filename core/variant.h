@@ -45,6 +45,7 @@ struct AttentionInputs {
 using CancelCheck = std::function<bool()>;
 
 struct RunResult;
+struct BlockPlan;
 
 struct RunOptions {
     bool causal = false;
@@ -98,6 +99,11 @@ struct VariantInfo {
     std::function<bool(const ParamSet&)> needsKeys;
     std::function<RunResult(const AttentionInputs&, const RunOptions&)> run;
     std::function<std::unique_ptr<Pattern>(const PatternRequest&)> pattern;
+    // Optional: the fast kernel's block plan (core/kernels/block_plan.h) of `pattern` for the request,
+    // usually kept between runs; covers exactly the pattern's cells. Set where a variant knows a better
+    // plan than the generic one (a permutation that turns its scattered columns into dense blocks) or
+    // wants its plan cached. Data-dependent patterns give request.head's plan. May be empty.
+    std::function<std::shared_ptr<const BlockPlan>(const PatternRequest&)> plan;
     std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
 };
 

@@ -1,5 +1,7 @@
 #include "core/variant_support.h"
 
+#include "core/kernels/block_attention.h"
+
 #include <algorithm>
 
 namespace attnlab {
@@ -85,15 +87,24 @@ HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
 
 namespace attnlab {
 
-std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern) {
-    return [pattern](const AttentionInputs& inputs, const RunOptions& options) {
+std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
+                                                                                       PlanFunction plan) {
+    return [pattern, plan](const AttentionInputs& inputs, const RunOptions& options) {
         PatternRequest request;
         request.shape = inputs.shape(options.causal);
         request.params = &options.params;
         request.inputs = &inputs;
         MaskedScoring scoring;
         scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-        return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+        if (options.useReference || !plan) return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+        return runPlannedAttention(inputs, {plan(request)}, scoring, options);
+    };
+}
+
+PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern) {
+    return [kind, pattern](const PatternRequest& request) {
+        return cachedPlan(planKey(kind, request.shape.n, request.shape.causal, *request.params),
+                          [&] { return genericBlockPlan(*pattern(request)); });
     };
 }
 

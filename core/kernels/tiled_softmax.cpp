@@ -10,7 +10,10 @@ namespace attnlab {
 RunResult runTiledSoftmax(const AttentionInputs& inputs, const RunOptions& options) {
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-    return runBlockAttention(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
+    const std::int64_t n = inputs.q->rows;
+    const auto plan = cachedPlan(planKey("all pairs", n, options.causal, {}),
+                                 [&] { return genericBlockPlan(*allPairsPattern(n, options.causal)); });
+    return runPlannedAttention(inputs, {plan}, scoring, options);
 }
 
 } // namespace attnlab

@@ -78,7 +78,8 @@ VariantInfo makeBigBirdVariant() {
                              [](const ShapeContext&, const ParamSet&) { return std::int64_t{3}; }, 0, ">= 0"),
                 seedParam()};
     v.pattern = bigBirdPattern;
-    v.run = softmaxOverPattern(bigBirdPattern);
+    v.plan = cachedGenericPlan("bigbird", bigBirdPattern);
+    v.run = softmaxOverPattern(bigBirdPattern, v.plan);
     v.cost = softmaxPatternCost(bigBirdPattern);
     return v;
 }

@@ -21,7 +21,8 @@ VariantInfo makeChunkVariant() {
     v.params = {integerParam("chunk", "Chunk length c", "ceil(sqrt(n))",
                              [](const ShapeContext& s, const ParamSet&) { return ceilSqrt(s.n); }, 1, ">= 1")};
     v.pattern = chunkPattern;
-    v.run = softmaxOverPattern(chunkPattern);
+    v.plan = cachedGenericPlan("chunk", chunkPattern);
+    v.run = softmaxOverPattern(chunkPattern, v.plan);
     v.cost = softmaxPatternCost(chunkPattern);
     return v;
 }

@@ -62,7 +62,8 @@ VariantInfo makeFixedVariant() {
                              " is out of range: 1 <= c <= block (" + std::to_string(params.integer("block")) + ")");
     };
     v.pattern = fixedPattern;
-    v.run = softmaxOverPattern(fixedPattern);
+    v.plan = cachedGenericPlan("fixed", fixedPattern);
+    v.run = softmaxOverPattern(fixedPattern, v.plan);
     v.cost = softmaxPatternCost(fixedPattern);
     return v;
 }
