@@ -20,6 +20,7 @@ std::int64_t paddedWidth(std::int64_t dv) { return (dv + tile::kLanes - 1) / til
 // One thread's scratch, kept across calls (freshly mapped pages are slow to touch).
 struct Workspace {
     tile::AlignedBuffer queryT;   // [d][kQueryBlock]: the block's queries transposed, times the score scale
+    tile::AlignedBuffer queryRows; // [kQueryBlock][d]: the same before the transposition
     tile::AlignedBuffer scores;   // [kPlanKeyBlock][kQueryBlock]: S^T, then P^T
     tile::AlignedBuffer output;   // [kQueryBlock][paddedWidth(dv)]: unnormalised output rows
     tile::AlignedBuffer rowStats; // rowMax, rowSum, rescale: kQueryBlock each
@@ -55,13 +56,81 @@ float queryScale(const MaskedScoring& scoring) {
                                                         : 1.0f;
 }
 
+// queryT[p][r] = scale · q_{row r}[p] for r < width (zero past the block's rows): the rows are copied
+// scaled into a [width][d rounded up to 16] buffer, then transposed 16 × 16 at a time.
 void loadQueries(const BlockJob& job, Workspace& ws) {
-    const std::int64_t d = job.inputs->q->cols;
-    float* queryT = ws.queryT.reserve(static_cast<std::size_t>(d * kQueryBlock));
+    const std::int64_t d = job.inputs->q->cols, depth = paddedWidth(d), width = job.width();
+    float* queryT = ws.queryT.reserve(static_cast<std::size_t>(depth * kQueryBlock));
+    float* rows = ws.queryRows.reserve(static_cast<std::size_t>(kQueryBlock * depth));
     const float scale = queryScale(*job.scoring);
-    for (std::int64_t r = 0; r < job.width(); ++r) {
-        const float* q = r < job.rows() ? job.inputs->q->row(job.head, job.row(r)) : nullptr;
-        for (std::int64_t p = 0; p < d; ++p) queryT[p * kQueryBlock + r] = q ? q[p] * scale : 0.0f;
+    for (std::int64_t r = 0; r < width; ++r)
+        if (r < job.rows())
+            tile::scaledCopy(job.inputs->q->row(job.head, job.row(r)), d, scale, rows + r * depth, depth);
+        else
+            std::fill(rows + r * depth, rows + (r + 1) * depth, 0.0f);
+    for (std::int64_t r = 0; r < width; r += tile::kLanes)
+        for (std::int64_t p = 0; p < depth; p += tile::kLanes)
+            tile::transpose16(rows + r * depth + p, depth, queryT + p * kQueryBlock + r, kQueryBlock);
+}
+
+// Lowest and highest set bit of a non-zero word.
+int lowestBit(std::uint64_t word) { return __builtin_ctzll(word); }
+int highestBit(std::uint64_t word) { return 63 - __builtin_clzll(word); }
+
+// S^T for a masked piece, tile by tile (kTileRows keys × the query vectors its mask bits reach): the
+// cells left out are all outside the mask, which overwrites them.
+void maskedPieceScores(const BlockJob& job, const PlanPiece& piece, tile::TileProduct product, Workspace& ws) {
+    const std::uint64_t* words = job.plan->masks.data() + piece.mask;
+    for (std::int64_t c0 = 0; c0 < piece.count; c0 += tile::kTileRows) {
+        const std::int64_t keys = std::min<std::int64_t>(tile::kTileRows, piece.count - c0);
+        std::uint64_t bits = 0;
+        for (std::int64_t c = c0; c < c0 + keys; ++c) bits |= words[c];
+        if (bits == 0) continue;
+        const int first = lowestBit(bits) / tile::kLanes * tile::kLanes;
+        const int last = std::min(job.width(), (highestBit(bits) / tile::kLanes + 1) * tile::kLanes);
+        tile::TileProduct part = product;
+        part.aRows = ws.keyRows.data() + c0;
+        part.b = ws.queryT.data() + first;
+        part.c = ws.scores.data() + c0 * kQueryBlock + first;
+        tile::multiplyTile(part, static_cast<int>(keys), last - first);
+    }
+}
+
+// O += P·V for a masked piece, kTileRows query rows at a time over the runs of keys their mask bits
+// reach (P is exactly 0 elsewhere; gaps shorter than kKeyGap are run through): the first run rescales
+// the rows' earlier output, the others add; rows with none still get their rescale.
+void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TileProduct update, std::int64_t dv) {
+    constexpr std::int64_t kKeyGap = 8;
+    const std::uint64_t* words = job.plan->masks.data() + piece.mask;
+    const float* scores = update.a;
+    float* output = update.c;
+    for (std::int64_t r0 = 0; r0 < job.rows(); r0 += tile::kTileRows) {
+        const std::int64_t rows = std::min<std::int64_t>(tile::kTileRows, job.rows() - r0);
+        const std::uint64_t tileBits = ((std::uint64_t{1} << rows) - 1) << r0;
+        tile::TileProduct part = update;
+        part.c = output + r0 * update.cRowStride;
+        if (part.rowScale) part.rowScale += r0;
+        auto run = [&](std::int64_t first, std::int64_t last) {
+            part.depth = last - first;
+            part.a = scores + r0 + first * kQueryBlock;
+            part.bRows = update.bRows + first;
+            tile::multiplyBlock(part, rows, dv);
+            part.mode = tile::Accumulate::Add;
+        };
+        std::int64_t first = -1, last = -1;
+        for (std::int64_t c = 0; c < piece.count; ++c) {
+            if ((words[c] & tileBits) == 0) continue;
+            if (first >= 0 && c - last > kKeyGap) {
+                run(first, last + 1);
+                first = -1;
+            }
+            if (first < 0) first = c;
+            last = c;
+        }
+        if (first >= 0)
+            run(first, last + 1);
+        else if (part.mode == tile::Accumulate::ScaleAndAdd)
+            run(0, 0);
     }
 }
 
@@ -126,7 +195,10 @@ void pieceScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     product.bRowStride = kQueryBlock;
     product.c = ws.scores.data();
     product.cRowStride = kQueryBlock;
-    tile::multiplyBlock(product, piece.count, job.width());
+    if (piece.mask >= 0)
+        maskedPieceScores(job, piece, product, ws);
+    else
+        tile::multiplyBlock(product, piece.count, job.width());
     if (job.scoring->relativePositions) addRelativePositions(job, piece, ws);
     if (piece.mask >= 0)
         tile::maskColumns(ws.scores.data(), piece.count, job.width(),
@@ -144,8 +216,7 @@ void startRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     if (!job.block->resume) return;
     const std::int64_t dv = job.inputs->v->cols;
     for (std::int64_t r = 0; r < job.rows(); ++r) {
-        const float* earlier = job.out->row(job.head, job.row(r));
-        std::copy(earlier, earlier + dv, output + r * width);
+        tile::scaledCopy(job.out->row(job.head, job.row(r)), dv, 1.0f, output + r * width, width);
         if (job.softmax()) {
             rowMax[r] = job.statsOf(r)[0];
             rowSum[r] = job.statsOf(r)[1];
@@ -161,8 +232,7 @@ void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     for (std::int64_t r = 0; r < job.rows(); ++r) {
         const bool normalise = job.softmax() && job.block->finish;
         const float norm = normalise ? 1.0f / rowSum[r] : 1.0f;
-        float* out = job.out->row(job.head, job.row(r));
-        for (std::int64_t e = 0; e < dv; ++e) out[e] = output[r * width + e] * norm;
+        tile::scaledCopy(output + r * width, dv, norm, job.out->row(job.head, job.row(r)), dv);
         if (job.stats) {
             job.statsOf(r)[0] = rowMax[r];
             job.statsOf(r)[1] = rowSum[r];
@@ -170,9 +240,27 @@ void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     }
 }
 
+// Asks for the cache lines of the rows the block will write (out) and of the queries of the next two
+// blocks in plan order (likely this thread's next block; a guess costs nothing), so that the memory
+// latency of these scattered rows overlaps the block's products.
+void prefetchRows(const BlockJob& job) {
+    const std::int64_t dv = job.inputs->v->cols, d = job.inputs->q->cols;
+    for (std::int64_t r = 0; r < job.rows(); ++r) {
+        const float* out = job.out->row(job.head, job.row(r));
+        for (std::int64_t e = 0; e < dv; e += 16) __builtin_prefetch(out + e, 1);
+    }
+    const PlanBlock* end = job.plan->blocks.data() + job.plan->blocks.size();
+    for (const PlanBlock* next = job.block + 1; next < std::min(end, job.block + 3); ++next)
+        for (std::int64_t r = 0; r < next->rowCount; ++r) {
+            const float* q = job.inputs->q->row(job.head, job.plan->rows[static_cast<std::size_t>(next->rowOffset + r)]);
+            for (std::int64_t e = 0; e < d; e += 16) __builtin_prefetch(q + e, 0);
+        }
+}
+
 void attendBlock(const BlockJob& job) {
     Workspace& ws = threadWorkspace();
     const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
+    prefetchRows(job);
     ws.scores.reserve(static_cast<std::size_t>(kPlanKeyBlock * kQueryBlock));
     ws.output.reserve(static_cast<std::size_t>(kQueryBlock * width));
     ws.rowStats.reserve(3 * kQueryBlock);
@@ -198,7 +286,10 @@ void attendBlock(const BlockJob& job) {
             tile::reluSquaredBlock(ws.scores.data(), piece.count, job.width(), reluFactor);
         update.depth = piece.count;
         update.bRows = ws.valueRows.data();
-        tile::multiplyBlock(update, job.rows(), dv);
+        if (piece.mask >= 0)
+            maskedPieceUpdate(job, piece, update, dv);
+        else
+            tile::multiplyBlock(update, job.rows(), dv);
     }
     finishRows(job, ws, width);
 }

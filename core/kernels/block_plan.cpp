@@ -20,8 +20,11 @@ struct BlockScratch {
     std::vector<ColumnRange> row;            // one row's ranges as the pass writes them
     std::vector<ColumnRange> ranges;         // every row's ranges, row r at [rowStart[r], rowStart[r + 1])
     std::vector<std::size_t> rowStart;
-    std::vector<ColumnRange> runs;           // the union of the ranges: disjoint, ascending positions
+    std::vector<ColumnRange> runs;           // the union of the ranges as disjoint runs, in slot order
     std::vector<std::int64_t> runSlot;       // slot of each run's first position
+    std::vector<ColumnRange> slotRuns;
+    std::vector<std::int64_t> firstRow;
+    std::vector<std::size_t> order;
     std::vector<std::size_t> cursor;         // per row: first range that may reach the current piece
 };
 
@@ -31,33 +34,58 @@ void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t 
     for (std::int64_t r = 0; r < count; ++r) {
         s.row.clear(); // patterns may merge a new range into the vector's last one
         pass.ranges(rows[r], s.row);
-        s.ranges.insert(s.ranges.end(), s.row.begin(), s.row.end());
+        for (const ColumnRange& range : s.row)
+            if (range.size() > 0) s.ranges.push_back(range);
         s.rowStart.push_back(s.ranges.size());
     }
     s.runs = s.ranges;
     std::sort(s.runs.begin(), s.runs.end(), [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
     std::size_t kept = 0;
     for (const ColumnRange& range : s.runs) {
-        if (range.size() <= 0) continue;
         if (kept > 0 && range.begin <= s.runs[kept - 1].end)
             s.runs[kept - 1].end = std::max(s.runs[kept - 1].end, range.end);
         else
             s.runs[kept++] = range;
     }
     s.runs.resize(kept);
-    s.runSlot.resize(kept);
+    // Slots follow the runs by the first row that uses them, then by position: columns that only a
+    // few rows use (random keys, other buckets) sit next to those rows' other columns, so that the
+    // kernel's tiles over a piece reach few rows and its rows few keys.
+    s.firstRow.assign(kept, count);
+    auto runOf = [&s](std::int64_t position) {
+        return static_cast<std::size_t>(std::upper_bound(s.runs.begin(), s.runs.end(), position,
+                                                         [](std::int64_t x, const ColumnRange& r) { return x < r.begin; }) -
+                                        s.runs.begin() - 1);
+    };
+    for (std::int64_t r = 0; r < count; ++r)
+        for (std::size_t idx = s.rowStart[static_cast<std::size_t>(r)]; idx < s.rowStart[static_cast<std::size_t>(r) + 1]; ++idx)
+            s.firstRow[runOf(s.ranges[idx].begin)] = std::min(s.firstRow[runOf(s.ranges[idx].begin)], r);
+    s.order.resize(kept);
+    for (std::size_t k = 0; k < kept; ++k) s.order[k] = k;
+    if (!pass.consecutiveOnly)
+        std::stable_sort(s.order.begin(), s.order.end(),
+                         [&s](std::size_t x, std::size_t y) { return s.firstRow[x] < s.firstRow[y]; });
+    std::vector<std::int64_t>& slotOfRun = s.firstRow; // reused: slot of each run (runs by position)
     std::int64_t slot = 0;
+    s.slotRuns.resize(kept);
+    s.runSlot.resize(kept);
     for (std::size_t k = 0; k < kept; ++k) {
+        slotOfRun[s.order[k]] = slot;
+        s.slotRuns[k] = s.runs[s.order[k]];
         s.runSlot[k] = slot;
-        slot += s.runs[k].size();
+        slot += s.slotRuns[k].size();
     }
-    // Ranges become slot ranges: each lies inside one run.
+    // Ranges become slot ranges (each lies inside one run), sorted by slot within each row.
     for (ColumnRange& range : s.ranges) {
-        const auto run = std::upper_bound(s.runs.begin(), s.runs.end(), range.begin,
-                                          [](std::int64_t x, const ColumnRange& r) { return x < r.begin; }) - 1;
-        const std::int64_t shift = s.runSlot[static_cast<std::size_t>(run - s.runs.begin())] - run->begin;
+        const std::size_t run = runOf(range.begin);
+        const std::int64_t shift = slotOfRun[run] - s.runs[run].begin;
         range = {range.begin + shift, range.end + shift};
     }
+    for (std::int64_t r = 0; r < count; ++r)
+        std::sort(s.ranges.begin() + static_cast<std::ptrdiff_t>(s.rowStart[static_cast<std::size_t>(r)]),
+                  s.ranges.begin() + static_cast<std::ptrdiff_t>(s.rowStart[static_cast<std::size_t>(r) + 1]),
+                  [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
+    s.runs.swap(s.slotRuns); // from here on, runs in slot order
 }
 
 // Cells of row r inside slots [from, to), advancing the row's cursor past ranges that end before.

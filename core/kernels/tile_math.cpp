@@ -220,6 +220,16 @@ float dot(const float* a, const float* b, std::int64_t count) {
     return _mm512_reduce_add_ps(_mm512_add_ps(sum0, sum1));
 }
 
+void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
+    const __m512 scale = _mm512_set1_ps(factor);
+    for (std::int64_t e = 0; e < padded; e += kLanes) {
+        const std::int64_t left = std::max<std::int64_t>(0, count - e);
+        const __mmask16 lanes = left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
+        const auto store = padded - e >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (padded - e)) - 1u);
+        _mm512_mask_storeu_ps(dst + e, store, _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, src + e), scale));
+    }
+}
+
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
     const __m512 shiftVector = _mm512_set1_ps(shift), factorVector = _mm512_set1_ps(factor);
     for (std::int64_t e = 0; e < count; e += kLanes) {
@@ -298,6 +308,10 @@ float dot(const float* a, const float* b, std::int64_t count) {
     float sum = 0;
     for (std::int64_t c = 0; c < count; ++c) sum += a[c] * b[c];
     return sum;
+}
+
+void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
+    for (std::int64_t e = 0; e < padded; ++e) dst[e] = e < count ? src[e] * factor : 0.0f;
 }
 
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {

@@ -73,6 +73,9 @@ float exp2Scalar(float x);
 // Σ a[c]·b[c] over c < count, in float (a fixed summation order for a given count).
 float dot(const float* a, const float* b, std::int64_t count);
 
+// dst[e] = src[e] · factor for e < count, and dst[e] = 0 for count ≤ e < padded (padded ≥ count).
+void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded);
+
 // x[e] = 2^((x[e] − shift) · factor) for e < count; with factor = scale · log2(e) this is e^(scale·(x − shift)).
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor);
 
