@@ -120,6 +120,28 @@ TEST(BlockPlan, EveryVariantPlanCoversItsPatternExactlyOnce) {
             }
 }
 
+TEST(BlockPlan, LshPlansCoverTheirBucketsExactlyOnce) {
+    const VariantInfo& lsh = requireVariant("lsh");
+    const std::vector<ParamOverrides> cases = {
+        {}, {{"buckets", "4"}, {"rounds", "3"}}, {{"buckets", "6"}, {"rounds", "2"}, {"shared_qk", "false"}},
+        {{"buckets", "16"}, {"shared_qk", "false"}}};
+    for (const ParamOverrides& overrides : cases)
+        for (const std::int64_t n : {1, 5, 77, 200})
+            for (const bool causal : {false, true}) {
+                const Tensor3 q = testing::randomTensor(2, n, 8, 41), k = testing::randomTensor(2, n, 8, 42);
+                const AttentionInputs inputs{&q, &k, &q};
+                const ParamSet params = prepareParams(lsh, inputs.shape(causal), overrides);
+                PatternRequest request;
+                request.shape = inputs.shape(causal);
+                request.params = &params;
+                request.inputs = &inputs;
+                request.head = 1;
+                SCOPED_TRACE("lsh n=" + std::to_string(n) + (causal ? " causal" : "") + " rounds=" +
+                             std::to_string(params.integer("rounds")));
+                EXPECT_EQ(planViolation(*lsh.plan(request), *lsh.pattern(request)), "");
+            }
+}
+
 // A random pattern: per row a few random ranges (at least one column), some rows dense.
 std::unique_ptr<ExplicitPattern> randomPattern(std::int64_t n, std::mt19937_64& random) {
     std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
@@ -298,8 +320,11 @@ TEST(BlockPlan, VariantPlansMatchTheReferenceOnOddShapes) {
     std::vector<PlanCase> cases = kPlanCases;
     cases.push_back({"xl", {{"segment", "13"}, {"memory", "20"}, {"relpos", "sinusoid"}}});
     cases.push_back({"relu2", {}});
+    cases.push_back({"lsh", {}});
+    cases.push_back({"lsh", {{"buckets", "4"}, {"rounds", "3"}}});
+    cases.push_back({"lsh", {{"buckets", "6"}, {"rounds", "2"}, {"shared_qk", "false"}}});
     for (const PlanCase& c : cases)
-        for (const std::int64_t n : {1, 3, 67, 200})
+        for (const std::int64_t n : {1, 3, 67, 131})
             for (const int heads : {1, 3})
                 for (const bool causal : {false, true}) {
                     const VariantInfo& variant = requireVariant(c.id);

@@ -2,6 +2,7 @@
 // shared by all heads. M_ij: h_r(q_i) = h_r(k_j) in some round r (∧ j ≤ i if causal). With shared_qk the
 // keys are q_j/‖q_j‖ (K ignored) and j = i is excluded unless the row has no other member; without it an
 // empty row gets j = i.
+#include "core/kernels/block_attention.h"
 #include "core/parallel_tasks.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
@@ -103,32 +104,121 @@ private:
     std::vector<std::vector<std::vector<std::int64_t>>> m_members;  // [round][bucket]: keys, ascending
 };
 
-std::unique_ptr<Pattern> lshHeadPattern(const Tensor3& q, const Tensor3& keys, int h, const ParamSet& params,
-                                        bool causal) {
+// One head's buckets per round: query[r][i] and key[r][j].
+struct HeadHashes {
+    std::vector<std::vector<std::int64_t>> query, key;
+};
+
+HeadHashes hashHead(const Tensor3& q, const Tensor3& keys, int h, const ParamSet& params) {
     const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
-    const std::int64_t rounds = params.integer("rounds");
     const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
-    auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
-    for (std::int64_t r = 0; r < rounds; ++r) {
+    HeadHashes hashes;
+    for (std::int64_t r = 0; r < params.integer("rounds"); ++r) {
         const auto rotation = lshRotation(d, buckets / 2, seed, r);
-        const auto keyBucket = hashRows(keys.head(h), n, d, rotation, buckets / 2);
-        std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(buckets));
-        for (std::int64_t j = 0; j < n; ++j) members[static_cast<std::size_t>(keyBucket[static_cast<std::size_t>(j)])].push_back(j);
-        pattern->addRound(hashRows(q.head(h), n, d, rotation, buckets / 2), std::move(members));
+        hashes.key.push_back(hashRows(keys.head(h), n, d, rotation, buckets / 2));
+        hashes.query.push_back(hashRows(q.head(h), n, d, rotation, buckets / 2));
+    }
+    return hashes;
+}
+
+std::unique_ptr<Pattern> lshHeadPattern(const HeadHashes& hashes, std::int64_t n, const ParamSet& params, bool causal) {
+    auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
+    for (std::size_t r = 0; r < hashes.key.size(); ++r) {
+        std::vector<std::vector<std::int64_t>> members(static_cast<std::size_t>(params.integer("buckets")));
+        for (std::int64_t j = 0; j < n; ++j) members[static_cast<std::size_t>(hashes.key[r][static_cast<std::size_t>(j)])].push_back(j);
+        pattern->addRound(hashes.query[r], std::move(members));
     }
     return pattern;
 }
 
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
     const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
-    return lshHeadPattern(*request.inputs->q, keys, request.head, *request.params, request.shape.causal);
+    return lshHeadPattern(hashHead(*request.inputs->q, keys, request.head, *request.params), request.shape.n,
+                          *request.params, request.shape.causal);
+}
+
+// Reformer's way: one pass per round with queries and keys sorted by bucket (then by index), a block
+// never spanning two buckets, so each bucket is a dense (causal) block. A pair that already matched in
+// an earlier round is left out; with shared_qk a row's own key is left out unless nothing else is
+// left; a row with no key at all gets its own (in round 0).
+std::shared_ptr<const BlockPlan> lshPlan(const HeadHashes& hashes, std::int64_t n, const ParamSet& params, bool causal) {
+    const bool shared = params.flag("shared_qk");
+    const auto buckets = static_cast<std::size_t>(params.integer("buckets"));
+    const std::size_t rounds = hashes.key.size();
+    std::vector<std::vector<std::int64_t>> keyOrder(rounds), bucketStart(rounds);
+    std::vector<PlanRowOrder> rowOrder(rounds);
+    auto sortByBucket = [buckets](const std::vector<std::int64_t>& bucket, std::vector<std::int64_t>& order,
+                                  std::vector<std::int64_t>& start) {
+        start.assign(buckets + 1, 0);
+        for (const std::int64_t b : bucket) ++start[static_cast<std::size_t>(b) + 1];
+        for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
+        order.resize(bucket.size());
+        std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+        for (std::size_t x = 0; x < bucket.size(); ++x)
+            order[static_cast<std::size_t>(next[static_cast<std::size_t>(bucket[x])]++)] = static_cast<std::int64_t>(x);
+    };
+    for (std::size_t r = 0; r < rounds; ++r) {
+        sortByBucket(hashes.key[r], keyOrder[r], bucketStart[r]);
+        std::vector<std::int64_t> rowStart;
+        sortByBucket(hashes.query[r], rowOrder[r].rows, rowStart);
+        for (std::size_t b = 1; b <= buckets; ++b)
+            if (rowStart[b] > rowStart[b - 1]) rowOrder[r].segmentEnds.push_back(rowStart[b]);
+    }
+    // Row i's keys in round r as positions of keyOrder[r], without pairs matched in earlier rounds.
+    auto roundKeys = [&](std::size_t r, std::int64_t i, const std::function<void(std::int64_t position, std::int64_t j)>& take) {
+        const auto b = static_cast<std::size_t>(hashes.query[r][static_cast<std::size_t>(i)]);
+        for (std::int64_t p = bucketStart[r][b]; p < bucketStart[r][b + 1]; ++p) {
+            const std::int64_t j = keyOrder[r][static_cast<std::size_t>(p)];
+            if (causal && j > i) break;
+            bool earlier = false;
+            for (std::size_t e = 0; e < r && !earlier; ++e)
+                earlier = hashes.query[e][static_cast<std::size_t>(i)] == hashes.key[e][static_cast<std::size_t>(j)];
+            if (!earlier) take(p, j);
+        }
+    };
+    std::vector<std::uint8_t> hasOther(static_cast<std::size_t>(n), 0), hasAny(static_cast<std::size_t>(n), 0);
+    for (std::size_t r = 0; r < rounds; ++r)
+        for (std::int64_t i = 0; i < n; ++i)
+            roundKeys(r, i, [&](std::int64_t, std::int64_t j) {
+                hasAny[static_cast<std::size_t>(i)] = 1;
+                if (j != i) hasOther[static_cast<std::size_t>(i)] = 1;
+            });
+    auto plan = std::make_shared<BlockPlan>();
+    plan->n = n;
+    for (std::size_t r = 0; r < rounds; ++r) {
+        std::vector<std::int64_t> position(static_cast<std::size_t>(n));
+        for (std::int64_t p = 0; p < n; ++p) position[static_cast<std::size_t>(keyOrder[r][static_cast<std::size_t>(p)])] = p;
+        PassSpec pass;
+        pass.order = &rowOrder[r];
+        pass.columnOrder = &keyOrder[r];
+        pass.resume = r > 0;
+        pass.finish = r + 1 == rounds;
+        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+            std::vector<std::int64_t> positions;
+            roundKeys(r, i, [&](std::int64_t p, std::int64_t j) {
+                if (!(shared && j == i && hasOther[static_cast<std::size_t>(i)])) positions.push_back(p);
+            });
+            if (r == 0 && !hasAny[static_cast<std::size_t>(i)]) positions.push_back(position[static_cast<std::size_t>(i)]);
+            std::sort(positions.begin(), positions.end());
+            const auto ranges = rangesOfColumns(positions);
+            out.insert(out.end(), ranges.begin(), ranges.end());
+        };
+        appendPass(*plan, pass);
+    }
+    return plan;
 }
 
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     const Tensor3 keys = lshKeys(inputs, options.params.flag("shared_qk"));
-    HeadPatterns patterns(static_cast<std::size_t>(inputs.q->heads));
+    const std::int64_t n = inputs.q->rows;
+    HeadPatterns patterns(static_cast<std::size_t>(options.useReference ? inputs.q->heads : 0));
+    HeadPlans plans(static_cast<std::size_t>(options.useReference ? 0 : inputs.q->heads));
     const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
-        patterns[static_cast<std::size_t>(h)] = lshHeadPattern(*inputs.q, keys, static_cast<int>(h), options.params, options.causal);
+        const HeadHashes hashes = hashHead(*inputs.q, keys, static_cast<int>(h), options.params);
+        if (options.useReference)
+            patterns[static_cast<std::size_t>(h)] = lshHeadPattern(hashes, n, options.params, options.causal);
+        else
+            plans[static_cast<std::size_t>(h)] = lshPlan(hashes, n, options.params, options.causal);
     });
     if (!hashed) {
         RunResult cancelled;
@@ -139,7 +229,8 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     withKeys.k = &keys;
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-    return runMasked(withKeys, patterns, scoring, options);
+    if (options.useReference) return runMaskedAttentionReference(withKeys, patterns, scoring, options);
+    return runPlannedAttention(withKeys, plans, scoring, options);
 }
 
 } // namespace
@@ -167,6 +258,11 @@ VariantInfo makeLshVariant() {
     };
     v.needsKeys = [](const ParamSet& params) { return !params.flag("shared_qk"); };
     v.pattern = lshPattern;
+    v.plan = [](const PatternRequest& request) {
+        const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
+        return lshPlan(hashHead(*request.inputs->q, keys, request.head, *request.params), request.shape.n,
+                       *request.params, request.shape.causal);
+    };
     v.run = runLsh;
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
