@@ -3,36 +3,79 @@
 // keys are q_j/‖q_j‖ (K ignored) and j = i is excluded unless the row has no other member; without it an
 // empty row gets j = i.
 #include "core/kernels/block_attention.h"
+#include "core/kernels/tile_math.h"
 #include "core/parallel_tasks.h"
 #include "core/random_features.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace attnlab {
 
 namespace {
 
-// Bucket of each row of one head's [n, d] matrix under rotation R (d × b/2); ties go to the lower index.
+// Bucket of one row (d values) under rotation R (d × b/2), in double; ties go to the lower index.
+std::int64_t hashRowExactly(const float* row, std::int64_t d, const std::vector<double>& rotation, std::int64_t halfBuckets,
+                            std::vector<double>& projected) {
+    projected.assign(static_cast<std::size_t>(halfBuckets), 0.0);
+    for (std::int64_t c = 0; c < d; ++c)
+        for (std::int64_t b = 0; b < halfBuckets; ++b) projected[b] += static_cast<double>(row[c]) * rotation[c * halfBuckets + b];
+    std::int64_t best = 0;
+    double bestValue = projected[0];
+    for (std::int64_t b = 1; b < 2 * halfBuckets; ++b) {
+        const double value = b < halfBuckets ? projected[b] : -projected[b - halfBuckets];
+        if (value > bestValue) {
+            bestValue = value;
+            best = b;
+        }
+    }
+    return best;
+}
+
+// Buckets of every row of one head's [n, d] matrix, as hashRowExactly gives them: the projections are
+// one float tile product, and a row whose two best candidates are closer than float rounding could
+// reorder (bounded by d·2⁻²³·‖x‖₁·max|R|, with margin) is hashed again in double.
 std::vector<std::int64_t> hashRows(const float* rows, std::int64_t n, std::int64_t d, const std::vector<double>& rotation,
                                    std::int64_t halfBuckets) {
+    const std::int64_t stride = (halfBuckets + tile::kLanes - 1) / tile::kLanes * tile::kLanes;
+    std::vector<float> rotationFloat(rotation.begin(), rotation.end()), projected(static_cast<std::size_t>(n * stride));
+    double largest = 0;
+    for (const double x : rotation) largest = std::max(largest, std::fabs(x));
+    tile::TileProduct product;
+    product.depth = d;
+    product.a = rows;
+    product.aRowStride = d;
+    product.aDepthStride = 1;
+    product.b = rotationFloat.data();
+    product.bRowStride = halfBuckets;
+    product.c = projected.data();
+    product.cRowStride = stride;
+    tile::multiplyBlock(product, n, halfBuckets);
     std::vector<std::int64_t> buckets(static_cast<std::size_t>(n));
-    std::vector<double> projected(static_cast<std::size_t>(halfBuckets));
+    std::vector<double> exact;
     for (std::int64_t i = 0; i < n; ++i) {
-        std::fill(projected.begin(), projected.end(), 0.0);
-        for (std::int64_t c = 0; c < d; ++c)
-            for (std::int64_t b = 0; b < halfBuckets; ++b) projected[b] += static_cast<double>(rows[i * d + c]) * rotation[c * halfBuckets + b];
+        const float* p = projected.data() + i * stride;
         std::int64_t best = 0;
-        double bestValue = projected[0];
+        float bestValue = p[0], second = -std::numeric_limits<float>::infinity();
         for (std::int64_t b = 1; b < 2 * halfBuckets; ++b) {
-            const double value = b < halfBuckets ? projected[b] : -projected[b - halfBuckets];
+            const float value = b < halfBuckets ? p[b] : -p[b - halfBuckets];
             if (value > bestValue) {
+                second = bestValue;
                 bestValue = value;
                 best = b;
+            } else {
+                second = std::max(second, value);
             }
         }
-        buckets[i] = best;
+        double norm = 0;
+        for (std::int64_t c = 0; c < d; ++c) norm += std::fabs(static_cast<double>(rows[i * d + c]));
+        const double rounding = 4.0 * static_cast<double>(d + 1) * 0x1p-23 * norm * largest;
+        buckets[static_cast<std::size_t>(i)] = static_cast<double>(bestValue) - second > rounding
+                                                   ? best
+                                                   : hashRowExactly(rows + i * d, d, rotation, halfBuckets, exact);
     }
     return buckets;
 }
@@ -165,7 +208,7 @@ std::shared_ptr<const BlockPlan> lshPlan(const HeadHashes& hashes, std::int64_t 
             if (rowStart[b] > rowStart[b - 1]) rowOrder[r].segmentEnds.push_back(rowStart[b]);
     }
     // Row i's keys in round r as positions of keyOrder[r], without pairs matched in earlier rounds.
-    auto roundKeys = [&](std::size_t r, std::int64_t i, const std::function<void(std::int64_t position, std::int64_t j)>& take) {
+    auto roundKeys = [&](std::size_t r, std::int64_t i, auto&& take) {
         const auto b = static_cast<std::size_t>(hashes.query[r][static_cast<std::size_t>(i)]);
         for (std::int64_t p = bucketStart[r][b]; p < bucketStart[r][b + 1]; ++p) {
             const std::int64_t j = keyOrder[r][static_cast<std::size_t>(p)];
@@ -193,15 +236,19 @@ std::shared_ptr<const BlockPlan> lshPlan(const HeadHashes& hashes, std::int64_t 
         pass.columnOrder = &keyOrder[r];
         pass.resume = r > 0;
         pass.finish = r + 1 == rounds;
+        std::vector<std::int64_t> positions;
         pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
-            std::vector<std::int64_t> positions;
+            positions.clear();
             roundKeys(r, i, [&](std::int64_t p, std::int64_t j) {
                 if (!(shared && j == i && hasOther[static_cast<std::size_t>(i)])) positions.push_back(p);
             });
             if (r == 0 && !hasAny[static_cast<std::size_t>(i)]) positions.push_back(position[static_cast<std::size_t>(i)]);
             std::sort(positions.begin(), positions.end());
-            const auto ranges = rangesOfColumns(positions);
-            out.insert(out.end(), ranges.begin(), ranges.end());
+            for (const std::int64_t p : positions)
+                if (!out.empty() && out.back().end == p)
+                    ++out.back().end;
+                else
+                    out.push_back({p, p + 1});
         };
         appendPass(*plan, pass);
     }
