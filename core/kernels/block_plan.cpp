@@ -159,16 +159,18 @@ void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutation
     plan.rows.insert(plan.rows.end(), rowIds, rowIds + rows);
     s.cursor.assign(s.rowStart.begin(), s.rowStart.begin() + rows);
     const std::int64_t slots = s.runs.empty() ? 0 : s.runSlot.back() + s.runs.back().size();
-    std::size_t run = 0;
-    for (std::int64_t from = 0; from < slots;) {
-        std::int64_t to = std::min(slots, from + kPlanKeyBlock);
-        if (pass.consecutiveOnly) {
-            while (s.runSlot[run] + s.runs[run].size() <= from) ++run;
-            to = std::min(to, s.runSlot[run] + s.runs[run].size());
-        }
-        appendPiece(plan, s, rows, permutationBase, from, to);
-        from = to;
-    }
+    // Pieces of equal width (a multiple of the kernel's 6-key tiles) over the slots, or over each run
+    // when pieces must stay consecutive, rather than full pieces and a thin remainder.
+    auto cut = [&](std::int64_t begin, std::int64_t end) {
+        const std::int64_t pieces = (end - begin + kPlanKeyBlock - 1) / kPlanKeyBlock;
+        const std::int64_t width = std::min(kPlanKeyBlock, ((end - begin + pieces - 1) / pieces + 5) / 6 * 6);
+        for (std::int64_t from = begin; from < end; from += width)
+            appendPiece(plan, s, rows, permutationBase, from, std::min(end, from + width));
+    };
+    if (pass.consecutiveOnly)
+        for (std::size_t run = 0; run < s.runs.size(); ++run) cut(s.runSlot[run], s.runSlot[run] + s.runs[run].size());
+    else if (slots > 0)
+        cut(0, slots);
     block.pieceEnd = static_cast<std::int64_t>(plan.pieces.size());
     plan.blocks.push_back(block);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -220,6 +221,32 @@ float dot(const float* a, const float* b, std::int64_t count) {
     return _mm512_reduce_add_ps(_mm512_add_ps(sum0, sum1));
 }
 
+namespace {
+__mmask16 tailLanes(std::int64_t left) { return left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u); }
+
+// max of x (sign = 1) or of −x (sign = −1) over e < count, e ≠ skip.
+float signedMax(const float* x, std::int64_t count, float sign, std::int64_t skip) {
+    const __m512 none = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), factor = _mm512_set1_ps(sign);
+    __m512 largest = none;
+    for (std::int64_t e = 0; e < count; e += kLanes) {
+        __mmask16 lanes = tailLanes(count - e);
+        if (skip >= e && skip < e + kLanes) lanes &= static_cast<__mmask16>(~(1u << (skip - e)));
+        largest = _mm512_max_ps(largest, _mm512_mask_mul_ps(none, lanes, _mm512_maskz_loadu_ps(lanes, x + e), factor));
+    }
+    return _mm512_reduce_max_ps(largest);
+}
+} // namespace
+
+std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
+    const float top = signedMax(x, count, 1.0f, -1), bottom = signedMax(x, count, -1.0f, -1);
+    const bool positive = top >= bottom;
+    best = positive ? top : bottom;
+    std::int64_t e = 0;
+    while ((positive ? x[e] : -x[e]) != best) ++e;
+    second = positive ? std::max(signedMax(x, count, 1.0f, e), bottom) : std::max(top, signedMax(x, count, -1.0f, e));
+    return positive ? e : count + e;
+}
+
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
     const __m512 scale = _mm512_set1_ps(factor);
     for (std::int64_t e = 0; e < padded; e += kLanes) {
@@ -308,6 +335,23 @@ float dot(const float* a, const float* b, std::int64_t count) {
     float sum = 0;
     for (std::int64_t c = 0; c < count; ++c) sum += a[c] * b[c];
     return sum;
+}
+
+std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
+    std::int64_t index = 0;
+    best = x[0];
+    second = -std::numeric_limits<float>::infinity();
+    for (std::int64_t b = 1; b < 2 * count; ++b) {
+        const float value = b < count ? x[b] : -x[b - count];
+        if (value > best) {
+            second = best;
+            best = value;
+            index = b;
+        } else {
+            second = std::max(second, value);
+        }
+    }
+    return index;
 }
 
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {

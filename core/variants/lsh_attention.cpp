@@ -57,19 +57,8 @@ std::vector<std::int64_t> hashRows(const float* rows, std::int64_t n, std::int64
     std::vector<std::int64_t> buckets(static_cast<std::size_t>(n));
     std::vector<double> exact;
     for (std::int64_t i = 0; i < n; ++i) {
-        const float* p = projected.data() + i * stride;
-        std::int64_t best = 0;
-        float bestValue = p[0], second = -std::numeric_limits<float>::infinity();
-        for (std::int64_t b = 1; b < 2 * halfBuckets; ++b) {
-            const float value = b < halfBuckets ? p[b] : -p[b - halfBuckets];
-            if (value > bestValue) {
-                second = bestValue;
-                bestValue = value;
-                best = b;
-            } else {
-                second = std::max(second, value);
-            }
-        }
+        float bestValue = 0, second = 0;
+        const std::int64_t best = tile::signedArgmax(projected.data() + i * stride, halfBuckets, bestValue, second);
         double norm = 0;
         for (std::int64_t c = 0; c < d; ++c) norm += std::fabs(static_cast<double>(rows[i * d + c]));
         const double rounding = 4.0 * static_cast<double>(d + 1) * 0x1p-23 * norm * largest;
@@ -80,19 +69,23 @@ std::vector<std::int64_t> hashRows(const float* rows, std::int64_t n, std::int64
     return buckets;
 }
 
-// Keys of one head: q_j/‖q_j‖ when shared_qk (zero stays zero), else K.
-Tensor3 lshKeys(const AttentionInputs& inputs, bool shared) {
+// Keys of every head: q_j/‖q_j‖ when shared_qk (zero stays zero), written into `storage` (kept by the
+// caller between runs), else K itself.
+const Tensor3& lshKeys(const AttentionInputs& inputs, bool shared, Tensor3& storage, int threads = 1) {
     if (!shared) return *inputs.k;
-    Tensor3 keys = *inputs.q;
-    for (int h = 0; h < keys.heads; ++h)
-        for (std::int64_t i = 0; i < keys.rows; ++i) {
-            float* row = keys.row(h, i);
+    const Tensor3& q = *inputs.q;
+    if (storage.heads != q.heads || storage.rows != q.rows || storage.cols != q.cols) storage = Tensor3(q.heads, q.rows, q.cols);
+    runTasks(q.heads, threads, {}, [&](std::int64_t h) {
+        for (std::int64_t i = 0; i < q.rows; ++i) {
+            const float* row = q.row(static_cast<int>(h), i);
+            float* key = storage.row(static_cast<int>(h), i);
             double norm = 0;
-            for (std::int64_t c = 0; c < keys.cols; ++c) norm += static_cast<double>(row[c]) * row[c];
-            norm = std::sqrt(norm);
-            for (std::int64_t c = 0; c < keys.cols; ++c) row[c] = norm > 0 ? static_cast<float>(row[c] / norm) : 0.0f;
+            for (std::int64_t c = 0; c < q.cols; ++c) norm += static_cast<double>(row[c]) * row[c];
+            const double inverse = norm > 0 ? 1.0 / std::sqrt(norm) : 0.0;
+            for (std::int64_t c = 0; c < q.cols; ++c) key[c] = static_cast<float>(row[c] * inverse);
         }
-    return keys;
+    });
+    return storage;
 }
 
 // M of one head kept as its hash buckets, O(rounds · n) memory however large the buckets are: per round,
@@ -175,7 +168,8 @@ std::unique_ptr<Pattern> lshHeadPattern(const HeadHashes& hashes, std::int64_t n
 }
 
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
-    const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
+    Tensor3 storage;
+    const Tensor3& keys = lshKeys(*request.inputs, request.params->flag("shared_qk"), storage);
     return lshHeadPattern(hashHead(*request.inputs->q, keys, request.head, *request.params), request.shape.n,
                           *request.params, request.shape.causal);
 }
@@ -256,7 +250,8 @@ std::shared_ptr<const BlockPlan> lshPlan(const HeadHashes& hashes, std::int64_t 
 }
 
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
-    const Tensor3 keys = lshKeys(inputs, options.params.flag("shared_qk"));
+    static thread_local Tensor3 storage; // the calling thread's, reused by its next run
+    const Tensor3& keys = lshKeys(inputs, options.params.flag("shared_qk"), storage, options.threads);
     const std::int64_t n = inputs.q->rows;
     HeadPatterns patterns(static_cast<std::size_t>(options.useReference ? inputs.q->heads : 0));
     HeadPlans plans(static_cast<std::size_t>(options.useReference ? 0 : inputs.q->heads));
@@ -306,7 +301,8 @@ VariantInfo makeLshVariant() {
     v.needsKeys = [](const ParamSet& params) { return !params.flag("shared_qk"); };
     v.pattern = lshPattern;
     v.plan = [](const PatternRequest& request) {
-        const Tensor3 keys = lshKeys(*request.inputs, request.params->flag("shared_qk"));
+        Tensor3 storage;
+        const Tensor3& keys = lshKeys(*request.inputs, request.params->flag("shared_qk"), storage);
         return lshPlan(hashHead(*request.inputs->q, keys, request.head, *request.params), request.shape.n,
                        *request.params, request.shape.causal);
     };
