@@ -77,6 +77,10 @@ std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal) {
         [n, causal](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({0, causal ? i + 1 : n}); });
 }
 
+std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal) {
+    return cachedPlan(planKey("all pairs", n, causal, {}), [n, causal] { return genericBlockPlan(*allPairsPattern(n, causal)); });
+}
+
 HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
     HeadPatterns patterns;
     patterns.push_back(std::move(pattern));

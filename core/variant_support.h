@@ -41,6 +41,9 @@ double rowKernelWorkspace(const ProblemShape& shape, double longestRow);
 // The pattern "W may be non-zero": all pairs, or j ≤ i when causal (variants with no mask).
 std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal);
 
+// The block plan of allPairsPattern, kept between runs (full's tiled kernel, relu2).
+std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal);
+
 // One pattern shared by all heads, built from the registry's pattern entry point.
 HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern);
 

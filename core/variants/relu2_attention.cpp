@@ -1,5 +1,6 @@
 // relu2: FLASH-Quad (GAU) attention, out_i = Σ_{J_i} relu(q_i·k_j)² v_j / Z with Z = n·d (ns) or n² (n2).
 // No softmax and no 1/√d; J_i = all j, or j ≤ i when causal.
+#include "core/kernels/block_attention.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
@@ -12,7 +13,9 @@ RunResult runRelu2(const AttentionInputs& inputs, const RunOptions& options) {
     MaskedScoring scoring;
     scoring.kind = MaskedScoring::Kind::ReluSquared;
     scoring.normalizer = options.params.choice("scale") == "ns" ? n * static_cast<double>(inputs.q->cols) : n * n;
-    return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
+    if (options.useReference)
+        return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
+    return runPlannedAttention(inputs, {allPairsPlan(inputs.q->rows, options.causal)}, scoring, options);
 }
 
 } // namespace

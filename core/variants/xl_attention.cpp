@@ -1,6 +1,7 @@
 // xl: Transformer-XL, one layer, causal only. Query i in segment σ = ⌊i/L⌋ attends σL − m ≤ j ≤ i.
 // relpos=sinusoid: s_ij = (q_i·k_j + q_i·R_{i−j}) / √d with R_p[k] = sin(p·f_k), R_p[d/2+k] = cos(p·f_k),
 // f_k = 10000^(−2k/d).
+#include "core/kernels/block_attention.h"
 #include "core/variant_support.h"
 #include "core/variants/variant_factories.h"
 
@@ -33,6 +34,13 @@ std::vector<float> sinusoidTable(std::int64_t n, std::int64_t d) {
     return table;
 }
 
+// The generic plan with rows and pieces kept consecutive, so that the relative-position term is one
+// product per piece; kept between runs.
+std::shared_ptr<const BlockPlan> xlPlan(const PatternRequest& request) {
+    return cachedPlan(planKey("xl", request.shape.n, request.shape.causal, *request.params),
+                      [&] { return genericBlockPlan(*xlPattern(request), true); });
+}
+
 RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
     PatternRequest request;
     request.shape = inputs.shape(options.causal);
@@ -44,7 +52,8 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
         table = sinusoidTable(inputs.q->rows, inputs.q->cols);
         scoring.relativePositions = &table;
     }
-    return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
+    if (options.useReference) return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
+    return runPlannedAttention(inputs, {xlPlan(request)}, scoring, options);
 }
 
 } // namespace
@@ -68,6 +77,7 @@ VariantInfo makeXlVariant() {
             throw InputError("xl with relpos=sinusoid needs an even head size d, got d = " + std::to_string(shape.d));
     };
     v.pattern = xlPattern;
+    v.plan = xlPlan;
     v.run = runXl;
     const auto masked = softmaxPatternCost(xlPattern);
     v.cost = [masked](const ProblemShape& shape, const ParamSet& params) {
