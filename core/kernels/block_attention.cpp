@@ -240,27 +240,9 @@ void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     }
 }
 
-// Asks for the cache lines of the rows the block will write (out) and of the queries of the next two
-// blocks in plan order (likely this thread's next block; a guess costs nothing), so that the memory
-// latency of these scattered rows overlaps the block's products.
-void prefetchRows(const BlockJob& job) {
-    const std::int64_t dv = job.inputs->v->cols, d = job.inputs->q->cols;
-    for (std::int64_t r = 0; r < job.rows(); ++r) {
-        const float* out = job.out->row(job.head, job.row(r));
-        for (std::int64_t e = 0; e < dv; e += 16) __builtin_prefetch(out + e, 1);
-    }
-    const PlanBlock* end = job.plan->blocks.data() + job.plan->blocks.size();
-    for (const PlanBlock* next = job.block + 1; next < std::min(end, job.block + 3); ++next)
-        for (std::int64_t r = 0; r < next->rowCount; ++r) {
-            const float* q = job.inputs->q->row(job.head, job.plan->rows[static_cast<std::size_t>(next->rowOffset + r)]);
-            for (std::int64_t e = 0; e < d; e += 16) __builtin_prefetch(q + e, 0);
-        }
-}
-
 void attendBlock(const BlockJob& job) {
     Workspace& ws = threadWorkspace();
     const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
-    prefetchRows(job);
     ws.scores.reserve(static_cast<std::size_t>(kPlanKeyBlock * kQueryBlock));
     ws.output.reserve(static_cast<std::size_t>(kQueryBlock * width));
     ws.rowStats.reserve(3 * kQueryBlock);
