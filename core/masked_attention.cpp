@@ -1,4 +1,5 @@
 #include "core/masked_attention.h"
+#include "core/run_result.h"
 
 #include "core/kernels/block_attention.h"
 #include "core/parallel_tasks.h"
@@ -8,17 +9,6 @@
 #include <limits>
 
 namespace attnlab {
-
-RunResult makeResult(const Tensor3& v, const RunOptions& options) {
-    RunResult result;
-    const Tensor3* earlier = options.recycle ? &options.recycle->out : nullptr;
-    if (earlier && earlier->heads == v.heads && earlier->rows == v.rows && earlier->cols == v.cols)
-        result.out = std::move(options.recycle->out);
-    else
-        result.out = Tensor3(v.heads, v.rows, v.cols);
-    if (options.wantWeights) result.weights = Tensor3(v.heads, v.rows, v.rows);
-    return result;
-}
 
 namespace {
 
@@ -50,11 +40,12 @@ void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const M
     const Tensor3& v = *inputs.v;
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
     const bool softmax = scoring.kind == MaskedScoring::Kind::Softmax;
+    const int kvHead = inputs.kvHead(h);
     std::vector<double> w(static_cast<std::size_t>(n), 0.0);
     double best = -std::numeric_limits<double>::infinity();
     for (std::int64_t j = 0; j < n; ++j)
         if (pattern.allowed(i, j)) {
-            w[j] = rawScore(scoring, q.row(h, i), k.row(h, j), i, j, d);
+            w[j] = rawScore(scoring, q.row(h, i), k.row(kvHead, j), i, j, d);
             if (softmax) best = std::max(best, scoring.scale * w[j]);
         }
     double total = 0;
@@ -67,7 +58,7 @@ void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const M
     for (std::int64_t j = 0; j < n; ++j) {
         if (!pattern.allowed(i, j)) continue;
         if (softmax) w[j] /= total;
-        for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(h, j, c);
+        for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(kvHead, j, c);
         if (result.weights) result.weights->at(h, i, j) = static_cast<float>(w[j]);
     }
     for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
@@ -82,7 +73,7 @@ RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& 
 
 RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
                                       const MaskedScoring& scoring, const RunOptions& options) {
-    RunResult result = makeResult(*inputs.v, options);
+    RunResult result = makeQueryResult(inputs, options);
     const int heads = inputs.q->heads;
     const std::int64_t n = inputs.q->rows;
     ParallelErrors errors;

@@ -23,9 +23,9 @@ struct MaskedScoring {
 // One pattern shared by all heads (size 1) or one per head (size h).
 using HeadPatterns = std::vector<std::unique_ptr<Pattern>>;
 
-// Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h
-// (64-row query blocks × key blocks, visiting only the pattern's non-empty blocks, per-row fallback
-// for sparse rows and relative positions). O(nnz · (d + dv)) work, O(64 · (d + dv)) scratch per thread.
+// Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h on
+// each pattern's generic block plan (core/kernels/block_plan.h), built for the call. Variants that
+// know a better plan, or want theirs kept between runs, call runPlannedAttention instead.
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options);
 
@@ -36,11 +36,6 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
 // Dispatches to the reference or the fast path by options.useReference.
 RunResult runMasked(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                     const RunOptions& options);
-
-// The result buffers for values v [h, n, dv]: out [h, n, dv] and, when options.wantWeights, zeroed weights
-// [h, n, n]. The output storage is taken over from options.recycle when its shape matches and is then
-// not cleared: every kernel writes each output element.
-RunResult makeResult(const Tensor3& v, const RunOptions& options);
 
 // Number of query rows processed between two cancellation polls.
 inline constexpr std::int64_t kRowBlock = 64;

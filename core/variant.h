@@ -50,6 +50,7 @@ using CancelCheck = std::function<bool()>;
 
 struct RunResult;
 struct DecodeInfo;
+struct BlockPlan;
 
 struct RunOptions {
     bool causal = false;
@@ -108,6 +109,11 @@ struct VariantInfo {
     std::function<bool(const ParamSet&)> needsKeys;
     std::function<RunResult(const AttentionInputs&, const RunOptions&)> run;
     std::function<std::unique_ptr<Pattern>(const PatternRequest&)> pattern;
+    // Optional: the fast kernel's block plan (core/kernels/block_plan.h) of `pattern` for the request,
+    // usually kept between runs; covers exactly the pattern's cells. Set where a variant knows a better
+    // plan than the generic one (a permutation that turns its scattered columns into dense blocks) or
+    // wants its plan cached. Data-dependent patterns give request.head's plan. May be empty.
+    std::function<std::shared_ptr<const BlockPlan>(const PatternRequest&)> plan;
     std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
     // What this variant's pattern guarantees about reach over `layers` layers (receptive-field view). May be empty.
     std::function<ReachTheory(const ProblemShape&, const ParamSet&, int layers)> reachTheory;

@@ -1,6 +1,7 @@
 #include "core/variant_support.h"
 
 #include "core/expression_pattern.h"
+#include "core/kernels/block_attention.h"
 
 #include <algorithm>
 
@@ -77,6 +78,10 @@ std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal) {
         [n, causal](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({0, causal ? i + 1 : n}); });
 }
 
+std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal) {
+    return cachedPlan(planKey("all pairs", n, causal, {}), [n, causal] { return genericBlockPlan(*allPairsPattern(n, causal)); });
+}
+
 HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
     HeadPatterns patterns;
     patterns.push_back(std::move(pattern));
@@ -87,15 +92,24 @@ HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
 
 namespace attnlab {
 
-std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern) {
-    return [pattern](const AttentionInputs& inputs, const RunOptions& options) {
+std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
+                                                                                       PlanFunction plan) {
+    return [pattern, plan](const AttentionInputs& inputs, const RunOptions& options) {
         PatternRequest request;
         request.shape = inputs.shape(options.causal);
         request.params = &options.params;
         request.inputs = &inputs;
         MaskedScoring scoring;
         scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-        return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+        if (options.useReference || !plan) return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+        return runPlannedAttention(inputs, {plan(request)}, scoring, options);
+    };
+}
+
+PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern) {
+    return [kind, pattern](const PatternRequest& request) {
+        return cachedPlan(planKey(kind, request.shape.n, request.shape.causal, *request.params),
+                          [&] { return genericBlockPlan(*pattern(request)); });
     };
 }
 

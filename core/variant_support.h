@@ -41,6 +41,9 @@ double rowKernelWorkspace(const ProblemShape& shape, double longestRow);
 // The pattern "W may be non-zero": all pairs, or j ≤ i when causal (variants with no mask).
 std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal);
 
+// The block plan of allPairsPattern, kept between runs (full's tiled kernel, relu2).
+std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal);
+
 // One pattern shared by all heads, built from the registry's pattern entry point.
 HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern);
 
@@ -49,10 +52,18 @@ HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern);
 namespace attnlab {
 
 using PatternFunction = std::function<std::unique_ptr<Pattern>(const PatternRequest&)>;
+using PlanFunction = std::function<std::shared_ptr<const BlockPlan>(const PatternRequest&)>;
 
 // The run entry point of a softmax variant whose allowed set is its own pattern entry point:
-// s_ij = q_i·k_j / sqrt(d) over the pattern, one pattern shared by all heads.
-std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern);
+// s_ij = q_i·k_j / sqrt(d) over the pattern, one pattern shared by all heads. The fast path runs
+// `plan` (VariantInfo::plan) when given, else the generic plan of the pattern built for the call;
+// the reference path always reads the pattern.
+std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
+                                                                                       PlanFunction plan = {});
+
+// A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters)
+// and keeps it (core/kernels/block_plan.h: cachedPlan).
+PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern);
 
 } // namespace attnlab
 

@@ -18,19 +18,6 @@ namespace {
 using testing::Call;
 using testing::Inputs;
 
-// PENDING the masked-kernel rewrite (core/masked_attention.cpp and core/kernels/block_attention.cpp are
-// being changed to read K and V through AttentionInputs::kvHead and to size the output by Q's heads).
-// Until it is merged, a grouped run of a variant built on them (every softmax pattern, relu2, lsh, and
-// mixed_chunk's chunk-local part) would read past K and V, so those variants are skipped here. Remove
-// this function and its two uses once that work is merged: every variant must then pass.
-bool waitsForMaskedKernelRewrite(const VariantInfo& variant) {
-    return variant.id != "linear" && variant.id != "performer" && variant.id != "linformer";
-}
-
-constexpr const char* kPendingReason =
-    "pending: the masked-attention kernels (core/masked_attention.cpp, core/kernels/block_attention.cpp) do not "
-    "read K/V through AttentionInputs::kvHead yet; remove this skip after that rewrite is merged";
-
 // Each head of t repeated `times` times in a row: head t of the result is head ⌊t / times⌋ of t.
 Tensor3 repeatHeads(const Tensor3& t, int times) {
     Tensor3 repeated(t.heads * times, t.rows, t.cols);
@@ -66,7 +53,6 @@ class EveryVariant : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryVariant, GroupedRunEqualsTheRunOnRepeatedKeysAndValues) {
     const VariantInfo& variant = requireVariant(GetParam());
-    if (waitsForMaskedKernelRewrite(variant)) GTEST_SKIP() << kPendingReason;
     constexpr std::int64_t n = 29, d = 8, dv = 6;
     for (const Call& base : testing::representativeCalls(n)) {
         if (base.id != variant.id) continue;
@@ -109,7 +95,6 @@ double extraBytesOfRun(const VariantInfo& variant, const AttentionInputs& inputs
 // here); a grouped run must add no more than the same run on ungrouped K and V, within half of that.
 TEST_P(EveryVariant, GroupedRunDoesNotPayForRepeatedKeysAndValues) {
     const VariantInfo& variant = requireVariant(GetParam());
-    if (waitsForMaskedKernelRewrite(variant)) GTEST_SKIP() << kPendingReason;
     constexpr int heads = 8, kvHeads = 1;
     constexpr std::int64_t n = 2048, d = 64;
     const double repeatBytes = 4.0 * (heads - kvHeads) * n * 2.0 * d;

@@ -1,28 +1,34 @@
 #pragma once
 
+#include "core/kernels/block_plan.h"
 #include "core/masked_attention.h"
 
 namespace attnlab {
 
-// Masked attention (softmax or relu²) in blocks of 64 query rows × kKeyBlock keys, for one pattern
-// per head or one shared by all heads:
-//  - each query block gathers its rows' column ranges and visits only the key blocks they touch;
-//    fully allowed blocks run unmasked, partial blocks get −inf (softmax) or 0 (relu²) in the
-//    cells outside the pattern, so the work follows the pattern's non-empty blocks;
-//  - scores S^T = K_block · Q_blockᵀ and the update O += P·V_block are register-tiled products,
-//    the softmax is online (running row max and sum, exp2 with the scale·log2(e) folded into Q);
-//  - a query block whose rows share a few columns spread over many key blocks (fixed's summary
-//    columns, globals) copies the union of its columns' K and V rows together and runs on that;
-//  - a query block whose touched blocks are mostly empty either way (rows with different sparse
-//    columns, such as strided or dilated patterns) and relative-position scoring fall back to the
-//    per-row kernel, which visits each row's ranges directly, so time stays proportional to nnz.
-// Extra memory is O(64 · (d + dv + kKeyBlock)) floats per thread, kept between calls. Cancellation
-// is polled before every query block.
+// One plan shared by all heads (size 1) or one per query head (size h).
+using HeadPlans = std::vector<std::shared_ptr<const BlockPlan>>;
+
+// The one kernel behind every masked variant: executes block plans (block_plan.h), softmax or relu²,
+// pass after pass. Per query block: the block's rows of Q are gathered, transposed and scaled once;
+// per piece, S^T = K_piece · Q_blockᵀ and O += P·V_piece are register-tiled products reading the
+// piece's K and V rows in place through row pointers (no copies, whatever the columns), the cells
+// outside the piece's mask become −inf (softmax) or 0 (relu²), and the softmax is online (running row
+// max and sum, exp2 with scale·log2(e) folded into Q). A row continued in a later pass leaves its
+// unnormalised output in `out` and its running max and sum in a per-call buffer; the later block
+// merges into them (log-sum-exp), so a row is one softmax however its columns are split.
+// Relative positions (MaskedScoring::relativePositions) are added as one more product per piece
+// (R_{p} · Q_blockᵀ over the piece's distances, then skewed) where rows and columns are consecutive,
+// cell by cell elsewhere. Weights, when asked, are rebuilt in a second sweep from the final row max
+// and sum. K and V of query head t are read from head inputs.kvHead(t).
+// Memory: O(64 · (d + dv + kPlanKeyBlock)) floats per thread kept between calls, plus 2 floats per
+// row and head for plans with several passes or when weights are asked for (kept between calls on
+// the calling thread). Cancellation is polled before every query block.
+RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans, const MaskedScoring& scoring,
+                              const RunOptions& options);
+
+// runPlannedAttention on each pattern's generic plan (genericBlockPlan), built for this call.
 RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                             const RunOptions& options);
-
-// Keys per block of the block kernel.
-inline constexpr std::int64_t kKeyBlock = 120;
 
 // Bytes of the block kernel's per-thread workspace for one thread.
 double blockAttentionWorkspaceBytes(std::int64_t d, std::int64_t dv);

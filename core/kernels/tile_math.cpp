@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -51,7 +52,7 @@ inline __m512 exp2Vector(__m512 x) {
     return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
 }
 
-template <int Rows, int Vectors>
+template <int Rows, int Vectors, bool IndirectB>
 void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
     __m512 acc[Rows][Vectors];
 #pragma GCC unroll 8
@@ -60,11 +61,12 @@ void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
         for (int v = 0; v < Vectors; ++v) acc[i][v] = _mm512_setzero_ps();
     const float* aRow[Rows];
 #pragma GCC unroll 8
-    for (int i = 0; i < Rows; ++i) aRow[i] = t.a + i * t.aRowStride;
+    for (int i = 0; i < Rows; ++i) aRow[i] = t.aRows ? t.aRows[i] : t.a + i * t.aRowStride;
     const float* b = t.b;
-    const std::int64_t depth = t.depth, bStride = t.bRowStride, aStride = t.aDepthStride;
+    const std::int64_t depth = t.depth, bStride = IndirectB ? 0 : t.bRowStride, aStride = t.aDepthStride;
     std::int64_t aOffset = 0;
     for (std::int64_t p = 0; p < depth; ++p, b += bStride, aOffset += aStride) {
+        if constexpr (IndirectB) b = t.bRows[p] + t.bColumn;
         __m512 bv[Vectors];
 #pragma GCC unroll 4
         for (int v = 0; v + 1 < Vectors; ++v) bv[v] = _mm512_loadu_ps(b + v * kLanes);
@@ -90,15 +92,25 @@ void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
     }
 }
 
-template <int Vectors>
+template <int Vectors, bool IndirectB>
 void multiplyTileRows(const TileProduct& t, int rows, __mmask16 lastMask) {
     switch (rows) {
-    case 1: multiplyTileFixed<1, Vectors>(t, lastMask); break;
-    case 2: multiplyTileFixed<2, Vectors>(t, lastMask); break;
-    case 3: multiplyTileFixed<3, Vectors>(t, lastMask); break;
-    case 4: multiplyTileFixed<4, Vectors>(t, lastMask); break;
-    case 5: multiplyTileFixed<5, Vectors>(t, lastMask); break;
-    default: multiplyTileFixed<6, Vectors>(t, lastMask); break;
+    case 1: multiplyTileFixed<1, Vectors, IndirectB>(t, lastMask); break;
+    case 2: multiplyTileFixed<2, Vectors, IndirectB>(t, lastMask); break;
+    case 3: multiplyTileFixed<3, Vectors, IndirectB>(t, lastMask); break;
+    case 4: multiplyTileFixed<4, Vectors, IndirectB>(t, lastMask); break;
+    case 5: multiplyTileFixed<5, Vectors, IndirectB>(t, lastMask); break;
+    default: multiplyTileFixed<6, Vectors, IndirectB>(t, lastMask); break;
+    }
+}
+
+template <bool IndirectB>
+void multiplyTileWidth(const TileProduct& product, int rows, int vectors, __mmask16 lastMask) {
+    switch (vectors) {
+    case 1: multiplyTileRows<1, IndirectB>(product, rows, lastMask); break;
+    case 2: multiplyTileRows<2, IndirectB>(product, rows, lastMask); break;
+    case 3: multiplyTileRows<3, IndirectB>(product, rows, lastMask); break;
+    default: multiplyTileRows<4, IndirectB>(product, rows, lastMask); break;
     }
 }
 
@@ -108,16 +120,14 @@ void multiplyTile(const TileProduct& product, int rows, int width) {
     const int vectors = (width + kLanes - 1) / kLanes;
     const int lastLanes = width - (vectors - 1) * kLanes;
     const auto lastMask = static_cast<__mmask16>((1u << lastLanes) - 1u);
-    switch (vectors) {
-    case 1: multiplyTileRows<1>(product, rows, lastMask); break;
-    case 2: multiplyTileRows<2>(product, rows, lastMask); break;
-    case 3: multiplyTileRows<3>(product, rows, lastMask); break;
-    default: multiplyTileRows<4>(product, rows, lastMask); break;
-    }
+    if (product.bRows)
+        multiplyTileWidth<true>(product, rows, vectors, lastMask);
+    else
+        multiplyTileWidth<false>(product, rows, vectors, lastMask);
 }
 
-void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum, float* rescale) {
-    for (int g = 0; g < kQueryBlock; g += kLanes) {
+void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
+    for (int g = 0; g < queries; g += kLanes) {
         __m512 blockMax = _mm512_set1_ps(kNoMax);
         for (std::int64_t c = 0; c < keys; ++c)
             blockMax = _mm512_max_ps(blockMax, _mm512_loadu_ps(scores + c * kQueryBlock + g));
@@ -149,12 +159,24 @@ void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum
     }
 }
 
-void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
+void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float factor) {
     const __m512 scale = _mm512_set1_ps(factor);
-    for (std::int64_t cell = 0; cell < keys * kQueryBlock; cell += kLanes) {
-        const __m512 positive = _mm512_max_ps(_mm512_loadu_ps(scores + cell), _mm512_setzero_ps());
-        _mm512_storeu_ps(scores + cell, _mm512_mul_ps(_mm512_mul_ps(positive, positive), scale));
-    }
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int g = 0; g < queries; g += kLanes) {
+            float* cell = scores + c * kQueryBlock + g;
+            const __m512 positive = _mm512_max_ps(_mm512_loadu_ps(cell), _mm512_setzero_ps());
+            _mm512_storeu_ps(cell, _mm512_mul_ps(_mm512_mul_ps(positive, positive), scale));
+        }
+}
+
+void maskColumns(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float masked) {
+    const __m512 fill = _mm512_set1_ps(masked);
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int g = 0; g < queries; g += kLanes) {
+            float* cell = scores + c * kQueryBlock + g;
+            const auto keep = static_cast<__mmask16>((words[c] >> g) & 0xFFFFu);
+            _mm512_storeu_ps(cell, _mm512_mask_mov_ps(fill, keep, _mm512_loadu_ps(cell)));
+        }
 }
 
 void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride) {
@@ -199,6 +221,42 @@ float dot(const float* a, const float* b, std::int64_t count) {
     return _mm512_reduce_add_ps(_mm512_add_ps(sum0, sum1));
 }
 
+namespace {
+__mmask16 tailLanes(std::int64_t left) { return left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u); }
+
+// max of x (sign = 1) or of −x (sign = −1) over e < count, e ≠ skip.
+float signedMax(const float* x, std::int64_t count, float sign, std::int64_t skip) {
+    const __m512 none = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), factor = _mm512_set1_ps(sign);
+    __m512 largest = none;
+    for (std::int64_t e = 0; e < count; e += kLanes) {
+        __mmask16 lanes = tailLanes(count - e);
+        if (skip >= e && skip < e + kLanes) lanes &= static_cast<__mmask16>(~(1u << (skip - e)));
+        largest = _mm512_max_ps(largest, _mm512_mask_mul_ps(none, lanes, _mm512_maskz_loadu_ps(lanes, x + e), factor));
+    }
+    return _mm512_reduce_max_ps(largest);
+}
+} // namespace
+
+std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
+    const float top = signedMax(x, count, 1.0f, -1), bottom = signedMax(x, count, -1.0f, -1);
+    const bool positive = top >= bottom;
+    best = positive ? top : bottom;
+    std::int64_t e = 0;
+    while ((positive ? x[e] : -x[e]) != best) ++e;
+    second = positive ? std::max(signedMax(x, count, 1.0f, e), bottom) : std::max(top, signedMax(x, count, -1.0f, e));
+    return positive ? e : count + e;
+}
+
+void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
+    const __m512 scale = _mm512_set1_ps(factor);
+    for (std::int64_t e = 0; e < padded; e += kLanes) {
+        const std::int64_t left = std::max<std::int64_t>(0, count - e);
+        const __mmask16 lanes = left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
+        const auto store = padded - e >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (padded - e)) - 1u);
+        _mm512_mask_storeu_ps(dst + e, store, _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, src + e), scale));
+    }
+}
+
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
     const __m512 shiftVector = _mm512_set1_ps(shift), factorVector = _mm512_set1_ps(factor);
     for (std::int64_t e = 0; e < count; e += kLanes) {
@@ -225,11 +283,12 @@ void multiplyTile(const TileProduct& t, int rows, int width) {
     const int padded = (width + kLanes - 1) / kLanes * kLanes;
     for (int i = 0; i < rows; ++i) {
         float* c = t.c + i * t.cRowStride;
+        const float* a = t.aRows ? t.aRows[i] : t.a + i * t.aRowStride;
         for (int x = 0; x < padded; ++x) {
             float sum = 0;
             if (x < width)
                 for (std::int64_t p = 0; p < t.depth; ++p)
-                    sum += t.a[i * t.aRowStride + p * t.aDepthStride] * t.b[p * t.bRowStride + x];
+                    sum += a[p * t.aDepthStride] * (t.bRows ? t.bRows[p][t.bColumn + x] : t.b[p * t.bRowStride + x]);
             if (t.mode == Accumulate::Add) sum += c[x];
             if (t.mode == Accumulate::ScaleAndAdd) sum += c[x] * t.rowScale[i];
             c[x] = sum;
@@ -237,8 +296,8 @@ void multiplyTile(const TileProduct& t, int rows, int width) {
     }
 }
 
-void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum, float* rescale) {
-    for (int r = 0; r < kQueryBlock; ++r) {
+void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
+    for (int r = 0; r < queries; ++r) {
         float newMax = rowMax[r];
         for (std::int64_t c = 0; c < keys; ++c) newMax = std::max(newMax, scores[c * kQueryBlock + r]);
         float sum = 0;
@@ -253,11 +312,18 @@ void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum
     }
 }
 
-void reluSquaredBlock(float* scores, std::int64_t keys, float factor) {
-    for (std::int64_t cell = 0; cell < keys * kQueryBlock; ++cell) {
-        const float positive = std::max(scores[cell], 0.0f);
-        scores[cell] = positive * positive * factor;
-    }
+void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float factor) {
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int r = 0; r < queries; ++r) {
+            const float positive = std::max(scores[c * kQueryBlock + r], 0.0f);
+            scores[c * kQueryBlock + r] = positive * positive * factor;
+        }
+}
+
+void maskColumns(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float masked) {
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int r = 0; r < queries; ++r)
+            if (((words[c] >> r) & 1u) == 0) scores[c * kQueryBlock + r] = masked;
 }
 
 void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride) {
@@ -269,6 +335,27 @@ float dot(const float* a, const float* b, std::int64_t count) {
     float sum = 0;
     for (std::int64_t c = 0; c < count; ++c) sum += a[c] * b[c];
     return sum;
+}
+
+std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
+    std::int64_t index = 0;
+    best = x[0];
+    second = -std::numeric_limits<float>::infinity();
+    for (std::int64_t b = 1; b < 2 * count; ++b) {
+        const float value = b < count ? x[b] : -x[b - count];
+        if (value > best) {
+            second = best;
+            best = value;
+            index = b;
+        } else {
+            second = std::max(second, value);
+        }
+    }
+    return index;
+}
+
+void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
+    for (std::int64_t e = 0; e < padded; ++e) dst[e] = e < count ? src[e] * factor : 0.0f;
 }
 
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
@@ -284,12 +371,17 @@ void eluPlusOne(const float* x, std::int64_t count, float* out) {
 void multiplyBlock(TileProduct product, std::int64_t rows, std::int64_t width) {
     const std::int64_t tileWidth = kTileVectors * kLanes;
     const float* b = product.b;
+    const std::int64_t bColumn = product.bColumn;
     float* c = product.c;
     for (std::int64_t x = 0; x < width; x += tileWidth) {
         product.b = b + x;
+        product.bColumn = bColumn + x;
         for (std::int64_t i = 0; i < rows; i += kTileRows) {
             TileProduct tile = product;
-            tile.a = product.a + i * product.aRowStride;
+            if (tile.aRows)
+                tile.aRows += i;
+            else
+                tile.a = product.a + i * product.aRowStride;
             tile.c = c + i * product.cRowStride + x;
             if (tile.rowScale) tile.rowScale += i;
             multiplyTile(tile, static_cast<int>(std::min<std::int64_t>(kTileRows, rows - i)),

@@ -29,7 +29,9 @@ enum class Accumulate {
 // C[i][0, width) for i < rows ≤ kTileRows, width ≤ kTileVectors·kLanes:
 //   Σ_p A(i, p) · B[p][0, width),  A(i, p) = a[i·aRowStride + p·aDepthStride], B row p at b + p·bRowStride.
 // C rows are cRowStride apart and must have room for whole vectors (width rounded up to kLanes);
-// B is read only within [0, width).
+// B is read only within [0, width). Rows may instead be given by pointers (keys and values picked
+// from anywhere without copying them): with aRows, A row i starts at aRows[i] (aRowStride unused);
+// with bRows, B row p is bRows[p] + bColumn (b and bRowStride unused).
 struct TileProduct {
     std::int64_t depth = 0;
     const float* a = nullptr;
@@ -41,28 +43,42 @@ struct TileProduct {
     std::int64_t cRowStride = 0;
     Accumulate mode = Accumulate::Overwrite;
     const float* rowScale = nullptr; // rows values, for ScaleAndAdd
+    const float* const* aRows = nullptr;
+    const float* const* bRows = nullptr;
+    std::int64_t bColumn = 0;
 };
 void multiplyTile(const TileProduct& product, int rows, int width);
 
 // C (rows × width, row strides as in TileProduct) over any number of rows and columns, tile by tile.
 void multiplyBlock(TileProduct product, std::int64_t rows, std::int64_t width);
 
-// One key block of the online softmax, for kQueryBlock query columns of scores in log2 units:
+// One key block of the online softmax, for the first `queries` (a multiple of kLanes, ≤ kQueryBlock)
+// query columns of scores in log2 units (rows kQueryBlock apart; later columns are not read):
 // scores[c][r] (c < keys) becomes exp2(scores − newMax[r]); rowMax, rowSum are updated and
 // rescale[r] = exp2(oldMax − newMax) is what earlier accumulations must be multiplied by.
 // Masked cells hold −inf and give exactly 0. rowMax starts at kNoMax (not −inf, so an all-masked
 // block row stays NaN-free).
 inline constexpr float kNoMax = -3.0e38f;
-void softmaxBlock(float* scores, std::int64_t keys, float* rowMax, float* rowSum, float* rescale);
+void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale);
 
-// scores[c][r] = max(scores, 0)² · factor over keys × kQueryBlock cells (FLASH's relu² weights).
-void reluSquaredBlock(float* scores, std::int64_t keys, float factor);
+// scores[c][r] = max(scores, 0)² · factor for c < keys, r < queries (FLASH's relu² weights).
+void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float factor);
+
+// scores[c][r] = masked where bit r of words[c] is clear, for c < keys, r < queries (as above).
+void maskColumns(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float masked);
 
 // 2^x for x ≤ 0 to about 2e-7 relative; x < −126 gives 0.
 float exp2Scalar(float x);
 
 // Σ a[c]·b[c] over c < count, in float (a fixed summation order for a given count).
 float dot(const float* a, const float* b, std::int64_t count);
+
+// Index of the largest of the 2·count values [x ; −x] (the lowest index on ties), with that value in
+// `best` and the largest of the other values in `second` (−inf when there is none).
+std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second);
+
+// dst[e] = src[e] · factor for e < count, and dst[e] = 0 for count ≤ e < padded (padded ≥ count).
+void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded);
 
 // x[e] = 2^((x[e] − shift) · factor) for e < count; with factor = scale · log2(e) this is e^(scale·(x − shift)).
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor);

@@ -10,7 +10,7 @@ namespace attnlab {
 RunResult runTiledSoftmax(const AttentionInputs& inputs, const RunOptions& options) {
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-    return runBlockAttention(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
+    return runPlannedAttention(inputs, {allPairsPlan(inputs.q->rows, options.causal)}, scoring, options);
 }
 
 } // namespace attnlab

@@ -115,7 +115,8 @@ VariantInfo makeBigBirdVariant() {
         if (shape.causal || params.integer("globals") == 0) return ReachTheory{};
         return ReachTheory{"bigbird: all pairs in 2 layers via a global token (Zaheer et al. 2020)", {}, 2};
     };
-    v.run = softmaxOverPattern(bigBirdPattern);
+    v.plan = cachedGenericPlan("bigbird", bigBirdPattern);
+    v.run = softmaxOverPattern(bigBirdPattern, v.plan);
     v.cost = bigBirdCost;
     v.components = bigBirdComponents;
     return v;

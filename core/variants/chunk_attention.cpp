@@ -25,7 +25,8 @@ VariantInfo makeChunkVariant() {
     v.params = {integerParam("chunk", "Chunk length c", "ceil(sqrt(n))",
                              [](const ShapeContext& s, const ParamSet&) { return ceilSqrt(s.n); }, 1, ">= 1")};
     v.pattern = chunkPattern;
-    v.run = softmaxOverPattern(chunkPattern);
+    v.plan = cachedGenericPlan("chunk", chunkPattern);
+    v.run = softmaxOverPattern(chunkPattern, v.plan);
     v.cost = softmaxPatternCost(chunkPattern);
     // Decoding keeps the new token's chunk so far: ((n − 1) mod c) + 1 keys.
     v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) { return (s.n - 1) % p.integer("chunk") + 1; });

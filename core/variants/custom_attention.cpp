@@ -40,7 +40,8 @@ VariantInfo makeCustomVariant() {
         }
     };
     v.pattern = customPattern;
-    v.run = softmaxOverPattern(customPattern);
+    v.plan = cachedGenericPlan("custom", customPattern);
+    v.run = softmaxOverPattern(customPattern, v.plan);
     v.cost = softmaxPatternCost(customPattern);
     v.components = [](const PatternRequest& request) {
         return expressionComponents(request.params->text("expr"), request.shape.n, request.shape.causal);

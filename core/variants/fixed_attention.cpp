@@ -78,7 +78,8 @@ VariantInfo makeFixedVariant() {
     };
     v.pattern = fixedPattern;
     v.reachTheory = fixedReach;
-    v.run = softmaxOverPattern(fixedPattern);
+    v.plan = cachedGenericPlan("fixed", fixedPattern);
+    v.run = softmaxOverPattern(fixedPattern, v.plan);
     v.cost = softmaxPatternCost(fixedPattern);
     // Decoding keeps the new token's block so far and the c summary columns of every earlier block.
     v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) {

@@ -1,6 +1,7 @@
 // longformer: sliding window of radius r = ⌊w/2⌋ with dilation δ, plus global tokens G.
 // Bidirectional: (|i−j| ≤ r·δ ∧ (i−j) mod δ = 0) ∨ i ∈ G ∨ j ∈ G. Causal: that ∧ j ≤ i.
 #include "core/decode.h"
+#include "core/kernels/block_plan.h"
 #include "core/variant_support.h"
 
 #include <algorithm>
@@ -92,6 +93,63 @@ std::string longformerExpression(const PatternRequest& request) {
     return termsExpression(terms, request.shape.causal);
 }
 
+// Rows and keys taken by residue class i mod δ (identity when δ = 1), where the dilated window is a
+// band of radius r; the global columns a row sees outside its window are gathered into its block's
+// pieces, and the global rows, which see every key, form blocks of their own. One pass.
+std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
+    // δ ≥ n allows only j = i in the window, as δ = n does: clamped so there are at most n residue classes.
+    const std::int64_t n = request.shape.n, delta = std::min(request.params->integer("dilation"), request.shape.n);
+    const std::int64_t radius = request.params->integer("window") / 2;
+    const bool causal = request.shape.causal;
+    const std::vector<std::int64_t> globals = request.params->indices("globals"); // sorted, distinct
+    return cachedPlan(planKey("longformer", n, causal, *request.params), [=] {
+        const PlanRowOrder classes = residueOrder(n, delta);
+        auto isGlobal = [&globals](std::int64_t x) { return std::binary_search(globals.begin(), globals.end(), x); };
+        PlanRowOrder order;
+        for (std::size_t c = 0, begin = 0; c < classes.segmentEnds.size(); ++c) {
+            const auto end = static_cast<std::size_t>(classes.segmentEnds[c]);
+            for (std::size_t k = begin; k < end; ++k)
+                if (!isGlobal(classes.rows[k])) order.rows.push_back(classes.rows[k]);
+            order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+            begin = end;
+        }
+        order.rows.insert(order.rows.end(), globals.begin(), globals.end());
+        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+        PassSpec pass;
+        pass.order = &order;
+        pass.columnOrder = delta > 1 ? &classes.rows : nullptr;
+        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+            const std::int64_t last = causal ? i : n - 1;
+            if (isGlobal(i)) { // every column ≤ last, class by class
+                for (std::int64_t a = 0; a < std::min(delta, last + 1); ++a) {
+                    const std::int64_t start = residuePosition(a, n, delta);
+                    out.push_back({start, start + (last - a) / delta + 1});
+                }
+                return;
+            }
+            const std::int64_t start = residuePosition(i % delta, n, delta), t = i / delta;
+            const std::int64_t size = (n - 1 - i % delta) / delta + 1;
+            std::vector<ColumnRange> seen{{start + std::max<std::int64_t>(0, t - radius),
+                                           start + std::min(size, t + (causal ? 0 : radius) + 1)}};
+            for (const std::int64_t g : globals)
+                if (g <= last) {
+                    const std::int64_t position = residuePosition(g, n, delta);
+                    seen.push_back({position, position + 1});
+                }
+            std::sort(seen.begin(), seen.end(), [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
+            for (const ColumnRange& range : seen)
+                if (!out.empty() && range.begin <= out.back().end)
+                    out.back().end = std::max(out.back().end, range.end);
+                else
+                    out.push_back(range);
+        };
+        auto plan = std::make_shared<BlockPlan>();
+        plan->n = n;
+        appendPass(*plan, pass);
+        return std::shared_ptr<const BlockPlan>(std::move(plan));
+    });
+}
+
 } // namespace
 
 VariantInfo makeLongformerVariant() {
@@ -121,7 +179,8 @@ VariantInfo makeLongformerVariant() {
     };
     v.pattern = longformerPattern;
     v.reachTheory = longformerReach;
-    v.run = softmaxOverPattern(longformerPattern);
+    v.plan = longformerPlan;
+    v.run = softmaxOverPattern(longformerPattern, longformerPlan);
     v.cost = softmaxPatternCost(longformerPattern);
     v.decode = decodeKeeping(longformerRetainedKeys);
     v.printExpr = longformerExpression;

@@ -1,6 +1,7 @@
 // relu2: FLASH-Quad (GAU) attention, out_i = Σ_{J_i} relu(q_i·k_j)² v_j / Z with Z = n·d (ns) or n² (n2).
 // No softmax and no 1/√d; J_i = all j, or j ≤ i when causal.
 #include "core/decode_step.h"
+#include "core/kernels/block_attention.h"
 #include "core/variant_support.h"
 
 namespace attnlab {
@@ -16,8 +17,10 @@ MaskedScoring relu2Scoring(const ParamSet& params, const Tensor3& q) {
 }
 
 RunResult runRelu2(const AttentionInputs& inputs, const RunOptions& options) {
-    return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)),
-                     relu2Scoring(options.params, *inputs.q), options);
+    const MaskedScoring scoring = relu2Scoring(options.params, *inputs.q);
+    if (options.useReference)
+        return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
+    return runPlannedAttention(inputs, {allPairsPlan(inputs.q->rows, options.causal)}, scoring, options);
 }
 
 // Decoding: relu² over every cached key (no exponentials), Z from the context length n.

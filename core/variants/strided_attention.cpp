@@ -1,5 +1,6 @@
 // strided: Sparse Transformer's strided pattern. Causal: j ≤ i ∧ (i−j ≤ l ∨ (i−j) mod l = 0);
 // bidirectional is the symmetric closure |i−j| ≤ l ∨ |i−j| mod l = 0.
+#include "core/kernels/block_plan.h"
 #include "core/variant_support.h"
 
 namespace attnlab {
@@ -38,6 +39,42 @@ std::string stridedExpression(const PatternRequest& request) {
     return termsExpression({"band(" + l + ")", "stride(" + l + ")"}, request.shape.causal);
 }
 
+// Pass 1, the strided columns: per residue class i mod l, dense (causal) attention over that
+// subsequence, the Sparse Transformer's factorised head: rows and keys taken class by class, position
+// t of a class seeing positions s with |s − t| ≥ 2 (s < t when causal). Pass 2, the band |i − j| ≤ l
+// in natural order, merged into the same softmax. With n − 1 < 2l there are no strided columns.
+std::shared_ptr<const BlockPlan> stridedPlan(const PatternRequest& request) {
+    // A stride l ≥ n means what l = n means (no strided columns, the band holds every pair); clamped so the
+    // residue classes stay n at most.
+    const std::int64_t n = request.shape.n, l = std::min(request.params->integer("stride"), n);
+    const bool causal = request.shape.causal;
+    return cachedPlan(planKey("strided", n, causal, *request.params), [n, l, causal] {
+        auto plan = std::make_shared<BlockPlan>();
+        plan->n = n;
+        const bool strided = n - 1 >= 2 * l;
+        const PlanRowOrder classes = residueOrder(n, l);
+        PassSpec columns;
+        columns.order = &classes;
+        columns.columnOrder = &classes.rows;
+        columns.finish = false;
+        columns.ranges = [n, l, causal](std::int64_t i, std::vector<ColumnRange>& out) {
+            const std::int64_t start = residuePosition(i % l, n, l), t = i / l, size = (n - 1 - i % l) / l + 1;
+            if (t >= 2) out.push_back({start, start + t - 1});
+            if (!causal && t + 2 < size) out.push_back({start + t + 2, start + size});
+        };
+        if (strided) appendPass(*plan, columns);
+        const PlanRowOrder natural = residueOrder(n, 1);
+        PassSpec band;
+        band.order = &natural;
+        band.resume = strided;
+        band.ranges = [n, l, causal](std::int64_t i, std::vector<ColumnRange>& out) {
+            out.push_back({std::max<std::int64_t>(0, i - l), causal ? i + 1 : std::min(n, i + l + 1)});
+        };
+        appendPass(*plan, band);
+        return std::shared_ptr<const BlockPlan>(std::move(plan));
+    });
+}
+
 } // namespace
 
 VariantInfo makeStridedVariant() {
@@ -52,7 +89,8 @@ VariantInfo makeStridedVariant() {
     v.reachTheory = [](const ProblemShape&, const ParamSet&, int) {
         return ReachTheory{"strided: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)", {}, 2};
     };
-    v.run = softmaxOverPattern(stridedPattern);
+    v.plan = stridedPlan;
+    v.run = softmaxOverPattern(stridedPattern, stridedPlan);
     v.cost = softmaxPatternCost(stridedPattern);
     v.printExpr = stridedExpression;
     v.components = componentsFromExpression(stridedPattern, stridedExpression);

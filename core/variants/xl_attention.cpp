@@ -2,6 +2,7 @@
 // relpos=sinusoid: s_ij = (q_i·k_j + q_i·R_{i−j}) / √d with R_p[k] = sin(p·f_k), R_p[d/2+k] = cos(p·f_k),
 // f_k = 10000^(−2k/d).
 #include "core/decode_step.h"
+#include "core/kernels/block_attention.h"
 #include "core/variant_support.h"
 
 #include <algorithm>
@@ -33,6 +34,13 @@ std::vector<float> sinusoidTable(std::int64_t n, std::int64_t d) {
     return table;
 }
 
+// The generic plan with rows and pieces kept consecutive, so that the relative-position term is one
+// product per piece; kept between runs.
+std::shared_ptr<const BlockPlan> xlPlan(const PatternRequest& request) {
+    return cachedPlan(planKey("xl", request.shape.n, request.shape.causal, *request.params),
+                      [&] { return genericBlockPlan(*xlPattern(request), true); });
+}
+
 RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
     PatternRequest request;
     request.shape = inputs.shape(options.causal);
@@ -44,7 +52,8 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
         table = sinusoidTable(inputs.q->rows, inputs.q->cols);
         scoring.relativePositions = &table;
     }
-    return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
+    if (options.useReference) return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
+    return runPlannedAttention(inputs, {xlPlan(request)}, scoring, options);
 }
 
 // Decoding keeps the new token's segment so far and the m memory tokens before it, which also is its row.
@@ -113,6 +122,7 @@ VariantInfo makeXlVariant() {
                        "·l (Dai et al. 2019: O(N·L))";
         return theory;
     };
+    v.plan = xlPlan;
     v.run = runXl;
     const auto masked = softmaxPatternCost(xlPattern);
     v.cost = [masked](const ProblemShape& shape, const ParamSet& params) {

@@ -1,0 +1,276 @@
+#include "core/kernels/block_plan.h"
+
+#include <algorithm>
+#include <list>
+#include <mutex>
+#include <utility>
+
+namespace attnlab {
+
+double BlockPlan::bytes() const {
+    return static_cast<double>(passEnd.size() * sizeof(std::int64_t) + blocks.size() * sizeof(PlanBlock) +
+                               rows.size() * sizeof(std::int64_t) + pieces.size() * sizeof(PlanPiece) +
+                               columns.size() * sizeof(std::int64_t) + masks.size() * sizeof(std::uint64_t));
+}
+
+namespace {
+
+// One block's rows as ranges of slots: slot s is the s-th position of the union of the rows' ranges.
+struct BlockScratch {
+    std::vector<ColumnRange> row;            // one row's ranges as the pass writes them
+    std::vector<ColumnRange> ranges;         // every row's ranges, row r at [rowStart[r], rowStart[r + 1])
+    std::vector<std::size_t> rowStart;
+    std::vector<ColumnRange> runs;           // the union of the ranges as disjoint runs, in slot order
+    std::vector<std::int64_t> runSlot;       // slot of each run's first position
+    std::vector<ColumnRange> slotRuns;
+    std::vector<std::int64_t> firstRow;
+    std::vector<std::size_t> order;
+    std::vector<std::size_t> cursor;         // per row: first range that may reach the current piece
+};
+
+void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t count, BlockScratch& s) {
+    s.ranges.clear();
+    s.rowStart.assign(1, 0);
+    for (std::int64_t r = 0; r < count; ++r) {
+        s.row.clear(); // patterns may merge a new range into the vector's last one
+        pass.ranges(rows[r], s.row);
+        for (const ColumnRange& range : s.row)
+            if (range.size() > 0) s.ranges.push_back(range);
+        s.rowStart.push_back(s.ranges.size());
+    }
+    s.runs = s.ranges;
+    std::sort(s.runs.begin(), s.runs.end(), [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
+    std::size_t kept = 0;
+    for (const ColumnRange& range : s.runs) {
+        if (kept > 0 && range.begin <= s.runs[kept - 1].end)
+            s.runs[kept - 1].end = std::max(s.runs[kept - 1].end, range.end);
+        else
+            s.runs[kept++] = range;
+    }
+    s.runs.resize(kept);
+    // Slots follow the runs by the first row that uses them, then by position: columns that only a
+    // few rows use (random keys, other buckets) sit next to those rows' other columns, so that the
+    // kernel's tiles over a piece reach few rows and its rows few keys.
+    s.firstRow.assign(kept, count);
+    auto runOf = [&s](std::int64_t position) {
+        return static_cast<std::size_t>(std::upper_bound(s.runs.begin(), s.runs.end(), position,
+                                                         [](std::int64_t x, const ColumnRange& r) { return x < r.begin; }) -
+                                        s.runs.begin() - 1);
+    };
+    for (std::int64_t r = 0; r < count; ++r)
+        for (std::size_t idx = s.rowStart[static_cast<std::size_t>(r)]; idx < s.rowStart[static_cast<std::size_t>(r) + 1]; ++idx)
+            s.firstRow[runOf(s.ranges[idx].begin)] = std::min(s.firstRow[runOf(s.ranges[idx].begin)], r);
+    s.order.resize(kept);
+    for (std::size_t k = 0; k < kept; ++k) s.order[k] = k;
+    if (!pass.consecutiveOnly)
+        std::stable_sort(s.order.begin(), s.order.end(),
+                         [&s](std::size_t x, std::size_t y) { return s.firstRow[x] < s.firstRow[y]; });
+    std::vector<std::int64_t>& slotOfRun = s.firstRow; // reused: slot of each run (runs by position)
+    std::int64_t slot = 0;
+    s.slotRuns.resize(kept);
+    s.runSlot.resize(kept);
+    for (std::size_t k = 0; k < kept; ++k) {
+        slotOfRun[s.order[k]] = slot;
+        s.slotRuns[k] = s.runs[s.order[k]];
+        s.runSlot[k] = slot;
+        slot += s.slotRuns[k].size();
+    }
+    // Ranges become slot ranges (each lies inside one run), sorted by slot within each row.
+    for (ColumnRange& range : s.ranges) {
+        const std::size_t run = runOf(range.begin);
+        const std::int64_t shift = slotOfRun[run] - s.runs[run].begin;
+        range = {range.begin + shift, range.end + shift};
+    }
+    for (std::int64_t r = 0; r < count; ++r)
+        std::sort(s.ranges.begin() + static_cast<std::ptrdiff_t>(s.rowStart[static_cast<std::size_t>(r)]),
+                  s.ranges.begin() + static_cast<std::ptrdiff_t>(s.rowStart[static_cast<std::size_t>(r) + 1]),
+                  [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
+    s.runs.swap(s.slotRuns); // from here on, runs in slot order
+}
+
+// Cells of row r inside slots [from, to), advancing the row's cursor past ranges that end before.
+std::int64_t coveredSlots(BlockScratch& s, std::size_t r, std::int64_t from, std::int64_t to) {
+    std::size_t idx = s.cursor[r];
+    const std::size_t last = s.rowStart[r + 1];
+    while (idx < last && s.ranges[idx].end <= from) ++idx;
+    s.cursor[r] = idx;
+    std::int64_t covered = 0;
+    for (; idx < last && s.ranges[idx].begin < to; ++idx)
+        covered += std::min(to, s.ranges[idx].end) - std::max(from, s.ranges[idx].begin);
+    return covered;
+}
+
+// Key columns of slots [from, to): consecutive when they lie in one run of an unpermuted pass.
+void placeColumns(BlockPlan& plan, const BlockScratch& s, std::int64_t permutationBase, std::int64_t from,
+                  std::int64_t to, PlanPiece& piece) {
+    auto run = std::upper_bound(s.runSlot.begin(), s.runSlot.end(), from) - s.runSlot.begin() - 1;
+    const auto k = static_cast<std::size_t>(run);
+    const std::int64_t position = s.runs[k].begin + (from - s.runSlot[k]);
+    if (to - s.runSlot[k] <= s.runs[k].size()) { // one run
+        piece.consecutive = permutationBase < 0;
+        piece.first = piece.consecutive ? position : permutationBase + position;
+        return;
+    }
+    piece.consecutive = false;
+    piece.first = static_cast<std::int64_t>(plan.columns.size());
+    for (std::size_t j = k; j < s.runs.size() && s.runSlot[j] < to; ++j) {
+        const std::int64_t begin = s.runs[j].begin + std::max<std::int64_t>(0, from - s.runSlot[j]);
+        const std::int64_t end = s.runs[j].begin + std::min(s.runs[j].size(), to - s.runSlot[j]);
+        for (std::int64_t p = begin; p < end; ++p)
+            plan.columns.push_back(permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
+    }
+}
+
+void appendPiece(BlockPlan& plan, BlockScratch& s, std::int64_t rows, std::int64_t permutationBase, std::int64_t from,
+                 std::int64_t to) {
+    PlanPiece piece;
+    piece.count = static_cast<std::int32_t>(to - from);
+    bool full = true;
+    std::vector<std::size_t> start(s.cursor.begin(), s.cursor.end());
+    for (std::int64_t r = 0; r < rows; ++r)
+        if (coveredSlots(s, static_cast<std::size_t>(r), from, to) != to - from) full = false;
+    if (!full) {
+        piece.mask = static_cast<std::int64_t>(plan.masks.size());
+        plan.masks.resize(plan.masks.size() + static_cast<std::size_t>(to - from), 0);
+        std::uint64_t* words = plan.masks.data() + piece.mask - from;
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const std::size_t last = s.rowStart[static_cast<std::size_t>(r) + 1];
+            for (std::size_t idx = s.cursor[static_cast<std::size_t>(r)]; idx < last && s.ranges[idx].begin < to; ++idx)
+                for (std::int64_t slot = std::max(from, s.ranges[idx].begin); slot < std::min(to, s.ranges[idx].end); ++slot)
+                    words[slot] |= std::uint64_t{1} << r;
+        }
+    }
+    placeColumns(plan, s, permutationBase, from, to, piece);
+    plan.pieces.push_back(piece);
+}
+
+void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::int64_t offset,
+                 std::int64_t rows, BlockScratch& s) {
+    const std::int64_t* rowIds = pass.order->rows.data() + offset;
+    collectRanges(pass, rowIds, rows, s);
+    PlanBlock block;
+    block.rowOffset = static_cast<std::int64_t>(plan.rows.size());
+    block.rowCount = static_cast<std::int32_t>(rows);
+    block.consecutiveRows = rowIds[rows - 1] - rowIds[0] == rows - 1;
+    for (std::int64_t r = 1; r < rows && block.consecutiveRows; ++r) block.consecutiveRows = rowIds[r] == rowIds[r - 1] + 1;
+    block.resume = pass.resume;
+    block.finish = pass.finish;
+    block.pieceBegin = static_cast<std::int64_t>(plan.pieces.size());
+    plan.rows.insert(plan.rows.end(), rowIds, rowIds + rows);
+    s.cursor.assign(s.rowStart.begin(), s.rowStart.begin() + rows);
+    const std::int64_t slots = s.runs.empty() ? 0 : s.runSlot.back() + s.runs.back().size();
+    // Pieces of equal width (a multiple of the kernel's 6-key tiles) over the slots, or over each run
+    // when pieces must stay consecutive, rather than full pieces and a thin remainder.
+    auto cut = [&](std::int64_t begin, std::int64_t end) {
+        const std::int64_t pieces = (end - begin + kPlanKeyBlock - 1) / kPlanKeyBlock;
+        const std::int64_t width = std::min(kPlanKeyBlock, ((end - begin + pieces - 1) / pieces + 5) / 6 * 6);
+        for (std::int64_t from = begin; from < end; from += width)
+            appendPiece(plan, s, rows, permutationBase, from, std::min(end, from + width));
+    };
+    if (pass.consecutiveOnly)
+        for (std::size_t run = 0; run < s.runs.size(); ++run) cut(s.runSlot[run], s.runSlot[run] + s.runs[run].size());
+    else if (slots > 0)
+        cut(0, slots);
+    block.pieceEnd = static_cast<std::int64_t>(plan.pieces.size());
+    plan.blocks.push_back(block);
+}
+
+} // namespace
+
+void appendPass(BlockPlan& plan, const PassSpec& pass) {
+    std::int64_t permutationBase = -1;
+    if (pass.columnOrder) {
+        permutationBase = static_cast<std::int64_t>(plan.columns.size());
+        plan.columns.insert(plan.columns.end(), pass.columnOrder->begin(), pass.columnOrder->end());
+    }
+    BlockScratch scratch;
+    std::int64_t segmentBegin = 0;
+    for (const std::int64_t segmentEnd : pass.order->segmentEnds) {
+        for (std::int64_t offset = segmentBegin; offset < segmentEnd; offset += kPlanQueryBlock)
+            appendBlock(plan, pass, permutationBase, offset, std::min(kPlanQueryBlock, segmentEnd - offset), scratch);
+        segmentBegin = segmentEnd;
+    }
+    plan.passEnd.push_back(static_cast<std::int64_t>(plan.blocks.size()));
+}
+
+std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly) {
+    const std::int64_t n = pattern.size();
+    PlanRowOrder order;
+    order.rows.reserve(static_cast<std::size_t>(n));
+    if (consecutiveOnly) {
+        for (std::int64_t i = 0; i < n; ++i) order.rows.push_back(i);
+    } else {
+        // A row is heavy when it is much longer than the average and than a piece (global tokens).
+        const std::vector<std::int64_t> counts = rowCounts(pattern);
+        double total = 0;
+        for (const std::int64_t count : counts) total += static_cast<double>(count);
+        const double heavy = std::max(8.0 * total / static_cast<double>(std::max<std::int64_t>(n, 1)),
+                                      2.0 * static_cast<double>(kPlanKeyBlock));
+        std::vector<std::int64_t> heavyRows;
+        for (std::int64_t i = 0; i < n; ++i)
+            (static_cast<double>(counts[static_cast<std::size_t>(i)]) > heavy ? heavyRows : order.rows).push_back(i);
+        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+        order.rows.insert(order.rows.end(), heavyRows.begin(), heavyRows.end());
+    }
+    order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+    auto plan = std::make_shared<BlockPlan>();
+    plan->n = n;
+    PassSpec pass;
+    pass.order = &order;
+    pass.ranges = [&pattern](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };
+    pass.consecutiveOnly = consecutiveOnly;
+    appendPass(*plan, pass);
+    return plan;
+}
+
+PlanRowOrder residueOrder(std::int64_t n, std::int64_t period) {
+    PlanRowOrder order;
+    order.rows.reserve(static_cast<std::size_t>(n));
+    for (std::int64_t a = 0; a < std::min(period, n); ++a) {
+        for (std::int64_t i = a; i < n; i += period) order.rows.push_back(i);
+        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+    }
+    return order;
+}
+
+std::int64_t residuePosition(std::int64_t i, std::int64_t n, std::int64_t period) {
+    const std::int64_t a = i % period;
+    return a * (n / period) + std::min(a, n % period) + i / period;
+}
+
+std::shared_ptr<const BlockPlan> cachedPlan(const std::string& key, const PlanBuilder& build) {
+    constexpr std::size_t kEntries = 8;
+    static std::mutex mutex;
+    static std::list<std::pair<std::string, std::shared_ptr<const BlockPlan>>> recent; // most recent first
+    {
+        const std::lock_guard lock(mutex);
+        for (auto entry = recent.begin(); entry != recent.end(); ++entry)
+            if (entry->first == key) {
+                recent.splice(recent.begin(), recent, entry);
+                return entry->second;
+            }
+    }
+    auto plan = build(); // outside the lock: plans of other keys may be built meanwhile
+    const std::lock_guard lock(mutex);
+    recent.emplace_front(key, plan);
+    if (recent.size() > kEntries) recent.pop_back();
+    return plan;
+}
+
+std::string planKey(const std::string& kind, std::int64_t n, bool causal, const ParamSet& params) {
+    std::string key = kind + " n=" + std::to_string(n) + (causal ? " causal" : "");
+    for (const auto& [name, value] : params.values()) key += " " + name + "=" + paramValueText(value);
+    return key;
+}
+
+void forEachPlanCell(const BlockPlan& plan, const std::function<void(std::int64_t i, std::int64_t j)>& cell) {
+    for (const PlanBlock& block : plan.blocks)
+        for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+            const PlanPiece& piece = plan.pieces[static_cast<std::size_t>(p)];
+            for (std::int64_t c = 0; c < piece.count; ++c)
+                for (std::int64_t r = 0; r < block.rowCount; ++r)
+                    if (plan.cellAllowed(piece, c, r)) cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)], plan.column(piece, c));
+        }
+}
+
+} // namespace attnlab

@@ -1,0 +1,118 @@
+#pragma once
+
+// Block execution plans: what the block kernel (block_attention.h) computes for one attention pattern,
+// compiled once per (pattern, shape, parameters) and kept, so that a run only executes it.
+//
+// A plan is a list of passes; a pass is a list of query blocks that the kernel runs in parallel; a
+// query block is up to 64 query rows (any rows, in any order: a permutation turns scattered structure
+// into dense blocks) and its pieces; a piece is up to kPlanKeyBlock key columns (consecutive, or a slice
+// of a stored column list) with, unless every cell is allowed, one 64-bit word per column whose bit r
+// says whether row r of the block may see that column.
+//
+// Contract (checked by the tests against the pattern): over all pieces of all blocks, every allowed
+// cell (i, j) of the pattern is covered exactly once and no disallowed cell is covered. Within a pass
+// a row belongs to at most one block. A row may appear in several passes; the kernel merges its
+// pieces exactly: softmax by log-sum-exp merging of the running max, sum and unnormalised output (so
+// a row whose allowed set is spread over several passes is still one softmax), relu² by adding.
+// The block flags say where a row's merge starts (not `resume`) and ends (`finish`); for every row
+// its first block has resume = false, its last finish = true, and every block in between has both.
+
+#include "core/param_schema.h"
+#include "core/pattern.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Key columns per piece: one score tile of the kernel.
+inline constexpr std::int64_t kPlanKeyBlock = 120;
+// Query rows per block (one bit each in a mask word).
+inline constexpr std::int64_t kPlanQueryBlock = 64;
+
+struct PlanPiece {
+    // Columns c < count: first + c when consecutive, else columns[first + c] (BlockPlan::columns).
+    std::int64_t first = 0;
+    std::int32_t count = 0;
+    bool consecutive = true;
+    std::int64_t mask = -1; // −1: every cell allowed; else BlockPlan::masks[mask + c] for column c
+};
+
+struct PlanBlock {
+    std::int64_t rowOffset = 0;  // rows are BlockPlan::rows[rowOffset, rowOffset + rowCount)
+    std::int32_t rowCount = 0;   // 1 … kPlanQueryBlock
+    bool consecutiveRows = false; // rows[rowOffset + r] = rows[rowOffset] + r
+    bool resume = false;         // the rows carry a partial result from an earlier pass
+    bool finish = true;          // the rows' results are complete after this block
+    std::int64_t pieceBegin = 0, pieceEnd = 0; // BlockPlan::pieces
+};
+
+struct BlockPlan {
+    std::int64_t n = 0;
+    std::vector<std::int64_t> passEnd;  // blocks [passEnd[p − 1], passEnd[p]) form pass p
+    std::vector<PlanBlock> blocks;
+    std::vector<std::int64_t> rows;
+    std::vector<PlanPiece> pieces;
+    std::vector<std::int64_t> columns;  // stored column lists (permutations, gathered columns)
+    std::vector<std::uint64_t> masks;
+
+    std::size_t passCount() const { return passEnd.size(); }
+    std::int64_t passBegin(std::size_t pass) const { return pass == 0 ? 0 : passEnd[pass - 1]; }
+    std::int64_t column(const PlanPiece& piece, std::int64_t c) const {
+        return piece.consecutive ? piece.first + c : columns[static_cast<std::size_t>(piece.first + c)];
+    }
+    bool cellAllowed(const PlanPiece& piece, std::int64_t c, std::int64_t r) const {
+        return piece.mask < 0 || ((masks[static_cast<std::size_t>(piece.mask + c)] >> r) & 1u) != 0;
+    }
+    double bytes() const;
+};
+
+// Rows listed in the order their blocks take them, cut into segments no block straddles (residue
+// classes, hash buckets, the heavy rows kept apart).
+struct PlanRowOrder {
+    std::vector<std::int64_t> rows;
+    std::vector<std::int64_t> segmentEnds; // ascending offsets into rows; the last is rows.size()
+};
+
+// Row i's allowed columns in the column order of the pass, as sorted, disjoint ranges of positions.
+using PlanRowRanges = std::function<void(std::int64_t i, std::vector<ColumnRange>& out)>;
+
+// One pass's worth of blocks for rows taken in `order`: each block's key columns are the union of its
+// rows' ranges, cut into pieces of at most kPlanKeyBlock positions, so that every computed column is
+// used by at least one of the block's rows. Positions map to key columns through `columnOrder`
+// (empty: position = column). With `consecutiveOnly`, a piece never joins two separate runs of
+// columns (relative-position scoring needs i − j affine across a piece). O(ranges + cells of the
+// partial pieces / 64) time.
+struct PassSpec {
+    const PlanRowOrder* order = nullptr;
+    PlanRowRanges ranges;
+    const std::vector<std::int64_t>* columnOrder = nullptr; // a permutation of [0, n), or null
+    bool resume = false;
+    bool finish = true;
+    bool consecutiveOnly = false;
+};
+void appendPass(BlockPlan& plan, const PassSpec& pass);
+
+// The plan any pattern gets: one pass over rows in natural order, with rows much longer than the rest
+// (global tokens) moved to blocks of their own so that they do not make their neighbours' blocks
+// dense. `consecutiveOnly` as in PassSpec (and then the rows stay in natural order).
+std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly = false);
+
+// Residue-class order of [0, n) with period p: all i ≡ 0 (mod p) ascending, then i ≡ 1, …;
+// segmentEnds are the class boundaries. position(i) is i's index in that order.
+PlanRowOrder residueOrder(std::int64_t n, std::int64_t period);
+std::int64_t residuePosition(std::int64_t i, std::int64_t n, std::int64_t period);
+
+// Plans kept between runs: the last few used, keyed by text (kind, n, causal and every parameter).
+using PlanBuilder = std::function<std::shared_ptr<const BlockPlan>()>;
+std::shared_ptr<const BlockPlan> cachedPlan(const std::string& key, const PlanBuilder& build);
+std::string planKey(const std::string& kind, std::int64_t n, bool causal, const ParamSet& params);
+
+// Calls cell(i, j) for every cell a plan covers (each piece cell whose mask bit is set), for tests
+// and checks: O(cells of all pieces).
+void forEachPlanCell(const BlockPlan& plan, const std::function<void(std::int64_t i, std::int64_t j)>& cell);
+
+} // namespace attnlab
