@@ -15,9 +15,6 @@ double qkvProjectionMacs(const ProblemShape& shape) {
 double outputProjectionMacs(const ProblemShape& shape) { return static_cast<double>(shape.n) * width(shape) * width(shape); }
 double ffnMacs(const ProblemShape& shape) { return 8.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
 
-double attentionOvertakesFfn(int heads, std::int64_t d) { return 2.0 * heads * static_cast<double>(d); }
-double quadraticDominates(int heads, std::int64_t d) { return 6.0 * heads * static_cast<double>(d); }
-double linearPaysOff(std::int64_t d) { return 16.0 * static_cast<double>(d); }
 
 double runIoBytes(const ProblemShape& shape, bool withWeights) {
     const double n = static_cast<double>(shape.n), h = shape.heads, hkv = shape.keyValueHeads();

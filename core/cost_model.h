@@ -41,13 +41,6 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
 // InputError for a variant with no causal form.
 LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
-// Crossovers of Su 2021 for bidirectional full attention: self-attention outweighs the FFN when n > 2hd;
-// the quadratic term dominates the whole layer when n > 6hd; linear attention with a 4× larger head
-// pays off when n > 16d.
-double attentionOvertakesFfn(int heads, std::int64_t d);
-double quadraticDominates(int heads, std::int64_t d);
-double linearPaysOff(std::int64_t d);
-
 // Bytes of the float32 inputs and output of one run (Q and out with h heads, K and V with h_kv), plus
 // weights when asked: also the part of bytes_min every kernel shares (each input read once, the output
 // written once).

@@ -1,5 +1,6 @@
 #include "app/bench/bench_modes.h"
 
+#include "core/analysis/crossovers.h"
 #include "core/cost_model.h"
 #include "core/json_writer.h"
 #include "core/registry.h"
@@ -83,8 +84,8 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.restOfLayer(); });
     const MeasuredCrossover linearWins =
         findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.linearCore; });
-    const double model2hd = attentionOvertakesFfn(shape.heads, shape.d), model6hd = quadraticDominates(shape.heads, shape.d),
-                 model16d = linearPaysOff(shape.d);
+    // The cost model's crossovers for this case (variant, parameters, causal, h, d), searched, not assumed.
+    const LayerCrossovers model = layerCrossovers(requireVariant(variant), shape, cli.overrides());
 
     if (settings.json) {
         JsonWriter json;
@@ -111,18 +112,20 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
             json.endObject();
         }
         json.endArray();
-        auto crossing = [&](const char* name, const MeasuredCrossover& c, double model) {
+        auto crossing = [&](const char* name, const MeasuredCrossover& c, const Crossover& predicted) {
             json.key(name).beginObject();
             json.key("measured_n");
             if (c.n) json.value(*c.n); else json.null();
             json.key("measured_text").value(crossoverText(c, points));
-            json.key("cost_model_n").value(model);
+            json.key("cost_model_n");
+            if (predicted.threshold) json.value(static_cast<long long>(*predicted.threshold)); else json.null();
+            json.key("cost_model_text").value(crossoverStatement(predicted));
             json.endObject();
         };
         json.key("crossovers").beginObject();
-        crossing("attention_exceeds_ffn", overFfn, model2hd);
-        crossing("quadratic_dominates", dominates, model6hd);
-        crossing("linear_4d_beats_full", linearWins, model16d);
+        crossing("attention_exceeds_ffn", overFfn, model.attentionExceedsFfn);
+        crossing("core_dominates", dominates, model.coreDominates);
+        crossing("linear_4d_beats_full", linearWins, model.linearBeatsFull);
         json.endObject();
         json.endObject();
         std::printf("%s\n", json.str().c_str());
@@ -148,12 +151,12 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
                     1e3 * p.layer.total(), 100.0 * p.layer.attention / p.layer.total(), 1e3 * p.linearCore,
                     1e3 * p.gau.total());
     std::printf("crossovers (measured vs cost model):\n");
-    std::printf("  self-attention (projections + core) > FFN   n = %-10s  cost model 2hd = %.0f\n",
-                crossoverText(overFfn, points).c_str(), model2hd);
-    std::printf("  attention core > rest of the layer          n = %-10s  cost model 6hd = %.0f\n",
-                crossoverText(dominates, points).c_str(), model6hd);
-    std::printf("  linear elu at 4d faster than full core      n = %-10s  cost model 16d = %.0f\n",
-                crossoverText(linearWins, points).c_str(), model16d);
+    std::printf("  self-attention (projections + core) > FFN   n = %-10s  cost model: %s\n",
+                crossoverText(overFfn, points).c_str(), crossoverStatement(model.attentionExceedsFfn).c_str());
+    std::printf("  attention core > rest of the layer          n = %-10s  cost model: %s\n",
+                crossoverText(dominates, points).c_str(), crossoverStatement(model.coreDominates).c_str());
+    std::printf("  linear elu at 4d faster than the core       n = %-10s  cost model: %s\n",
+                crossoverText(linearWins, points).c_str(), crossoverStatement(model.linearBeatsFull).c_str());
     return 0;
 }
 

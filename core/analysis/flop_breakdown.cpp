@@ -59,7 +59,10 @@ FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& canc
     result.terms.insert(result.terms.end(), kTrailingTerms.begin(), kTrailingTerms.end());
 
     result.current = costAt(settings, settings.variant, settings.params, settings.n);
-    if (!result.current) {
+    if (result.current) {
+        const VariantInfo& variant = requireVariant(settings.variant);
+        result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
+    } else {
         try {
             const VariantInfo& variant = requireVariant(settings.variant);
             prepareParams(variant, problemShape(settings, variant), settings.params);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/crossovers.h"
 #include "core/analysis/lab_settings.h"
 #include "core/cost_model.h"
 
@@ -28,6 +29,7 @@ struct FlopBreakdown {
     std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest
     std::optional<LayerCost> current; // the chosen variant at the settings' n
     std::vector<CoreBar> bars;        // registry order
+    LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case
     std::string error;                // why `current` is missing
 };
 

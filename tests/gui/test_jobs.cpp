@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 #include <atomic>
 #include <stdexcept>
 #include <thread>
@@ -154,6 +155,27 @@ TEST(FigureViewJobs, AHiddenViewWorksOnlyOnceShown) {
     EXPECT_GT(reach.csvData().count(QLatin1Char('\n')), 1);
 }
 
+// Cancel stops a view's work and the view says its figure is not current; Recompute starts it again.
+TEST(FigureViewJobs, CancelStopsTheWorkAndRecomputeStartsItAgain) {
+    ReceptiveFieldView reach;
+    reach.show();
+    LabSettings settings;
+    settings.variant = "longformer";
+    settings.n = 4096;
+    reach.setSettings(settings);
+    ASSERT_TRUE(reach.busy());
+    reach.cancelByUser();
+    EXPECT_TRUE(reach.cancelledByUser());
+    ASSERT_TRUE(waitUntilIdle({&reach}, kIdleTimeoutMs));
+    EXPECT_EQ(reach.csvData().count(QLatin1Char('\n')), 1) << "the cancelled result is dropped, not shown";
+    EXPECT_TRUE(reach.cancelledByUser());
+    reach.recompute();
+    EXPECT_FALSE(reach.cancelledByUser());
+    EXPECT_TRUE(reach.busy());
+    ASSERT_TRUE(waitUntilIdle({&reach}, kIdleTimeoutMs));
+    EXPECT_GT(reach.csvData().count(QLatin1Char('\n')), 1);
+}
+
 TEST(FigureViewJobs, FlopCostsAreComputedOnAWorker) {
     FlopsView flops;
     flops.show();
@@ -172,6 +194,46 @@ TEST(FigureViewJobs, FlopCostsAreComputedOnAWorker) {
     ASSERT_TRUE(waitUntilIdle({&probe}, kIdleTimeoutMs));
     EXPECT_NE(probe.workerThread(), std::this_thread::get_id());
     EXPECT_NE(probe.workerThread(), std::thread::id());
+}
+
+// The markers' n in the FLOP view's CSV: quantity "NAME_n[=FORM]" of the series "marker".
+std::map<QString, double> flopMarkers(const FlopsView& flops) {
+    std::map<QString, double> markers;
+    for (const QString& line : flops.csvData().split(QLatin1Char('\n')))
+        if (line.startsWith(QStringLiteral("marker,"))) {
+            const QStringList cells = line.split(QLatin1Char(','));
+            markers[cells[3]] = cells[4].toDouble();
+        }
+    return markers;
+}
+
+// Markers are the crossovers of the case shown: causal full attention passes the FFN at n > 4hd - 1,
+// and linear attention has no n² crossover to mark at all.
+TEST(FigureViewJobs, FlopMarkersAreTheCrossoversOfTheCaseShown) {
+    FlopsView flops;
+    flops.show();
+    LabSettings settings;
+    settings.variant = "full";
+    settings.heads = 12;
+    settings.d = 64;
+    settings.n = 2048;
+    settings.causal = true;
+    flops.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&flops}, kIdleTimeoutMs));
+    auto markers = flopMarkers(flops);
+    EXPECT_EQ(markers[QStringLiteral("attention_exceeds_ffn_n=4hd - 1")], 3071);
+    EXPECT_EQ(markers[QStringLiteral("core_dominates_n=12hd - 1")], 9215);
+
+    settings.variant = "linear";
+    settings.causal = false;
+    flops.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&flops}, kIdleTimeoutMs));
+    markers = flopMarkers(flops);
+    for (const auto& [name, n] : markers) {
+        EXPECT_FALSE(name.startsWith(QStringLiteral("attention_exceeds_ffn"))) << name.toStdString();
+        EXPECT_FALSE(name.startsWith(QStringLiteral("core_dominates"))) << name.toStdString();
+    }
+    EXPECT_EQ(markers[QStringLiteral("linear_beats_full_n=16d + 4")], 1028);
 }
 
 LabSettings smallSweep() {

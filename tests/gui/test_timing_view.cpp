@@ -299,7 +299,7 @@ TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     // FFN: 8 n (hd)² MACs.
     for (const auto& [n, row] : ffn) EXPECT_DOUBLE_EQ(number(row, "macs"), 8.0 * n * 32 * 32) << n;
 
-    const auto model = seriesRows(rows, "crossover_cost_model_2hd");
+    const auto model = seriesRows(rows, "crossover_cost_model");
     ASSERT_EQ(model.size(), 1u);
     EXPECT_EQ(model.begin()->first, 64);
 

@@ -77,26 +77,38 @@ void FigureView::setSettings(const LabSettings& settings) {
     const LabSettings before = m_settings;
     m_settings = settings;
     if (needsWork(before, settings)) m_stale = true;
-    if (m_stale && isVisible()) {
-        m_stale = false;
-        startWork();
-    }
+    if (m_stale && isVisible()) beginWork();
     update();
+}
+
+void FigureView::beginWork() {
+    m_stale = false;
+    m_cancelledByUser = false;
+    startWork();
 }
 
 void FigureView::markStale() {
     m_stale = true;
-    if (isVisible()) {
-        m_stale = false;
-        startWork();
-    }
+    if (isVisible()) beginWork();
+}
+
+void FigureView::cancelByUser() {
+    if (!busy()) return;
+    cancelWork();
+    m_stale = true;
+    m_cancelledByUser = true;
+    emit statusMessage(title() + QStringLiteral(": cancelled"));
+    update();
+}
+
+void FigureView::recompute() {
+    markStale();
+    update();
 }
 
 void FigureView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (!m_stale) return;
-    m_stale = false;
-    startWork();
+    if (m_stale) beginWork();
 }
 
 void FigureView::hideEvent(QHideEvent* event) {
@@ -121,13 +133,16 @@ void FigureView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     paintFigure(painter, rect());
-    if (m_jobError.isEmpty()) return;
+    if (m_jobError.isEmpty() && !m_cancelledByUser) return;
     // On screen only: the figure keeps its last good result, and says why it is not current.
+    const QString note = m_jobError.isEmpty()
+                             ? QStringLiteral("cancelled: the figure shows the last finished result (View → Recompute, F5)")
+                             : QStringLiteral("error: ") + m_jobError;
     const QRectF line(0, height() - 22, width(), 22);
-    painter.fillRect(line, QColor(0xFF, 0xEB, 0xEE));
-    painter.setPen(QColor(0xB0, 0x00, 0x20));
+    painter.fillRect(line, m_jobError.isEmpty() ? QColor(0xFF, 0xF4, 0xD6) : QColor(0xFF, 0xEB, 0xEE));
+    painter.setPen(m_jobError.isEmpty() ? QColor(0x6B, 0x4E, 0x00) : QColor(0xB0, 0x00, 0x20));
     painter.drawText(line.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(painter.font()).elidedText(QStringLiteral("error: ") + m_jobError, Qt::ElideRight, line.width() - 16));
+                     QFontMetricsF(painter.font()).elidedText(note, Qt::ElideRight, line.width() - 16));
 }
 
 } // namespace attnlab

@@ -35,6 +35,12 @@ public:
     bool stale() const { return m_stale; }
     // The last error of the view's jobs for the current settings (empty when none).
     const QString& jobError() const { return m_jobError; }
+    // The user's Cancel: stops the work in flight. The view keeps its last finished result and says it
+    // is not current until recompute(), the next change that matters to it, or being shown again.
+    virtual void cancelByUser();
+    bool cancelledByUser() const { return m_cancelledByUser; }
+    // Computes the current settings again (View → Recompute).
+    void recompute();
     const LabSettings& settings() const { return m_settings; }
     // The run's parameters in one line: the figure caption and the SVG/PDF description.
     virtual QString caption() const { return settingsCaption(m_settings); }
@@ -68,7 +74,10 @@ protected:
     LabSettings m_settings;
 
 private:
+    void beginWork();
+
     bool m_stale = true;
+    bool m_cancelledByUser = false;
     QString m_jobError;
 };
 

@@ -130,6 +130,7 @@ void FlopsView::startWork() {
                                      m_bars = breakdown.bars;
                                      m_terms = breakdown.terms;
                                      m_current = breakdown.current;
+                                     m_crossovers = breakdown.crossovers;
                                      m_error = QString::fromStdString(breakdown.error);
                                      update();
                                  });
@@ -178,19 +179,23 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
         return;
     }
     axes.drawStackedAreas(xs, layers, colors);
-    const double width = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
     struct Marker {
         double n;
         QString label;
         QColor color;
         int row;
     };
-    std::vector<Marker> markers = {
-        {attentionOvertakesFfn(m_settings.heads, m_settings.d), QStringLiteral("n = 2hd = %1: attention > FFN").arg(compactNumber(2 * width)),
-         Qt::black, 0},
-        {quadraticDominates(m_settings.heads, m_settings.d), QStringLiteral("n = 6hd = %1: n² terms dominate").arg(compactNumber(6 * width)),
-         Qt::black, 1},
-        {static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n), QColor(0x55, 0x55, 0x55), 2}};
+    std::vector<Marker> markers = {{static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n),
+                                    QColor(0x55, 0x55, 0x55), 2}};
+    // Only crossovers this case has, each at its own threshold: "n > 2hd = 1536" (bidirectional full),
+    // "n > 4hd - 1 = 3071" (causal), none for linear attention's n² term.
+    auto addCrossover = [&](const Crossover& crossover, const QString& what, int row) {
+        if (crossover.threshold && *crossover.threshold > 0)
+            markers.push_back({static_cast<double>(*crossover.threshold),
+                               QStringLiteral("%1: %2").arg(QString::fromStdString(crossoverStatement(crossover)), what), Qt::black, row});
+    };
+    addCrossover(m_crossovers.attentionExceedsFfn, QStringLiteral("attention > FFN"), 0);
+    addCrossover(m_crossovers.coreDominates, QStringLiteral("attention core dominates"), 1);
     // Right to left: a label reaching over a marker further right is painted after that marker's line.
     std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.n > b.n; });
     for (const Marker& marker : markers) axes.drawVerticalMarker(marker.n, marker.label, marker.color, marker.row);
@@ -239,9 +244,15 @@ QString FlopsView::csvData() const {
     for (const CoreBar& bar : m_bars)
         row(QStringLiteral("core_at_n"), bar.variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),
             bar.attentionMacs * unitFactor(), unit);
-    const double hd = static_cast<double>(m_settings.heads) * static_cast<double>(m_settings.d);
-    row(QStringLiteral("marker"), {}, 2 * hd, QStringLiteral("attention_exceeds_ffn_n=2hd"), 2 * hd, QStringLiteral("n"));
-    row(QStringLiteral("marker"), {}, 6 * hd, QStringLiteral("quadratic_dominates_n=6hd"), 6 * hd, QStringLiteral("n"));
+    auto crossoverRow = [&](const Crossover& crossover, const QString& name) {
+        if (!crossover.threshold) return;
+        const auto n = static_cast<double>(*crossover.threshold);
+        const QString form = crossover.closedForm.empty() ? QString() : QStringLiteral("=") + QString::fromStdString(crossover.closedForm);
+        row(QStringLiteral("marker"), {}, n, name + QStringLiteral("_n") + form, n, QStringLiteral("n"));
+    };
+    crossoverRow(m_crossovers.attentionExceedsFfn, QStringLiteral("attention_exceeds_ffn"));
+    crossoverRow(m_crossovers.coreDominates, QStringLiteral("core_dominates"));
+    crossoverRow(m_crossovers.linearBeatsFull, QStringLiteral("linear_beats_full"));
     return csv;
 }
 

@@ -12,7 +12,7 @@
 namespace attnlab {
 
 // Where a layer's multiply-adds go as n grows (cost model, closed form): the stacked share of each
-// term vs n for the chosen variant with markers at n = 2hd and n = 6hd, and every registry variant's
+// term vs n for the chosen variant with markers where its crossovers fall (searched in the cost model), and every registry variant's
 // attention-core cost at the current n. Costs come from core/analysis/flop_breakdown.h on a worker
 // (sparse patterns cost O(nnz) per shape); the view only draws them.
 class FlopsView : public FigureView {
@@ -51,6 +51,7 @@ private:
     std::vector<CoreBar> m_bars;
     std::vector<std::string> m_terms;
     std::optional<LayerCost> m_current; // the chosen variant at the current n
+    LayerCrossovers m_crossovers;       // of the chosen variant, for this case
     QString m_error;
     JobRunner m_jobs{QStringLiteral("FLOP counts")};
 };

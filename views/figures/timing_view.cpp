@@ -128,6 +128,7 @@ void TimingView::startSweep(bool resume) {
     m_jobs.bumpGeneration();
     if (!resume) {
         m_points.clear();
+        m_modelCrossover.reset();
         m_done = 0;
         m_sweepSeconds = 0;
         m_clock.start();
@@ -138,6 +139,16 @@ void TimingView::startSweep(bool resume) {
     const std::vector<std::int64_t> sizes = sweepSizes(settings.timingMaxN);
     const bool layer = settings.timingMode == TimingMode::Layer;
     m_total = static_cast<int>(sizes.size() * (layer ? 1 : choices.size()));
+    if (layer && !m_modelCrossover)
+        m_jobs.submit<Crossover>(
+            [choice = choices.front(), settings](const CancelCheck&) {
+                const VariantInfo& variant = requireVariant(choice.variant);
+                return layerCrossovers(variant, problemShape(settings, variant), choice.params).attentionExceedsFfn;
+            },
+            [this](const Crossover& crossover) {
+                m_modelCrossover = crossover;
+                update();
+            });
     // n outermost, so every curve grows at the same pace.
     for (const std::int64_t n : sizes) {
         if (layer) {
@@ -260,8 +271,9 @@ QString TimingView::csvData() const {
         };
         const MeasuredCrossover measured = measuredCrossover();
         if (measured.n) marker(QStringLiteral("crossover_measured"), *measured.n, QStringLiteral("self-attention > FFN"));
-        marker(QStringLiteral("crossover_cost_model_2hd"), attentionOvertakesFfn(m_settings.heads, m_settings.d),
-               QStringLiteral("self-attention > FFN"));
+        if (m_modelCrossover && m_modelCrossover->threshold)
+            marker(QStringLiteral("crossover_cost_model"), static_cast<double>(*m_modelCrossover->threshold),
+                   QStringLiteral("self-attention > FFN: ") + QString::fromStdString(crossoverStatement(*m_modelCrossover)));
     }
     return csv;
 }

@@ -3,6 +3,7 @@
 #include "views/figures/figure_view.h"
 #include "views/jobs/job_runner.h"
 
+#include "core/analysis/crossovers.h"
 #include "core/analysis/timing_sweep.h"
 
 #include <QElapsedTimer>
@@ -43,6 +44,7 @@ public:
     // Stops the running sweep (the kernel in flight polls the cancellation) and keeps the points
     // measured so far, marked as partial.
     void cancel();
+    void cancelByUser() override { cancel(); }
     // Measures the current settings again from the start.
     void remeasure();
 
@@ -92,6 +94,9 @@ private:
 
     JobRunner m_jobs{QStringLiteral("timing sweep")};
     std::vector<Point> m_points;
+    // Layer mode: where the cost model puts self-attention past the FFN for the measured variant and its
+    // parameters (searched on a worker when the sweep starts).
+    std::optional<Crossover> m_modelCrossover;
     int m_done = 0;
     int m_total = 0;
     bool m_cancelled = false;

@@ -105,8 +105,10 @@ void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
     if (const MeasuredCrossover measured = measuredCrossover(); measured.n)
         axes.drawVerticalMarker(*measured.n, QStringLiteral("measured ≈ %1").arg(compactNumber(std::round(*measured.n))),
                                 Qt::black, 1);
-    const double model = attentionOvertakesFfn(m_settings.heads, m_settings.d);
-    axes.drawVerticalMarker(model, QStringLiteral("cost model 2hd = %1").arg(compactNumber(model)), QColor(0x66, 0x66, 0x66), 0);
+    if (m_modelCrossover && m_modelCrossover->threshold && *m_modelCrossover->threshold > 0)
+        axes.drawVerticalMarker(static_cast<double>(*m_modelCrossover->threshold),
+                                QStringLiteral("cost model: ") + QString::fromStdString(crossoverStatement(*m_modelCrossover)),
+                                QColor(0x66, 0x66, 0x66), 0);
 }
 
 QString TimingView::crossoverText() const {
@@ -121,10 +123,8 @@ QString TimingView::crossoverText() const {
         found = QStringLiteral("not yet");
     else
         found = QStringLiteral("not up to n = %1").arg(sizes.back());
-    const bool full = measuredChoices(m_settings).front().variant == "full";
-    return QStringLiteral("self-attention > FFN: measured %1, cost model%2 n = 2hd = %3")
-        .arg(found, full ? QString() : QStringLiteral(" (full attention)"),
-             compactNumber(attentionOvertakesFfn(m_settings.heads, m_settings.d)));
+    const QString model = m_modelCrossover ? QString::fromStdString(crossoverStatement(*m_modelCrossover)) : QStringLiteral("…");
+    return QStringLiteral("self-attention > FFN: measured %1, cost model %2").arg(found, model);
 }
 
 void TimingView::paintRate(QPainter& painter, const QRectF& area) const {

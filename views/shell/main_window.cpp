@@ -122,6 +122,13 @@ MainWindow::MainWindow(bool restoreState, QWidget* parent) : QMainWindow(parent)
     m_statusNote = new QLabel;
     statusBar()->addPermanentWidget(m_statusNote);
     statusBar()->addPermanentWidget(m_busy);
+    m_cancelJobs = new QToolButton;
+    m_cancelJobs->setObjectName(QStringLiteral("cancelJobs"));
+    m_cancelJobs->setText(QStringLiteral("Cancel"));
+    m_cancelJobs->setToolTip(QStringLiteral("Stop the work under way (Esc); View → Recompute (F5) starts it again"));
+    m_cancelJobs->setVisible(false);
+    connect(m_cancelJobs, &QToolButton::clicked, this, &MainWindow::cancelWork);
+    statusBar()->addPermanentWidget(m_cancelJobs);
     if (auto* timing = qobject_cast<TimingView*>(view(QStringLiteral("timing")))) addTimingControls(statusBar(), timing);
 
     connect(m_panel, &ParameterPanel::settingsChanged, this, &MainWindow::applySettings);
@@ -202,6 +209,11 @@ void MainWindow::buildMenus() {
         QAction* action = add(viewMenu, tabLabel(name), QKeySequence(Qt::CTRL | (Qt::Key_1 + index)), [this, name] { selectView(name); });
         toolbar->addAction(action);
     }
+    viewMenu->addSeparator();
+    add(viewMenu, QStringLiteral("Recompute"), QKeySequence(Qt::Key_F5), [this] {
+        if (FigureView* shown = currentView()) shown->recompute();
+    });
+    add(viewMenu, QStringLiteral("Cancel work"), QKeySequence(Qt::Key_Escape), [this] { cancelWork(); });
 
     QMenu* presets = menuBar()->addMenu(QStringLiteral("&Presets"));
     for (const auto& preset : modelPresets())
@@ -255,10 +267,15 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     return attnlab::waitUntilIdle(views, timeoutMs);
 }
 
+void MainWindow::cancelWork() {
+    for (FigureView* view : m_views) view->cancelByUser();
+}
+
 void MainWindow::refreshBusy() {
     bool anyBusy = false;
     for (const FigureView* view : m_views) anyBusy = anyBusy || view->busy();
     m_busy->setVisible(anyBusy);
+    m_cancelJobs->setVisible(anyBusy);
 }
 
 bool MainWindow::openSession(const QString& path) {

@@ -11,6 +11,7 @@
 class QLabel;
 class QProgressBar;
 class QTabWidget;
+class QToolButton;
 
 namespace attnlab {
 
@@ -61,6 +62,8 @@ private:
     void restoreFromSettings();
     void storeToSettings() const;
     void refreshBusy();
+    // Stops every view's work in flight (the status bar's Cancel, Esc).
+    void cancelWork();
     void showError(const QString& message);
     void exportCurrentFigure();
     void exportCurrentCsv();
@@ -73,6 +76,7 @@ private:
     QList<FigureView*> m_views;
     ImGuiLabWidget* m_lab = nullptr;
     QProgressBar* m_busy = nullptr;
+    QToolButton* m_cancelJobs = nullptr; // stops every view's work in flight
     QLabel* m_statusNote = nullptr;
     bool m_storeOnClose = true;
     QString m_lastError;
