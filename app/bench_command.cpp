@@ -16,6 +16,8 @@ constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] 
                      [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
        attnlab bench --layer [--variant ID] [--n N[,N...]] [--d D] [--heads H] [--causal] [--threads T]
                      [--budget SECONDS] [--json | --csv]
+       attnlab bench --decode [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--heads H] [--kv-heads G]
+                     [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--json | --csv]
        attnlab bench --targets [--threads T] [--stream-mib MIB] [--json]
 
 Times attention variants on generated Gaussian inputs: one warm-up run, then repeats until both three
@@ -35,11 +37,16 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             measured rate as a fraction of that roof.
 --layer     times one Transformer layer's parts (qkv projections, attention core, output projection,
             FFN with width 4hd) and one GAU layer (e = 2hd, s = 128) per n, the attention core of
-            linear elu at 4d, and prints the measured crossovers beside the cost model's 2hd, 6hd, 16d.
+            linear elu at 4d, and prints the measured crossovers beside the cost model's, searched for
+            the variant, its parameters and the causal flag (n > 2hd, 6hd, 16d + 4 for full attention).
             Default --variant full, --n 256,512,1024,2048,4096,8192.
 --targets   the kernel and sparse-pattern targets measured in one run (2 threads unless --threads),
             as ratios with their goals; a target not met is reported, not an error (exit 0). Takes
             a few minutes.
+--decode    one decoding step per (variant, n): query row n-1 of the causal pattern against a cache of
+            the keys the layer keeps, or the recurrent update and read-out for linear and performer,
+            with retained_keys and kv_cache_bytes per layer. --kv-heads G groups the key/value heads
+            (G divides --heads). Default --variant full,longformer,linear, --n 1024,4096,16384,65536.
 --reference runs the plain reference kernels instead of the fast ones.
 A progress line is drawn on stderr when it is a terminal. See docs/benchmarks.md.
 )";
@@ -51,15 +58,19 @@ int benchCommand(const std::vector<std::string>& args) {
         std::fputs(kBenchHelp, stdout);
         return 0;
     }
-    const CliArgs cli("bench", args, {"--variant", "--n", "--d", "--dv", "--heads", "--threads", "--budget", "--stream-mib"},
-                      {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--reference"});
+    const CliArgs cli("bench", args,
+                      {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib"},
+                      {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--decode", "--reference"});
     int modes = 0;
-    for (const char* mode : {"--layer", "--targets", "--roofline"}) modes += cli.flag(mode) ? 1 : 0;
-    if (modes > 1) throw InputError("attnlab bench: --layer, --roofline and --targets exclude each other");
+    for (const char* mode : {"--layer", "--targets", "--roofline", "--decode"}) modes += cli.flag(mode) ? 1 : 0;
+    if (modes > 1) throw InputError("attnlab bench: --layer, --roofline, --decode and --targets exclude each other");
+    if (cli.value("--kv-heads") && !cli.flag("--decode"))
+        throw InputError("attnlab bench: --kv-heads goes with --decode");
     if (cli.flag("--targets")) return benchTargets(readBenchSettings(cli, 2));
     const BenchSettings settings = readBenchSettings(cli, defaultThreadCount());
     if (cli.flag("--layer")) return benchLayer(cli, settings);
     if (cli.flag("--roofline")) return benchRoofline(cli, settings);
+    if (cli.flag("--decode")) return benchDecode(cli, settings);
     if (cli.value("--variant")) return benchVariants(cli, settings);
     if (cli.flag("--peak")) return benchPeak(settings);
     throw InputError("attnlab bench: give --variant, --peak, --roofline, --layer or --targets (see attnlab bench --help)");

@@ -181,6 +181,30 @@ TEST(BenchCommand, LayerTimesEveryPartAndReportsCrossovers) {
     EXPECT_EQ(result["crossovers"]["attention_exceeds_ffn"]["cost_model_n"], 2.0 * 2 * 8);
 }
 
+// One decoding step per (variant, n): positive times, the step's core MACs (softmax: the n keys of row
+// n - 1, d·h for scores and for weights_v), and the cache the spec's rules give for grouped heads.
+TEST(BenchCommand, DecodeTimesOneStepAndReportsTheCache) {
+    const json result = benchJson({"--decode", "--variant", "full,chunk,linear", "--n", "64,100", "--heads", "4",
+                                   "--kv-heads", "2", "--d", "8", "--budget", "0", "--threads", "1",
+                                   "--json"});
+    ASSERT_EQ(result["results"].size(), 6u);
+    for (const json& point : result["results"]) {
+        EXPECT_TRUE(positiveFinite(point["median_s"])) << point["variant"];
+        EXPECT_TRUE(positiveFinite(point["kv_cache_bytes"])) << point["variant"];
+        EXPECT_EQ(point["kv_heads"], 2);
+    }
+    const json& full = result["results"][1]; // full at n = 100
+    EXPECT_EQ(full["n"], 100);
+    EXPECT_EQ(full["step_core_macs"].get<double>(), 100.0 * 8 * 4 * 2);
+    EXPECT_EQ(full["retained_keys"], 100);
+    EXPECT_EQ(full["kv_cache_bytes"].get<double>(), 100.0 * 2 * (8 + 8) * 4);
+    const json& chunk = result["results"][3]; // chunk c = ceil(sqrt(100)) = 10: ((100 - 1) mod 10) + 1 keys kept
+    EXPECT_EQ(chunk["retained_keys"], 10);
+    const json& linear = result["results"][5]; // elu's state: d·dv + d floats per key/value head
+    EXPECT_TRUE(linear["retained_keys"].is_null());
+    EXPECT_EQ(linear["kv_cache_bytes"].get<double>(), 2.0 * (8 * 8 + 8) * 4);
+}
+
 TEST(BenchCommand, BadArgumentsGiveOneErrorLineAndNonZeroExit) {
     const std::vector<std::vector<std::string>> cases = {
         {},
@@ -196,6 +220,10 @@ TEST(BenchCommand, BadArgumentsGiveOneErrorLineAndNonZeroExit) {
         {"--peak", "--threads", "0"},
         {"--peak", "--stream-mib", "0"},
         {"--bogus"},
+        {"--decode", "--variant", "linformer"},
+        {"--decode", "--heads", "4", "--kv-heads", "3"},
+        {"--variant", "full", "--kv-heads", "2"},
+        {"--decode", "--layer"},
     };
     for (const auto& args : cases) {
         const Outcome outcome = bench(args);

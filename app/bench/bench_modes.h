@@ -11,5 +11,6 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings);
 int benchPeak(const BenchSettings& settings);
 int benchRoofline(const CliArgs& cli, const BenchSettings& settings);
 int benchTargets(const BenchSettings& settings);
+int benchDecode(const CliArgs& cli, const BenchSettings& settings);
 
 } // namespace attnlab
