@@ -199,5 +199,26 @@ TEST(TimingSweep, PredictionScalesTheLargestPointsRate) {
     EXPECT_DOUBLE_EQ(predictedSeconds(points, points[1]), 2.0);
 }
 
+TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange) {
+    std::vector<TimingPoint> points;
+    for (std::int64_t n = 64; n <= 8192; n *= 2) {
+        TimingPoint point;
+        point.shape.n = n;
+        point.macs = 3.0 * static_cast<double>(n) * static_cast<double>(n);
+        // n^1.5 above the overhead range; a flat 1 ms below it must not bend the fit.
+        point.medianSeconds = n >= kSlopeMinN ? 1e-9 * std::pow(static_cast<double>(n), 1.5) : 1e-3;
+        point.cpuShare = 1.0;
+        points.push_back(point);
+    }
+    points.back().cpuShare = 0.2; // starved: its time is inflated and left out
+    points.back().medianSeconds *= 10;
+    const auto slopes = seriesSlopes(points, 0);
+    ASSERT_TRUE(slopes);
+    EXPECT_NEAR(slopes->measured, 1.5, 1e-9);
+    EXPECT_NEAR(slopes->model, 2.0, 1e-9);
+    EXPECT_EQ(slopes->points, 4); // 512, 1024, 2048, 4096
+    EXPECT_FALSE(seriesSlopes(points, 1)) << "no points in that series";
+}
+
 } // namespace
 } // namespace attnlab

@@ -1,5 +1,6 @@
 #include "core/analysis/timing_sweep.h"
 
+#include "core/analysis/scaling.h"
 #include "core/analysis/thread_cpu_clock.h"
 #include "core/cost_model.h"
 #include "core/errors.h"
@@ -114,6 +115,19 @@ std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& poi
         if (point.seriesIndex == seriesIndex) found.push_back(&point);
     std::sort(found.begin(), found.end(), [](const TimingPoint* a, const TimingPoint* b) { return a->shape.n < b->shape.n; });
     return found;
+}
+
+std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points, int seriesIndex) {
+    std::vector<double> ns, seconds, macs;
+    for (const TimingPoint* point : seriesPoints(points, seriesIndex))
+        if (point->valid() && !point->starved() && point->shape.n >= kSlopeMinN && point->macs > 0) {
+            ns.push_back(static_cast<double>(point->shape.n));
+            seconds.push_back(point->medianSeconds);
+            macs.push_back(point->macs);
+        }
+    const auto measured = logLogSlope(ns, seconds), model = logLogSlope(ns, macs);
+    if (!measured || !model) return std::nullopt;
+    return SeriesSlopes{*measured, *model, static_cast<int>(ns.size())};
 }
 
 double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point) {

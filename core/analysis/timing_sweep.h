@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ namespace attnlab {
 // whole sweep takes seconds. Layer points split their budget over the four parts.
 inline constexpr double kTimingPointBudgetSeconds = 0.05;
 inline constexpr double kTimingLayerBudgetSeconds = 0.2;
-inline constexpr int kTimingMinRepeats = 2;
+inline constexpr int kTimingMinRepeats = 5;
 inline constexpr int kTimingMaxRepeats = 200;
 // A point whose kernel threads got less than this share of their cores was slowed by other programs.
 inline constexpr double kStarvedCpuShare = 0.75;
@@ -73,6 +74,17 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
 
 // The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
 double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point);
+// How one curve grows: the least-squares log-log slope of its measured median times and of the cost
+// model's MACs at the same n (the theory the dashed line draws), over its valid points that were not
+// starved of CPU and have n ≥ kSlopeMinN (below that, fixed overheads flatten the curve). Nothing when
+// fewer than two such points exist.
+inline constexpr std::int64_t kSlopeMinN = 512;
+struct SeriesSlopes {
+    double measured = 0;
+    double model = 0;
+    int points = 0;
+};
+std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points, int seriesIndex);
 // Valid points of one series sorted by n (invalid ones included, for their errors).
 std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& points, int seriesIndex);
 // Layer mode: median seconds of the four parts at every n where all four were measured.

@@ -83,10 +83,17 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         axes.drawSeries(predicted);
         axes.drawSeries(measured);
         QString name = seriesLabel(series);
+        if (!layer)
+            if (const auto slopes = seriesSlopes(m_points, series.index))
+                name += QStringLiteral(" · slope %1 (cost model %2)")
+                            .arg(slopes->measured, 0, 'f', 2)
+                            .arg(slopes->model, 0, 'f', 2);
         if (!skipped.isEmpty() && !layer) name += QStringLiteral(" — not valid at n = %1").arg(skipped.join(QStringLiteral(", ")));
         legend.push_back({name, color, Qt::SolidLine, false});
     }
-    legend.push_back({QStringLiteral("cost model, scaled to the largest n"), QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
+    legend.push_back({layer ? QStringLiteral("cost model, scaled to the largest n")
+                            : QStringLiteral("cost model; slopes fitted over n ≥ %1").arg(kSlopeMinN),
+                       QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
     if (layer) paintCrossoverMarkers(axes);
     if (m_points.empty() || std::none_of(m_points.begin(), m_points.end(), [](const Point& p) { return p.valid(); })) {
         if (!firstError.isEmpty())
