@@ -1,0 +1,155 @@
+// The Presets menu as a user drives it: figure presets apply their settings and draw the figures their
+// names promise; model presets set the known head shapes and context lengths.
+#include "main_window_fixture.h"
+
+namespace attnlab::mainwindowtest {
+namespace {
+
+TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
+    const auto window = openWindow();
+    ASSERT_EQ(figurePresets().size(), 6u);
+    for (const FigurePreset& preset : figurePresets()) {
+        SCOPED_TRACE(preset.name.toStdString());
+        QAction* action = presetAction(*window, preset.name);
+        ASSERT_NE(action, nullptr) << "not in the Presets menu";
+        action->trigger();
+        ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+        EXPECT_EQ(window->labSettings(), preset.settings);
+        EXPECT_EQ(window->currentViewName(), preset.view);
+        EXPECT_EQ(settingsProblem(preset.settings), "");
+        EXPECT_TRUE(window->parameterPanel()->message().isEmpty());
+        FigureView* view = window->currentView();
+        ASSERT_NE(view, nullptr);
+        const QImage image = paint(*view);
+        if (auto* pattern = qobject_cast<PatternView*>(view)) {
+            EXPECT_TRUE(pattern->errorText().isEmpty()) << pattern->errorText().toStdString();
+            const int panels = std::max<int>(1, static_cast<int>(preset.settings.compareVariants.size()));
+            ASSERT_EQ(pattern->panelCount(), panels);
+            // Every panel shows a pattern: some cells in the pattern's colours, some masked.
+            for (int p = 0; p < panels; ++p) {
+                const QRect plot = pattern->plotRect(QRectF(view->rect()), p).toRect().adjusted(2, 2, -2, -2);
+                int coloured = 0, background = 0;
+                for (int y = plot.top(); y < plot.bottom(); y += 2)
+                    for (int x = plot.left(); x < plot.right(); x += 2) {
+                        const QRgb pixel = image.pixel(x, y);
+                        if (pixel == emptyCellColor()) ++background;
+                        else if (qGray(pixel) < 200) ++coloured;
+                    }
+                EXPECT_GT(coloured, 20) << "panel " << p << " is empty";
+                if (!preset.settings.showWeights && preset.settings.compareVariants.empty()) {
+                    EXPECT_GT(background, 20) << "panel " << p << " has no masked cell";
+                }
+            }
+        } else if (auto* flops = qobject_cast<FlopsView*>(view)) {
+            EXPECT_FALSE(flops->sweep().empty());
+            EXPECT_FALSE(flops->bars().empty());
+            EXPECT_TRUE(flops->title().contains(QStringLiteral("h=12, d=64"))) << flops->title().toStdString();
+        }
+        const QString file = path(QStringLiteral("preset.png"));
+        exportFigure(*view, file, ExportOptions{});
+        EXPECT_FALSE(QImage(file).isNull());
+    }
+}
+
+TEST_F(MainWindowTest, FigurePresetsDrawTheFiguresTheirNamesPromise) {
+    const auto find = [](const char* start) -> const FigurePreset* {
+        for (const FigurePreset& preset : figurePresets())
+            if (preset.name.startsWith(QLatin1String(start))) return &preset;
+        return nullptr;
+    };
+    const auto panelVariants = [](const FigurePreset& preset) {
+        std::vector<std::string> ids;
+        for (const auto& choice : chosenVariants(preset.settings)) ids.push_back(choice.variant);
+        return ids;
+    };
+    const FigurePreset* sparse = find("Sparse Transformer");
+    ASSERT_NE(sparse, nullptr);
+    EXPECT_EQ(panelVariants(*sparse), (std::vector<std::string>{"strided", "fixed"}));
+
+    const FigurePreset* longformer = find("Longformer");
+    ASSERT_NE(longformer, nullptr);
+    const auto longformerPanels = chosenVariants(longformer->settings);
+    ASSERT_EQ(longformerPanels.size(), 4u);
+    EXPECT_EQ(longformerPanels[0].variant, "full");
+    EXPECT_EQ(longformerPanels[1].variant, "longformer");
+    EXPECT_FALSE(longformerPanels[1].params.count("dilation") || longformerPanels[1].params.count("globals"));
+    EXPECT_GT(std::stoi(longformerPanels[2].params.at("dilation")), 1);
+    EXPECT_FALSE(longformerPanels[3].params.at("globals").empty());
+
+    const FigurePreset* bigbird = find("BigBird");
+    ASSERT_NE(bigbird, nullptr);
+    const auto bigbirdPanels = chosenVariants(bigbird->settings);
+    ASSERT_EQ(bigbirdPanels.size(), 4u);
+    const auto parts = [](const VariantChoice& choice) {
+        return std::tuple{std::stoi(choice.params.at("random")) > 0, std::stoi(choice.params.at("window")) > 0,
+                          std::stoi(choice.params.at("globals")) > 0};
+    };
+    EXPECT_EQ(parts(bigbirdPanels[0]), std::tuple(true, false, false));
+    EXPECT_EQ(parts(bigbirdPanels[1]), std::tuple(false, true, false));
+    EXPECT_EQ(parts(bigbirdPanels[2]), std::tuple(false, false, true));
+    EXPECT_EQ(parts(bigbirdPanels[3]), std::tuple(true, true, true));
+
+    const FigurePreset* flash = find("FLASH");
+    ASSERT_NE(flash, nullptr);
+    EXPECT_EQ(panelVariants(*flash), (std::vector<std::string>{"relu2", "linear", "mixed_chunk"}));
+
+    const FigurePreset* xl = find("Transformer-XL");
+    ASSERT_NE(xl, nullptr);
+    EXPECT_EQ(xl->settings.variant, "xl");
+    EXPECT_GT(std::stoi(xl->settings.params.at("memory")), 0);
+    EXPECT_LT(std::stoi(xl->settings.params.at("segment")), xl->settings.n) << "one segment shows no memory";
+
+    const FigurePreset* bert = find("BERT-base");
+    ASSERT_NE(bert, nullptr);
+    EXPECT_EQ(bert->view, QStringLiteral("flops"));
+    EXPECT_EQ(bert->settings.heads, 12);
+    EXPECT_EQ(bert->settings.d, 64);
+    EXPECT_EQ(bert->settings.n, 512);
+}
+
+TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
+    struct Known {
+        const char* name;
+        int heads;
+        std::int64_t d, n;
+    };
+    const std::vector<Known> known = {{"BERT-base", 12, 64, 512}, {"GPT-2 small", 12, 64, 1024}, {"LLaMA-7B", 32, 128, 2048}};
+    const auto window = openWindow();
+    QComboBox* chooser = modelPresetChooser(*window->parameterPanel());
+    ASSERT_NE(chooser, nullptr);
+    ASSERT_EQ(modelPresets().size(), known.size());
+    for (const Known& model : known) {
+        SCOPED_TRACE(model.name);
+        const auto preset = std::find_if(modelPresets().begin(), modelPresets().end(),
+                                         [&](const ModelPreset& p) { return p.name.startsWith(QLatin1String(model.name)); });
+        ASSERT_NE(preset, modelPresets().end());
+        // From the Presets menu: the shape changes, the variant and its parameters stay.
+        LabSettings before;
+        before.variant = "longformer";
+        before.params = {{"window", "16"}};
+        window->applySettings(before);
+        QAction* action = presetAction(*window, preset->name);
+        ASSERT_NE(action, nullptr);
+        action->trigger();
+        EXPECT_EQ(window->labSettings().heads, model.heads);
+        EXPECT_EQ(window->labSettings().d, model.d);
+        EXPECT_EQ(window->labSettings().n, model.n);
+        EXPECT_EQ(window->labSettings().variant, "longformer");
+        EXPECT_EQ(window->labSettings().params, before.params);
+        // From the panel's chooser.
+        window->applySettings(before);
+        const int index = chooser->findText(preset->name);
+        ASSERT_GT(index, 0);
+        chooser->setCurrentIndex(index);
+        emit chooser->activated(index);
+        EXPECT_EQ(window->labSettings().heads, model.heads);
+        EXPECT_EQ(window->labSettings().d, model.d);
+        EXPECT_EQ(window->labSettings().n, model.n);
+        EXPECT_EQ(window->parameterPanel()->lengthEditor()->value(), model.n);
+    }
+}
+
+} // namespace
+} // namespace attnlab::mainwindowtest
+
+int main(int argc, char** argv) { return attnlab::mainwindowtest::runMainWindowTests(argc, argv, "test_presets"); }
