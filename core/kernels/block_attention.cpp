@@ -1,7 +1,7 @@
 #include "core/kernels/block_attention.h"
 #include "core/run_result.h"
 
-#include "core/kernels/tile_math.h"
+#include "core/kernels/block_job.h"
 #include "core/parallel_tasks.h"
 
 #include <algorithm>
@@ -11,55 +11,33 @@
 
 namespace attnlab {
 
-namespace {
-
-using tile::kQueryBlock;
-static_assert(kQueryBlock == kPlanQueryBlock, "one mask bit per query row of a tile");
-
-std::int64_t paddedWidth(std::int64_t dv) { return (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
-
-// One thread's scratch, kept across calls (freshly mapped pages are slow to touch).
-struct Workspace {
-    tile::AlignedBuffer queryT;   // [d][kQueryBlock]: the block's queries transposed, times the score scale
-    tile::AlignedBuffer queryRows; // [kQueryBlock][d]: the same before the transposition
-    tile::AlignedBuffer scores;   // [kPlanKeyBlock][kQueryBlock]: S^T, then P^T
-    tile::AlignedBuffer output;   // [kQueryBlock][paddedWidth(dv)]: unnormalised output rows
-    tile::AlignedBuffer rowStats; // rowMax, rowSum, rescale: kQueryBlock each
-    tile::AlignedBuffer relative; // [distances][kQueryBlock]: R_p · q_r for the piece's distances p
-    std::vector<const float*> keyRows, valueRows;
-};
+namespace block {
 
 Workspace& threadWorkspace() {
     static thread_local Workspace workspace;
     return workspace;
 }
 
-// Everything one query block needs to know about the problem.
-struct BlockJob {
-    const AttentionInputs* inputs;
-    const BlockPlan* plan;
-    const PlanBlock* block;
-    const MaskedScoring* scoring;
-    Tensor3* out;
-    float* stats; // [heads][n][2] running max and sum, or null when no row needs them
-    int head;
-    int kvHead;
-    bool softmax() const { return scoring->kind == MaskedScoring::Kind::Softmax; }
-    std::int64_t rows() const { return block->rowCount; }
-    std::int64_t row(std::int64_t r) const { return plan->rows[static_cast<std::size_t>(block->rowOffset + r)]; }
-    // Query columns the tiles compute: the block's rows rounded up to whole vectors.
-    int width() const { return static_cast<int>((rows() + tile::kLanes - 1) / tile::kLanes * tile::kLanes); }
-    float* statsOf(std::int64_t r) const { return stats + 2 * (static_cast<std::int64_t>(head) * inputs->q->rows + row(r)); }
-};
-
 float queryScale(const MaskedScoring& scoring) {
     return scoring.kind == MaskedScoring::Kind::Softmax ? static_cast<float>(scoring.scale * std::numbers::log2e)
                                                         : 1.0f;
 }
 
+void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    ws.keyRows.resize(static_cast<std::size_t>(piece.count));
+    ws.valueRows.resize(static_cast<std::size_t>(piece.count));
+    for (std::int64_t c = 0; c < piece.count; ++c) {
+        const std::int64_t j = job.plan->column(piece, c);
+        ws.keyRows[static_cast<std::size_t>(c)] = job.inputs->k->row(job.kvHead, j);
+        ws.valueRows[static_cast<std::size_t>(c)] = job.inputs->v->row(job.kvHead, j);
+    }
+}
+
+namespace {
+
 // queryT[p][r] = scale · q_{row r}[p] for r < width (zero past the block's rows): the rows are copied
-// scaled into a [width][d rounded up to 16] buffer, then transposed 16 × 16 at a time.
-void loadQueries(const BlockJob& job, Workspace& ws) {
+// scaled into queryRows ([width][d rounded up to 16]), then, for the tiles, transposed 16 × 16 at a time.
+void loadQueries(const BlockJob& job, Workspace& ws, bool transpose) {
     const std::int64_t d = job.inputs->q->cols, depth = paddedWidth(d), width = job.width();
     float* queryT = ws.queryT.reserve(static_cast<std::size_t>(depth * kQueryBlock));
     float* rows = ws.queryRows.reserve(static_cast<std::size_t>(kQueryBlock * depth));
@@ -69,7 +47,7 @@ void loadQueries(const BlockJob& job, Workspace& ws) {
             tile::scaledCopy(job.inputs->q->row(job.head, job.row(r)), d, scale, rows + r * depth, depth);
         else
             std::fill(rows + r * depth, rows + (r + 1) * depth, 0.0f);
-    for (std::int64_t r = 0; r < width; r += tile::kLanes)
+    for (std::int64_t r = 0; r < width && transpose; r += tile::kLanes)
         for (std::int64_t p = 0; p < depth; p += tile::kLanes)
             tile::transpose16(rows + r * depth + p, depth, queryT + p * kQueryBlock + r, kQueryBlock);
 }
@@ -132,17 +110,6 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
             run(first, last + 1);
         else if (part.mode == tile::Accumulate::ScaleAndAdd)
             run(0, 0);
-    }
-}
-
-// The piece's K and V rows, as row pointers for the tile products.
-void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
-    ws.keyRows.resize(static_cast<std::size_t>(piece.count));
-    ws.valueRows.resize(static_cast<std::size_t>(piece.count));
-    for (std::int64_t c = 0; c < piece.count; ++c) {
-        const std::int64_t j = job.plan->column(piece, c);
-        ws.keyRows[static_cast<std::size_t>(c)] = job.inputs->k->row(job.kvHead, j);
-        ws.valueRows[static_cast<std::size_t>(c)] = job.inputs->v->row(job.kvHead, j);
     }
 }
 
@@ -247,7 +214,10 @@ void attendBlock(const BlockJob& job) {
     ws.scores.reserve(static_cast<std::size_t>(kPlanKeyBlock * kQueryBlock));
     ws.output.reserve(static_cast<std::size_t>(kQueryBlock * width));
     ws.rowStats.reserve(3 * kQueryBlock);
-    loadQueries(job, ws);
+    bool tiles = false; // whether any piece runs in query tiles (and needs queryT)
+    for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd && !job.fewRows(); ++p)
+        tiles = tiles || !job.plan->pieces[static_cast<std::size_t>(p)].rowWise;
+    loadQueries(job, ws, tiles);
     startRows(job, ws, width);
     float* rowMax = ws.rowStats.data();
     const auto reluFactor = static_cast<float>(1.0 / job.scoring->normalizer);
@@ -261,6 +231,10 @@ void attendBlock(const BlockJob& job) {
     update.rowScale = rowMax + 2 * kQueryBlock;
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
         const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
+        if (piece.rowWise || job.fewRows()) {
+            (piece.rowWise ? attendRowWisePiece : attendFewRowsPiece)(job, piece, ws);
+            continue;
+        }
         pieceScores(job, piece, ws);
         if (job.softmax())
             tile::softmaxBlock(ws.scores.data(), piece.count, job.width(), rowMax, rowMax + kQueryBlock,
@@ -281,10 +255,14 @@ void attendBlock(const BlockJob& job) {
 void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
     Workspace& ws = threadWorkspace();
     ws.scores.reserve(static_cast<std::size_t>(kPlanKeyBlock * kQueryBlock));
-    loadQueries(job, ws);
+    loadQueries(job, ws, true);
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
         const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
+        if (piece.rowWise) {
+            writeRowWiseWeights(job, piece, ws, weights);
+            continue;
+        }
         pieceScores(job, piece, ws);
         for (std::int64_t r = 0; r < job.rows(); ++r) {
             float* w = weights.row(job.head, job.row(r));
@@ -324,6 +302,10 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
 }
 
 } // namespace
+
+} // namespace block
+
+using namespace block;
 
 double blockAttentionWorkspaceBytes(std::int64_t d, std::int64_t dv) {
     return 4.0 * static_cast<double>(kQueryBlock) * static_cast<double>(d + kPlanKeyBlock + paddedWidth(dv) + 3);

@@ -10,7 +10,8 @@ namespace attnlab {
 double BlockPlan::bytes() const {
     return static_cast<double>(passEnd.size() * sizeof(std::int64_t) + blocks.size() * sizeof(PlanBlock) +
                                rows.size() * sizeof(std::int64_t) + pieces.size() * sizeof(PlanPiece) +
-                               columns.size() * sizeof(std::int64_t) + masks.size() * sizeof(std::uint64_t));
+                               columns.size() * sizeof(std::int64_t) + masks.size() * sizeof(std::uint64_t) +
+                               rowSpans.size() * sizeof(ColumnRange));
 }
 
 namespace {
@@ -33,7 +34,7 @@ void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t 
     s.rowStart.assign(1, 0);
     for (std::int64_t r = 0; r < count; ++r) {
         s.row.clear(); // patterns may merge a new range into the vector's last one
-        pass.ranges(rows[r], s.row);
+        if (pass.ranges) pass.ranges(rows[r], s.row);
         for (const ColumnRange& range : s.row)
             if (range.size() > 0) s.ranges.push_back(range);
         s.rowStart.push_back(s.ranges.size());
@@ -144,6 +145,34 @@ void appendPiece(BlockPlan& plan, BlockScratch& s, std::int64_t rows, std::int64
     plan.pieces.push_back(piece);
 }
 
+// Each row's row-wise columns stored once, then cut into pieces of at most kPlanKeyBlock per row.
+void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, const std::int64_t* rowIds,
+                         std::int64_t rows, BlockScratch& s) {
+    std::vector<ColumnRange>& lists = s.slotRuns; // reused: each row's [begin, end) in plan.columns
+    lists.clear();
+    std::int64_t longest = 0;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        s.row.clear();
+        pass.rowWise(rowIds[r], s.row);
+        const auto begin = static_cast<std::int64_t>(plan.columns.size());
+        for (const ColumnRange& range : s.row)
+            for (std::int64_t p = range.begin; p < range.end; ++p)
+                plan.columns.push_back(permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
+        std::sort(plan.columns.begin() + begin, plan.columns.end());
+        lists.push_back({begin, static_cast<std::int64_t>(plan.columns.size())});
+        longest = std::max(longest, lists.back().size());
+    }
+    for (std::int64_t from = 0; from < longest; from += kPlanKeyBlock) {
+        PlanPiece piece;
+        piece.rowWise = true;
+        piece.first = static_cast<std::int64_t>(plan.rowSpans.size());
+        piece.count = static_cast<std::int32_t>(std::min(kPlanKeyBlock, longest - from));
+        for (const ColumnRange& list : lists)
+            plan.rowSpans.push_back({std::min(list.end, list.begin + from), std::min(list.end, list.begin + from + kPlanKeyBlock)});
+        plan.pieces.push_back(piece);
+    }
+}
+
 void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::int64_t offset,
                  std::int64_t rows, BlockScratch& s) {
     const std::int64_t* rowIds = pass.order->rows.data() + offset;
@@ -171,6 +200,7 @@ void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutation
         for (std::size_t run = 0; run < s.runs.size(); ++run) cut(s.runSlot[run], s.runSlot[run] + s.runs[run].size());
     else if (slots > 0)
         cut(0, slots);
+    if (pass.rowWise) appendRowWisePieces(plan, pass, permutationBase, rowIds, rows, s);
     block.pieceEnd = static_cast<std::int64_t>(plan.pieces.size());
     plan.blocks.push_back(block);
 }
@@ -267,6 +297,14 @@ void forEachPlanCell(const BlockPlan& plan, const std::function<void(std::int64_
     for (const PlanBlock& block : plan.blocks)
         for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
             const PlanPiece& piece = plan.pieces[static_cast<std::size_t>(p)];
+            if (piece.rowWise) {
+                for (std::int64_t r = 0; r < block.rowCount; ++r) {
+                    const ColumnRange span = plan.rowSpans[static_cast<std::size_t>(piece.first + r)];
+                    for (std::int64_t e = span.begin; e < span.end; ++e)
+                        cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)], plan.columns[static_cast<std::size_t>(e)]);
+                }
+                continue;
+            }
             for (std::int64_t c = 0; c < piece.count; ++c)
                 for (std::int64_t r = 0; r < block.rowCount; ++r)
                     if (plan.cellAllowed(piece, c, r)) cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)], plan.column(piece, c));

@@ -5,9 +5,11 @@
 //
 // A plan is a list of passes; a pass is a list of query blocks that the kernel runs in parallel; a
 // query block is up to 64 query rows (any rows, in any order: a permutation turns scattered structure
-// into dense blocks) and its pieces; a piece is up to kPlanKeyBlock key columns (consecutive, or a slice
-// of a stored column list) with, unless every cell is allowed, one 64-bit word per column whose bit r
-// says whether row r of the block may see that column.
+// into dense blocks) and its pieces. A shared piece is up to kPlanKeyBlock key columns (consecutive, or
+// a slice of a stored column list) that all the block's rows are scored against, with, unless every
+// cell is allowed, one 64-bit word per column whose bit r says whether row r of the block may see
+// that column. A row-wise piece gives each row of the block its own list of up to kPlanKeyBlock
+// columns (random keys, narrow bands): nothing is computed for a row outside its list.
 //
 // Contract (checked by the tests against the pattern): over all pieces of all blocks, every allowed
 // cell (i, j) of the pattern is covered exactly once and no disallowed cell is covered. Within a pass
@@ -34,10 +36,13 @@ inline constexpr std::int64_t kPlanKeyBlock = 120;
 inline constexpr std::int64_t kPlanQueryBlock = 64;
 
 struct PlanPiece {
-    // Columns c < count: first + c when consecutive, else columns[first + c] (BlockPlan::columns).
+    // Shared: columns c < count are first + c when consecutive, else columns[first + c] (BlockPlan::columns).
+    // Row-wise: block row r sees columns[span.begin, span.end) with span = BlockPlan::rowSpans[first + r]
+    // (sorted, distinct, at most count of them; consecutive and mask unused).
     std::int64_t first = 0;
     std::int32_t count = 0;
     bool consecutive = true;
+    bool rowWise = false;
     std::int64_t mask = -1; // −1: every cell allowed; else BlockPlan::masks[mask + c] for column c
 };
 
@@ -58,6 +63,7 @@ struct BlockPlan {
     std::vector<PlanPiece> pieces;
     std::vector<std::int64_t> columns;  // stored column lists (permutations, gathered columns)
     std::vector<std::uint64_t> masks;
+    std::vector<ColumnRange> rowSpans;  // row-wise pieces: each row's slice of columns
 
     std::size_t passCount() const { return passEnd.size(); }
     std::int64_t passBegin(std::size_t pass) const { return pass == 0 ? 0 : passEnd[pass - 1]; }
@@ -85,10 +91,13 @@ using PlanRowRanges = std::function<void(std::int64_t i, std::vector<ColumnRange
 // used by at least one of the block's rows. Positions map to key columns through `columnOrder`
 // (empty: position = column). With `consecutiveOnly`, a piece never joins two separate runs of
 // columns (relative-position scoring needs i − j affine across a piece). O(ranges + cells of the
-// partial pieces / 64) time.
+// partial pieces / 64) time. `rowWise` (optional) gives positions each row sees through row-wise
+// pieces of its block instead (disjoint from its `ranges`): for columns that no other row of the block
+// shares (random keys) or bands too narrow for shared pieces to pay.
 struct PassSpec {
     const PlanRowOrder* order = nullptr;
     PlanRowRanges ranges;
+    PlanRowRanges rowWise;
     const std::vector<std::int64_t>* columnOrder = nullptr; // a permutation of [0, n), or null
     bool resume = false;
     bool finish = true;

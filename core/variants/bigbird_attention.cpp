@@ -1,7 +1,9 @@
 // bigbird: Longformer window (δ = 1, radius ⌊w/2⌋) ∪ the first g tokens as global rows and columns
 // (∧ j ≤ i if causal); then each row draws r distinct extra keys uniformly, without replacement, from the
 // columns it does not yet allow (j ≤ i if causal), fewer if fewer remain. One mask for all heads.
+#include "core/kernels/block_plan.h"
 #include "core/random.h"
+#include "core/range_algebra.h"
 #include "core/variant_support.h"
 
 #include <algorithm>
@@ -61,6 +63,52 @@ std::unique_ptr<Pattern> bigBirdPattern(const PatternRequest& request) {
     return std::make_unique<ExplicitPattern>(n, rows);
 }
 
+// Windows up to this many keys run row-wise with the random keys (each row dots its own dozen keys);
+// wider ones as shared pieces of 64-row blocks, which then compute few cells outside the band.
+constexpr std::int64_t kRowWiseWindowKeys = 48;
+
+// Rows in order, each row's window, globals and random keys in one row-wise piece (narrow windows), or
+// its window and globals in shared pieces and only its random keys row-wise; the global rows, which
+// see every key, in blocks of their own with shared pieces. One pass.
+std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
+    const std::int64_t n = request.shape.n, radius = request.params->integer("window") / 2;
+    const std::int64_t globals = std::min(n, request.params->integer("globals"));
+    const bool causal = request.shape.causal;
+    return cachedPlan(planKey("bigbird", n, causal, *request.params), [&] {
+        const auto pattern = bigBirdPattern(request);
+        const std::int64_t heavyRows = causal ? 0 : globals; // bidirectional global rows see all n keys
+        PlanRowOrder order;
+        for (std::int64_t i = heavyRows; i < n; ++i) order.rows.push_back(i);
+        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+        for (std::int64_t i = 0; i < heavyRows; ++i) order.rows.push_back(i);
+        order.segmentEnds.push_back(n);
+        const bool shareWindow = 2 * radius + 1 > kRowWiseWindowKeys;
+        RangeList all, base;
+        PassSpec pass;
+        pass.order = &order;
+        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+            if (i < heavyRows)
+                pattern->rowRanges(i, out);
+            else if (shareWindow)
+                for (const ColumnRange& range : baseRanges(i, n, radius, globals, causal)) out.push_back(range);
+        };
+        pass.rowWise = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+            if (i < heavyRows) return;
+            all.clear();
+            pattern->rowRanges(i, all);
+            if (shareWindow) {
+                subtractInto(all, baseRanges(i, n, radius, globals, causal), base);
+                all.swap(base);
+            }
+            out.insert(out.end(), all.begin(), all.end());
+        };
+        auto plan = std::make_shared<BlockPlan>();
+        plan->n = n;
+        appendPass(*plan, pass);
+        return std::shared_ptr<const BlockPlan>(plan);
+    });
+}
+
 // Allowed pairs per head without drawing the random keys: row i keeps its window and globals plus
 // min(r, columns left), so the count is exact whatever the seed (O(n), no mask built).
 CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
@@ -115,7 +163,7 @@ VariantInfo makeBigBirdVariant() {
         if (shape.causal || params.integer("globals") == 0) return ReachTheory{};
         return ReachTheory{"bigbird: all pairs in 2 layers via a global token (Zaheer et al. 2020)", {}, 2};
     };
-    v.plan = cachedGenericPlan("bigbird", bigBirdPattern);
+    v.plan = bigBirdPlan;
     v.run = softmaxOverPattern(bigBirdPattern, v.plan);
     v.cost = bigBirdCost;
     v.components = bigBirdComponents;

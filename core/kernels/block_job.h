@@ -1,0 +1,66 @@
+#pragma once
+
+// Internal to the block kernel (block_attention.cpp, row_pieces.cpp): one thread's workspace and what
+// one query block's work needs to know.
+
+#include "core/kernels/block_plan.h"
+#include "core/kernels/row_math.h"
+#include "core/kernels/tile_math.h"
+#include "core/masked_attention.h"
+
+#include <vector>
+
+namespace attnlab::block {
+
+using tile::kQueryBlock;
+static_assert(kQueryBlock == kPlanQueryBlock, "one mask bit per query row of a tile");
+
+inline std::int64_t paddedWidth(std::int64_t dv) { return (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
+
+// One thread's scratch, kept across calls (freshly mapped pages are slow to touch).
+struct Workspace {
+    tile::AlignedBuffer queryT;   // [d][kQueryBlock]: the block's queries transposed, times the score scale
+    tile::AlignedBuffer queryRows; // [kQueryBlock][paddedWidth(d)]: the same before the transposition
+    tile::AlignedBuffer scores;   // [kPlanKeyBlock][kQueryBlock]: S^T, then P^T (row-wise: [row][kPlanKeyBlock])
+    tile::AlignedBuffer output;   // [kQueryBlock][paddedWidth(dv)]: unnormalised output rows
+    tile::AlignedBuffer rowStats; // rowMax, rowSum, rescale: kQueryBlock each
+    tile::AlignedBuffer relative; // [distances][kQueryBlock]: R_p · q_r for the piece's distances p
+    std::vector<const float*> keyRows, valueRows;
+};
+Workspace& threadWorkspace();
+
+// Everything one query block needs to know about the problem.
+struct BlockJob {
+    const AttentionInputs* inputs;
+    const BlockPlan* plan;
+    const PlanBlock* block;
+    const MaskedScoring* scoring;
+    Tensor3* out;
+    float* stats; // [heads][n][2] running max and sum, or null when no row needs them
+    int head;
+    int kvHead;
+    bool softmax() const { return scoring->kind == MaskedScoring::Kind::Softmax; }
+    std::int64_t rows() const { return block->rowCount; }
+    std::int64_t row(std::int64_t r) const { return plan->rows[static_cast<std::size_t>(block->rowOffset + r)]; }
+    // Query columns the tiles compute: the block's rows rounded up to whole vectors.
+    int width() const { return static_cast<int>((rows() + tile::kLanes - 1) / tile::kLanes * tile::kLanes); }
+    float* statsOf(std::int64_t r) const { return stats + 2 * (static_cast<std::int64_t>(head) * inputs->q->rows + row(r)); }
+    // Blocks this small run every piece row by row (rowDots) instead of in 16-lane query tiles.
+    bool fewRows() const { return rows() <= tile::kRowGroup && !scoring->relativePositions; }
+};
+
+// log2(e) · scale for softmax (scores in log2 units), 1 for relu².
+float queryScale(const MaskedScoring& scoring);
+
+// The piece's K and V rows, as row pointers (ws.keyRows, ws.valueRows).
+void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
+
+// A row-wise piece, or any piece of a fewRows() block, merged into the block's running max, sum and
+// unnormalised output (softmax) or added to the output (relu²). ws.queryRows holds the scaled queries.
+void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
+void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
+
+// The weights of a row-wise piece's cells from the rows' final max and sum (softmax) or directly (relu²).
+void writeRowWiseWeights(const BlockJob& job, const PlanPiece& piece, Workspace& ws, Tensor3& weights);
+
+} // namespace attnlab::block

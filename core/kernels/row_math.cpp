@@ -1,0 +1,202 @@
+#include "core/kernels/row_math.h"
+#include "core/kernels/simd_exp2.h"
+#include "core/kernels/tile_math.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace attnlab::tile {
+
+void reluSquaredRow(float* scores, std::int64_t count, float factor) {
+    for (std::int64_t c = 0; c < count; ++c) {
+        const float positive = std::max(scores[c], 0.0f);
+        scores[c] = positive * positive * factor;
+    }
+}
+
+#if defined(__AVX512F__)
+
+namespace {
+
+__mmask16 firstLanes(std::int64_t count) {
+    return count >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1u);
+}
+
+// Per 128-bit lane l: (Σ a_l, Σ b_l, Σ c_l, Σ e_l) over the lane's 4 floats of each input.
+__m512 laneSums(__m512 a, __m512 b, __m512 c, __m512 e) {
+    const __m512 ab = _mm512_add_ps(_mm512_unpacklo_ps(a, b), _mm512_unpackhi_ps(a, b));
+    const __m512 ce = _mm512_add_ps(_mm512_unpacklo_ps(c, e), _mm512_unpackhi_ps(c, e));
+    const __m512d x = _mm512_castps_pd(ab), y = _mm512_castps_pd(ce);
+    return _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(x, y)), _mm512_castpd_ps(_mm512_unpackhi_pd(x, y)));
+}
+
+// Lane sums of 4·Groups keys (laneSums of each 4) → the keys' totals in lanes 0 … 4·Groups − 1.
+template <int Groups>
+__m512 keyTotals(const __m512* groups) {
+    if constexpr (Groups == 1) {
+        const __m512 x = _mm512_add_ps(groups[0], _mm512_shuffle_f32x4(groups[0], groups[0], _MM_SHUFFLE(1, 0, 3, 2)));
+        return _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, _MM_SHUFFLE(2, 3, 0, 1)));
+    } else if constexpr (Groups == 2) {
+        const __m512 x = _mm512_add_ps(_mm512_shuffle_f32x4(groups[0], groups[1], 0x44),
+                                       _mm512_shuffle_f32x4(groups[0], groups[1], 0xEE));
+        const __m512 y = _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, _MM_SHUFFLE(2, 3, 0, 1)));
+        return _mm512_shuffle_f32x4(y, y, _MM_SHUFFLE(0, 0, 2, 0));
+    } else {
+        const __m512 x = _mm512_add_ps(_mm512_shuffle_f32x4(groups[0], groups[1], 0x44),
+                                       _mm512_shuffle_f32x4(groups[0], groups[1], 0xEE));
+        const __m512 y = _mm512_add_ps(_mm512_shuffle_f32x4(groups[2], groups[3], 0x44),
+                                       _mm512_shuffle_f32x4(groups[2], groups[3], 0xEE));
+        return _mm512_add_ps(_mm512_shuffle_f32x4(x, y, 0x88), _mm512_shuffle_f32x4(x, y, 0xDD));
+    }
+}
+
+// scores[0, valid) for Keys = 4·Groups keys (pointers beyond `valid` are read but not stored).
+template <int Groups>
+void dotGroup(const float* query, const float* const* keys, int valid, std::int64_t depth, float* scores) {
+    constexpr int Keys = 4 * Groups;
+    __m512 acc[Keys];
+#pragma GCC unroll 16
+    for (int k = 0; k < Keys; ++k) acc[k] = _mm512_setzero_ps();
+    for (std::int64_t p = 0; p < depth; p += kLanes) {
+        const __mmask16 lanes = firstLanes(depth - p);
+        const __m512 q = _mm512_maskz_loadu_ps(lanes, query + p);
+#pragma GCC unroll 16
+        for (int k = 0; k < Keys; ++k) acc[k] = _mm512_fmadd_ps(q, _mm512_maskz_loadu_ps(lanes, keys[k] + p), acc[k]);
+    }
+    __m512 sums[Groups];
+#pragma GCC unroll 4
+    for (int g = 0; g < Groups; ++g) sums[g] = laneSums(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+    _mm512_mask_storeu_ps(scores, firstLanes(valid), keyTotals<Groups>(sums));
+}
+
+template <int Rows, int Sets>
+void accumulateFixed(const float* weights, std::int64_t weightStride, const float* const* values, std::int64_t count,
+                     std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
+    constexpr int kVectors = 4;
+    for (std::int64_t x = 0; x < dv; x += kVectors * kLanes) {
+        __mmask16 lanes[kVectors];
+        for (int v = 0; v < kVectors; ++v) lanes[v] = firstLanes(std::max<std::int64_t>(0, dv - x - v * kLanes));
+        __m512 acc[Sets][Rows][kVectors];
+#pragma GCC unroll 4
+        for (int r = 0; r < Rows; ++r)
+#pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v) {
+                acc[0][r][v] = _mm512_mul_ps(_mm512_set1_ps(factor[r]),
+                                             _mm512_maskz_loadu_ps(lanes[v], out + r * outStride + x + v * kLanes));
+                if constexpr (Sets == 2) acc[1][r][v] = _mm512_setzero_ps();
+            }
+        std::int64_t c = 0;
+        auto step = [&](int set, std::int64_t key) {
+            const float* value = values[key] + x;
+#pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v) {
+                const __m512 row = _mm512_maskz_loadu_ps(lanes[v], value + v * kLanes);
+#pragma GCC unroll 4
+                for (int r = 0; r < Rows; ++r)
+                    acc[set][r][v] = _mm512_fmadd_ps(_mm512_set1_ps(weights[r * weightStride + key]), row, acc[set][r][v]);
+            }
+        };
+        if constexpr (Sets == 2)
+            for (; c + 1 < count; c += 2) {
+                step(0, c);
+                step(1, c + 1);
+            }
+        for (; c < count; ++c) step(0, c);
+#pragma GCC unroll 4
+        for (int r = 0; r < Rows; ++r)
+#pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v) {
+                __m512 total = acc[0][r][v];
+                if constexpr (Sets == 2) total = _mm512_add_ps(total, acc[1][r][v]);
+                _mm512_mask_storeu_ps(out + r * outStride + x + v * kLanes, lanes[v], total);
+            }
+    }
+}
+
+} // namespace
+
+void rowDots(const float* const* queries, int rows, const float* const* keys, std::int64_t count, std::int64_t depth,
+             float* scores, std::int64_t scoreStride) {
+    for (int r = 0; r < rows; ++r) {
+        float* out = scores + r * scoreStride;
+        std::int64_t c = 0;
+        for (; c + 16 <= count; c += 16) dotGroup<4>(queries[r], keys + c, 16, depth, out + c);
+        if (c + 8 <= count) {
+            dotGroup<2>(queries[r], keys + c, 8, depth, out + c);
+            c += 8;
+        }
+        while (c < count) { // 1 … 7 keys left: groups of 4, the missing ones reading the last key again
+            const int valid = static_cast<int>(std::min<std::int64_t>(4, count - c));
+            const float* group[4];
+            for (int k = 0; k < 4; ++k) group[k] = keys[c + std::min(k, valid - 1)];
+            dotGroup<1>(queries[r], group, valid, depth, out + c);
+            c += valid;
+        }
+    }
+}
+
+float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum) {
+    const __m512 none = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    __m512 largest = _mm512_set1_ps(rowMax);
+    for (std::int64_t c = 0; c < count; c += kLanes)
+        largest = _mm512_max_ps(largest, _mm512_mask_loadu_ps(none, firstLanes(count - c), scores + c));
+    const float newMax = _mm512_reduce_max_ps(largest);
+    const __m512 shift = _mm512_set1_ps(newMax);
+    __m512 sum = _mm512_setzero_ps();
+    for (std::int64_t c = 0; c < count; c += kLanes) {
+        const __mmask16 lanes = firstLanes(count - c);
+        const __m512 p = exp2Vector(_mm512_sub_ps(_mm512_mask_loadu_ps(none, lanes, scores + c), shift));
+        _mm512_mask_storeu_ps(scores + c, lanes, p);
+        sum = _mm512_add_ps(sum, p);
+    }
+    const float factor = exp2Scalar(rowMax - newMax);
+    rowSum = rowSum * factor + _mm512_reduce_add_ps(sum);
+    rowMax = newMax;
+    return factor;
+}
+
+void accumulateRows(const float* weights, std::int64_t weightStride, int rows, const float* const* values,
+                    std::int64_t count, std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
+    switch (rows) {
+    case 1: accumulateFixed<1, 2>(weights, weightStride, values, count, dv, factor, out, outStride); break;
+    case 2: accumulateFixed<2, 1>(weights, weightStride, values, count, dv, factor, out, outStride); break;
+    case 3: accumulateFixed<3, 1>(weights, weightStride, values, count, dv, factor, out, outStride); break;
+    default: accumulateFixed<4, 1>(weights, weightStride, values, count, dv, factor, out, outStride); break;
+    }
+}
+
+#else // portable fallback
+
+void rowDots(const float* const* queries, int rows, const float* const* keys, std::int64_t count, std::int64_t depth,
+             float* scores, std::int64_t scoreStride) {
+    for (int r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < count; ++c) scores[r * scoreStride + c] = dot(queries[r], keys[c], depth);
+}
+
+float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum) {
+    float newMax = rowMax;
+    for (std::int64_t c = 0; c < count; ++c) newMax = std::max(newMax, scores[c]);
+    float sum = 0;
+    for (std::int64_t c = 0; c < count; ++c) {
+        scores[c] = exp2Scalar(scores[c] - newMax);
+        sum += scores[c];
+    }
+    const float factor = exp2Scalar(rowMax - newMax);
+    rowSum = rowSum * factor + sum;
+    rowMax = newMax;
+    return factor;
+}
+
+void accumulateRows(const float* weights, std::int64_t weightStride, int rows, const float* const* values,
+                    std::int64_t count, std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
+    for (int r = 0; r < rows; ++r)
+        for (std::int64_t e = 0; e < dv; ++e) {
+            float sum = out[r * outStride + e] * factor[r];
+            for (std::int64_t c = 0; c < count; ++c) sum += weights[r * weightStride + c] * values[c][e];
+            out[r * outStride + e] = sum;
+        }
+}
+
+#endif
+
+} // namespace attnlab::tile

@@ -1,0 +1,125 @@
+// The block kernel's row-wise work (block_job.h): row-wise pieces, where each row has its own
+// columns, and blocks of at most tile::kRowGroup rows, whose pieces would fill few of a tile's
+// 16 query lanes. Scores are dot products along d (tile::rowDots); each row merges its scores into
+// the block's running max, sum and output as the tiled pieces do.
+#include "core/kernels/block_job.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace attnlab::block {
+
+namespace {
+
+const float* scaledQuery(const BlockJob& job, Workspace& ws, std::int64_t r) {
+    return ws.queryRows.data() + r * paddedWidth(job.inputs->q->cols);
+}
+
+// Row r's scores against its columns of a row-wise piece into ws.scores[0, count), with its K and V
+// rows in ws.keyRows and ws.valueRows; returns count.
+std::int64_t rowWiseScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws, std::int64_t r) {
+    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
+    const std::int64_t count = span.size();
+    const std::int64_t* columns = job.plan->columns.data() + span.begin;
+    ws.keyRows.resize(static_cast<std::size_t>(piece.count));
+    ws.valueRows.resize(static_cast<std::size_t>(piece.count));
+    for (std::int64_t c = 0; c < count; ++c) {
+        ws.keyRows[static_cast<std::size_t>(c)] = job.inputs->k->row(job.kvHead, columns[c]);
+        ws.valueRows[static_cast<std::size_t>(c)] = job.inputs->v->row(job.kvHead, columns[c]);
+    }
+    const std::int64_t d = job.inputs->q->cols;
+    const float* query = scaledQuery(job, ws, r);
+    float* scores = ws.scores.data();
+    tile::rowDots(&query, 1, ws.keyRows.data(), count, d, scores, 0);
+    if (job.scoring->relativePositions) {
+        const float* table = job.scoring->relativePositions->data();
+        for (std::int64_t c = 0; c < count; ++c)
+            if (job.row(r) >= columns[c]) scores[c] += tile::dot(query, table + (job.row(r) - columns[c]) * d, d);
+    }
+    return count;
+}
+
+// Weights (softmax: exp2, relu²: squared and scaled) in place, with the factor earlier output takes.
+float rowWeights(const BlockJob& job, float* scores, std::int64_t count, std::int64_t r, Workspace& ws) {
+    if (!job.softmax()) {
+        tile::reluSquaredRow(scores, count, static_cast<float>(1.0 / job.scoring->normalizer));
+        return 1.0f;
+    }
+    float* rowMax = ws.rowStats.data();
+    return tile::softmaxRow(scores, count, rowMax[r], rowMax[kQueryBlock + r]);
+}
+
+// Rows ahead whose scattered keys and values are fetched into the cache while this row is computed.
+constexpr std::int64_t kPrefetchRows = 4;
+// Columns this close to their row are near the previous rows' columns and already cached.
+constexpr std::int64_t kNearColumns = 16;
+
+void prefetchRow(const float* row, std::int64_t floats) {
+    constexpr std::int64_t kLineFloats = 16;
+    for (std::int64_t e = 0; e < floats; e += kLineFloats) __builtin_prefetch(row + e);
+}
+
+// The K and V rows of row r's columns of a row-wise piece that lie away from the row.
+void prefetchRowWise(const BlockJob& job, const PlanPiece& piece, std::int64_t r) {
+    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
+    const std::int64_t i = job.row(r);
+    for (std::int64_t e = span.begin; e < span.end; ++e) {
+        const std::int64_t j = job.plan->columns[static_cast<std::size_t>(e)];
+        if (j > i - kNearColumns && j < i + kNearColumns) continue;
+        prefetchRow(job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
+        prefetchRow(job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+    }
+}
+
+} // namespace
+
+void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
+    for (std::int64_t r = 0; r < std::min(kPrefetchRows, job.rows()); ++r) prefetchRowWise(job, piece, r);
+    for (std::int64_t r = 0; r < job.rows(); ++r) {
+        if (r + kPrefetchRows < job.rows()) prefetchRowWise(job, piece, r + kPrefetchRows);
+        const std::int64_t count = rowWiseScores(job, piece, ws, r);
+        if (count == 0) continue;
+        const float factor = rowWeights(job, ws.scores.data(), count, r, ws);
+        tile::accumulateRows(ws.scores.data(), 0, 1, ws.valueRows.data(), count, dv, &factor,
+                             ws.output.data() + r * width, width);
+    }
+}
+
+void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    const std::int64_t d = job.inputs->q->cols, dv = job.inputs->v->cols, width = paddedWidth(dv);
+    const int rows = static_cast<int>(job.rows());
+    pointPieceRows(job, piece, ws);
+    const float* queries[tile::kRowGroup];
+    for (int r = 0; r < rows; ++r) queries[r] = scaledQuery(job, ws, r);
+    float* scores = ws.scores.data();
+    tile::rowDots(queries, rows, ws.keyRows.data(), piece.count, d, scores, kPlanKeyBlock);
+    const float masked = job.softmax() ? -std::numeric_limits<float>::infinity() : 0.0f;
+    float factors[tile::kRowGroup];
+    for (int r = 0; r < rows; ++r) {
+        float* row = scores + r * kPlanKeyBlock;
+        if (piece.mask >= 0)
+            for (std::int64_t c = 0; c < piece.count; ++c)
+                if (!job.plan->cellAllowed(piece, c, r)) row[c] = masked;
+        factors[r] = rowWeights(job, row, piece.count, r, ws);
+    }
+    tile::accumulateRows(scores, kPlanKeyBlock, rows, ws.valueRows.data(), piece.count, dv, factors, ws.output.data(),
+                         width);
+}
+
+void writeRowWiseWeights(const BlockJob& job, const PlanPiece& piece, Workspace& ws, Tensor3& weights) {
+    const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
+    for (std::int64_t r = 0; r < job.rows(); ++r) {
+        const std::int64_t count = rowWiseScores(job, piece, ws, r);
+        const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
+        float* w = weights.row(job.head, job.row(r));
+        for (std::int64_t c = 0; c < count; ++c) {
+            const float s = ws.scores.data()[c];
+            w[job.plan->columns[static_cast<std::size_t>(span.begin + c)]] =
+                job.softmax() ? tile::exp2Scalar(s - job.statsOf(r)[0]) / job.statsOf(r)[1]
+                              : std::max(s, 0.0f) * std::max(s, 0.0f) * relu;
+        }
+    }
+}
+
+} // namespace attnlab::block
