@@ -64,6 +64,20 @@ std::string planViolation(const BlockPlan& plan, const Pattern& pattern) {
     return "";
 }
 
+// Cells the kernel computes for a plan: every row of a block against every column of a shared piece,
+// each row against its own columns in a row-wise piece.
+double computedCells(const BlockPlan& plan) {
+    double cells = 0;
+    for (const PlanBlock& block : plan.blocks)
+        for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+            const PlanPiece& piece = plan.pieces[static_cast<std::size_t>(p)];
+            if (!piece.rowWise) cells += static_cast<double>(piece.count) * block.rowCount;
+            for (std::int64_t r = 0; r < block.rowCount && piece.rowWise; ++r)
+                cells += static_cast<double>(plan.rowSpans[static_cast<std::size_t>(piece.first + r)].size());
+        }
+    return cells;
+}
+
 struct PlanCase {
     std::string id;
     ParamOverrides overrides;
@@ -86,6 +100,7 @@ const std::vector<PlanCase> kPlanCases = {
     {"xl", {{"segment", "9"}, {"memory", "4"}}},
     {"bigbird", {}},
     {"bigbird", {{"window", "3"}, {"globals", "5"}, {"random", "4"}, {"seed", "3"}}},
+    {"bigbird", {{"window", "100"}, {"globals", "1"}, {"random", "5"}}}, // window in shared pieces
 };
 
 bool supports(const VariantInfo& variant, bool causal) {
@@ -118,6 +133,30 @@ TEST(BlockPlan, EveryVariantPlanCoversItsPatternExactlyOnce) {
                     EXPECT_EQ(planViolation(*variant.plan(request), *pattern), "") << "variant plan";
                 }
             }
+}
+
+// bigbird's random keys differ from row to row: its plan computes each row's cells and few others,
+// where a plan of shared pieces computes several times the allowed cells.
+TEST(BlockPlan, BigBirdPlanComputesLittleBeyondItsPattern) {
+    const VariantInfo& bigbird = requireVariant("bigbird");
+    for (const bool causal : {false, true})
+        for (const ParamOverrides& overrides : std::vector<ParamOverrides>{{}, {{"window", "100"}}}) {
+            ProblemShape shape;
+            shape.n = 2048;
+            shape.d = shape.dv = 8;
+            shape.causal = causal;
+            const ParamSet params = prepareParams(bigbird, shape, overrides);
+            PatternRequest request;
+            request.shape = shape;
+            request.params = &params;
+            const auto pattern = bigbird.pattern(request);
+            const double allowed = static_cast<double>(pattern->nnz());
+            SCOPED_TRACE(std::string(causal ? "causal" : "bidirectional") + (overrides.empty() ? "" : " window 100"));
+            // A wide window costs its 64-row blocks' edges (whole pieces counted here; the kernel
+            // skips the tiles a mask does not reach).
+            EXPECT_LT(computedCells(*bigbird.plan(request)) / allowed, overrides.empty() ? 1.01 : 2.5);
+            EXPECT_GT(computedCells(*genericBlockPlan(*pattern)) / allowed, 3.0);
+        }
 }
 
 TEST(BlockPlan, LshPlansCoverTheirBucketsExactlyOnce) {
@@ -167,18 +206,22 @@ std::vector<ColumnRange> positionRanges(const std::vector<std::int64_t>& columns
     return rangesOfColumns(positions);
 }
 
-// The pattern split over two passes: pass 1 takes every row's columns with a random bit, rows and
-// columns in shuffled orders cut into random segments; pass 2 the rest in natural order.
+// The pattern split over two passes: pass 1 takes every row's columns with a random draw, some in
+// shared pieces and some in row-wise pieces, rows and columns in shuffled orders cut into random
+// segments (so some blocks have only a few rows); pass 2 the rest in natural order.
 std::shared_ptr<const BlockPlan> splitPlan(const Pattern& pattern, std::mt19937_64& random) {
     const std::int64_t n = pattern.size();
     std::vector<std::vector<std::int64_t>> first(static_cast<std::size_t>(n)), second(static_cast<std::size_t>(n));
+    std::vector<std::vector<std::int64_t>> rowWise(static_cast<std::size_t>(n));
     std::vector<ColumnRange> ranges;
     for (std::int64_t i = 0; i < n; ++i) {
         ranges.clear();
         pattern.rowRanges(i, ranges);
         for (const ColumnRange& range : ranges)
-            for (std::int64_t j = range.begin; j < range.end; ++j)
-                (random() % 2 ? first : second)[static_cast<std::size_t>(i)].push_back(j);
+            for (std::int64_t j = range.begin; j < range.end; ++j) {
+                const auto draw = random() % 3;
+                (draw == 0 ? first : draw == 1 ? second : rowWise)[static_cast<std::size_t>(i)].push_back(j);
+            }
     }
     PlanRowOrder shuffled;
     shuffled.rows.resize(static_cast<std::size_t>(n));
@@ -199,6 +242,10 @@ std::shared_ptr<const BlockPlan> splitPlan(const Pattern& pattern, std::mt19937_
     pass.finish = false;
     pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
         const auto mine = positionRanges(first[static_cast<std::size_t>(i)], position);
+        out.insert(out.end(), mine.begin(), mine.end());
+    };
+    pass.rowWise = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+        const auto mine = positionRanges(rowWise[static_cast<std::size_t>(i)], position);
         out.insert(out.end(), mine.begin(), mine.end());
     };
     appendPass(*plan, pass);

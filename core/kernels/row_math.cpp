@@ -149,7 +149,7 @@ float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum
         _mm512_mask_storeu_ps(scores + c, lanes, p);
         sum = _mm512_add_ps(sum, p);
     }
-    const float factor = exp2Scalar(rowMax - newMax);
+    const float factor = _mm512_cvtss_f32(exp2Vector(_mm512_set1_ps(rowMax - newMax)));
     rowSum = rowSum * factor + _mm512_reduce_add_ps(sum);
     rowMax = newMax;
     return factor;

@@ -49,35 +49,11 @@ float rowWeights(const BlockJob& job, float* scores, std::int64_t count, std::in
     return tile::softmaxRow(scores, count, rowMax[r], rowMax[kQueryBlock + r]);
 }
 
-// Rows ahead whose scattered keys and values are fetched into the cache while this row is computed.
-constexpr std::int64_t kPrefetchRows = 4;
-// Columns this close to their row are near the previous rows' columns and already cached.
-constexpr std::int64_t kNearColumns = 16;
-
-void prefetchRow(const float* row, std::int64_t floats) {
-    constexpr std::int64_t kLineFloats = 16;
-    for (std::int64_t e = 0; e < floats; e += kLineFloats) __builtin_prefetch(row + e);
-}
-
-// The K and V rows of row r's columns of a row-wise piece that lie away from the row.
-void prefetchRowWise(const BlockJob& job, const PlanPiece& piece, std::int64_t r) {
-    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
-    const std::int64_t i = job.row(r);
-    for (std::int64_t e = span.begin; e < span.end; ++e) {
-        const std::int64_t j = job.plan->columns[static_cast<std::size_t>(e)];
-        if (j > i - kNearColumns && j < i + kNearColumns) continue;
-        prefetchRow(job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
-        prefetchRow(job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
-    }
-}
-
 } // namespace
 
 void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
-    for (std::int64_t r = 0; r < std::min(kPrefetchRows, job.rows()); ++r) prefetchRowWise(job, piece, r);
     for (std::int64_t r = 0; r < job.rows(); ++r) {
-        if (r + kPrefetchRows < job.rows()) prefetchRowWise(job, piece, r + kPrefetchRows);
         const std::int64_t count = rowWiseScores(job, piece, ws, r);
         if (count == 0) continue;
         const float factor = rowWeights(job, ws.scores.data(), count, r, ws);
