@@ -211,7 +211,7 @@ void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
 void attendBlock(const BlockJob& job) {
     Workspace& ws = threadWorkspace();
     const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
-    ws.scores.reserve(static_cast<std::size_t>(kPlanKeyBlock * kQueryBlock));
+    ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
     ws.output.reserve(static_cast<std::size_t>(kQueryBlock * width));
     ws.rowStats.reserve(3 * kQueryBlock);
     bool tiles = false; // whether any piece runs in query tiles (and needs queryT)
@@ -254,7 +254,7 @@ void attendBlock(const BlockJob& job) {
 // The weights of the block's cells from the rows' final max and sum (softmax) or directly (relu²).
 void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
     Workspace& ws = threadWorkspace();
-    ws.scores.reserve(static_cast<std::size_t>(kPlanKeyBlock * kQueryBlock));
+    ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
     loadQueries(job, ws, true);
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
@@ -308,7 +308,7 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
 using namespace block;
 
 double blockAttentionWorkspaceBytes(std::int64_t d, std::int64_t dv) {
-    return 4.0 * static_cast<double>(kQueryBlock) * static_cast<double>(d + kPlanKeyBlock + paddedWidth(dv) + 3);
+    return 4.0 * static_cast<double>(kQueryBlock) * static_cast<double>(d + 2 * kScoreKeys + paddedWidth(dv) + 3);
 }
 
 RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans, const MaskedScoring& scoring,

@@ -15,13 +15,16 @@ namespace attnlab::block {
 using tile::kQueryBlock;
 static_assert(kQueryBlock == kPlanQueryBlock, "one mask bit per query row of a tile");
 
-inline std::int64_t paddedWidth(std::int64_t dv) { return (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
+inline constexpr std::int64_t paddedWidth(std::int64_t dv) { return (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
+// Keys of a piece rounded up to whole vectors: rows of ws.scores.
+inline constexpr std::int64_t kScoreKeys = paddedWidth(kPlanKeyBlock);
 
 // One thread's scratch, kept across calls (freshly mapped pages are slow to touch).
 struct Workspace {
     tile::AlignedBuffer queryT;   // [d][kQueryBlock]: the block's queries transposed, times the score scale
     tile::AlignedBuffer queryRows; // [kQueryBlock][paddedWidth(d)]: the same before the transposition
-    tile::AlignedBuffer scores;   // [kPlanKeyBlock][kQueryBlock]: S^T, then P^T (row-wise: [row][kPlanKeyBlock])
+    tile::AlignedBuffer scores;   // [kScoreKeys][kQueryBlock]: S^T, then P^T (few rows: [row][kPlanKeyBlock])
+    tile::AlignedBuffer rowScores; // [kQueryBlock][kScoreKeys]: a row-wise piece's scores before the transposition
     tile::AlignedBuffer output;   // [kQueryBlock][paddedWidth(dv)]: unnormalised output rows
     tile::AlignedBuffer rowStats; // rowMax, rowSum, rescale: kQueryBlock each
     tile::AlignedBuffer relative; // [distances][kQueryBlock]: R_p · q_r for the piece's distances p

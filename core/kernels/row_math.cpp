@@ -70,8 +70,8 @@ void dotGroup(const float* query, const float* const* keys, int valid, std::int6
 }
 
 template <int Rows, int Sets>
-void accumulateFixed(const float* weights, std::int64_t weightStride, const float* const* values, std::int64_t count,
-                     std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
+void accumulateFixed(const WeightLayout& weights, const float* const* values, std::int64_t count, std::int64_t dv,
+                     const float* factor, float* out, std::int64_t outStride) {
     constexpr int kVectors = 4;
     for (std::int64_t x = 0; x < dv; x += kVectors * kLanes) {
         __mmask16 lanes[kVectors];
@@ -93,7 +93,8 @@ void accumulateFixed(const float* weights, std::int64_t weightStride, const floa
                 const __m512 row = _mm512_maskz_loadu_ps(lanes[v], value + v * kLanes);
 #pragma GCC unroll 4
                 for (int r = 0; r < Rows; ++r)
-                    acc[set][r][v] = _mm512_fmadd_ps(_mm512_set1_ps(weights[r * weightStride + key]), row, acc[set][r][v]);
+                    acc[set][r][v] = _mm512_fmadd_ps(
+                        _mm512_set1_ps(weights.data[r * weights.rowStride + key * weights.keyStride]), row, acc[set][r][v]);
             }
         };
         if constexpr (Sets == 2)
@@ -155,13 +156,13 @@ float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum
     return factor;
 }
 
-void accumulateRows(const float* weights, std::int64_t weightStride, int rows, const float* const* values,
-                    std::int64_t count, std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
+void accumulateRows(const WeightLayout& weights, int rows, const float* const* values, std::int64_t count,
+                    std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
     switch (rows) {
-    case 1: accumulateFixed<1, 2>(weights, weightStride, values, count, dv, factor, out, outStride); break;
-    case 2: accumulateFixed<2, 1>(weights, weightStride, values, count, dv, factor, out, outStride); break;
-    case 3: accumulateFixed<3, 1>(weights, weightStride, values, count, dv, factor, out, outStride); break;
-    default: accumulateFixed<4, 1>(weights, weightStride, values, count, dv, factor, out, outStride); break;
+    case 1: accumulateFixed<1, 2>(weights, values, count, dv, factor, out, outStride); break;
+    case 2: accumulateFixed<2, 1>(weights, values, count, dv, factor, out, outStride); break;
+    case 3: accumulateFixed<3, 1>(weights, values, count, dv, factor, out, outStride); break;
+    default: accumulateFixed<4, 1>(weights, values, count, dv, factor, out, outStride); break;
     }
 }
 
@@ -187,12 +188,13 @@ float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum
     return factor;
 }
 
-void accumulateRows(const float* weights, std::int64_t weightStride, int rows, const float* const* values,
-                    std::int64_t count, std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
+void accumulateRows(const WeightLayout& weights, int rows, const float* const* values, std::int64_t count,
+                    std::int64_t dv, const float* factor, float* out, std::int64_t outStride) {
     for (int r = 0; r < rows; ++r)
         for (std::int64_t e = 0; e < dv; ++e) {
             float sum = out[r * outStride + e] * factor[r];
-            for (std::int64_t c = 0; c < count; ++c) sum += weights[r * weightStride + c] * values[c][e];
+            for (std::int64_t c = 0; c < count; ++c)
+                sum += weights.data[r * weights.rowStride + c * weights.keyStride] * values[c][e];
             out[r * outStride + e] = sum;
         }
 }

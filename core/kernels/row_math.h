@@ -24,9 +24,16 @@ float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum
 // scores[c] = max(scores, 0)² · factor for c < count.
 void reluSquaredRow(float* scores, std::int64_t count, float factor);
 
-// out_r[0, dv) = factor[r] · out_r + Σ_{c<count} weights[r·weightStride + c] · values[c][0, dv) for
-// r < rows ≤ kRowGroup, out_r at out + r·outStride.
-void accumulateRows(const float* weights, std::int64_t weightStride, int rows, const float* const* values,
-                    std::int64_t count, std::int64_t dv, const float* factor, float* out, std::int64_t outStride);
+// Where a product's weights are: weight (r, c) at data[r·rowStride + c·keyStride].
+struct WeightLayout {
+    const float* data;
+    std::int64_t rowStride;
+    std::int64_t keyStride;
+};
+
+// out_r[0, dv) = factor[r] · out_r + Σ_{c<count} weight(r, c) · values[c][0, dv) for r < rows ≤ kRowGroup,
+// out_r at out + r·outStride.
+void accumulateRows(const WeightLayout& weights, int rows, const float* const* values, std::int64_t count,
+                    std::int64_t dv, const float* factor, float* out, std::int64_t outStride);
 
 } // namespace attnlab::tile
