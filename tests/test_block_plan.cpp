@@ -101,6 +101,7 @@ const std::vector<PlanCase> kPlanCases = {
     {"bigbird", {}},
     {"bigbird", {{"window", "3"}, {"globals", "5"}, {"random", "4"}, {"seed", "3"}}},
     {"bigbird", {{"window", "100"}, {"globals", "1"}, {"random", "5"}}}, // window in shared pieces
+    {"bigbird", {{"random", "130"}}}, // rows longer than one row-wise piece
 };
 
 bool supports(const VariantInfo& variant, bool causal) {
