@@ -4,11 +4,10 @@
 // empty row gets j = i.
 #include "core/decode_step.h"
 #include "core/kernels/block_attention.h"
-#include "core/kernels/tile_math.h"
 #include "core/parallel_tasks.h"
-#include "core/random_features.h"
 #include "core/run_result.h"
 #include "core/variant_support.h"
+#include "core/variants/lsh_hashing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,58 +16,6 @@
 namespace attnlab {
 
 namespace {
-
-// Bucket of one row (d values) under rotation R (d × b/2), in double; ties go to the lower index.
-std::int64_t hashRowExactly(const float* row, std::int64_t d, const std::vector<double>& rotation, std::int64_t halfBuckets,
-                            std::vector<double>& projected) {
-    projected.assign(static_cast<std::size_t>(halfBuckets), 0.0);
-    for (std::int64_t c = 0; c < d; ++c)
-        for (std::int64_t b = 0; b < halfBuckets; ++b) projected[b] += static_cast<double>(row[c]) * rotation[c * halfBuckets + b];
-    std::int64_t best = 0;
-    double bestValue = projected[0];
-    for (std::int64_t b = 1; b < 2 * halfBuckets; ++b) {
-        const double value = b < halfBuckets ? projected[b] : -projected[b - halfBuckets];
-        if (value > bestValue) {
-            bestValue = value;
-            best = b;
-        }
-    }
-    return best;
-}
-
-// Buckets of every row of one head's [n, d] matrix, as hashRowExactly gives them: the projections are
-// one float tile product, and a row whose two best candidates are closer than float rounding could
-// reorder (bounded by d·2⁻²³·‖x‖₁·max|R|, with margin) is hashed again in double.
-std::vector<std::int64_t> hashRows(const float* rows, std::int64_t n, std::int64_t d, const std::vector<double>& rotation,
-                                   std::int64_t halfBuckets) {
-    const std::int64_t stride = (halfBuckets + tile::kLanes - 1) / tile::kLanes * tile::kLanes;
-    std::vector<float> rotationFloat(rotation.begin(), rotation.end()), projected(static_cast<std::size_t>(n * stride));
-    double largest = 0;
-    for (const double x : rotation) largest = std::max(largest, std::fabs(x));
-    tile::TileProduct product;
-    product.depth = d;
-    product.a = rows;
-    product.aRowStride = d;
-    product.aDepthStride = 1;
-    product.b = rotationFloat.data();
-    product.bRowStride = halfBuckets;
-    product.c = projected.data();
-    product.cRowStride = stride;
-    tile::multiplyBlock(product, n, halfBuckets);
-    std::vector<std::int64_t> buckets(static_cast<std::size_t>(n));
-    std::vector<double> exact;
-    for (std::int64_t i = 0; i < n; ++i) {
-        float bestValue = 0, second = 0;
-        const std::int64_t best = tile::signedArgmax(projected.data() + i * stride, halfBuckets, bestValue, second);
-        double norm = 0;
-        for (std::int64_t c = 0; c < d; ++c) norm += std::fabs(static_cast<double>(rows[i * d + c]));
-        const double rounding = 4.0 * static_cast<double>(d + 1) * 0x1p-23 * norm * largest;
-        buckets[static_cast<std::size_t>(i)] = static_cast<double>(bestValue) - second > rounding
-                                                   ? best
-                                                   : hashRowExactly(rows + i * d, d, rotation, halfBuckets, exact);
-    }
-    return buckets;
-}
 
 // Keys of every head: q_j/‖q_j‖ when shared_qk (zero stays zero), written into `storage` (kept by the
 // caller between runs), else K itself.
@@ -152,23 +99,6 @@ private:
     std::vector<std::vector<std::vector<std::int64_t>>> m_members;  // [round][bucket]: keys, ascending
 };
 
-// One head's buckets per round: query[r][i] and key[r][j].
-struct HeadHashes {
-    std::vector<std::vector<std::int64_t>> query, key;
-};
-
-HeadHashes hashHead(const Tensor3& q, const Tensor3& keys, int h, int keyHead, const ParamSet& params) {
-    const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
-    const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
-    HeadHashes hashes;
-    for (std::int64_t r = 0; r < params.integer("rounds"); ++r) {
-        const auto rotation = lshRotation(d, buckets / 2, seed, r);
-        hashes.key.push_back(hashRows(keys.head(keyHead), n, d, rotation, buckets / 2));
-        hashes.query.push_back(hashRows(q.head(h), n, d, rotation, buckets / 2));
-    }
-    return hashes;
-}
-
 std::unique_ptr<BucketPattern> lshHeadPattern(const HeadHashes& hashes, std::int64_t n, const ParamSet& params,
                                               bool causal) {
     auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
@@ -185,8 +115,10 @@ HeadHashes requestHashes(const PatternRequest& request) {
     const bool shared = request.params->flag("shared_qk");
     Tensor3 storage;
     const Tensor3& keys = lshKeys(*request.inputs, shared, storage);
-    return hashHead(*request.inputs->q, keys, request.head, keyHeadOf(*request.inputs, shared, request.head),
-                    *request.params);
+    HeadHashes hashes;
+    hashHead(*request.inputs->q, keys, request.head, keyHeadOf(*request.inputs, shared, request.head), *request.params,
+             hashes);
+    return hashes;
 }
 
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
@@ -210,8 +142,9 @@ bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSe
     patterns.resize(static_cast<std::size_t>(inputs.q->heads));
     return runTasks(inputs.q->heads, threads, cancelled, [&](std::int64_t h) {
         const auto t = static_cast<int>(h);
-        patterns[static_cast<std::size_t>(h)] =
-            lshHeadPattern(hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), params), inputs.q->rows, params, causal);
+        HeadHashes hashes;
+        hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), params, hashes);
+        patterns[static_cast<std::size_t>(h)] = lshHeadPattern(hashes, inputs.q->rows, params, causal);
     });
 }
 
@@ -337,9 +270,13 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     }
     HeadPatterns patterns(static_cast<std::size_t>(options.useReference ? inputs.q->heads : 0));
     HeadPlans plans(static_cast<std::size_t>(options.useReference ? 0 : inputs.q->heads));
+    static thread_local std::vector<HeadHashes> callerHashes; // the calling thread's, reused by its next run
+    std::vector<HeadHashes>& headHashes = callerHashes;      // (named in the tasks, it would be each worker's own)
+    headHashes.resize(std::max(headHashes.size(), static_cast<std::size_t>(inputs.q->heads)));
     const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
         const auto t = static_cast<int>(h);
-        const HeadHashes hashes = hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), options.params);
+        HeadHashes& hashes = headHashes[static_cast<std::size_t>(h)];
+        hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), options.params, hashes);
         if (options.useReference)
             patterns[static_cast<std::size_t>(h)] = lshHeadPattern(hashes, n, options.params, options.causal);
         else
