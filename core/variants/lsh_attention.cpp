@@ -8,6 +8,7 @@
 #include "core/run_result.h"
 #include "core/variant_support.h"
 #include "core/variants/lsh_hashing.h"
+#include "core/variants/lsh_plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -148,81 +149,6 @@ bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSe
     });
 }
 
-// Reformer's way: one pass per round with queries and keys sorted by bucket (then by index), a block
-// never spanning two buckets, so each bucket is a dense (causal) block. A pair that already matched in
-// an earlier round is left out; with shared_qk a row's own key is left out unless nothing else is
-// left; a row with no key at all gets its own (in round 0).
-std::shared_ptr<const BlockPlan> lshPlan(const HeadHashes& hashes, std::int64_t n, const ParamSet& params, bool causal) {
-    const bool shared = params.flag("shared_qk");
-    const auto buckets = static_cast<std::size_t>(params.integer("buckets"));
-    const std::size_t rounds = hashes.key.size();
-    std::vector<std::vector<std::int64_t>> keyOrder(rounds), bucketStart(rounds);
-    std::vector<PlanRowOrder> rowOrder(rounds);
-    auto sortByBucket = [buckets](const std::vector<std::int64_t>& bucket, std::vector<std::int64_t>& order,
-                                  std::vector<std::int64_t>& start) {
-        start.assign(buckets + 1, 0);
-        for (const std::int64_t b : bucket) ++start[static_cast<std::size_t>(b) + 1];
-        for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-        order.resize(bucket.size());
-        std::vector<std::int64_t> next(start.begin(), start.end() - 1);
-        for (std::size_t x = 0; x < bucket.size(); ++x)
-            order[static_cast<std::size_t>(next[static_cast<std::size_t>(bucket[x])]++)] = static_cast<std::int64_t>(x);
-    };
-    for (std::size_t r = 0; r < rounds; ++r) {
-        sortByBucket(hashes.key[r], keyOrder[r], bucketStart[r]);
-        std::vector<std::int64_t> rowStart;
-        sortByBucket(hashes.query[r], rowOrder[r].rows, rowStart);
-        for (std::size_t b = 1; b <= buckets; ++b)
-            if (rowStart[b] > rowStart[b - 1]) rowOrder[r].segmentEnds.push_back(rowStart[b]);
-    }
-    // Row i's keys in round r as positions of keyOrder[r], without pairs matched in earlier rounds.
-    auto roundKeys = [&](std::size_t r, std::int64_t i, auto&& take) {
-        const auto b = static_cast<std::size_t>(hashes.query[r][static_cast<std::size_t>(i)]);
-        for (std::int64_t p = bucketStart[r][b]; p < bucketStart[r][b + 1]; ++p) {
-            const std::int64_t j = keyOrder[r][static_cast<std::size_t>(p)];
-            if (causal && j > i) break;
-            bool earlier = false;
-            for (std::size_t e = 0; e < r && !earlier; ++e)
-                earlier = hashes.query[e][static_cast<std::size_t>(i)] == hashes.key[e][static_cast<std::size_t>(j)];
-            if (!earlier) take(p, j);
-        }
-    };
-    std::vector<std::uint8_t> hasOther(static_cast<std::size_t>(n), 0), hasAny(static_cast<std::size_t>(n), 0);
-    for (std::size_t r = 0; r < rounds; ++r)
-        for (std::int64_t i = 0; i < n; ++i)
-            roundKeys(r, i, [&](std::int64_t, std::int64_t j) {
-                hasAny[static_cast<std::size_t>(i)] = 1;
-                if (j != i) hasOther[static_cast<std::size_t>(i)] = 1;
-            });
-    auto plan = std::make_shared<BlockPlan>();
-    plan->n = n;
-    for (std::size_t r = 0; r < rounds; ++r) {
-        std::vector<std::int64_t> position(static_cast<std::size_t>(n));
-        for (std::int64_t p = 0; p < n; ++p) position[static_cast<std::size_t>(keyOrder[r][static_cast<std::size_t>(p)])] = p;
-        PassSpec pass;
-        pass.order = &rowOrder[r];
-        pass.columnOrder = &keyOrder[r];
-        pass.resume = r > 0;
-        pass.finish = r + 1 == rounds;
-        std::vector<std::int64_t> positions;
-        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
-            positions.clear();
-            roundKeys(r, i, [&](std::int64_t p, std::int64_t j) {
-                if (!(shared && j == i && hasOther[static_cast<std::size_t>(i)])) positions.push_back(p);
-            });
-            if (r == 0 && !hasAny[static_cast<std::size_t>(i)]) positions.push_back(position[static_cast<std::size_t>(i)]);
-            std::sort(positions.begin(), positions.end());
-            for (const std::int64_t p : positions)
-                if (!out.empty() && out.back().end == p)
-                    ++out.back().end;
-                else
-                    out.push_back({p, p + 1});
-        };
-        appendPass(*plan, pass);
-    }
-    return plan;
-}
-
 Tensor3 headOf(const Tensor3& t, int head) {
     Tensor3 one(1, t.rows, t.cols);
     std::copy(t.head(head), t.head(head) + t.headStride(), one.values.data());
@@ -270,9 +196,15 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     }
     HeadPatterns patterns(static_cast<std::size_t>(options.useReference ? inputs.q->heads : 0));
     HeadPlans plans(static_cast<std::size_t>(options.useReference ? 0 : inputs.q->heads));
-    static thread_local std::vector<HeadHashes> callerHashes; // the calling thread's, reused by its next run
-    std::vector<HeadHashes>& headHashes = callerHashes;      // (named in the tasks, it would be each worker's own)
-    headHashes.resize(std::max(headHashes.size(), static_cast<std::size_t>(inputs.q->heads)));
+    // The calling thread's hashes and plans, reused by its next run (named inside the tasks, a
+    // thread_local would be each worker's own).
+    static thread_local std::vector<HeadHashes> callerHashes;
+    static thread_local std::vector<std::shared_ptr<BlockPlan>> callerPlans;
+    std::vector<HeadHashes>& headHashes = callerHashes;
+    std::vector<std::shared_ptr<BlockPlan>>& keptPlans = callerPlans;
+    const auto heads = static_cast<std::size_t>(inputs.q->heads);
+    headHashes.resize(std::max(headHashes.size(), heads));
+    keptPlans.resize(std::max(keptPlans.size(), heads));
     const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
         const auto t = static_cast<int>(h);
         HeadHashes& hashes = headHashes[static_cast<std::size_t>(h)];
@@ -280,7 +212,8 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
         if (options.useReference)
             patterns[static_cast<std::size_t>(h)] = lshHeadPattern(hashes, n, options.params, options.causal);
         else
-            plans[static_cast<std::size_t>(h)] = lshPlan(hashes, n, options.params, options.causal);
+            plans[static_cast<std::size_t>(h)] =
+                lshPlan(hashes, n, options.params, options.causal, &keptPlans[static_cast<std::size_t>(h)]);
     });
     if (!hashed) {
         RunResult cancelled;
