@@ -18,23 +18,42 @@ namespace attnlab {
 
 namespace {
 
-// Keys of every head: q_j/‖q_j‖ when shared_qk (zero stays zero), written into `storage` (kept by the
-// caller between runs), else K itself.
+// Σ x_c² in double over eight interleaved partial sums (independent chains instead of one long one).
+double squaredNorm(const float* x, std::int64_t count) {
+    constexpr int kChains = 8;
+    double partial[kChains] = {};
+    std::int64_t c = 0;
+    for (; c + kChains <= count; c += kChains)
+        for (int l = 0; l < kChains; ++l) partial[l] += static_cast<double>(x[c + l]) * x[c + l];
+    double sum = 0;
+    for (; c < count; ++c) sum += static_cast<double>(x[c]) * x[c];
+    for (const double p : partial) sum += p;
+    return sum;
+}
+
+// Head h of `keys` (shaped like q) = q_j/‖q_j‖ row by row (zero stays zero).
+void normaliseHead(const Tensor3& q, int h, Tensor3& keys) {
+    for (std::int64_t i = 0; i < q.rows; ++i) {
+        const float* row = q.row(h, i);
+        float* key = keys.row(h, i);
+        const double norm = squaredNorm(row, q.cols);
+        const double inverse = norm > 0 ? 1.0 / std::sqrt(norm) : 0.0;
+        for (std::int64_t c = 0; c < q.cols; ++c) key[c] = static_cast<float>(row[c] * inverse);
+    }
+}
+
+Tensor3& shapedLike(const Tensor3& q, Tensor3& storage) {
+    if (storage.heads != q.heads || storage.rows != q.rows || storage.cols != q.cols) storage = Tensor3(q.heads, q.rows, q.cols);
+    return storage;
+}
+
+// Keys of every head: q_j/‖q_j‖ when shared_qk, written into `storage` (kept by the caller between
+// runs), else K itself.
 const Tensor3& lshKeys(const AttentionInputs& inputs, bool shared, Tensor3& storage, int threads = 1) {
     if (!shared) return *inputs.k;
-    const Tensor3& q = *inputs.q;
-    if (storage.heads != q.heads || storage.rows != q.rows || storage.cols != q.cols) storage = Tensor3(q.heads, q.rows, q.cols);
-    runTasks(q.heads, threads, {}, [&](std::int64_t h) {
-        for (std::int64_t i = 0; i < q.rows; ++i) {
-            const float* row = q.row(static_cast<int>(h), i);
-            float* key = storage.row(static_cast<int>(h), i);
-            double norm = 0;
-            for (std::int64_t c = 0; c < q.cols; ++c) norm += static_cast<double>(row[c]) * row[c];
-            const double inverse = norm > 0 ? 1.0 / std::sqrt(norm) : 0.0;
-            for (std::int64_t c = 0; c < q.cols; ++c) key[c] = static_cast<float>(row[c] * inverse);
-        }
-    });
-    return storage;
+    Tensor3& keys = shapedLike(*inputs.q, storage);
+    runTasks(inputs.q->heads, threads, {}, [&](std::int64_t h) { normaliseHead(*inputs.q, static_cast<int>(h), keys); });
+    return keys;
 }
 
 // The key head query head t hashes and scores against: its own normalised queries with shared_qk (K is
@@ -149,8 +168,9 @@ bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSe
     });
 }
 
-Tensor3 headOf(const Tensor3& t, int head) {
-    Tensor3 one(1, t.rows, t.cols);
+// `one` = head `head` of t, as a one-head tensor (its storage reused when the shape allows).
+const Tensor3& copyHead(const Tensor3& t, int head, Tensor3& one) {
+    if (one.heads != 1 || one.rows != t.rows || one.cols != t.cols) one = Tensor3(1, t.rows, t.cols);
     std::copy(t.head(head), t.head(head) + t.headStride(), one.values.data());
     return one;
 }
@@ -164,7 +184,9 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
     RunOptions single = options;
     single.recycle = nullptr;
     for (int t = 0; t < inputs.q->heads; ++t) {
-        const Tensor3 q = headOf(*inputs.q, t), k = headOf(keys, t), v = headOf(*inputs.v, inputs.kvHead(t));
+        static thread_local Tensor3 oneQ, oneK, oneV; // the calling thread's, reused by its next run
+        const Tensor3 &q = copyHead(*inputs.q, t, oneQ), &k = copyHead(keys, t, oneK),
+                      &v = copyHead(*inputs.v, inputs.kvHead(t), oneV);
         HeadPatterns own;
         own.push_back(std::move(patterns[static_cast<std::size_t>(t)]));
         const RunResult part = runMasked({&q, &k, &v}, own, scoring, single);
@@ -181,11 +203,11 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     static thread_local Tensor3 storage; // the calling thread's, reused by its next run
     const bool shared = options.params.flag("shared_qk");
-    const Tensor3& keys = lshKeys(inputs, shared, storage, options.threads);
     const std::int64_t n = inputs.q->rows;
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
     if (shared && inputs.v->heads != inputs.q->heads) {
+        const Tensor3& keys = lshKeys(inputs, shared, storage, options.threads);
         HeadPatterns own;
         if (!hashHeads(inputs, keys, options.params, options.causal, options.threads, options.cancelled, own)) {
             RunResult cancelled;
@@ -205,8 +227,12 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     const auto heads = static_cast<std::size_t>(inputs.q->heads);
     headHashes.resize(std::max(headHashes.size(), heads));
     keptPlans.resize(std::max(keptPlans.size(), heads));
+    // With shared_qk each head's keys are normalised by the task that hashes them.
+    Tensor3* normalised = shared ? &shapedLike(*inputs.q, storage) : nullptr;
+    const Tensor3& keys = shared ? *normalised : *inputs.k;
     const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
         const auto t = static_cast<int>(h);
+        if (normalised) normaliseHead(*inputs.q, t, *normalised);
         HeadHashes& hashes = headHashes[static_cast<std::size_t>(h)];
         hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), options.params, hashes);
         if (options.useReference)

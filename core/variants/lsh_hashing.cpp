@@ -92,11 +92,16 @@ void hashRows(const float* rows, std::int64_t n, std::int64_t d, const LshRotati
             const float* row = rows + (first + r) * d;
             float bestValue = 0, second = 0;
             const std::int64_t best = tile::signedArgmax(projected + r * stride, half, bestValue, second);
+            const double margin = static_cast<double>(bestValue) - second;
+            // ‖x‖₁ ≤ √d·‖x‖₂ (the float dot is within 2⁻¹⁰ of ‖x‖₂²): most rows clear the bound without ‖x‖₁.
+            const double squares = static_cast<double>(tile::dot(row, row, d)) * (1.0 + 0x1p-10);
+            if (margin > perUnitNorm * std::sqrt(static_cast<double>(d) * squares)) {
+                buckets[first + r] = best;
+                continue;
+            }
             double norm = 0;
             for (std::int64_t c = 0; c < d; ++c) norm += std::fabs(static_cast<double>(row[c]));
-            buckets[first + r] = static_cast<double>(bestValue) - second > perUnitNorm * norm
-                                     ? best
-                                     : hashRowExactly(row, d, rotation, exact);
+            buckets[first + r] = margin > perUnitNorm * norm ? best : hashRowExactly(row, d, rotation, exact);
         }
     }
 }
