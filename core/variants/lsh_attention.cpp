@@ -42,6 +42,7 @@ void normaliseHead(const Tensor3& q, int h, Tensor3& keys) {
     }
 }
 
+// `storage` with q's shape; its values are reallocated (zeroed) only when that shape changes.
 Tensor3& shapedLike(const Tensor3& q, Tensor3& storage) {
     if (storage.heads != q.heads || storage.rows != q.rows || storage.cols != q.cols) storage = Tensor3(q.heads, q.rows, q.cols);
     return storage;
