@@ -164,7 +164,7 @@ TEST(BlockPlan, LshPlansCoverTheirBucketsExactlyOnce) {
     const VariantInfo& lsh = requireVariant("lsh");
     const std::vector<ParamOverrides> cases = {
         {}, {{"buckets", "4"}, {"rounds", "3"}}, {{"buckets", "6"}, {"rounds", "2"}, {"shared_qk", "false"}},
-        {{"buckets", "16"}, {"shared_qk", "false"}}};
+        {{"buckets", "16"}, {"shared_qk", "false"}}, {{"buckets", "2"}} /* buckets of more than one block */};
     for (const ParamOverrides& overrides : cases)
         for (const std::int64_t n : {1, 5, 77, 200})
             for (const bool causal : {false, true}) {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 
 namespace attnlab {
@@ -220,6 +221,46 @@ TEST(TileMath, BlockProductMatchesPlainSums) {
             for (std::int64_t p = 0; p < depth; ++p) expected += static_cast<double>(a[p * rows + i]) * b[p * width + x];
             EXPECT_NEAR(c[i * cStride + x], expected, 1e-5) << i << "," << x;
         }
+}
+
+// Index, value and runner-up of [x ; −x] by a plain scan (the lowest index on ties).
+struct SignedTop {
+    std::int64_t index = 0;
+    float best = 0, second = 0;
+};
+SignedTop scanSignedTop(const std::vector<float>& x) {
+    const auto count = static_cast<std::int64_t>(x.size());
+    std::vector<float> all;
+    for (const float v : x) all.push_back(v);
+    for (const float v : x) all.push_back(-v);
+    SignedTop top;
+    top.index = std::max_element(all.begin(), all.end()) - all.begin(); // first of the largest
+    top.best = all[static_cast<std::size_t>(top.index)];
+    top.second = -std::numeric_limits<float>::infinity();
+    for (std::int64_t e = 0; e < 2 * count; ++e)
+        if (e != top.index) top.second = std::max(top.second, all[static_cast<std::size_t>(e)]);
+    return top;
+}
+
+TEST(TileMath, SignedArgmaxFindsTheLargestOfBothSignsAndTheRunnerUp) {
+    std::mt19937 random(5);
+    std::normal_distribution<float> normal;
+    for (const std::int64_t count : {1, 2, 15, 16, 17, 40, 256}) {
+        for (int trial = 0; trial < 20; ++trial) {
+            std::vector<float> x(static_cast<std::size_t>(count));
+            for (float& v : x) v = normal(random);
+            if (trial % 4 == 1 && count > 3) x[2] = -9.0f; // the best is a negated value
+            if (trial % 4 == 2 && count > 20) x[19] = x[3] = 7.0f; // a tie between lanes
+            if (trial % 4 == 3) std::fill(x.begin(), x.end(), 0.0f); // every value ties
+            float best = 0, second = 0;
+            const std::int64_t index = tile::signedArgmax(x.data(), count, best, second);
+            const SignedTop expected = scanSignedTop(x);
+            SCOPED_TRACE("count " + std::to_string(count) + " trial " + std::to_string(trial));
+            EXPECT_EQ(index, expected.index);
+            EXPECT_EQ(best, expected.best);
+            EXPECT_EQ(second, expected.second);
+        }
+    }
 }
 
 } // namespace

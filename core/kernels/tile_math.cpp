@@ -198,27 +198,47 @@ float dot(const float* a, const float* b, std::int64_t count) {
 namespace {
 __mmask16 tailLanes(std::int64_t left) { return left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u); }
 
-// max of x (sign = 1) or of −x (sign = −1) over e < count, e ≠ skip.
-float signedMax(const float* x, std::int64_t count, float sign, std::int64_t skip) {
-    const __m512 none = _mm512_set1_ps(-std::numeric_limits<float>::infinity()), factor = _mm512_set1_ps(sign);
-    __m512 largest = none;
-    for (std::int64_t e = 0; e < count; e += kLanes) {
-        __mmask16 lanes = tailLanes(count - e);
-        if (skip >= e && skip < e + kLanes) lanes &= static_cast<__mmask16>(~(1u << (skip - e)));
-        largest = _mm512_max_ps(largest, _mm512_mask_mul_ps(none, lanes, _mm512_maskz_loadu_ps(lanes, x + e), factor));
+// Per lane, the two largest values seen and the index of the largest (the first on ties).
+struct LaneTopTwo {
+    __m512 first = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    __m512 second = first;
+    __m512i index = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
+    void add(__m512 value, __m512i at) {
+        const __mmask16 above = _mm512_cmp_ps_mask(value, first, _CMP_GT_OQ);
+        second = _mm512_max_ps(second, _mm512_min_ps(first, value));
+        first = _mm512_max_ps(first, value);
+        index = _mm512_mask_mov_epi32(index, above, at);
     }
-    return _mm512_reduce_max_ps(largest);
-}
+};
 } // namespace
 
+// One pass over x keeps, per lane, the top two of x and of −x; the lanes are reduced at the end.
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
-    const float top = signedMax(x, count, 1.0f, -1), bottom = signedMax(x, count, -1.0f, -1);
-    const bool positive = top >= bottom;
-    best = positive ? top : bottom;
-    std::int64_t e = 0;
-    while ((positive ? x[e] : -x[e]) != best) ++e;
-    second = positive ? std::max(signedMax(x, count, 1.0f, e), bottom) : std::max(top, signedMax(x, count, -1.0f, e));
-    return positive ? e : count + e;
+    const __m512 none = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const auto offset = static_cast<std::int32_t>(count);
+    LaneTopTwo top, bottom;
+    for (std::int64_t e = 0; e < count; e += kLanes) {
+        const __mmask16 lanes = tailLanes(count - e);
+        const __m512 value = _mm512_maskz_loadu_ps(lanes, x + e);
+        const __m512i at = _mm512_add_epi32(lane, _mm512_set1_epi32(static_cast<std::int32_t>(e)));
+        top.add(_mm512_mask_mov_ps(none, lanes, value), at);
+        bottom.add(_mm512_mask_sub_ps(none, lanes, _mm512_setzero_ps(), value), _mm512_add_epi32(at, _mm512_set1_epi32(offset)));
+    }
+    best = std::max(_mm512_reduce_max_ps(top.first), _mm512_reduce_max_ps(bottom.first));
+    const __m512 bestVector = _mm512_set1_ps(best);
+    const __m512i noIndex = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
+    const std::int32_t index = std::min(
+        _mm512_reduce_min_epi32(_mm512_mask_mov_epi32(noIndex, _mm512_cmp_ps_mask(top.first, bestVector, _CMP_EQ_OQ), top.index)),
+        _mm512_reduce_min_epi32(
+            _mm512_mask_mov_epi32(noIndex, _mm512_cmp_ps_mask(bottom.first, bestVector, _CMP_EQ_OQ), bottom.index)));
+    // The runner-up: any lane's second, or another lane's first.
+    const __m512i chosen = _mm512_set1_epi32(index);
+    const __m512 otherTop = _mm512_mask_mov_ps(top.first, _mm512_cmpeq_epi32_mask(top.index, chosen), none);
+    const __m512 otherBottom = _mm512_mask_mov_ps(bottom.first, _mm512_cmpeq_epi32_mask(bottom.index, chosen), none);
+    second = _mm512_reduce_max_ps(
+        _mm512_max_ps(_mm512_max_ps(top.second, bottom.second), _mm512_max_ps(otherTop, otherBottom)));
+    return index;
 }
 
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {

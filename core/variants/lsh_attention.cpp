@@ -4,11 +4,11 @@
 // empty row gets j = i.
 #include "core/decode_step.h"
 #include "core/kernels/block_attention.h"
-#include "core/kernels/tile_math.h"
 #include "core/parallel_tasks.h"
-#include "core/random_features.h"
 #include "core/run_result.h"
 #include "core/variant_support.h"
+#include "core/variants/lsh_hashing.h"
+#include "core/variants/lsh_plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,75 +18,43 @@ namespace attnlab {
 
 namespace {
 
-// Bucket of one row (d values) under rotation R (d × b/2), in double; ties go to the lower index.
-std::int64_t hashRowExactly(const float* row, std::int64_t d, const std::vector<double>& rotation, std::int64_t halfBuckets,
-                            std::vector<double>& projected) {
-    projected.assign(static_cast<std::size_t>(halfBuckets), 0.0);
-    for (std::int64_t c = 0; c < d; ++c)
-        for (std::int64_t b = 0; b < halfBuckets; ++b) projected[b] += static_cast<double>(row[c]) * rotation[c * halfBuckets + b];
-    std::int64_t best = 0;
-    double bestValue = projected[0];
-    for (std::int64_t b = 1; b < 2 * halfBuckets; ++b) {
-        const double value = b < halfBuckets ? projected[b] : -projected[b - halfBuckets];
-        if (value > bestValue) {
-            bestValue = value;
-            best = b;
-        }
-    }
-    return best;
+// Σ x_c² in double over eight interleaved partial sums (independent chains instead of one long one).
+double squaredNorm(const float* x, std::int64_t count) {
+    constexpr int kChains = 8;
+    double partial[kChains] = {};
+    std::int64_t c = 0;
+    for (; c + kChains <= count; c += kChains)
+        for (int l = 0; l < kChains; ++l) partial[l] += static_cast<double>(x[c + l]) * x[c + l];
+    double sum = 0;
+    for (; c < count; ++c) sum += static_cast<double>(x[c]) * x[c];
+    for (const double p : partial) sum += p;
+    return sum;
 }
 
-// Buckets of every row of one head's [n, d] matrix, as hashRowExactly gives them: the projections are
-// one float tile product, and a row whose two best candidates are closer than float rounding could
-// reorder (bounded by d·2⁻²³·‖x‖₁·max|R|, with margin) is hashed again in double.
-std::vector<std::int64_t> hashRows(const float* rows, std::int64_t n, std::int64_t d, const std::vector<double>& rotation,
-                                   std::int64_t halfBuckets) {
-    const std::int64_t stride = (halfBuckets + tile::kLanes - 1) / tile::kLanes * tile::kLanes;
-    std::vector<float> rotationFloat(rotation.begin(), rotation.end()), projected(static_cast<std::size_t>(n * stride));
-    double largest = 0;
-    for (const double x : rotation) largest = std::max(largest, std::fabs(x));
-    tile::TileProduct product;
-    product.depth = d;
-    product.a = rows;
-    product.aRowStride = d;
-    product.aDepthStride = 1;
-    product.b = rotationFloat.data();
-    product.bRowStride = halfBuckets;
-    product.c = projected.data();
-    product.cRowStride = stride;
-    tile::multiplyBlock(product, n, halfBuckets);
-    std::vector<std::int64_t> buckets(static_cast<std::size_t>(n));
-    std::vector<double> exact;
-    for (std::int64_t i = 0; i < n; ++i) {
-        float bestValue = 0, second = 0;
-        const std::int64_t best = tile::signedArgmax(projected.data() + i * stride, halfBuckets, bestValue, second);
-        double norm = 0;
-        for (std::int64_t c = 0; c < d; ++c) norm += std::fabs(static_cast<double>(rows[i * d + c]));
-        const double rounding = 4.0 * static_cast<double>(d + 1) * 0x1p-23 * norm * largest;
-        buckets[static_cast<std::size_t>(i)] = static_cast<double>(bestValue) - second > rounding
-                                                   ? best
-                                                   : hashRowExactly(rows + i * d, d, rotation, halfBuckets, exact);
+// Head h of `keys` (shaped like q) = q_j/‖q_j‖ row by row (zero stays zero).
+void normaliseHead(const Tensor3& q, int h, Tensor3& keys) {
+    for (std::int64_t i = 0; i < q.rows; ++i) {
+        const float* row = q.row(h, i);
+        float* key = keys.row(h, i);
+        const double norm = squaredNorm(row, q.cols);
+        const double inverse = norm > 0 ? 1.0 / std::sqrt(norm) : 0.0;
+        for (std::int64_t c = 0; c < q.cols; ++c) key[c] = static_cast<float>(row[c] * inverse);
     }
-    return buckets;
 }
 
-// Keys of every head: q_j/‖q_j‖ when shared_qk (zero stays zero), written into `storage` (kept by the
-// caller between runs), else K itself.
+// `storage` with q's shape; its values are reallocated (zeroed) only when that shape changes.
+Tensor3& shapedLike(const Tensor3& q, Tensor3& storage) {
+    if (storage.heads != q.heads || storage.rows != q.rows || storage.cols != q.cols) storage = Tensor3(q.heads, q.rows, q.cols);
+    return storage;
+}
+
+// Keys of every head: q_j/‖q_j‖ when shared_qk, written into `storage` (kept by the caller between
+// runs), else K itself.
 const Tensor3& lshKeys(const AttentionInputs& inputs, bool shared, Tensor3& storage, int threads = 1) {
     if (!shared) return *inputs.k;
-    const Tensor3& q = *inputs.q;
-    if (storage.heads != q.heads || storage.rows != q.rows || storage.cols != q.cols) storage = Tensor3(q.heads, q.rows, q.cols);
-    runTasks(q.heads, threads, {}, [&](std::int64_t h) {
-        for (std::int64_t i = 0; i < q.rows; ++i) {
-            const float* row = q.row(static_cast<int>(h), i);
-            float* key = storage.row(static_cast<int>(h), i);
-            double norm = 0;
-            for (std::int64_t c = 0; c < q.cols; ++c) norm += static_cast<double>(row[c]) * row[c];
-            const double inverse = norm > 0 ? 1.0 / std::sqrt(norm) : 0.0;
-            for (std::int64_t c = 0; c < q.cols; ++c) key[c] = static_cast<float>(row[c] * inverse);
-        }
-    });
-    return storage;
+    Tensor3& keys = shapedLike(*inputs.q, storage);
+    runTasks(inputs.q->heads, threads, {}, [&](std::int64_t h) { normaliseHead(*inputs.q, static_cast<int>(h), keys); });
+    return keys;
 }
 
 // The key head query head t hashes and scores against: its own normalised queries with shared_qk (K is
@@ -152,23 +120,6 @@ private:
     std::vector<std::vector<std::vector<std::int64_t>>> m_members;  // [round][bucket]: keys, ascending
 };
 
-// One head's buckets per round: query[r][i] and key[r][j].
-struct HeadHashes {
-    std::vector<std::vector<std::int64_t>> query, key;
-};
-
-HeadHashes hashHead(const Tensor3& q, const Tensor3& keys, int h, int keyHead, const ParamSet& params) {
-    const std::int64_t n = q.rows, d = q.cols, buckets = params.integer("buckets");
-    const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
-    HeadHashes hashes;
-    for (std::int64_t r = 0; r < params.integer("rounds"); ++r) {
-        const auto rotation = lshRotation(d, buckets / 2, seed, r);
-        hashes.key.push_back(hashRows(keys.head(keyHead), n, d, rotation, buckets / 2));
-        hashes.query.push_back(hashRows(q.head(h), n, d, rotation, buckets / 2));
-    }
-    return hashes;
-}
-
 std::unique_ptr<BucketPattern> lshHeadPattern(const HeadHashes& hashes, std::int64_t n, const ParamSet& params,
                                               bool causal) {
     auto pattern = std::make_unique<BucketPattern>(n, causal, params.flag("shared_qk"));
@@ -185,8 +136,10 @@ HeadHashes requestHashes(const PatternRequest& request) {
     const bool shared = request.params->flag("shared_qk");
     Tensor3 storage;
     const Tensor3& keys = lshKeys(*request.inputs, shared, storage);
-    return hashHead(*request.inputs->q, keys, request.head, keyHeadOf(*request.inputs, shared, request.head),
-                    *request.params);
+    HeadHashes hashes;
+    hashHead(*request.inputs->q, keys, request.head, keyHeadOf(*request.inputs, shared, request.head), *request.params,
+             hashes);
+    return hashes;
 }
 
 std::unique_ptr<Pattern> lshPattern(const PatternRequest& request) {
@@ -210,88 +163,15 @@ bool hashHeads(const AttentionInputs& inputs, const Tensor3& keys, const ParamSe
     patterns.resize(static_cast<std::size_t>(inputs.q->heads));
     return runTasks(inputs.q->heads, threads, cancelled, [&](std::int64_t h) {
         const auto t = static_cast<int>(h);
-        patterns[static_cast<std::size_t>(h)] =
-            lshHeadPattern(hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), params), inputs.q->rows, params, causal);
+        HeadHashes hashes;
+        hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), params, hashes);
+        patterns[static_cast<std::size_t>(h)] = lshHeadPattern(hashes, inputs.q->rows, params, causal);
     });
 }
 
-// Reformer's way: one pass per round with queries and keys sorted by bucket (then by index), a block
-// never spanning two buckets, so each bucket is a dense (causal) block. A pair that already matched in
-// an earlier round is left out; with shared_qk a row's own key is left out unless nothing else is
-// left; a row with no key at all gets its own (in round 0).
-std::shared_ptr<const BlockPlan> lshPlan(const HeadHashes& hashes, std::int64_t n, const ParamSet& params, bool causal) {
-    const bool shared = params.flag("shared_qk");
-    const auto buckets = static_cast<std::size_t>(params.integer("buckets"));
-    const std::size_t rounds = hashes.key.size();
-    std::vector<std::vector<std::int64_t>> keyOrder(rounds), bucketStart(rounds);
-    std::vector<PlanRowOrder> rowOrder(rounds);
-    auto sortByBucket = [buckets](const std::vector<std::int64_t>& bucket, std::vector<std::int64_t>& order,
-                                  std::vector<std::int64_t>& start) {
-        start.assign(buckets + 1, 0);
-        for (const std::int64_t b : bucket) ++start[static_cast<std::size_t>(b) + 1];
-        for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
-        order.resize(bucket.size());
-        std::vector<std::int64_t> next(start.begin(), start.end() - 1);
-        for (std::size_t x = 0; x < bucket.size(); ++x)
-            order[static_cast<std::size_t>(next[static_cast<std::size_t>(bucket[x])]++)] = static_cast<std::int64_t>(x);
-    };
-    for (std::size_t r = 0; r < rounds; ++r) {
-        sortByBucket(hashes.key[r], keyOrder[r], bucketStart[r]);
-        std::vector<std::int64_t> rowStart;
-        sortByBucket(hashes.query[r], rowOrder[r].rows, rowStart);
-        for (std::size_t b = 1; b <= buckets; ++b)
-            if (rowStart[b] > rowStart[b - 1]) rowOrder[r].segmentEnds.push_back(rowStart[b]);
-    }
-    // Row i's keys in round r as positions of keyOrder[r], without pairs matched in earlier rounds.
-    auto roundKeys = [&](std::size_t r, std::int64_t i, auto&& take) {
-        const auto b = static_cast<std::size_t>(hashes.query[r][static_cast<std::size_t>(i)]);
-        for (std::int64_t p = bucketStart[r][b]; p < bucketStart[r][b + 1]; ++p) {
-            const std::int64_t j = keyOrder[r][static_cast<std::size_t>(p)];
-            if (causal && j > i) break;
-            bool earlier = false;
-            for (std::size_t e = 0; e < r && !earlier; ++e)
-                earlier = hashes.query[e][static_cast<std::size_t>(i)] == hashes.key[e][static_cast<std::size_t>(j)];
-            if (!earlier) take(p, j);
-        }
-    };
-    std::vector<std::uint8_t> hasOther(static_cast<std::size_t>(n), 0), hasAny(static_cast<std::size_t>(n), 0);
-    for (std::size_t r = 0; r < rounds; ++r)
-        for (std::int64_t i = 0; i < n; ++i)
-            roundKeys(r, i, [&](std::int64_t, std::int64_t j) {
-                hasAny[static_cast<std::size_t>(i)] = 1;
-                if (j != i) hasOther[static_cast<std::size_t>(i)] = 1;
-            });
-    auto plan = std::make_shared<BlockPlan>();
-    plan->n = n;
-    for (std::size_t r = 0; r < rounds; ++r) {
-        std::vector<std::int64_t> position(static_cast<std::size_t>(n));
-        for (std::int64_t p = 0; p < n; ++p) position[static_cast<std::size_t>(keyOrder[r][static_cast<std::size_t>(p)])] = p;
-        PassSpec pass;
-        pass.order = &rowOrder[r];
-        pass.columnOrder = &keyOrder[r];
-        pass.resume = r > 0;
-        pass.finish = r + 1 == rounds;
-        std::vector<std::int64_t> positions;
-        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
-            positions.clear();
-            roundKeys(r, i, [&](std::int64_t p, std::int64_t j) {
-                if (!(shared && j == i && hasOther[static_cast<std::size_t>(i)])) positions.push_back(p);
-            });
-            if (r == 0 && !hasAny[static_cast<std::size_t>(i)]) positions.push_back(position[static_cast<std::size_t>(i)]);
-            std::sort(positions.begin(), positions.end());
-            for (const std::int64_t p : positions)
-                if (!out.empty() && out.back().end == p)
-                    ++out.back().end;
-                else
-                    out.push_back({p, p + 1});
-        };
-        appendPass(*plan, pass);
-    }
-    return plan;
-}
-
-Tensor3 headOf(const Tensor3& t, int head) {
-    Tensor3 one(1, t.rows, t.cols);
+// `one` = head `head` of t, as a one-head tensor (its storage reused when the shape allows).
+const Tensor3& copyHead(const Tensor3& t, int head, Tensor3& one) {
+    if (one.heads != 1 || one.rows != t.rows || one.cols != t.cols) one = Tensor3(1, t.rows, t.cols);
     std::copy(t.head(head), t.head(head) + t.headStride(), one.values.data());
     return one;
 }
@@ -305,7 +185,9 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
     RunOptions single = options;
     single.recycle = nullptr;
     for (int t = 0; t < inputs.q->heads; ++t) {
-        const Tensor3 q = headOf(*inputs.q, t), k = headOf(keys, t), v = headOf(*inputs.v, inputs.kvHead(t));
+        static thread_local Tensor3 oneQ, oneK, oneV; // the calling thread's, reused by its next run
+        const Tensor3 &q = copyHead(*inputs.q, t, oneQ), &k = copyHead(keys, t, oneK),
+                      &v = copyHead(*inputs.v, inputs.kvHead(t), oneV);
         HeadPatterns own;
         own.push_back(std::move(patterns[static_cast<std::size_t>(t)]));
         const RunResult part = runMasked({&q, &k, &v}, own, scoring, single);
@@ -322,11 +204,11 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     static thread_local Tensor3 storage; // the calling thread's, reused by its next run
     const bool shared = options.params.flag("shared_qk");
-    const Tensor3& keys = lshKeys(inputs, shared, storage, options.threads);
     const std::int64_t n = inputs.q->rows;
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
     if (shared && inputs.v->heads != inputs.q->heads) {
+        const Tensor3& keys = lshKeys(inputs, shared, storage, options.threads);
         HeadPatterns own;
         if (!hashHeads(inputs, keys, options.params, options.causal, options.threads, options.cancelled, own)) {
             RunResult cancelled;
@@ -337,13 +219,28 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     }
     HeadPatterns patterns(static_cast<std::size_t>(options.useReference ? inputs.q->heads : 0));
     HeadPlans plans(static_cast<std::size_t>(options.useReference ? 0 : inputs.q->heads));
+    // The calling thread's hashes and plans, reused by its next run (named inside the tasks, a
+    // thread_local would be each worker's own).
+    static thread_local std::vector<HeadHashes> callerHashes;
+    static thread_local std::vector<std::shared_ptr<BlockPlan>> callerPlans;
+    std::vector<HeadHashes>& headHashes = callerHashes;
+    std::vector<std::shared_ptr<BlockPlan>>& keptPlans = callerPlans;
+    const auto heads = static_cast<std::size_t>(inputs.q->heads);
+    headHashes.resize(std::max(headHashes.size(), heads));
+    keptPlans.resize(std::max(keptPlans.size(), heads));
+    // With shared_qk each head's keys are normalised by the task that hashes them.
+    Tensor3* normalised = shared ? &shapedLike(*inputs.q, storage) : nullptr;
+    const Tensor3& keys = shared ? *normalised : *inputs.k;
     const bool hashed = runTasks(inputs.q->heads, options.threads, options.cancelled, [&](std::int64_t h) {
         const auto t = static_cast<int>(h);
-        const HeadHashes hashes = hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), options.params);
+        if (normalised) normaliseHead(*inputs.q, t, *normalised);
+        HeadHashes& hashes = headHashes[static_cast<std::size_t>(h)];
+        hashHead(*inputs.q, keys, t, keyHeadOf(inputs, shared, t), options.params, hashes);
         if (options.useReference)
             patterns[static_cast<std::size_t>(h)] = lshHeadPattern(hashes, n, options.params, options.causal);
         else
-            plans[static_cast<std::size_t>(h)] = lshPlan(hashes, n, options.params, options.causal);
+            plans[static_cast<std::size_t>(h)] =
+                lshPlan(hashes, n, options.params, options.causal, &keptPlans[static_cast<std::size_t>(h)]);
     });
     if (!hashed) {
         RunResult cancelled;
