@@ -58,14 +58,15 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         painter.save();
         painter.setFont(bold);
         painter.drawText(nameRect, Qt::AlignCenter,
-                         QFontMetricsF(bold, painter.device()).elidedText(panel.name, Qt::ElideRight, nameRect.width()));
+                         QFontMetricsF(bold, painter.device()).elidedText(panel.title.isEmpty() ? panel.name : panel.title, Qt::ElideRight, nameRect.width()));
         QStringList items;
+        if (!panel.title.isEmpty()) items << panel.name;
         for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
         QFont small = painter.font();
         small.setBold(false);
         small.setPointSizeF(7.5);
         painter.setFont(small);
-        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(", "));
+        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(" · "));
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
