@@ -115,6 +115,8 @@ void writePdf(const FigureView& view, const QString& path, const ExportOptions& 
         writer.setResolution(static_cast<int>(kLogicalDpi));
         QPainter painter(&writer);
         painter.setRenderHint(QPainter::Antialiasing);
+        // Without it Qt may store images as JPEG (DCTDecode): colour fringes on cell edges.
+        painter.setRenderHint(QPainter::LosslessImageRendering);
         view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
     }
     commit(file, path);

@@ -3,8 +3,11 @@
 
 #include "views/plot/colormap.h"
 
+#include "core/cell_rects.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPaintEngine>
 #include <QPainterPath>
 
 #include <algorithm>
@@ -25,6 +28,40 @@ QString formatCount(double value) {
 }
 
 constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis colour for common deficiencies
+
+// Vector exports draw cells as rectangles while the visible region has at most this many cells per side
+// (mask) or this many for the weights, whose colours rarely repeat along a row; beyond that a lossless
+// image drawn nearest-neighbour keeps the file small.
+constexpr std::int64_t kMaxVectorMaskCells = 512;
+constexpr std::int64_t kMaxVectorWeightsCells = 128;
+
+// SVG, PDF and TeX painters: their cells become shapes instead of pixels.
+bool vectorDevice(const QPainter& painter) {
+    const QPaintEngine::Type type = painter.paintEngine()->type();
+    return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type >= QPaintEngine::User;
+}
+
+// Runs of equal colour along row i of `image` (one pixel per cell) within columns [col0, col1).
+RowRuns imageRuns(const QImage& image, std::int64_t col0, std::int64_t col1) {
+    return [&image, col0, col1](std::int64_t i, std::vector<CellRun>& out) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(static_cast<int>(i)));
+        for (std::int64_t j = col0; j < col1;) {
+            std::int64_t end = j + 1;
+            while (end < col1 && line[end] == line[j]) ++end;
+            out.push_back({j, end, line[j]});
+            j = end;
+        }
+    };
+}
+
+void fillCells(QPainter& painter, const PlaneViewport& view, const std::vector<CellRect>& rects) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(Qt::NoPen);
+    for (const CellRect& rect : rects)
+        painter.fillRect(view.regionRect({rect.row0, rect.row1, rect.col0, rect.col1}), QColor::fromRgba(rect.colour));
+    painter.restore();
+}
 
 } // namespace
 
@@ -103,12 +140,30 @@ void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index,
     painter.fillRect(view.plot(), QColor::fromRgb(emptyCellColor()));
     const Tile* tile = bestTile(index);
     const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
-    const bool smallCells = view.cellSize() >= 1.0;
+    const PlaneRegion visible = view.visibleRegion();
+    const std::int64_t side = std::max(visible.row1 - visible.row0, visible.col1 - visible.col0);
+    if (vectorDevice(painter)) {
+        if (weights && side <= kMaxVectorWeightsCells) {
+            fillCells(painter, view, mergeRowRuns(visible.row0, visible.row1, imageRuns(panel.weightsImage, visible.col0, visible.col1)));
+            if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96) {
+                painter.setRenderHint(QPainter::LosslessImageRendering);
+                painter.drawImage(view.regionRect(tile->region), tile->veil);
+            }
+            return;
+        }
+        if (!weights && side <= kMaxVectorMaskCells) {
+            fillCells(painter, view,
+                      mergeRowRuns(visible.row0, visible.row1, allowedRuns(*panel.pattern, visible.col0, visible.col1, densityColor(1.0))));
+            return;
+        }
+    }
+    // Raster cells: nearest-neighbour once a cell covers a pixel, and never lossy (PDF would store JPEG).
+    const bool smallCells = view.cellSize() >= 1.0 || vectorDevice(painter);
     painter.setRenderHint(QPainter::SmoothPixmapTransform, !smallCells);
+    painter.setRenderHint(QPainter::LosslessImageRendering);
     if (weights) {
-        const PlaneRegion region = view.visibleRegion();
-        const QRectF source(region.col0, region.row0, region.col1 - region.col0, region.row1 - region.row0);
-        painter.drawImage(view.regionRect(region), panel.weightsImage, source);
+        const QRectF source(visible.col0, visible.row0, visible.col1 - visible.col0, visible.row1 - visible.row0);
+        painter.drawImage(view.regionRect(visible), panel.weightsImage, source);
         if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96)
             painter.drawImage(view.regionRect(tile->region), tile->veil);
         return;
