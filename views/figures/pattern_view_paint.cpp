@@ -3,6 +3,7 @@
 
 #include "views/plot/colormap.h"
 
+#include "core/analysis/panel_spec.h"
 #include "core/cell_rects.h"
 
 #include <QFontMetricsF>
@@ -71,6 +72,7 @@ void fillCells(QPainter& painter, const PlaneViewport& view, const std::vector<C
 void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
     QString caption = this->caption() + QStringLiteral("   head=%1").arg(m_settings.head);
     if (m_snapshot && !m_snapshot->note.isEmpty()) caption += QStringLiteral("   (") + m_snapshot->note + QStringLiteral(")");
+    if (const QString note = tokenNote(); !note.isEmpty()) caption += QStringLiteral("   [%1]").arg(note);
     FigureView::paintFrame(painter, rect, title(), caption);
     if (!m_snapshot) {
         painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the pattern…"));
@@ -84,6 +86,13 @@ void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
                                                 kCompareStatsHeight - 6);
         paintPanel(painter, m_snapshot->panels[index], index, area, plot);
     }
+}
+
+QString PatternView::tokenNote() const {
+    const std::size_t count = splitTokens(m_settings.tokens).size();
+    const std::int64_t n = m_snapshot ? m_snapshot->n : m_settings.n;
+    if (count == 0 || static_cast<std::int64_t>(count) == n) return {};
+    return QStringLiteral("%1 tokens for n = %2: token labels need exactly n tokens, indices shown").arg(count).arg(n);
 }
 
 void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const {
@@ -222,18 +231,26 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     const QRectF plot = view.plot();
     painter.save();
     painter.setPen(QColor(0x30, 0x30, 0x30));
-    const bool cellLabels = view.visibleCells() <= 64;
+    const std::vector<std::string> words = splitTokens(m_settings.tokens);
+    const bool tokenLabels = !words.empty() && static_cast<std::int64_t>(words.size()) == view.n();
+    const bool cellLabels = view.visibleCells() <= 64 || (tokenLabels && view.cellSize() >= 5.0);
     // Cell labels read Q12 / K12 while they fit the margin; long indices drop the letter, and the font
-    // shrinks (down to 5 pt) until the widest label fits.
+    // shrinks (down to 5 pt) until the widest label fits. Token labels replace the indices when there is
+    // one token per position.
     const double room = kAxisMargin - 6;
     QFont font = painter.font();
     font.setPointSizeF(7.0);
     const std::int64_t largest = std::max(region.row1, region.col1) - 1;
-    const bool prefixed = cellLabels && QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
-    const auto label = [cellLabels, prefixed](QChar letter, std::int64_t k) {
+    const bool prefixed = !tokenLabels && cellLabels &&
+                          QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
+    const auto label = [&words, tokenLabels, cellLabels, prefixed](QChar letter, std::int64_t k) {
+        if (tokenLabels) return QString::fromStdString(words[static_cast<std::size_t>(k)]);
         return cellLabels && prefixed ? letter + QString::number(k) : QString::number(k);
     };
-    const double natural = QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', largest));
+    double natural = QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', largest));
+    if (tokenLabels)
+        for (std::int64_t k = std::min(region.row0, region.col0); k < largest + 1; ++k)
+            natural = std::max(natural, QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', k)));
     if (natural > room) font.setPointSizeF(std::max(5.0, 7.0 * room / natural));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
@@ -247,7 +264,8 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     for (std::int64_t k = firstOf(region.row0); k < region.row1; k += stride) {
         const QRectF cell = view.cellRect({k, region.col0});
         const double y = cellLabels ? cell.center().y() : cell.top();
-        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter, label('Q', k));
+        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
+                         metrics.elidedText(label('Q', k), Qt::ElideRight, kAxisMargin - 3));
     }
     for (std::int64_t k = firstOf(region.col0); k < region.col1; k += stride) {
         const QRectF cell = view.cellRect({region.row0, k});
@@ -256,7 +274,8 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
         painter.translate(x, plot.top() - 3);
         if (cellLabels) painter.rotate(-90);
         painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 3, 16) : QRectF(-30, -16, 60, 14),
-                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom), label('K', k));
+                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom),
+                         metrics.elidedText(label('K', k), Qt::ElideRight, cellLabels ? kAxisMargin - 3 : 60));
         painter.restore();
     }
     if (!cellLabels || !prefixed)
