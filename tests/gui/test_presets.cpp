@@ -182,6 +182,25 @@ TEST_F(MainWindowTest, EachComparePanelHasItsOwnParameterEditor) {
     EXPECT_TRUE(panel->message().contains(QLatin1String("has no parameter 'stride'"))) << panel->message().toStdString();
 }
 
+TEST_F(MainWindowTest, TheTokensFieldLabelsThePatternWhenThereAreNWords) {
+    const auto window = openWindow();
+    LabSettings settings;
+    settings.n = 6;
+    window->applySettings(settings);
+    QLineEdit* tokens = window->parameterPanel()->tokensEditor();
+    ASSERT_NE(tokens, nullptr);
+    tokens->setText(QStringLiteral("The cat sat on the mat"));
+    emit tokens->editingFinished();
+    EXPECT_EQ(window->labSettings().tokens, "The cat sat on the mat");
+    auto* pattern = qobject_cast<PatternView*>(window->view(QStringLiteral("pattern")));
+    ASSERT_NE(pattern, nullptr);
+    EXPECT_EQ(pattern->settings().tokens, "The cat sat on the mat");
+    EXPECT_TRUE(pattern->tokenNote().isEmpty());
+    window->parameterPanel()->lengthEditor()->setValue(7);
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    EXPECT_EQ(pattern->tokenNote(), QStringLiteral("6 tokens for n = 7: token labels need exactly n tokens, indices shown"));
+}
+
 TEST_F(MainWindowTest, ChangingNRescalesAScalingPresetAndExplainsAFixedOne) {
     const auto window = openWindow();
     ParameterPanel* panel = window->parameterPanel();

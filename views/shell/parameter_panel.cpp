@@ -247,6 +247,16 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     m_display = new QComboBox(group);
     m_display->addItems({QStringLiteral("Mask M"), QStringLiteral("Weights W"), QStringLiteral("Weights W + mask outline")});
     form->addRow(QStringLiteral("pattern shows"), m_display);
+    m_tokens = new QLineEdit(group);
+    m_tokens->setObjectName(QStringLiteral("tokens"));
+    m_tokens->setPlaceholderText(tr("The cat sat on the mat"));
+    m_tokens->setToolTip(tr("Words separated by spaces label the pattern's rows and columns when there are exactly n of them"));
+    form->addRow(tr("tokens"), m_tokens);
+    connect(m_tokens, &QLineEdit::editingFinished, this, [this] {
+        if (m_updating || m_tokens->text().toStdString() == m_settings.tokens) return;
+        m_settings.tokens = m_tokens->text().toStdString();
+        commit();
+    });
     m_layers = new QSpinBox(group);
     m_layers->setRange(1, 64);
     form->addRow(QStringLiteral("layers L"), m_layers);
@@ -424,6 +434,7 @@ void ParameterPanel::refreshWidgets() {
     for (QWidget* widget : m_fileWidgets) widget->setEnabled(m_settings.source == InputSource::NpyFiles);
     m_display->setCurrentIndex(m_settings.showWeights ? (m_settings.showMaskOutline ? 2 : 1) : 0);
     m_layers->setValue(static_cast<int>(m_settings.layers));
+    if (m_tokens->text().toStdString() != m_settings.tokens) m_tokens->setText(text(m_settings.tokens));
     m_unit->setCurrentIndex(m_settings.flopsAsMacs ? 0 : 1);
     m_timingMode->setCurrentIndex(m_timingMode->findData(static_cast<int>(m_settings.timingMode)));
     // A max n from a session that is not a listed power of two is added so it shows as it is.

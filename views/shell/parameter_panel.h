@@ -40,6 +40,7 @@ public:
     // True when panel `entry` (0 = the main variant) has `key` at the value the settings' preset gives it.
     bool fixedByPreset(std::size_t entry, const std::string& key) const;
     QSpinBox* lengthEditor() const { return m_n; }
+    QLineEdit* tokensEditor() const { return m_tokens; }
     QString message() const;
 
 signals:
@@ -89,6 +90,7 @@ private:
     QList<QWidget*> m_fileWidgets;
     QMap<QString, QLineEdit*> m_fileEdits;
     QComboBox* m_display = nullptr;
+    QLineEdit* m_tokens = nullptr;
     QSpinBox* m_layers = nullptr;
     QComboBox* m_unit = nullptr;
     QComboBox* m_timingMode = nullptr;
