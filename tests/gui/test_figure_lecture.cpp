@@ -136,6 +136,13 @@ TEST_F(FigureCommandTest, SessionFileDrawsItsPanelsAndView) {
     session.settings.panelTitles[3] = "(d) all three";
     saveSession(path("bb.attnlab.json"), session);
     const ProcessRun result = run({"figure", "--session", path("bb.attnlab.json"), "-o", path("bb.svg")});
+    Session tooMany = session;
+    tooMany.settings.panelTitles.push_back("(e) none");
+    saveSession(path("five.attnlab.json"), tooMany);
+    const ProcessRun refused = run({"figure", "--session", path("five.attnlab.json"), "-o", path("five.svg")});
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_TRUE(refused.err.contains(QLatin1String("'panel_titles' has more entries than there are panels"))) << refused.err.toStdString();
+    EXPECT_FALSE(QFile::exists(path("five.svg")));
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
     const QByteArray svg = readAll(path("bb.svg"));
     EXPECT_TRUE(svg.contains("(d) all three"));
