@@ -8,7 +8,7 @@
 namespace attnlab {
 
 CliArgs::CliArgs(std::string command, const std::vector<std::string>& args, const std::vector<std::string>& valueOptions,
-                 const std::vector<std::string>& flagOptions)
+                 const std::vector<std::string>& flagOptions, const std::vector<std::string>& repeatedOptions)
     : m_command(std::move(command)) {
     auto known = [](const std::vector<std::string>& list, const std::string& name) {
         return std::find(list.begin(), list.end(), name) != list.end();
@@ -25,6 +25,9 @@ CliArgs::CliArgs(std::string command, const std::vector<std::string>& args, cons
             const auto [key, text] = splitAssignment(inlineValue ? *inlineValue : args[++a]);
             if (m_overrides.count(key)) throw InputError("parameter '" + key + "' is set twice");
             m_overrides[key] = text;
+        } else if (known(repeatedOptions, name)) {
+            if (!inlineValue && a + 1 >= args.size()) throw InputError(name + " needs a value");
+            m_repeated[name].push_back(inlineValue ? *inlineValue : args[++a]);
         } else if (known(flagOptions, name) && !inlineValue) {
             m_flags[name] = true;
         } else if (known(valueOptions, name)) {
@@ -41,6 +44,11 @@ std::optional<std::string> CliArgs::value(const std::string& name) const {
     const auto it = m_values.find(name);
     if (it == m_values.end()) return std::nullopt;
     return it->second;
+}
+
+std::vector<std::string> CliArgs::values(const std::string& name) const {
+    const auto it = m_repeated.find(name);
+    return it == m_repeated.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string CliArgs::required(const std::string& name) const {

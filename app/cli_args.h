@@ -13,11 +13,13 @@ namespace attnlab {
 // options, missing values and repeated single options are InputErrors naming the option.
 class CliArgs {
 public:
+    // `repeatedOptions` take a value each time they appear, kept in order (values()).
     CliArgs(std::string command, const std::vector<std::string>& args, const std::vector<std::string>& valueOptions,
-            const std::vector<std::string>& flagOptions);
+            const std::vector<std::string>& flagOptions, const std::vector<std::string>& repeatedOptions = {});
 
     bool flag(const std::string& name) const { return m_flags.count(name) != 0; }
     std::optional<std::string> value(const std::string& name) const;
+    std::vector<std::string> values(const std::string& name) const; // a repeated option, in order
     std::string required(const std::string& name) const;
     // Integer option within [minValue, maxValue]; `fallback` when absent.
     std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t minValue, std::int64_t maxValue) const;
@@ -28,6 +30,7 @@ private:
     std::string m_command;
     std::map<std::string, std::string> m_values;
     std::map<std::string, bool> m_flags;
+    std::map<std::string, std::vector<std::string>> m_repeated;
     ParamOverrides m_overrides;
 };
 

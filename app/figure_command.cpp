@@ -5,6 +5,10 @@
 
 #include "views/figures/figure_export.h"
 #include "views/shell/main_window.h"
+#include "views/shell/model_presets.h"
+#include "views/shell/session_file.h"
+
+#include "core/analysis/panel_spec.h"
 
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
@@ -22,19 +26,26 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timing|flops|accuracy -o FILE.{png,svg,pdf,csv}
-                      [--variant ID] [--compare ID,ID[,ID[,ID]]] [--n N] [--d D] [--heads H] [--head H]
-                      [--causal] [--set KEY=VALUE]... [--layers L] [--weights] [--no-outline] [--flops]
+constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy] -o FILE.{png,svg,pdf,tex,csv}
+                      [--preset NAME | --preset list | --session FILE]
+                      [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [| TITLE]']...
+                      [--n N] [--d D] [--heads H] [--head H] [--causal] [--set KEY=VALUE]... [--layers L]
+                      [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
-file), SVG and PDF with the run's parameters in their metadata, CSV with the figure's data.
---width and --height give the figure's size in pixels at 96 dpi (default 900 x 600). With --compare,
-each --set applies to every compared variant that has the parameter.
+file), SVG and PDF as vectors with the run's parameters in their metadata, TeX as a standalone TikZ
+picture, CSV with the figure's data.
+--width and --height give the figure's size in pixels at 96 dpi (default 900 x 600).
+--preset NAME starts from a classic figure (--preset list prints the names) and --session FILE from a
+saved session; the view then defaults to theirs, and the other options change what they name.
+--panel gives one compare panel its own variant, parameters and title; repeat it for 1 to 4 panels.
+With --compare, each --set applies to every compared variant that has the parameter.
 --weights draws the effective weights W (with the mask outline unless --no-outline); --flops counts
-FLOPs (2 x MACs) instead of MACs. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
+FLOPs (2 x MACs) instead of MACs; --tokens labels the pattern's rows and columns with the words of TEXT
+when their count equals n. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
 )";
@@ -69,36 +80,99 @@ void applyCompare(LabSettings& settings, const ParamOverrides& overrides) {
     settings.params = overridesFor(settings.variant, overrides);
 }
 
-LabSettings settingsFromArgs(const CliArgs& cli) {
-    LabSettings settings;
-    settings.variant = cli.value("--variant").value_or(settings.variant);
-    settings.params = cli.overrides();
+// Panels from repeated --panel: their variants, parameters and titles replace the compared variants.
+void applyPanels(LabSettings& settings, const std::vector<std::string>& texts) {
+    if (texts.size() > 4) throw InputError("attnlab figure: --panel is given " + std::to_string(texts.size()) + " times (at most 4 panels)");
+    std::vector<PanelSpec> panels;
+    for (const auto& text : texts) {
+        try {
+            panels.push_back(parsePanelSpec(text));
+        } catch (const InputError& error) {
+            throw InputError(std::string("attnlab figure: --panel: ") + error.what());
+        }
+    }
+    settings.variant = panels.front().choice.variant;
+    settings.params = panels.front().choice.params;
+    settings.compareVariants.clear();
+    settings.compareParams.clear();
+    settings.panelTitles.clear();
+    for (const PanelSpec& panel : panels) {
+        if (panels.size() > 1) {
+            settings.compareVariants.push_back(panel.choice.variant);
+            settings.compareParams.push_back(panel.choice.params);
+        }
+        settings.panelTitles.push_back(panel.title);
+    }
+}
+
+// The starting point: a preset (at --n when given, so a preset that scales with n recomputes its
+// parameters), a session file, or the defaults. Sets `view` to theirs.
+LabSettings baseSettings(const CliArgs& cli, QString& view) {
+    const auto preset = cli.value("--preset");
+    const auto session = cli.value("--session");
+    if (preset && session) throw InputError("attnlab figure: give either --preset or --session");
+    if (preset) {
+        const FigurePreset* found = findFigurePreset(*preset);
+        if (!found) throw InputError("attnlab figure: unknown preset '" + *preset + "' (see attnlab figure --preset list)");
+        view = found->view;
+        return presetSettingsAt(*found, cli.integer("--n", found->settings.n, 1, 65536));
+    }
+    if (session) {
+        const Session loaded = loadSession(QString::fromStdString(*session));
+        view = loaded.view;
+        return loaded.settings;
+    }
+    return LabSettings{};
+}
+
+LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
+    const auto panels = cli.values("--panel");
+    if (!panels.empty() && (cli.value("--variant") || cli.value("--compare")))
+        throw InputError("attnlab figure: give the variants either with --panel or with --variant/--compare");
+    if (!panels.empty() && !cli.overrides().empty())
+        throw InputError("attnlab figure: with --panel, give each panel's parameters inside it ('--panel \"ID KEY=VALUE\"'), not with --set");
+    if (!cli.overrides().empty() && !cli.value("--compare") && settings.compareVariants.size() > 1)
+        throw InputError("attnlab figure: this preset or session compares several panels: give their parameters with --panel, not --set");
+    if (const auto variant = cli.value("--variant")) {
+        settings.variant = *variant;
+        settings.params.clear();
+    }
+    if (!cli.overrides().empty()) settings.params = cli.overrides();
     settings.n = cli.integer("--n", settings.n, 1, 65536);
     settings.d = cli.integer("--d", settings.d, 1, 4096);
     settings.heads = static_cast<int>(cli.integer("--heads", settings.heads, 1, 256));
-    settings.head = static_cast<int>(cli.integer("--head", 0, 0, settings.heads - 1));
+    settings.head = static_cast<int>(cli.integer("--head", std::min(settings.head, settings.heads - 1), 0, settings.heads - 1));
     settings.layers = cli.integer("--layers", settings.layers, 1, 64);
-    settings.causal = cli.flag("--causal");
-    settings.showWeights = cli.flag("--weights");
-    settings.showMaskOutline = !cli.flag("--no-outline");
-    settings.flopsAsMacs = !cli.flag("--flops");
+    if (cli.flag("--causal")) settings.causal = true;
+    if (cli.flag("--weights")) settings.showWeights = true;
+    if (cli.flag("--no-outline")) settings.showMaskOutline = false;
+    if (cli.flag("--flops")) settings.flopsAsMacs = false;
     settings.timingMaxN = cli.integer("--timing-max-n", settings.timingMaxN, 64, 65536);
     if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
-    settings.inputSeed = static_cast<std::uint64_t>(cli.integer("--seed", 0, 0, INT64_MAX));
+    settings.inputSeed = static_cast<std::uint64_t>(cli.integer("--seed", static_cast<std::int64_t>(settings.inputSeed), 0, INT64_MAX));
     if (const auto input = cli.value("--input")) settings.source = inputSourceFromName(*input);
-    settings.qPath = cli.value("--q").value_or("");
-    settings.kPath = cli.value("--k").value_or("");
-    settings.vPath = cli.value("--v").value_or("");
-    if (!settings.qPath.empty() && !cli.value("--input")) settings.source = InputSource::NpyFiles;
+    settings.qPath = cli.value("--q").value_or(settings.qPath);
+    settings.kPath = cli.value("--k").value_or(settings.kPath);
+    settings.vPath = cli.value("--v").value_or(settings.vPath);
+    if (cli.value("--q") && !cli.value("--input")) settings.source = InputSource::NpyFiles;
+    settings.tokens = cli.value("--tokens").value_or(settings.tokens);
     if (const auto compare = cli.value("--compare")) {
         settings.compareVariants = splitList(*compare);
+        settings.compareParams.clear();
+        settings.panelTitles.clear();
         if (settings.compareVariants.size() < 2 || settings.compareVariants.size() > 4)
             throw InputError("attnlab figure: --compare takes 2 to 4 variant ids separated by commas");
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
         applyCompare(settings, cli.overrides());
     }
+    if (!panels.empty()) applyPanels(settings, panels);
     if (const std::string problem = settingsProblem(settings); !problem.empty()) throw InputError("attnlab figure: " + problem);
     return settings;
+}
+
+int listPresets() {
+    for (const FigurePreset& preset : figurePresets()) std::printf("%s\n", preset.id.toUtf8().constData());
+    return 0;
 }
 
 } // namespace
@@ -108,19 +182,24 @@ int figureCommand(const std::vector<std::string>& args) {
         std::fputs(kFigureHelp, stdout);
         return 0;
     }
-    if (args.empty() || args[0].rfind("-", 0) == 0)
-        throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops or accuracy");
-    const QString name = QString::fromStdString(args[0]);
-    if (!figureViewNames().contains(name))
-        throw InputError("attnlab figure: unknown view '" + args[0] + "' (pattern, reach, timing, flops, accuracy)");
-    const CliArgs cli("figure", std::vector<std::string>(args.begin() + 1, args.end()),
+    const bool viewFirst = !args.empty() && args[0].rfind("-", 0) != 0;
+    const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
-                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer"});
+                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
+                       "--tokens"},
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer"}, {"--panel"});
+    if (cli.value("--preset") == "list") return listPresets();
+    if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
+        throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops or accuracy (or give --preset or --session)");
+    QString name;
+    LabSettings base = baseSettings(cli, name);
+    if (viewFirst) name = QString::fromStdString(args[0]);
+    if (!figureViewNames().contains(name))
+        throw InputError("attnlab figure: unknown view '" + name.toStdString() + "' (pattern, reach, timing, flops, accuracy)");
     const auto shortOut = cli.value("-o");
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
     const std::string out = shortOut ? *shortOut : cli.required("--out");
-    const LabSettings settings = settingsFromArgs(cli);
+    const LabSettings settings = settingsFromArgs(cli, std::move(base));
     ExportOptions options;
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
@@ -146,7 +225,7 @@ int figureCommand(const std::vector<std::string>& args) {
     view->setSettings(settings);
     view->show();
     if (!waitUntilIdle({view.get()}, kFigureTimeoutMs))
-        throw InputError("attnlab figure: the " + args[0] + " view did not finish within " +
+        throw InputError("attnlab figure: the " + name.toStdString() + " view did not finish within " +
                          std::to_string(kFigureTimeoutMs / 1000) + " s");
     exportFigure(*view, QString::fromStdString(out), options);
     return 0;

@@ -33,6 +33,15 @@ struct LabSettings {
     // Per compare entry, its own overrides (same index as compareVariants; may be shorter). An entry
     // without one uses `params` when its id is `variant`, else the defaults.
     std::vector<ParamOverrides> compareParams;
+    // Per compare entry, the panel's title as a paper prints it, e.g. "(b) sliding window" (same index as
+    // compareVariants; may be shorter; an empty or missing title shows the variant's name).
+    std::vector<std::string> panelTitles;
+    // The figure preset these settings came from (its command-line id), or empty; and, when that preset
+    // keeps its parameters whatever n is, the n they were chosen for (else 0).
+    std::string preset;
+    std::int64_t presetN = 0;
+    // Whitespace-separated tokens that label the pattern's rows and columns when their count equals n.
+    std::string tokens;
     std::int64_t layers = 2;                  // receptive field depth
     bool showWeights = false;                 // pattern view: weights heatmap instead of the mask
     bool showMaskOutline = true;              // pattern view with weights: mask outline drawn over them

@@ -187,7 +187,7 @@ TEST_F(MainWindowTest, FirstRunOpensOnTheSparseTransformerFigure) {
     QSettings().clear();
     const auto window = openWindow(true);
     EXPECT_EQ(window->labSettings(), figurePresets().front().settings);
-    EXPECT_EQ(window->labSettings().compareVariants, (std::vector<std::string>{"strided", "fixed"}));
+    EXPECT_EQ(window->labSettings().compareVariants, (std::vector<std::string>{"full", "strided", "fixed"}));
     EXPECT_EQ(window->currentViewName(), QStringLiteral("pattern"));
 }
 

@@ -64,7 +64,9 @@ TEST_F(MainWindowTest, FigurePresetsDrawTheFiguresTheirNamesPromise) {
     };
     const FigurePreset* sparse = find("Sparse Transformer");
     ASSERT_NE(sparse, nullptr);
-    EXPECT_EQ(panelVariants(*sparse), (std::vector<std::string>{"strided", "fixed"}));
+    EXPECT_EQ(panelVariants(*sparse), (std::vector<std::string>{"full", "strided", "fixed"}));
+    EXPECT_EQ(sparse->settings.panelTitles, (std::vector<std::string>{"(a) full", "(b) strided", "(c) fixed"}));
+    EXPECT_TRUE(sparse->atLength) << "stride and block follow sqrt(n)";
 
     const FigurePreset* longformer = find("Longformer");
     ASSERT_NE(longformer, nullptr);
@@ -147,6 +149,70 @@ TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
         EXPECT_EQ(window->labSettings().n, model.n);
         EXPECT_EQ(window->parameterPanel()->lengthEditor()->value(), model.n);
     }
+}
+
+TEST_F(MainWindowTest, EachComparePanelHasItsOwnParameterEditor) {
+    const auto window = openWindow();
+    window->applySettings(findFigurePreset("longformer")->settings);
+    ParameterPanel* panel = window->parameterPanel();
+    QLineEdit* second = panel->compareParameterEditor(1);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->text(), QStringLiteral("window=8 | (b) sliding window"));
+    EXPECT_EQ(panel->compareParameterEditor(2)->text(), QStringLiteral("dilation=2 window=8 | (c) dilated sliding window"));
+    EXPECT_TRUE(panel->fixedByPreset(1, "window"));
+    EXPECT_TRUE(panel->compareParameterEditor(2)->toolTip().contains(QLatin1String("longformer")));
+
+    second->setText(QStringLiteral("window=4 | (b) narrow"));
+    emit second->editingFinished();
+    const LabSettings edited = window->labSettings();
+    ASSERT_EQ(edited.compareParams.size(), 4u);
+    EXPECT_EQ(edited.compareParams[1], (ParamOverrides{{"window", "4"}}));
+    EXPECT_EQ(edited.panelTitles[1], "(b) narrow");
+    // The other panels keep theirs.
+    EXPECT_EQ(edited.compareParams[2], (ParamOverrides{{"window", "8"}, {"dilation", "2"}}));
+    EXPECT_EQ(edited.panelTitles[3], "(d) global + sliding window");
+    EXPECT_FALSE(panel->fixedByPreset(1, "window"));
+    EXPECT_TRUE(panel->fixedByPreset(2, "window"));
+    for (const FigureView* view : window->views()) EXPECT_EQ(view->settings(), edited);
+
+    // A key the panel's variant does not have is explained and changes nothing.
+    second->setText(QStringLiteral("stride=4"));
+    emit second->editingFinished();
+    EXPECT_EQ(window->labSettings(), edited);
+    EXPECT_TRUE(panel->message().contains(QLatin1String("has no parameter 'stride'"))) << panel->message().toStdString();
+}
+
+TEST_F(MainWindowTest, TheTokensFieldLabelsThePatternWhenThereAreNWords) {
+    const auto window = openWindow();
+    LabSettings settings;
+    settings.n = 6;
+    window->applySettings(settings);
+    QLineEdit* tokens = window->parameterPanel()->tokensEditor();
+    ASSERT_NE(tokens, nullptr);
+    tokens->setText(QStringLiteral("The cat sat on the mat"));
+    emit tokens->editingFinished();
+    EXPECT_EQ(window->labSettings().tokens, "The cat sat on the mat");
+    auto* pattern = qobject_cast<PatternView*>(window->view(QStringLiteral("pattern")));
+    ASSERT_NE(pattern, nullptr);
+    EXPECT_EQ(pattern->settings().tokens, "The cat sat on the mat");
+    EXPECT_TRUE(pattern->tokenNote().isEmpty());
+    window->parameterPanel()->lengthEditor()->setValue(7);
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    EXPECT_EQ(pattern->tokenNote(), QStringLiteral("6 tokens for n = 7: token labels need exactly n tokens, indices shown"));
+}
+
+TEST_F(MainWindowTest, ChangingNRescalesAScalingPresetAndExplainsAFixedOne) {
+    const auto window = openWindow();
+    ParameterPanel* panel = window->parameterPanel();
+    window->applySettings(findFigurePreset("sparse-transformer")->settings);
+    panel->lengthEditor()->setValue(256);
+    EXPECT_EQ(window->labSettings().compareParams[1], (ParamOverrides{{"stride", "16"}}));
+    EXPECT_TRUE(panel->message().isEmpty()) << panel->message().toStdString();
+
+    window->applySettings(findFigurePreset("longformer")->settings);
+    panel->lengthEditor()->setValue(1024);
+    EXPECT_EQ(window->labSettings().compareParams[1], (ParamOverrides{{"window", "8"}}));
+    EXPECT_TRUE(panel->message().contains(QLatin1String("does not scale with n"))) << panel->message().toStdString();
 }
 
 } // namespace

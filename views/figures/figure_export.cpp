@@ -1,6 +1,7 @@
 #include "views/figures/figure_export.h"
 
 #include "views/figures/figure_view.h"
+#include "views/figures/tikz_export.h"
 
 #include "core/errors.h"
 
@@ -115,6 +116,8 @@ void writePdf(const FigureView& view, const QString& path, const ExportOptions& 
         writer.setResolution(static_cast<int>(kLogicalDpi));
         QPainter painter(&writer);
         painter.setRenderHint(QPainter::Antialiasing);
+        // Without it Qt may store images as JPEG (DCTDecode): colour fringes on cell edges.
+        painter.setRenderHint(QPainter::LosslessImageRendering);
         view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
     }
     commit(file, path);
@@ -134,8 +137,9 @@ ExportFormat exportFormatOf(const QString& path) {
     if (suffix == QLatin1String("png")) return ExportFormat::Png;
     if (suffix == QLatin1String("svg")) return ExportFormat::Svg;
     if (suffix == QLatin1String("pdf")) return ExportFormat::Pdf;
+    if (suffix == QLatin1String("tex")) return ExportFormat::Tex;
     if (suffix == QLatin1String("csv")) return ExportFormat::Csv;
-    throw InputError("cannot export '" + path.toStdString() + "': the extension must be .png, .svg, .pdf or .csv");
+    throw InputError("cannot export '" + path.toStdString() + "': the extension must be .png, .svg, .pdf, .tex or .csv");
 }
 
 QImage renderFigure(const FigureView& view, const QSizeF& size, double dpi) {
@@ -169,6 +173,7 @@ void exportFigure(const FigureView& view, const QString& path, const ExportOptio
     case ExportFormat::Png: writePng(view, path, options); break;
     case ExportFormat::Svg: writeSvg(view, path, options); break;
     case ExportFormat::Pdf: writePdf(view, path, options); break;
+    case ExportFormat::Tex: writeTikzFigure(view, path, options.size); break;
     case ExportFormat::Csv: writeCsv(view, path); break;
     }
 }

@@ -14,9 +14,9 @@ struct ExportOptions {
     QSizeF size = QSizeF(900, 600);   // figure size in logical pixels at 96 dpi (96 px = 1 inch)
 };
 
-enum class ExportFormat { Png, Svg, Pdf, Csv };
+enum class ExportFormat { Png, Svg, Pdf, Tex, Csv };
 
-// Format from the file name's extension (.png, .svg, .pdf, .csv); throws InputError otherwise.
+// Format from the file name's extension (.png, .svg, .pdf, .tex, .csv); throws InputError otherwise.
 ExportFormat exportFormatOf(const QString& path);
 
 // The figure rendered by paintFigure at `dpi`, with that physical resolution recorded in the image;

@@ -1,5 +1,7 @@
 #include "views/figures/figure_view.h"
 
+#include "core/analysis/panel_spec.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 
@@ -32,12 +34,14 @@ QString sourceText(const LabSettings& settings) {
 QString FigureView::settingsCaption(const LabSettings& settings) {
     QStringList variants;
     for (const auto& choice : chosenVariants(settings)) variants << variantText(choice);
-    return QStringLiteral("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
-        .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"), variants.join(QStringLiteral(" | ")))
-        .arg(settings.n)
-        .arg(settings.d)
-        .arg(settings.heads)
-        .arg(settings.causal ? QStringLiteral("yes") : QStringLiteral("no"), sourceText(settings));
+    QString caption = QStringLiteral("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
+                          .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"), variants.join(QStringLiteral(" | ")))
+                          .arg(settings.n)
+                          .arg(settings.d)
+                          .arg(settings.heads)
+                          .arg(settings.causal ? QStringLiteral("yes") : QStringLiteral("no"), sourceText(settings));
+    if (const std::string note = presetLengthNote(settings); !note.empty()) caption += QStringLiteral("   [%1]").arg(QString::fromStdString(note));
+    return caption;
 }
 
 QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption) {

@@ -112,9 +112,12 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
             inputError = QString::fromStdString(error.what());
         }
     }
-    for (const auto& choice : chosenVariants(settings)) {
+    const std::vector<VariantChoice> choices = chosenVariants(settings);
+    for (std::size_t index = 0; index < choices.size(); ++index) {
         if (cancelled()) break;
-        PatternPanel panel = buildPanel(settings, choice, inputs, cancelled);
+        PatternPanel panel = buildPanel(settings, choices[index], inputs, cancelled);
+        if (index < settings.panelTitles.size() && !settings.panelTitles[index].empty())
+            panel.title = QString::fromStdString(settings.panelTitles[index]);
         if (!inputError.isEmpty() && panel.error.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
         snapshot.panels.push_back(std::move(panel));
     }

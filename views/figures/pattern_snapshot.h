@@ -22,6 +22,7 @@ constexpr std::int64_t kMaxPatternWeightsN = 2048;
 struct PatternPanel {
     VariantChoice choice;
     QString name;
+    QString title;                                // the paper's panel title; empty: the name is the title
     QString error;                                // one line; the panel shows it instead of the pattern
     std::shared_ptr<const Pattern> pattern;
     bool hasMask = true;

@@ -48,6 +48,9 @@ public:
     // Empty while there is none.
     QSize heatmapImageSize(int index) const;
     QString errorText() const;
+    // Why the tokens of the settings do not label the axes (their count is not n); empty when they do or
+    // there are none.
+    QString tokenNote() const;
 
 protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;

@@ -3,8 +3,12 @@
 
 #include "views/plot/colormap.h"
 
+#include "core/analysis/panel_spec.h"
+#include "core/cell_rects.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPaintEngine>
 #include <QPainterPath>
 
 #include <algorithm>
@@ -26,6 +30,40 @@ QString formatCount(double value) {
 
 constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis colour for common deficiencies
 
+// Vector exports draw cells as rectangles while the visible region has at most this many cells per side
+// (mask) or this many for the weights, whose colours rarely repeat along a row; beyond that a lossless
+// image drawn nearest-neighbour keeps the file small.
+constexpr std::int64_t kMaxVectorMaskCells = 512;
+constexpr std::int64_t kMaxVectorWeightsCells = 128;
+
+// SVG, PDF and TeX painters: their cells become shapes instead of pixels.
+bool vectorDevice(const QPainter& painter) {
+    const QPaintEngine::Type type = painter.paintEngine()->type();
+    return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type >= QPaintEngine::User;
+}
+
+// Runs of equal colour along row i of `image` (one pixel per cell) within columns [col0, col1).
+RowRuns imageRuns(const QImage& image, std::int64_t col0, std::int64_t col1) {
+    return [&image, col0, col1](std::int64_t i, std::vector<CellRun>& out) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(static_cast<int>(i)));
+        for (std::int64_t j = col0; j < col1;) {
+            std::int64_t end = j + 1;
+            while (end < col1 && line[end] == line[j]) ++end;
+            out.push_back({j, end, line[j]});
+            j = end;
+        }
+    };
+}
+
+void fillCells(QPainter& painter, const PlaneViewport& view, const std::vector<CellRect>& rects) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(Qt::NoPen);
+    for (const CellRect& rect : rects)
+        painter.fillRect(view.regionRect({rect.row0, rect.row1, rect.col0, rect.col1}), QColor::fromRgba(rect.colour));
+    painter.restore();
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------
@@ -34,6 +72,7 @@ constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis col
 void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
     QString caption = this->caption() + QStringLiteral("   head=%1").arg(m_settings.head);
     if (m_snapshot && !m_snapshot->note.isEmpty()) caption += QStringLiteral("   (") + m_snapshot->note + QStringLiteral(")");
+    if (const QString note = tokenNote(); !note.isEmpty()) caption += QStringLiteral("   [%1]").arg(note);
     FigureView::paintFrame(painter, rect, title(), caption);
     if (!m_snapshot) {
         painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the pattern…"));
@@ -49,6 +88,13 @@ void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
     }
 }
 
+QString PatternView::tokenNote() const {
+    const std::size_t count = splitTokens(m_settings.tokens).size();
+    const std::int64_t n = m_snapshot ? m_snapshot->n : m_settings.n;
+    if (count == 0 || static_cast<std::int64_t>(count) == n) return {};
+    return QStringLiteral("%1 tokens for n = %2: token labels need exactly n tokens, indices shown").arg(count).arg(n);
+}
+
 void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const {
     if (panelCount() > 1) {
         const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - kAxisMargin - kCompareNameHeight, plot.width() + kAxisMargin,
@@ -58,14 +104,15 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         painter.save();
         painter.setFont(bold);
         painter.drawText(nameRect, Qt::AlignCenter,
-                         QFontMetricsF(bold, painter.device()).elidedText(panel.name, Qt::ElideRight, nameRect.width()));
+                         QFontMetricsF(bold, painter.device()).elidedText(panel.title.isEmpty() ? panel.name : panel.title, Qt::ElideRight, nameRect.width()));
         QStringList items;
+        if (!panel.title.isEmpty()) items << panel.name;
         for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
         QFont small = painter.font();
         small.setBold(false);
         small.setPointSizeF(7.5);
         painter.setFont(small);
-        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(", "));
+        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(" · "));
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
@@ -102,12 +149,30 @@ void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index,
     painter.fillRect(view.plot(), QColor::fromRgb(emptyCellColor()));
     const Tile* tile = bestTile(index);
     const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
-    const bool smallCells = view.cellSize() >= 1.0;
+    const PlaneRegion visible = view.visibleRegion();
+    const std::int64_t side = std::max(visible.row1 - visible.row0, visible.col1 - visible.col0);
+    if (vectorDevice(painter)) {
+        if (weights && side <= kMaxVectorWeightsCells) {
+            fillCells(painter, view, mergeRowRuns(visible.row0, visible.row1, imageRuns(panel.weightsImage, visible.col0, visible.col1)));
+            if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96) {
+                painter.setRenderHint(QPainter::LosslessImageRendering);
+                painter.drawImage(view.regionRect(tile->region), tile->veil);
+            }
+            return;
+        }
+        if (!weights && side <= kMaxVectorMaskCells) {
+            fillCells(painter, view,
+                      mergeRowRuns(visible.row0, visible.row1, allowedRuns(*panel.pattern, visible.col0, visible.col1, densityColor(1.0))));
+            return;
+        }
+    }
+    // Raster cells: nearest-neighbour once a cell covers a pixel, and never lossy (PDF would store JPEG).
+    const bool smallCells = view.cellSize() >= 1.0 || vectorDevice(painter);
     painter.setRenderHint(QPainter::SmoothPixmapTransform, !smallCells);
+    painter.setRenderHint(QPainter::LosslessImageRendering);
     if (weights) {
-        const PlaneRegion region = view.visibleRegion();
-        const QRectF source(region.col0, region.row0, region.col1 - region.col0, region.row1 - region.row0);
-        painter.drawImage(view.regionRect(region), panel.weightsImage, source);
+        const QRectF source(visible.col0, visible.row0, visible.col1 - visible.col0, visible.row1 - visible.row0);
+        painter.drawImage(view.regionRect(visible), panel.weightsImage, source);
         if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96)
             painter.drawImage(view.regionRect(tile->region), tile->veil);
         return;
@@ -166,18 +231,26 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     const QRectF plot = view.plot();
     painter.save();
     painter.setPen(QColor(0x30, 0x30, 0x30));
-    const bool cellLabels = view.visibleCells() <= 64;
+    const std::vector<std::string> words = splitTokens(m_settings.tokens);
+    const bool tokenLabels = !words.empty() && static_cast<std::int64_t>(words.size()) == view.n();
+    const bool cellLabels = view.visibleCells() <= 64 || (tokenLabels && view.cellSize() >= 5.0);
     // Cell labels read Q12 / K12 while they fit the margin; long indices drop the letter, and the font
-    // shrinks (down to 5 pt) until the widest label fits.
+    // shrinks (down to 5 pt) until the widest label fits. Token labels replace the indices when there is
+    // one token per position.
     const double room = kAxisMargin - 6;
     QFont font = painter.font();
     font.setPointSizeF(7.0);
     const std::int64_t largest = std::max(region.row1, region.col1) - 1;
-    const bool prefixed = cellLabels && QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
-    const auto label = [cellLabels, prefixed](QChar letter, std::int64_t k) {
+    const bool prefixed = !tokenLabels && cellLabels &&
+                          QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
+    const auto label = [&words, tokenLabels, cellLabels, prefixed](QChar letter, std::int64_t k) {
+        if (tokenLabels) return QString::fromStdString(words[static_cast<std::size_t>(k)]);
         return cellLabels && prefixed ? letter + QString::number(k) : QString::number(k);
     };
-    const double natural = QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', largest));
+    double natural = QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', largest));
+    if (tokenLabels)
+        for (std::int64_t k = std::min(region.row0, region.col0); k < largest + 1; ++k)
+            natural = std::max(natural, QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', k)));
     if (natural > room) font.setPointSizeF(std::max(5.0, 7.0 * room / natural));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
@@ -191,7 +264,8 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     for (std::int64_t k = firstOf(region.row0); k < region.row1; k += stride) {
         const QRectF cell = view.cellRect({k, region.col0});
         const double y = cellLabels ? cell.center().y() : cell.top();
-        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter, label('Q', k));
+        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
+                         metrics.elidedText(label('Q', k), Qt::ElideRight, kAxisMargin - 3));
     }
     for (std::int64_t k = firstOf(region.col0); k < region.col1; k += stride) {
         const QRectF cell = view.cellRect({region.row0, k});
@@ -200,7 +274,8 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
         painter.translate(x, plot.top() - 3);
         if (cellLabels) painter.rotate(-90);
         painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 3, 16) : QRectF(-30, -16, 60, 14),
-                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom), label('K', k));
+                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom),
+                         metrics.elidedText(label('K', k), Qt::ElideRight, cellLabels ? kAxisMargin - 3 : 60));
         painter.restore();
     }
     if (!cellLabels || !prefixed)

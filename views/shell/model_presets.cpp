@@ -1,48 +1,71 @@
 #include "views/shell/model_presets.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attnlab {
 
 namespace {
 
-LabSettings comparison(std::int64_t n, bool causal, const std::vector<VariantChoice>& panels) {
+struct Panel {
+    std::string title;
+    VariantChoice choice;
+};
+
+LabSettings comparison(const std::string& preset, std::int64_t n, bool causal, const std::vector<Panel>& panels) {
     LabSettings settings;
+    settings.preset = preset;
     settings.n = n;
     settings.causal = causal;
-    settings.variant = panels.front().variant;
-    settings.params = panels.front().params;
+    settings.variant = panels.front().choice.variant;
+    settings.params = panels.front().choice.params;
     for (const auto& panel : panels) {
-        settings.compareVariants.push_back(panel.variant);
-        settings.compareParams.push_back(panel.params);
+        settings.compareVariants.push_back(panel.choice.variant);
+        settings.compareParams.push_back(panel.choice.params);
+        settings.panelTitles.push_back(panel.title);
     }
     return settings;
 }
 
-LabSettings sparseTransformer() { return comparison(64, true, {{"strided", {{"stride", "8"}}}, {"fixed", {{"block", "8"}, {"summary", "2"}}}}); }
-
-LabSettings longformer() {
-    return comparison(64, false, {{"full", {}},
-                                  {"longformer", {{"window", "8"}}},
-                                  {"longformer", {{"window", "8"}, {"dilation", "2"}}},
-                                  {"longformer", {{"window", "8"}, {"globals", "0,1,32"}}}});
+// Child et al. (2019), fig. 3: stride l and block l near sqrt(n), as the paper chooses them.
+LabSettings sparseTransformer(std::int64_t n) {
+    const std::string root = std::to_string(static_cast<std::int64_t>(std::ceil(std::sqrt(static_cast<double>(n)))));
+    return comparison("sparse-transformer", n, true,
+                      {{"(a) full", {"full", {}}},
+                       {"(b) strided", {"strided", {{"stride", root}}}},
+                       {"(c) fixed", {"fixed", {{"block", root}, {"summary", "2"}}}}});
 }
 
+// Beltagy et al. (2020), fig. 2: the window is a constant of the model, not a function of n.
+LabSettings longformer() {
+    return comparison("longformer", 64, false,
+                      {{"(a) full", {"full", {}}},
+                       {"(b) sliding window", {"longformer", {{"window", "8"}}}},
+                       {"(c) dilated sliding window", {"longformer", {{"window", "8"}, {"dilation", "2"}}}},
+                       {"(d) global + sliding window", {"longformer", {{"window", "8"}, {"globals", "0,1,32"}}}}});
+}
+
+// Zaheer et al. (2020), fig. 1.
 LabSettings bigBird() {
-    return comparison(64, false, {{"bigbird", {{"window", "0"}, {"globals", "0"}, {"random", "3"}}},
-                                  {"bigbird", {{"window", "6"}, {"globals", "0"}, {"random", "0"}}},
-                                  {"bigbird", {{"window", "0"}, {"globals", "2"}, {"random", "0"}}},
-                                  {"bigbird", {{"window", "6"}, {"globals", "2"}, {"random", "3"}}}});
+    return comparison("bigbird", 64, false,
+                      {{"(a) random", {"bigbird", {{"window", "0"}, {"globals", "0"}, {"random", "3"}}}},
+                       {"(b) window", {"bigbird", {{"window", "6"}, {"globals", "0"}, {"random", "0"}}}},
+                       {"(c) global", {"bigbird", {{"window", "0"}, {"globals", "2"}, {"random", "0"}}}},
+                       {"(d) BigBird", {"bigbird", {{"window", "6"}, {"globals", "2"}, {"random", "3"}}}}});
 }
 
 LabSettings flash() {
-    LabSettings settings = comparison(64, false, {{"relu2", {}}, {"linear", {}}, {"mixed_chunk", {{"chunk", "16"}}}});
+    LabSettings settings = comparison("flash", 64, false,
+                                      {{"(a) quadratic (relu²)", {"relu2", {}}},
+                                       {"(b) linear", {"linear", {}}},
+                                       {"(c) mixed chunk", {"mixed_chunk", {{"chunk", "16"}}}}});
     settings.showWeights = true;
     return settings;
 }
 
 LabSettings transformerXl() {
     LabSettings settings;
+    settings.preset = "transformer-xl";
     settings.variant = "xl";
     settings.params = {{"segment", "16"}, {"memory", "16"}};
     settings.n = 64;
@@ -50,11 +73,18 @@ LabSettings transformerXl() {
     return settings;
 }
 
-LabSettings bertLayerFlops() {
+LabSettings bertLayerFlops(std::int64_t n) {
     LabSettings settings;
+    settings.preset = "bert-flops";
     settings.heads = 12;
     settings.d = 64;
-    settings.n = 512;
+    settings.n = n;
+    return settings;
+}
+
+// A preset whose parameters are constants of the model: they stay when n changes, and the views say so.
+LabSettings keptOverN(LabSettings settings) {
+    settings.presetN = settings.n;
     return settings;
 }
 
@@ -80,14 +110,32 @@ LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& pre
 
 const std::vector<FigurePreset>& figurePresets() {
     static const std::vector<FigurePreset> presets = {
-        {QStringLiteral("Sparse Transformer: strided vs fixed"), QStringLiteral("pattern"), sparseTransformer()},
-        {QStringLiteral("Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"), longformer()},
-        {QStringLiteral("BigBird: random / window / global / combined"), QStringLiteral("pattern"), bigBird()},
-        {QStringLiteral("FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), flash()},
-        {QStringLiteral("Transformer-XL: segments with memory"), QStringLiteral("pattern"), transformerXl()},
-        {QStringLiteral("BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops()},
+        {QStringLiteral("sparse-transformer"), QStringLiteral("Sparse Transformer: full / strided / fixed"), QStringLiteral("pattern"),
+         sparseTransformer(64), sparseTransformer},
+        {QStringLiteral("longformer"), QStringLiteral("Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"),
+         keptOverN(longformer()), nullptr},
+        {QStringLiteral("bigbird"), QStringLiteral("BigBird: random / window / global / combined"), QStringLiteral("pattern"), keptOverN(bigBird()),
+         nullptr},
+        {QStringLiteral("flash"), QStringLiteral("FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), keptOverN(flash()), nullptr},
+        {QStringLiteral("transformer-xl"), QStringLiteral("Transformer-XL: segments with memory"), QStringLiteral("pattern"),
+         keptOverN(transformerXl()), nullptr},
+        {QStringLiteral("bert-flops"), QStringLiteral("BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops(512),
+         bertLayerFlops},
     };
     return presets;
+}
+
+const FigurePreset* findFigurePreset(const std::string& id) {
+    for (const FigurePreset& preset : figurePresets())
+        if (preset.id.toStdString() == id) return &preset;
+    return nullptr;
+}
+
+LabSettings presetSettingsAt(const FigurePreset& preset, std::int64_t n) {
+    if (preset.atLength) return preset.atLength(n);
+    LabSettings settings = preset.settings;
+    settings.n = n;
+    return settings;
 }
 
 } // namespace attnlab

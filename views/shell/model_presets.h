@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace attnlab {
@@ -21,13 +23,22 @@ const std::vector<ModelPreset>& modelPresets(); // BERT-base, GPT-2 small, LLaMA
 // The settings with the model's h, d and n (the context length).
 LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset);
 
-// Settings that redraw a classic figure of the literature, and the view that shows it.
+// Settings that redraw a classic figure of the literature, and the view that shows it. Compare panels
+// carry the paper's panel titles ("(b) sliding window").
 struct FigurePreset {
+    QString id;   // command-line name (attnlab figure --preset ID), also LabSettings::preset
     QString name;
     QString view; // FigureView::viewName()
-    LabSettings settings;
+    LabSettings settings; // at the n of the paper's drawing
+    // Set when the preset scales with n: the settings at another n, parameters recomputed the way the paper
+    // ties them to n (e.g. stride = ceil(sqrt(n))). Null: the parameters are constants of the model.
+    std::function<LabSettings(std::int64_t n)> atLength;
 };
 
 const std::vector<FigurePreset>& figurePresets();
+const FigurePreset* findFigurePreset(const std::string& id); // null when unknown
+
+// The preset's settings at length n: recomputed when it scales with n, else its settings with only n changed.
+LabSettings presetSettingsAt(const FigurePreset& preset, std::int64_t n);
 
 } // namespace attnlab

@@ -161,6 +161,7 @@ void ParameterPanel::refreshParameterValues() {
         if (resolved != defaults.end() && text(resolved->second) != text(spec.defaultText))
             note += QStringLiteral(" = %1").arg(resolved->second.empty() ? QStringLiteral("none") : text(resolved->second));
         if (!spec.rangeText.empty()) note += QStringLiteral(" · range %1").arg(text(spec.rangeText));
+        if (fixedByPreset(0, spec.key)) note += QLatin1Char(' ') + tr("· fixed by the preset %1").arg(text(m_settings.preset));
         m_defaultLabels.value(key)->setText(note);
     }
     m_updating = wasUpdating;

@@ -2,6 +2,7 @@
 
 #include "views/shell/model_presets.h"
 
+#include "core/analysis/panel_spec.h"
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
@@ -136,12 +137,12 @@ QWidget* ParameterPanel::buildShapeGroup() {
 
     connect(m_nSlider, &QSlider::valueChanged, this, [this](int value) {
         if (m_updating) return;
-        m_settings.n = nOfSlider(value);
+        setLength(nOfSlider(value));
         commit();
     });
     connect(m_n, &QSpinBox::valueChanged, this, [this](int value) {
         if (m_updating) return;
-        m_settings.n = value;
+        setLength(value);
         commit();
     });
     connect(m_d, &QSpinBox::valueChanged, this, [this](int value) {
@@ -246,6 +247,16 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     m_display = new QComboBox(group);
     m_display->addItems({QStringLiteral("Mask M"), QStringLiteral("Weights W"), QStringLiteral("Weights W + mask outline")});
     form->addRow(QStringLiteral("pattern shows"), m_display);
+    m_tokens = new QLineEdit(group);
+    m_tokens->setObjectName(QStringLiteral("tokens"));
+    m_tokens->setPlaceholderText(tr("The cat sat on the mat"));
+    m_tokens->setToolTip(tr("Words separated by spaces label the pattern's rows and columns when there are exactly n of them"));
+    form->addRow(tr("tokens"), m_tokens);
+    connect(m_tokens, &QLineEdit::editingFinished, this, [this] {
+        if (m_updating || m_tokens->text().toStdString() == m_settings.tokens) return;
+        m_settings.tokens = m_tokens->text().toStdString();
+        commit();
+    });
     m_layers = new QSpinBox(group);
     m_layers->setRange(1, 64);
     form->addRow(QStringLiteral("layers L"), m_layers);
@@ -287,45 +298,6 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     return group;
 }
 
-QWidget* ParameterPanel::buildCompareGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Compare (same inputs)"), this);
-    auto* form = new QFormLayout(group);
-    m_compare = new QCheckBox(QStringLiteral("side by side with"), group);
-    form->addRow(m_compare);
-    for (int k = 0; k < 3; ++k) {
-        QComboBox* combo = makeVariantCombo(k > 0);
-        combo->setObjectName(QStringLiteral("compareChooser%1").arg(k + 1));
-        form->addRow(QStringLiteral("%1.").arg(k + 2), combo);
-        m_compareChoosers << combo;
-        connect(combo, &QComboBox::activated, this, [this] {
-            m_settings.compareParams.clear();
-            updateCompare();
-            commit();
-        });
-    }
-    connect(m_compare, &QCheckBox::toggled, this, [this] {
-        if (m_updating) return;
-        m_settings.compareParams.clear();
-        updateCompare();
-        commit();
-    });
-    return group;
-}
-
-void ParameterPanel::updateCompare() {
-    m_settings.compareVariants.clear();
-    if (!m_compare->isChecked()) {
-        m_settings.compareParams.clear();
-        return;
-    }
-    m_settings.compareVariants.push_back(m_settings.variant);
-    for (QComboBox* combo : m_compareChoosers) {
-        const QString id = combo->currentData(Qt::UserRole).toString();
-        if (!id.isEmpty()) m_settings.compareVariants.push_back(id.toStdString());
-    }
-    if (!m_settings.compareParams.empty()) m_settings.compareParams.front() = m_settings.params;
-}
-
 void ParameterPanel::setSettings(const LabSettings& settings) {
     m_settings = settings;
     refreshWidgets();
@@ -355,6 +327,7 @@ void ParameterPanel::refreshWidgets() {
     for (QWidget* widget : m_fileWidgets) widget->setEnabled(m_settings.source == InputSource::NpyFiles);
     m_display->setCurrentIndex(m_settings.showWeights ? (m_settings.showMaskOutline ? 2 : 1) : 0);
     m_layers->setValue(static_cast<int>(m_settings.layers));
+    if (m_tokens->text().toStdString() != m_settings.tokens) m_tokens->setText(text(m_settings.tokens));
     m_unit->setCurrentIndex(m_settings.flopsAsMacs ? 0 : 1);
     m_timingMode->setCurrentIndex(m_timingMode->findData(static_cast<int>(m_settings.timingMode)));
     // A max n from a session that is not a listed power of two is added so it shows as it is.
@@ -370,10 +343,22 @@ void ParameterPanel::refreshWidgets() {
         combo->setCurrentIndex(index >= 0 ? index : 0);
         if (k == 0 && !used) combo->setCurrentIndex(combo->findData(QStringLiteral("full"), Qt::UserRole));
         combo->setEnabled(m_compare->isChecked());
+        QLineEdit* params = m_compareParamEdits[k];
+        params->setEnabled(m_compare->isChecked() && used);
+        params->setText(used ? panelText(entry) : QString());
+        QStringList fixed;
+        const std::vector<VariantChoice> choices = chosenVariants(m_settings);
+        if (used)
+            for (const auto& [key, value] : choices[entry].params)
+                if (fixedByPreset(entry, key)) fixed << QString::fromStdString(key);
+        params->setStyleSheet(fixed.isEmpty() ? QString() : QStringLiteral("background: #eef4fb;"));
+        params->setToolTip(fixed.isEmpty() ? tr("This panel's own parameters, e.g. window=8 dilation=2, and after a | its title")
+                                           : tr("Fixed by the preset %1: %2").arg(QString::fromStdString(m_settings.preset), fixed.join(QStringLiteral(", "))));
     }
     if (m_editorsVariant != m_settings.variant) rebuildParameterEditors();
     else refreshParameterValues();
-    const QString problem = QString::fromStdString(settingsProblem(m_settings));
+    QString problem = QString::fromStdString(settingsProblem(m_settings));
+    if (problem.isEmpty()) problem = QString::fromStdString(presetLengthNote(m_settings));
     m_message->setText(problem);
     m_message->setVisible(!problem.isEmpty());
     m_updating = wasUpdating;

@@ -35,7 +35,12 @@ public:
     // The variant chooser, the compare chooser k (1…3) and the message shown for invalid input.
     QComboBox* variantChooser() const { return m_variant; }
     QComboBox* compareChooser(int k) const;
+    // The parameter editor of compare panel k (1…3): "KEY=VALUE … | title" for that panel alone.
+    QLineEdit* compareParameterEditor(int k) const { return k >= 1 && k <= m_compareParamEdits.size() ? m_compareParamEdits[k - 1] : nullptr; }
+    // True when panel `entry` (0 = the main variant) has `key` at the value the settings' preset gives it.
+    bool fixedByPreset(std::size_t entry, const std::string& key) const;
     QSpinBox* lengthEditor() const { return m_n; }
+    QLineEdit* tokensEditor() const { return m_tokens; }
     QString message() const;
 
 signals:
@@ -58,6 +63,10 @@ private:
     void setOverride(const std::string& key, const std::string& text);
     void clearOverride(const std::string& key);
     void updateCompare();
+    void resetPanel(std::size_t entry);
+    void setPanelText(std::size_t entry);
+    void setLength(std::int64_t n);
+    QString panelText(std::size_t entry) const;
     void commit();
 
     LabSettings m_settings;
@@ -81,12 +90,14 @@ private:
     QList<QWidget*> m_fileWidgets;
     QMap<QString, QLineEdit*> m_fileEdits;
     QComboBox* m_display = nullptr;
+    QLineEdit* m_tokens = nullptr;
     QSpinBox* m_layers = nullptr;
     QComboBox* m_unit = nullptr;
     QComboBox* m_timingMode = nullptr;
     QComboBox* m_timingMaxN = nullptr;
     QCheckBox* m_compare = nullptr;
     QList<QComboBox*> m_compareChoosers;
+    QList<QLineEdit*> m_compareParamEdits;
     QComboBox* m_preset = nullptr;
     QLabel* m_message = nullptr;
 };

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <optional>
 #include <variant>
 
@@ -134,6 +135,8 @@ void checkSettings(const LabSettings& settings) {
     for (const auto& id : settings.compareVariants) requireKnownVariant("compare", id);
     if (settings.compareParams.size() > settings.compareVariants.size())
         throw InputError("session: 'compare_params' has more entries than 'compare'");
+    if (settings.panelTitles.size() > std::max<std::size_t>(1, settings.compareVariants.size()))
+        throw InputError("session: 'panel_titles' has more entries than there are panels");
 }
 
 } // namespace

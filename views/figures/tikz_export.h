@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QSizeF>
+#include <QString>
+
+namespace attnlab {
+
+class FigureView;
+
+// The figure as a standalone LaTeX document holding one TikZ picture, painted through the view's
+// paintFigure() like every other export: shapes become \fill / \draw paths (the pattern's cells the
+// same merged rectangles as SVG and PDF), text becomes nodes set in the document's fonts at the
+// figure's sizes, so a lecturer restyles it with the paper's fonts. A raster part (a pattern beyond the
+// vector limit) is written beside the .tex as NAME-imageK.png and included with interpolation off.
+// Writes `path` atomically; errors throw InputError.
+void writeTikzFigure(const FigureView& view, const QString& path, const QSizeF& size);
+
+// Text as LaTeX source: special characters escaped, the figures' symbols (≤, ×, √, φ, …) in math mode.
+QString latexEscaped(const QString& text);
+
+} // namespace attnlab
