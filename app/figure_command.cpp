@@ -6,6 +6,7 @@
 #include "views/figures/figure_export.h"
 #include "views/shell/main_window.h"
 
+#include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
@@ -26,7 +27,8 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timin
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--n N] [--d D] [--heads H] [--head H]
                       [--causal] [--set KEY=VALUE]... [--layers L] [--weights] [--no-outline] [--flops]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
-                      [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
+                      [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
+                      [--dpi DPI] [--width W] [--height H]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -36,7 +38,12 @@ each --set applies to every compared variant that has the parameter.
 --weights draws the effective weights W (with the mask outline unless --no-outline); --flops counts
 FLOPs (2 x MACs) instead of MACs. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
-with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
+with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
+--guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
+too little CPU (other programs busy) are ringed and named, and never used for a fit or a crossover.
+accuracy multiplies Q and K by --input-scale S (default 1; logits q.k/sqrt(d) by S^2) in the panels over
+each method's budget, and draws the error against S at a fixed budget; --error-measure picks what is
+compared with exact softmax: the output (default) or the effective weights W.
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -69,6 +76,22 @@ void applyCompare(LabSettings& settings, const ParamOverrides& overrides) {
     settings.params = overridesFor(settings.variant, overrides);
 }
 
+double inputScale(const CliArgs& cli) {
+    const auto given = cli.value("--input-scale");
+    if (!given) return 1.0;
+    std::size_t used = 0;
+    double scale = 0;
+    try {
+        scale = std::stod(*given, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != given->size()) throw InputError("--input-scale expects a number, got '" + *given + "'");
+    if (!(scale >= kMinInputScale && scale <= kMaxInputScale))
+        throw InputError("--input-scale = " + *given + " is out of range [1/64, 16]");
+    return scale;
+}
+
 LabSettings settingsFromArgs(const CliArgs& cli) {
     LabSettings settings;
     settings.variant = cli.value("--variant").value_or(settings.variant);
@@ -84,12 +107,16 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
     settings.flopsAsMacs = !cli.flag("--flops");
     settings.timingMaxN = cli.integer("--timing-max-n", settings.timingMaxN, 64, 65536);
     if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
+    settings.timingGuides = cli.flag("--guides");
     settings.inputSeed = static_cast<std::uint64_t>(cli.integer("--seed", 0, 0, INT64_MAX));
     if (const auto input = cli.value("--input")) settings.source = inputSourceFromName(*input);
     settings.qPath = cli.value("--q").value_or("");
     settings.kPath = cli.value("--k").value_or("");
     settings.vPath = cli.value("--v").value_or("");
     if (!settings.qPath.empty() && !cli.value("--input")) settings.source = InputSource::NpyFiles;
+    settings.accuracyInputScale = inputScale(cli);
+    if (const auto measure = cli.value("--error-measure"))
+        settings.accuracyOnWeights = accuracyMeasureFromName(*measure) == AccuracyMeasure::Weights;
     if (const auto compare = cli.value("--compare")) {
         settings.compareVariants = splitList(*compare);
         if (settings.compareVariants.size() < 2 || settings.compareVariants.size() > 4)
@@ -97,6 +124,11 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
         applyCompare(settings, cli.overrides());
     }
+    // One variant follows the rules of `pattern` and `run`; in compare mode each panel says what its
+    // variant cannot do instead.
+    if (settings.compareVariants.empty())
+        if (const std::string problem = causalSupportProblem(requireVariant(settings.variant), settings.causal); !problem.empty())
+            throw InputError(problem);
     if (const std::string problem = settingsProblem(settings); !problem.empty()) throw InputError("attnlab figure: " + problem);
     return settings;
 }
@@ -115,8 +147,9 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: unknown view '" + args[0] + "' (pattern, reach, timing, flops, accuracy)");
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + 1, args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
-                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer"});
+                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--input-scale", "--error-measure", "--dpi", "--width",
+                       "--height"},
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides"});
     const auto shortOut = cli.value("-o");
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
     const std::string out = shortOut ? *shortOut : cli.required("--out");

@@ -358,6 +358,20 @@ TEST_F(TimingViewTest, FigurePaintsTheMeasuredCurves) {
     }
 }
 
+// The n², n√n and n guides are drawn only when asked for, and never start a new sweep.
+TEST_F(TimingViewTest, GuideLinesOnlyWhenAsked) {
+    LabSettings settings = sweepSettings({"full"}, 512);
+    measure(settings);
+    const QColor guide(0x88, 0x88, 0x88);
+    const QRect time(60, 60, 420, 440);
+    const int without = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
+    settings.timingGuides = true;
+    view.setSettings(settings);
+    EXPECT_FALSE(view.busy()) << "guides are drawn from the points already measured";
+    const int with = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
+    EXPECT_GT(with, without + 100);
+}
+
 TEST(TimingSettings, SessionKeepsTimingFieldsAndOldSessionsGetDefaults) {
     LabSettings settings;
     settings.timingMaxN = 8192;
