@@ -240,7 +240,7 @@ TEST_F(ReceptiveFieldViewTest, LongSequencesAreMeasuredOnSampledQueries) {
 // blocks within the window (no dashes between rows).
 TEST(ReachSnapshot, DiagonalOfALongSequenceIsUnbroken) {
     const std::int64_t n = 8192;
-    const auto snapshot = buildReachSnapshot(reachSettings("longformer", n, 1, false), {});
+    const auto snapshot = buildReachSnapshot(reachSettings("longformer", n, 1, false), [] { return false; });
     ASSERT_EQ(snapshot.panels.size(), 1u);
     const auto& panel = snapshot.panels.front();
     ASSERT_TRUE(panel.error.isEmpty()) << panel.error.toStdString();

@@ -127,7 +127,8 @@ TEST_F(PatternViewTest, CompareModePaintsOnePanelPerVariant) {
 TEST_F(PatternViewTest, CompareModeNamesAVariantThatCannotBeCausal) {
     LabSettings settings = settingsFor("full", 32, true);
     settings.compareVariants = {"full", "linformer"};
-    show(settings);
+    view->setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
     ASSERT_EQ(view->panelCount(), 2);
     EXPECT_TRUE(view->hoverText(0, PlaneCell{3, 1}).contains(QStringLiteral("allowed")));
     const QString message = view->hoverText(1, PlaneCell{3, 1});
@@ -138,7 +139,8 @@ TEST_F(PatternViewTest, CompareModeNamesAVariantThatCannotBeCausal) {
     show(settings);
     EXPECT_TRUE(view->errorText().isEmpty()) << view->errorText().toStdString();
     settings.compareVariants = {"full", "xl"};
-    show(settings);
+    view->setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
     EXPECT_TRUE(view->errorText().contains(QStringLiteral("causal only"))) << view->errorText().toStdString();
 }
 
