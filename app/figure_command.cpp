@@ -10,6 +10,7 @@
 
 #include "core/analysis/panel_spec.h"
 
+#include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
@@ -32,7 +33,8 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--n N] [--d D] [--heads H] [--head H] [--causal] [--set KEY=VALUE]... [--layers L]
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
-                      [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
+                      [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
+                      [--dpi DPI] [--width W] [--height H]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -47,7 +49,12 @@ With --compare, each --set applies to every compared variant that has the parame
 FLOPs (2 x MACs) instead of MACs; --tokens labels the pattern's rows and columns with the words of TEXT
 when their count equals n. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
-with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
+with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
+--guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
+too little CPU (other programs busy) are ringed and named, and never used for a fit or a crossover.
+accuracy multiplies Q and K by --input-scale S (default 1; logits q.k/sqrt(d) by S^2) in the panels over
+each method's budget, and draws the error against S at a fixed budget; --error-measure picks what is
+compared with exact softmax: the output (default) or the effective weights W.
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -78,6 +85,23 @@ void applyCompare(LabSettings& settings, const ParamOverrides& overrides) {
                          [&](const ParamOverrides& own) { return own.count(key) != 0; }))
             throw InputError("attnlab figure: no compared variant has a parameter '" + key + "'");
     settings.params = overridesFor(settings.variant, overrides);
+}
+
+// --input-scale when given, else `current`.
+double inputScale(const CliArgs& cli, double current) {
+    const auto given = cli.value("--input-scale");
+    if (!given) return current;
+    std::size_t used = 0;
+    double scale = 0;
+    try {
+        scale = std::stod(*given, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != given->size()) throw InputError("--input-scale expects a number, got '" + *given + "'");
+    if (!(scale >= kMinInputScale && scale <= kMaxInputScale))
+        throw InputError("--input-scale = " + *given + " is out of range [1/64, 16]");
+    return scale;
 }
 
 // Panels from repeated --panel: their variants, parameters and titles replace the compared variants.
@@ -156,6 +180,10 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     settings.vPath = cli.value("--v").value_or(settings.vPath);
     if (cli.value("--q") && !cli.value("--input")) settings.source = InputSource::NpyFiles;
     settings.tokens = cli.value("--tokens").value_or(settings.tokens);
+    if (cli.flag("--guides")) settings.timingGuides = true;
+    settings.accuracyInputScale = inputScale(cli, settings.accuracyInputScale);
+    if (const auto measure = cli.value("--error-measure"))
+        settings.accuracyOnWeights = accuracyMeasureFromName(*measure) == AccuracyMeasure::Weights;
     if (const auto compare = cli.value("--compare")) {
         settings.compareVariants = splitList(*compare);
         settings.compareParams.clear();
@@ -166,6 +194,11 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         applyCompare(settings, cli.overrides());
     }
     if (!panels.empty()) applyPanels(settings, panels);
+    // One variant follows the rules of `pattern` and `run`; in compare mode each panel says what its
+    // variant cannot do instead.
+    if (settings.compareVariants.empty())
+        if (const std::string problem = causalSupportProblem(requireVariant(settings.variant), settings.causal); !problem.empty())
+            throw InputError(problem);
     if (const std::string problem = settingsProblem(settings); !problem.empty()) throw InputError("attnlab figure: " + problem);
     return settings;
 }
@@ -186,8 +219,8 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
-                       "--tokens"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer"}, {"--panel"});
+                       "--tokens", "--input-scale", "--error-measure"},
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
         throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops or accuracy (or give --preset or --session)");

@@ -106,39 +106,61 @@ DensityImage densityImage(const Pattern& pattern, int bins) {
     return densityImageRegion(pattern, 0, pattern.size(), 0, pattern.size(), bins, bins);
 }
 
-DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
-                                std::int64_t col1, int width, int height) {
+namespace {
+
+// How one axis of the plane [start, end) is folded into `bins` image cells: by centre (a matrix cell
+// counts towards the image cell holding its centre) or, with block > 0, in whole blocks of `block`
+// cells (the last one possibly partial), so every image cell folds the same number of matrix cells.
+class AxisBins {
+public:
+    AxisBins(std::int64_t start, std::int64_t end, int bins, std::int64_t block)
+        : m_start(start), m_end(end), m_bins(bins), m_block(block), m_perBin(static_cast<double>(end - start) / bins) {
+        // The centre mapping tabulated when the table is small (≤ 256 KiB to fill): two divisions per
+        // range would otherwise dominate rows with hundreds of ranges.
+        constexpr std::int64_t kTableLimit = std::int64_t{1} << 16;
+        if (m_block == 0 && end - start <= kTableLimit) {
+            m_table.resize(static_cast<std::size_t>(end - start));
+            for (std::int64_t j = start; j < end; ++j) m_table[j - start] = static_cast<std::int32_t>(centreBin(j));
+        }
+    }
+    int bins() const { return m_bins; }
+    std::int64_t binOf(std::int64_t j) const {
+        if (m_block > 0) return (j - m_start) / m_block;
+        return m_table.empty() ? centreBin(j) : m_table[j - m_start];
+    }
+    // First plane index of bin x (end for x = bins).
+    std::int64_t firstOf(std::int64_t x) const {
+        if (m_block > 0) return std::min(m_end, m_start + x * m_block);
+        std::int64_t j = m_start + static_cast<std::int64_t>(std::ceil(x * m_perBin - 0.5));
+        j = std::clamp(j, m_start, m_end);
+        while (j > m_start && binOf(j - 1) >= x) --j;
+        while (j < m_end && binOf(j) < x) ++j;
+        return j;
+    }
+
+private:
+    std::int64_t centreBin(std::int64_t j) const {
+        return std::min<std::int64_t>(m_bins - 1, static_cast<std::int64_t>((j - m_start + 0.5) / m_perBin));
+    }
+    std::int64_t m_start, m_end;
+    int m_bins;
+    std::int64_t m_block;
+    double m_perBin;
+    std::vector<std::int32_t> m_table;
+};
+
+// density = allowed cells / all cells folded into each image cell; every matrix cell lands in exactly
+// one image cell.
+DensityImage foldDensity(const Pattern& pattern, const AxisBins& rowBins, const AxisBins& colBins, std::int64_t row0,
+                         std::int64_t row1, std::int64_t col0, std::int64_t col1) {
     DensityImage image;
-    image.width = width;
-    image.height = height;
+    image.width = colBins.bins();
+    image.height = rowBins.bins();
+    const int width = image.width, height = image.height;
     image.density.assign(static_cast<std::size_t>(width) * height, 0.0f);
     if (row1 <= row0 || col1 <= col0 || width <= 0 || height <= 0) return image;
-    const double rowsPerCell = static_cast<double>(row1 - row0) / height;
-    const double colsPerCell = static_cast<double>(col1 - col0) / width;
-    // A matrix cell counts towards the image cell holding its centre, so every matrix cell lands in
-    // exactly one image cell; density = allowed cells / all cells mapped there.
-    auto cellOfColumnFormula = [&](std::int64_t j) {
-        return std::min<std::int64_t>(width - 1, static_cast<std::int64_t>((j - col0 + 0.5) / colsPerCell));
-    };
-    // The same mapping tabulated when the table is small (≤ 256 KiB to fill): two divisions per range
-    // would otherwise dominate rows with hundreds of ranges.
-    constexpr std::int64_t kCellTableLimit = std::int64_t{1} << 16;
-    std::vector<std::int32_t> cellTable;
-    if (col1 - col0 <= kCellTableLimit) {
-        cellTable.resize(static_cast<std::size_t>(col1 - col0));
-        for (std::int64_t j = col0; j < col1; ++j) cellTable[j - col0] = static_cast<std::int32_t>(cellOfColumnFormula(j));
-    }
-    auto cellOfColumn = [&](std::int64_t j) -> std::int64_t {
-        return cellTable.empty() ? cellOfColumnFormula(j) : cellTable[j - col0];
-    };
-    auto firstColumnOfCell = [&](std::int64_t x) {
-        std::int64_t j = col0 + static_cast<std::int64_t>(std::ceil(x * colsPerCell - 0.5));
-        while (j > col0 && cellOfColumn(j - 1) >= x) --j;
-        while (j < col1 && cellOfColumn(j) < x) ++j;
-        return j;
-    };
     std::vector<std::int64_t> columnsInCell(width, 0), rowsInCell(height, 0), cellStart(width + 1, col1);
-    for (std::int64_t x = 0; x < width; ++x) cellStart[x] = firstColumnOfCell(x);
+    for (std::int64_t x = 0; x <= width; ++x) cellStart[x] = colBins.firstOf(x);
     for (std::int64_t x = 0; x < width; ++x) columnsInCell[x] = cellStart[x + 1] - cellStart[x];
     std::vector<double> hits(image.density.size(), 0.0);
     // Image cells a range covers completely are counted in a difference array per image row (O(1) per
@@ -155,7 +177,7 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
     std::vector<ColumnRange> ranges;
     std::int64_t currentY = -1;
     for (std::int64_t i = row0; i < row1; ++i) {
-        const auto y = std::min<std::int64_t>(height - 1, static_cast<std::int64_t>((i - row0 + 0.5) / rowsPerCell));
+        const std::int64_t y = rowBins.binOf(i);
         if (y != currentY) {
             if (currentY >= 0) flushCovered(currentY);
             currentY = y;
@@ -167,7 +189,7 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
         for (const auto& r : ranges) {
             const std::int64_t begin = std::max(r.begin, col0), end = std::min(r.end, col1);
             if (begin >= end) continue;
-            const std::int64_t first = cellOfColumn(begin), last = cellOfColumn(end - 1);
+            const std::int64_t first = colBins.binOf(begin), last = colBins.binOf(end - 1);
             if (first == last) {
                 rowHits[first] += static_cast<double>(end - begin);
                 continue;
@@ -186,6 +208,35 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
             image.density[c] = area > 0 ? static_cast<float>(hits[c] / area) : 0.0f;
         }
     return image;
+}
+
+int blockCount(std::int64_t cells, std::int64_t block) { return static_cast<int>((cells + block - 1) / block); }
+
+} // namespace
+
+DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
+                                std::int64_t col1, int width, int height) {
+    if (row1 <= row0 || col1 <= col0 || width <= 0 || height <= 0) {
+        DensityImage image;
+        image.width = std::max(width, 0);
+        image.height = std::max(height, 0);
+        image.density.assign(static_cast<std::size_t>(image.width) * image.height, 0.0f);
+        return image;
+    }
+    return foldDensity(pattern, AxisBins(row0, row1, height, 0), AxisBins(col0, col1, width, 0), row0, row1, col0, col1);
+}
+
+std::int64_t densityBlock(std::int64_t cells, int pixels) {
+    const std::int64_t available = std::max(1, pixels);
+    return std::max<std::int64_t>(1, (cells + available - 1) / available);
+}
+
+DensityImage densityImageBlocks(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1,
+                                std::int64_t block) {
+    if (block < 1) throw std::invalid_argument("densityImageBlocks: block must be at least 1");
+    const int width = blockCount(std::max<std::int64_t>(0, col1 - col0), block);
+    const int height = blockCount(std::max<std::int64_t>(0, row1 - row0), block);
+    return foldDensity(pattern, AxisBins(row0, row1, height, block), AxisBins(col0, col1, width, block), row0, row1, col0, col1);
 }
 
 } // namespace attnlab

@@ -66,6 +66,13 @@ ProblemShape AttentionInputs::shape(bool causal) const {
     return shape;
 }
 
+std::string causalSupportProblem(const VariantInfo& variant, bool causal) {
+    if (variant.causalSupport == CausalSupport::CausalOnly && !causal) return "variant '" + variant.id + "' is causal only: pass --causal";
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly && causal)
+        return "variant '" + variant.id + "' is bidirectional only: --causal is not supported";
+    return {};
+}
+
 ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
     if (shape.n <= 0) throw InputError("n must be at least 1, got " + std::to_string(shape.n));
     if (shape.d <= 0) throw InputError("d must be at least 1, got " + std::to_string(shape.d));
@@ -73,10 +80,7 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
     if (shape.kvHeads < 0 || shape.heads % shape.keyValueHeads() != 0)
         throw InputError("key/value heads must divide the " + std::to_string(shape.heads) + " query heads, got " +
                          std::to_string(shape.kvHeads));
-    if (variant.causalSupport == CausalSupport::CausalOnly && !shape.causal)
-        throw InputError("variant '" + variant.id + "' is causal only: pass --causal");
-    if (variant.causalSupport == CausalSupport::BidirectionalOnly && shape.causal)
-        throw InputError("variant '" + variant.id + "' is bidirectional only: --causal is not supported");
+    if (const std::string problem = causalSupportProblem(variant, shape.causal); !problem.empty()) throw InputError(problem);
     ParamSet params = resolveParams(variant.id, variant.params, overrides, shape.context());
     if (variant.validate) variant.validate(shape, params);
     return params;

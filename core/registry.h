@@ -17,6 +17,10 @@ const VariantInfo* findVariant(const std::string& id);
 // Like findVariant but throws InputError listing the known ids.
 const VariantInfo& requireVariant(const std::string& id);
 
+// The one-line refusal of `causal` for a variant that has no such form (e.g. xl without --causal,
+// linformer with it), or empty when the variant supports it.
+std::string causalSupportProblem(const VariantInfo& variant, bool causal);
+
 // Resolves parameters and checks the causal flag and cross-parameter rules for one problem.
 // Throws InputError with a one-line message.
 ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides);

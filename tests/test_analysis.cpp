@@ -97,7 +97,7 @@ TEST(AccuracySweeps, PoolingWithKEqualToNIsExactAndCausalLeavesOutBidirectionalV
     const std::int64_t n = 32, d = 8;
     const GeneratedInputs inputs = generateInputs(GeneratedKind::Gaussian, 1, n, d, d, 3);
     const ProblemShape shape{1, n, d, d, false};
-    const AccuracyReport report = measureAccuracy(inputs.q, inputs.k, inputs.v, shape, 1, {});
+    const AccuracyReport report = measureAccuracy(inputs.q, inputs.k, inputs.v, shape, AccuracyOptions{}, {});
     bool exactPool = false;
     for (const AccuracyMeasurement& point : report.measurements) {
         EXPECT_LE(point.minError, point.error);
@@ -108,7 +108,7 @@ TEST(AccuracySweeps, PoolingWithKEqualToNIsExactAndCausalLeavesOutBidirectionalV
         }
     }
     EXPECT_TRUE(exactPool);
-    const AccuracyReport causal = measureAccuracy(inputs.q, inputs.k, inputs.v, ProblemShape{1, n, d, d, true}, 1, {});
+    const AccuracyReport causal = measureAccuracy(inputs.q, inputs.k, inputs.v, ProblemShape{1, n, d, d, true}, AccuracyOptions{}, {});
     for (const AccuracyMeasurement& point : causal.measurements) EXPECT_NE(point.family.rfind("linformer", 0), 0u);
     ASSERT_FALSE(causal.notes.empty());
     EXPECT_NE(causal.notes.front().find("bidirectional only"), std::string::npos);
@@ -189,6 +189,26 @@ TEST(TimingSweep, LayerCrossoverUsesOnlyCompleteLayers) {
     EXPECT_GT(*crossover.n, 128.0);
     EXPECT_LT(*crossover.n, 256.0);
     EXPECT_EQ(timingSweepSizes(512), (std::vector<std::int64_t>{64, 128, 256, 512}));
+}
+
+// A CPU-starved part makes its whole layer untrustworthy: a slowed FFN at n = 128 would put the
+// crossover below 128 if it counted.
+TEST(TimingSweep, LayerCrossoverLeavesOutStarvedLayers) {
+    std::vector<TimingPoint> points;
+    const std::vector<std::pair<std::int64_t, double>> attention = {{64, 0.2}, {128, 0.5}, {256, 2.0}, {512, 8.0}};
+    for (const auto& [n, seconds] : attention) {
+        for (int part = 0; part < 3; ++part) points.push_back(layerPoint(part, n, seconds / 3));
+        points.push_back(layerPoint(3, n, n == 128 ? 0.25 : 1.0));
+        for (int part = 0; part < 4; ++part) points[points.size() - 4 + part].cpuShare = 1.0;
+    }
+    ASSERT_TRUE(layerCrossover(points).n);
+    EXPECT_LT(*layerCrossover(points).n, 128.0) << "with the slowed point the crossover moves below 128";
+    points[7].cpuShare = 0.3; // the FFN at n = 128, starved
+    ASSERT_TRUE(points[7].starved());
+    const MeasuredCrossover crossover = layerCrossover(points);
+    ASSERT_TRUE(crossover.n);
+    EXPECT_GT(*crossover.n, 128.0);
+    EXPECT_LT(*crossover.n, 256.0);
 }
 
 TEST(TimingSweep, PredictionScalesTheLargestPointsRate) {

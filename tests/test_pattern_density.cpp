@@ -73,5 +73,84 @@ TEST(DensityImage, WholeImageOfALargePatternHasTheRightTotal) {
     EXPECT_NEAR(allowedCells / static_cast<double>(pattern->nnz()), 1.0, 1e-4);
 }
 
+// Whole blocks: image cell (y, x) folds rows row0 + y·block … and columns col0 + x·block …, the last
+// ones partial; its density is allowed cells / cells folded there.
+void expectBlocksMatchBruteForce(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1,
+                                 std::int64_t block, const std::string& what) {
+    const int width = static_cast<int>((col1 - col0 + block - 1) / block), height = static_cast<int>((row1 - row0 + block - 1) / block);
+    std::vector<double> allowed(static_cast<std::size_t>(width * height), 0), total(allowed.size(), 0);
+    for (std::int64_t i = row0; i < row1; ++i)
+        for (std::int64_t j = col0; j < col1; ++j) {
+            const auto c = static_cast<std::size_t>((i - row0) / block * width + (j - col0) / block);
+            total[c] += 1;
+            allowed[c] += pattern.allowed(i, j) ? 1 : 0;
+        }
+    const DensityImage image = densityImageBlocks(pattern, row0, row1, col0, col1, block);
+    ASSERT_EQ(image.width, width) << what;
+    ASSERT_EQ(image.height, height) << what;
+    for (std::size_t c = 0; c < allowed.size(); ++c) {
+        ASSERT_NEAR(image.density[c], allowed[c] / total[c], 1e-6) << what << " cell " << c % width << ", " << c / width;
+        if (allowed[c] > 0) {
+            ASSERT_GT(image.density[c], 0.0f) << what << ": a block with an allowed cell is never empty";
+        }
+    }
+}
+
+TEST(DensityBlocks, EqualCountingTheMaskInWholeBlocks) {
+    const std::int64_t n = 211;
+    for (const auto& [id, set] : std::vector<std::pair<std::string, ParamOverrides>>{
+             {"strided", {{"stride", "9"}}}, {"longformer", {{"window", "30"}, {"dilation", "2"}, {"globals", "0,100"}}}, {"bigbird", {}}})
+        for (const bool causal : {false, true}) {
+            const auto pattern = patternOf(id, n, causal, set);
+            const std::string what = id + (causal ? " causal" : "");
+            for (const std::int64_t block : {1, 2, 5, 7}) expectBlocksMatchBruteForce(*pattern, 0, n, 0, n, block, what + " whole");
+            expectBlocksMatchBruteForce(*pattern, 40, 171, 13, 200, 4, what + " region");
+        }
+    EXPECT_EQ(densityBlock(1024, 500), 3);
+    EXPECT_EQ(densityBlock(65536, 512), 128);
+    EXPECT_EQ(densityBlock(100, 500), 1);
+}
+
+// Strided's allowed set is invariant under (i, j) → (i + 1, j + 1) away from the edges, so in whole
+// blocks every diagonal keeps one density along its length: no moiré. Fractional bins (1024 columns
+// into 500 cells) break that invariance.
+TEST(DensityBlocks, StridedAtN1024HasNoMoire) {
+    const std::int64_t n = 1024;
+    const auto pattern = patternOf("strided", n, false);
+    const std::int64_t block = densityBlock(n, 500);
+    const DensityImage image = densityImageBlocks(*pattern, 0, n, 0, n, block);
+    int compared = 0;
+    for (int y = 4; y + 5 < image.height; ++y)
+        for (int x = 4; x + 5 < image.width; ++x) {
+            ASSERT_FLOAT_EQ(image.density[static_cast<std::size_t>(y) * image.width + x],
+                            image.density[static_cast<std::size_t>(y + 1) * image.width + x + 1])
+                << "block (" << y << ", " << x << ")";
+            ++compared;
+        }
+    EXPECT_GT(compared, 100000);
+    const DensityImage fractional = densityImageRegion(*pattern, 0, n, 0, n, 500, 500);
+    int differing = 0;
+    for (int y = 4; y + 5 < 500; ++y)
+        for (int x = 4; x + 5 < 500; ++x)
+            differing += fractional.density[static_cast<std::size_t>(y) * 500 + x] != fractional.density[static_cast<std::size_t>(y + 1) * 500 + x + 1];
+    EXPECT_GT(differing, 1000) << "the fractional binning this replaces beats against the stride";
+}
+
+// Longformer's two global tokens at n = 65,536 are 2 rows and 2 columns out of 128 per block: the
+// first row and column of blocks are allowed somewhere in every block.
+TEST(DensityBlocks, LongformerGlobalsAtN65536AreInEveryBlockOfTheirRowAndColumn) {
+    const std::int64_t n = 65536;
+    const auto pattern = patternOf("longformer", n, false, {{"globals", "0,1"}});
+    const std::int64_t block = densityBlock(n, 512);
+    const DensityImage image = densityImageBlocks(*pattern, 0, n, 0, n, block);
+    ASSERT_EQ(image.width, 512);
+    for (int k = 0; k < image.width; ++k) {
+        ASSERT_GT(image.density[static_cast<std::size_t>(k)], 0.0f) << "global rows, block " << k;
+        ASSERT_GT(image.density[static_cast<std::size_t>(k) * image.width], 0.0f) << "global columns, block " << k;
+    }
+    // Away from the diagonal and the globals nothing is allowed.
+    EXPECT_EQ(image.density[static_cast<std::size_t>(300) * image.width + 100], 0.0f);
+}
+
 } // namespace
 } // namespace attnlab

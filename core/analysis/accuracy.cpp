@@ -1,6 +1,7 @@
 #include "core/analysis/accuracy.h"
 
 #include "core/errors.h"
+#include "core/memory_budget.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -12,14 +13,24 @@ namespace attnlab {
 
 namespace {
 
-// Runs variants on one set of inputs and compares them with the exact output computed once.
+Tensor3 scaled(const Tensor3& tensor, double scale) {
+    Tensor3 copy = tensor;
+    if (scale != 1)
+        for (float& value : copy.values) value = static_cast<float>(value * scale);
+    return copy;
+}
+
+// Runs variants on one set of inputs (Q and K multiplied by the input scale) and compares them with
+// the exact result computed once.
 class Comparer {
 public:
-    Comparer(const AttentionInputs& inputs, const ProblemShape& shape, int threads, const CancelCheck& cancelled)
-        : m_inputs(inputs), m_shape(shape), m_threads(threads), m_cancelled(cancelled) {
+    Comparer(const Tensor3& q, const Tensor3& k, const Tensor3& v, const ProblemShape& shape, double inputScale,
+             const AccuracyOptions& options, const CancelCheck& cancelled)
+        : m_q(scaled(q, inputScale)), m_k(scaled(k, inputScale)), m_v(v), m_shape(shape), m_measure(options.measure),
+          m_threads(options.threads), m_cancelled(cancelled) {
         const VariantInfo& full = requireVariant("full");
-        const RunResult result = full.run(inputs, options(prepareParams(full, shape, {})));
-        m_reference = result.out;
+        const RunResult result = full.run(inputs(true), runOptions(prepareParams(full, shape, {})));
+        m_reference = compared(result);
         m_valid = !result.cancelled;
     }
 
@@ -29,23 +40,31 @@ public:
     std::optional<double> error(const VariantInfo& variant, const ParamOverrides& overrides) const {
         const ParamSet params = prepareParams(variant, m_shape, overrides);
         const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
-        const RunResult result = variant.run(AttentionInputs{m_inputs.q, needsKeys ? m_inputs.k : nullptr, m_inputs.v}, options(params));
+        const RunResult result = variant.run(inputs(needsKeys), runOptions(params));
         if (result.cancelled || cancelled()) return std::nullopt;
-        return relativeError(result.out, m_reference);
+        return relativeError(compared(result), m_reference);
     }
 
 private:
-    RunOptions options(const ParamSet& params) const {
+    AttentionInputs inputs(bool withKeys) const { return AttentionInputs{&m_q, withKeys ? &m_k : nullptr, &m_v}; }
+
+    RunOptions runOptions(const ParamSet& params) const {
         RunOptions run;
         run.causal = m_shape.causal;
         run.params = params;
         run.threads = m_threads;
         run.cancelled = m_cancelled;
+        run.wantWeights = m_measure == AccuracyMeasure::Weights;
         return run;
     }
 
-    AttentionInputs m_inputs;
+    const Tensor3& compared(const RunResult& result) const {
+        return m_measure == AccuracyMeasure::Weights && result.weights ? *result.weights : result.out;
+    }
+
+    Tensor3 m_q, m_k, m_v;
     ProblemShape m_shape;
+    AccuracyMeasure m_measure;
     int m_threads;
     CancelCheck m_cancelled;
     Tensor3 m_reference;
@@ -61,10 +80,10 @@ double numberOf(const std::string& value) {
 }
 
 std::optional<AccuracyMeasurement> measure(const Comparer& comparer, const VariantInfo& variant, const AccuracySweep& sweep,
-                                           const std::string& value) {
+                                           const std::string& value, double x, double inputScale) {
     ParamOverrides overrides = sweep.fixed;
     overrides[sweep.parameter] = value;
-    AccuracyMeasurement point{sweep.family, sweep.parameter, value, sweep.budget ? numberOf(value) : 0.0, 0,
+    AccuracyMeasurement point{sweep.family, sweep.parameter, value, x, inputScale, 0,
                               std::numeric_limits<double>::infinity(), 0, sweep.seeded ? kAccuracySeeds : 1};
     for (int seed = 0; seed < point.seeds; ++seed) {
         if (sweep.seeded) overrides["seed"] = std::to_string(seed);
@@ -85,30 +104,72 @@ std::string joined(const std::vector<std::string>& values) {
 
 bool firstSweepOf(const RegisteredSweep& entry) { return entry.sweep == &entry.variant->accuracySweeps.front(); }
 
-void measureSweep(AccuracyReport& report, const Comparer& comparer, const RegisteredSweep& entry, const ProblemShape& shape) {
+bool leftOutWhenCausal(const RegisteredSweep& entry, const ProblemShape& shape) {
+    return shape.causal && entry.variant->causalSupport == CausalSupport::BidirectionalOnly;
+}
+
+bool aboveN(const AccuracySweep& sweep, const std::string& value, const ProblemShape& shape) {
+    return sweep.atMostN && numberOf(value) > static_cast<double>(shape.n);
+}
+
+// Measures one point; a value the variant rejects becomes a note.
+void measureInto(std::vector<AccuracyMeasurement>& into, AccuracyReport& report, const Comparer& comparer,
+                 const RegisteredSweep& entry, const std::string& value, double x, double inputScale) {
+    try {
+        if (auto point = measure(comparer, *entry.variant, *entry.sweep, value, x, inputScale)) into.push_back(*point);
+    } catch (const InputError& error) {
+        report.notes.push_back(entry.variant->id + " " + entry.sweep->parameter + " = " + value + " left out: " + error.what());
+    }
+}
+
+void measureSweep(AccuracyReport& report, const Comparer& comparer, const RegisteredSweep& entry, const ProblemShape& shape,
+                  double inputScale) {
     const VariantInfo& variant = *entry.variant;
     const AccuracySweep& sweep = *entry.sweep;
-    if (shape.causal && variant.causalSupport == CausalSupport::BidirectionalOnly) {
+    if (leftOutWhenCausal(entry, shape)) {
         if (firstSweepOf(entry)) report.notes.push_back(variant.id + " is bidirectional only: left out for causal attention");
         return;
     }
     std::vector<std::string> values, leftOut;
-    for (const std::string& value : sweep.values)
-        (sweep.atMostN && numberOf(value) > static_cast<double>(shape.n) ? leftOut : values).push_back(value);
+    for (const std::string& value : sweep.values) (aboveN(sweep, value, shape) ? leftOut : values).push_back(value);
     if (!leftOut.empty() && firstSweepOf(entry))
         report.notes.push_back(variant.id + ": " + sweep.parameter + " = " + joined(leftOut) + " left out (" + sweep.parameter +
                                " > n = " + std::to_string(shape.n) + ")");
     for (const std::string& value : values) {
         if (comparer.cancelled()) return;
-        try {
-            if (auto point = measure(comparer, variant, sweep, value)) report.measurements.push_back(*point);
-        } catch (const InputError& error) {
-            report.notes.push_back(variant.id + " " + sweep.parameter + " = " + value + " left out: " + error.what());
+        measureInto(report.measurements, report, comparer, entry, value, sweep.budget ? numberOf(value) : 0.0, inputScale);
+    }
+}
+
+// Every sweep at its fixed budget (a reference line: every value) on inputs multiplied by `scale`.
+void measureAtScale(AccuracyReport& report, const Comparer& comparer, const ProblemShape& shape, double scale) {
+    for (const RegisteredSweep& entry : registeredAccuracySweeps()) {
+        const AccuracySweep& sweep = *entry.sweep;
+        if (leftOutWhenCausal(entry, shape)) continue;
+        const std::vector<std::string> values = sweep.budget ? std::vector<std::string>{sweep.scaleBudget} : sweep.values;
+        for (const std::string& value : values) {
+            if (comparer.cancelled() || value.empty() || aboveN(sweep, value, shape)) continue;
+            measureInto(report.scaleMeasurements, report, comparer, entry, value, scale, scale);
         }
     }
 }
 
+void requireWeightsMemory(const ProblemShape& shape, const AccuracyOptions& options) {
+    if (options.measure != AccuracyMeasure::Weights) return;
+    // The exact weights and one variant's weights, [h, n, n] float each.
+    const double n = static_cast<double>(shape.n);
+    requireMemory(2.0 * 4.0 * shape.heads * n * n, "the effective weights of the accuracy comparison");
+}
+
 } // namespace
+
+std::string accuracyMeasureName(AccuracyMeasure measure) { return measure == AccuracyMeasure::Weights ? "weights" : "output"; }
+
+AccuracyMeasure accuracyMeasureFromName(const std::string& name) {
+    if (name == "output") return AccuracyMeasure::Output;
+    if (name == "weights") return AccuracyMeasure::Weights;
+    throw InputError("unknown error measure '" + name + "' (expected output or weights)");
+}
 
 double relativeError(const Tensor3& out, const Tensor3& reference) {
     double difference = 0, norm = 0;
@@ -128,15 +189,24 @@ std::vector<RegisteredSweep> registeredAccuracySweeps() {
     return curves;
 }
 
-AccuracyReport measureAccuracy(const Tensor3& q, const Tensor3& k, const Tensor3& v, const ProblemShape& shape, int threads,
-                               const CancelCheck& cancelled) {
+AccuracyReport measureAccuracy(const Tensor3& q, const Tensor3& k, const Tensor3& v, const ProblemShape& shape,
+                               const AccuracyOptions& options, const CancelCheck& cancelled) {
+    if (!(options.inputScale > 0) || !std::isfinite(options.inputScale))
+        throw InputError("the input scale must be a positive number, got " + std::to_string(options.inputScale));
+    requireWeightsMemory(shape, options);
     AccuracyReport report;
-    const Comparer comparer(AttentionInputs{&q, &k, &v}, shape, threads, cancelled);
+    const Comparer comparer(q, k, v, shape, options.inputScale, options, cancelled);
     for (const RegisteredSweep& entry : registeredAccuracySweeps()) {
         if (comparer.cancelled()) break;
-        measureSweep(report, comparer, entry, shape);
+        measureSweep(report, comparer, entry, shape, options.inputScale);
     }
     report.cancelled = comparer.cancelled();
+    for (const double scale : options.scales) {
+        if (report.cancelled) break;
+        const Comparer atScale(q, k, v, shape, scale, options, cancelled);
+        measureAtScale(report, atScale, shape, scale);
+        report.cancelled = atScale.cancelled();
+    }
     return report;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 
+#include <cstdio>
 #include <type_traits>
 
 namespace attnlab {
@@ -62,6 +63,9 @@ const std::vector<SettingsField>& settingsFields() {
         {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
         {"timing_max_n", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMaxN},
         {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},
+        {"timing_guides", 0u, &LabSettings::timingGuides},
+        {"accuracy_input_scale", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyInputScale},
+        {"accuracy_on_weights", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyOnWeights},
     };
     return fields;
 }
@@ -90,6 +94,11 @@ std::string valueText(const Value& value) {
         return timingModeName(value);
     else if constexpr (std::is_integral_v<Value>)
         return std::to_string(value);
+    else if constexpr (std::is_floating_point_v<Value>) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", value);
+        return text;
+    }
     else {
         std::string text = "[";
         for (const auto& item : value) text += valueText(item) + ",";

@@ -48,9 +48,15 @@ struct LabSettings {
     bool flopsAsMacs = true;                  // FLOP view unit
     std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
     TimingMode timingMode = TimingMode::Variants;
+    bool timingGuides = false;                // timing view: n², n√n and n guide lines
+    double accuracyInputScale = 1.0;          // accuracy view: Q and K multiplied by this (logits by its square)
+    bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
 
     bool operator==(const LabSettings&) const = default;
 };
+
+// The accuracy view's input scales that the panel, sessions and `attnlab figure` accept: [1/64, 16].
+inline constexpr double kMinInputScale = 1.0 / 64, kMaxInputScale = 16;
 
 // One variant as a view draws it: the id and the overrides that apply to it.
 struct VariantChoice {
@@ -84,7 +90,8 @@ struct SettingsField {
     unsigned uses;
     std::variant<std::string LabSettings::*, ParamOverrides LabSettings::*, std::int64_t LabSettings::*, int LabSettings::*,
                  bool LabSettings::*, InputSource LabSettings::*, std::uint64_t LabSettings::*,
-                 std::vector<std::string> LabSettings::*, std::vector<ParamOverrides> LabSettings::*, TimingMode LabSettings::*>
+                 std::vector<std::string> LabSettings::*, std::vector<ParamOverrides> LabSettings::*, TimingMode LabSettings::*,
+                 double LabSettings::*>
         member;
 };
 

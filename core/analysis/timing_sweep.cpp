@@ -7,6 +7,8 @@
 #include "core/registry.h"
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 
 namespace attnlab {
 
@@ -151,8 +153,15 @@ std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<T
 }
 
 MeasuredCrossover layerCrossover(const std::vector<TimingPoint>& points) {
+    // A layer with a CPU-starved part says nothing about where the parts cross: left out whole.
+    std::set<std::int64_t> starved;
+    for (const TimingPoint& point : points)
+        if (point.starved()) starved.insert(point.shape.n);
+    std::vector<TimingPoint> trusted;
+    std::copy_if(points.begin(), points.end(), std::back_inserter(trusted),
+                 [&](const TimingPoint& point) { return starved.count(point.shape.n) == 0; });
     std::vector<double> ns, ratios; // self-attention / FFN per n
-    for (const auto& [n, seconds] : completeLayers(points)) {
+    for (const auto& [n, seconds] : completeLayers(trusted)) {
         ns.push_back(static_cast<double>(n));
         ratios.push_back((seconds[0] + seconds[1] + seconds[2]) / seconds[3]);
     }

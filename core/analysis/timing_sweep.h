@@ -89,7 +89,8 @@ std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points,
 std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& points, int seriesIndex);
 // Layer mode: median seconds of the four parts at every n where all four were measured.
 std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<TimingPoint>& points);
-// Layer mode: where measured self-attention (QKV + core + output projection) outweighs the FFN for good.
+// Layer mode: where measured self-attention (QKV + core + output projection) outweighs the FFN for good,
+// from complete layers none of whose parts was starved of CPU.
 MeasuredCrossover layerCrossover(const std::vector<TimingPoint>& points);
 
 } // namespace attnlab

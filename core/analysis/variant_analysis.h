@@ -18,7 +18,9 @@ struct ReachTheory {
 
 // One series of the accuracy comparison against exact softmax attention: the variant run with `fixed`
 // and `parameter` set to each of `values` in turn. A budget sweep (budget = true) is a curve over its
-// numeric values; otherwise each value is one reference line (e.g. linear attention's kernels).
+// numeric values in its variant's own panel (budget axis `axis`); otherwise each value is one reference
+// line (e.g. linear attention's kernels). The error-vs-input-scale panel runs a budget sweep at
+// `scaleBudget` only and a reference line at each of its values.
 struct AccuracySweep {
     std::string family;               // the series' id in the CSV, e.g. "linformer_pool"
     std::string label;                // the legend text
@@ -28,6 +30,9 @@ struct AccuracySweep {
     bool budget = true;
     bool seeded = true;               // random method: averaged over seeds (the variant's `seed` key)
     bool atMostN = false;             // values above n are left out (and named)
+    std::string axis;                 // the budget axis' title, e.g. "random features m"
+    std::string scaleBudget;          // the value the error-vs-scale panel uses (budget sweeps)
+    std::string note;                 // what the figure says about the series beside its legend (may be empty)
 };
 
 } // namespace attnlab

@@ -87,7 +87,7 @@ VariantInfo makeLinearVariant() {
                             {"elu", "efficient", "taylor"}, "elu")};
     v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };
     v.run = runLinear;
-    v.accuracySweeps = {{"linear", "linear", "kernel", {"elu", "efficient", "taylor"}, {}, false, false}};
+    v.accuracySweeps = {{"linear", "linear", "kernel", {"elu", "efficient", "taylor"}, {}, false, false, false, "", "", ""}};
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const double perHead = static_cast<double>(shape.n) * static_cast<double>(shape.d);
         CoreCost cost;

@@ -309,7 +309,19 @@ VariantInfo makeLshVariant() {
         return lshPlan(requestHashes(request), request.shape.n, *request.params, request.shape.causal);
     };
     v.run = runLsh;
-    v.accuracySweeps = {{"lsh", "lsh (shared_qk=false) vs rounds", "rounds", {"1", "2", "4", "8"}, {{"shared_qk", "false"}}}};
+    v.accuracySweeps = {{"lsh",
+                         "lsh (shared_qk=false)",
+                         "rounds",
+                         {"1", "2", "4", "8"},
+                         {{"shared_qk", "false"}},
+                         true,
+                         true,
+                         false,
+                         "hashing rounds",
+                         "4",
+                         "LSH keeps only the keys hashed into the query's bucket: where softmax is flat (small logits) the "
+                         "dropped keys hold most of the weight, and with separate Q and K the key with the largest q·k need "
+                         "not share the query's bucket; more rounds keep more keys"}};
     v.components = lshComponents;
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));

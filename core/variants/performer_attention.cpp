@@ -130,7 +130,18 @@ VariantInfo makePerformerVariant() {
                 seedParam(), boolParam("orthogonal", "Draw the features in orthogonal blocks", true)};
     v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };
     v.run = runPerformer;
-    v.accuracySweeps = {{"performer", "performer vs features m", "features", {"16", "32", "64", "128", "256", "512"}, {}}};
+    v.accuracySweeps = {{"performer",
+                         "performer (FAVOR+)",
+                         "features",
+                         {"16", "32", "64", "128", "256", "512", "1024", "2048", "4096"},
+                         {},
+                         true,
+                         true,
+                         false,
+                         "random features m",
+                         "256",
+                         "FAVOR+ estimates exp(q·k/√d) by random features whose variance grows exponentially with (‖q‖² + ‖k‖²)/√d: "
+                         "close for small logits, far off for large ones whatever m"}};
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto m = static_cast<double>(params.integer("features"));
         const auto n = static_cast<double>(shape.n);

@@ -6,6 +6,7 @@
 #include "views/figures/accuracy_view.h"
 #include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
+#include "views/figures/reach_snapshot.h"
 #include "views/figures/receptive_field_view.h"
 
 #include "core/input_generator.h"
@@ -93,7 +94,8 @@ std::unique_ptr<Pattern> corePattern(const LabSettings& settings, const VariantC
 }
 
 const QStringList kReachColumns = {"layer", "variant", "params", "fraction_reachable", "mean_reach", "max_reach", "sources"};
-const QStringList kAccuracyColumns = {"family", "parameter", "value", "relative_error", "seeds", "min_error", "max_error"};
+const QStringList kAccuracyColumns = {"panel",         "family", "parameter", "value",     "input_scale",
+                                     "error_measure", "relative_error", "seeds", "min_error", "max_error"};
 
 // The CSV rows of one variant must be the core's reach curve for its pattern, value for value.
 void expectCurveRows(const std::vector<std::map<QString, QString>>& rows, const std::string& variant, const ReachCurve& curve) {
@@ -233,6 +235,25 @@ TEST_F(ReceptiveFieldViewTest, LongSequencesAreMeasuredOnSampledQueries) {
     EXPECT_EQ(last->col1, n);
 }
 
+// Sampled rows are as many as the heatmap's columns, so a sliding window's diagonal is one unbroken
+// line: every sampled query y reaches its own column block in one layer, and so do its neighbours'
+// blocks within the window (no dashes between rows).
+TEST(ReachSnapshot, DiagonalOfALongSequenceIsUnbroken) {
+    const std::int64_t n = 8192;
+    const auto snapshot = buildReachSnapshot(reachSettings("longformer", n, 1, false), [] { return false; });
+    ASSERT_EQ(snapshot.panels.size(), 1u);
+    const auto& panel = snapshot.panels.front();
+    ASSERT_TRUE(panel.error.isEmpty()) << panel.error.toStdString();
+    ASSERT_TRUE(panel.sampledRows);
+    ASSERT_EQ(panel.rows, panel.cols);
+    for (int y = 0; y < panel.rows; ++y) {
+        const std::int64_t query = sampledRow(y, panel.rows, n);
+        const int own = static_cast<int>(query * panel.cols / n);
+        EXPECT_EQ(own, y) << "sampled query " << query << " lies in column block " << own;
+        EXPECT_LE(panel.cells[static_cast<std::size_t>(y) * panel.cols + own], 1) << "row " << y;
+    }
+}
+
 TEST_F(ReceptiveFieldViewTest, ASettingsChangeDropsTheEarlierJob) {
     view.setSettings(reachSettings("fixed", 16384, 6, false));
     const LabSettings settings = reachSettings("chunk", 96, 2, false, {{"chunk", "8"}});
@@ -316,10 +337,18 @@ class AccuracyViewTest : public ::testing::Test {
 protected:
     void SetUp() override { view.show(); }
 
-    std::vector<std::map<QString, QString>> show(const LabSettings& settings) {
+    // The rows of `panel` ("budget": each method's budget sweep; "scale": the error-vs-scale panel).
+    std::vector<std::map<QString, QString>> show(const LabSettings& settings, const char* panel = "budget") {
         view.setSettings(settings);
         EXPECT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the accuracy view stayed busy";
-        return csvRows(view.csvData(), kAccuracyColumns);
+        return rowsOf(panel);
+    }
+
+    std::vector<std::map<QString, QString>> rowsOf(const char* panel) const {
+        std::vector<std::map<QString, QString>> selected;
+        for (const auto& row : csvRows(view.csvData(), kAccuracyColumns))
+            if (row.at("panel") == QLatin1String(panel)) selected.push_back(row);
+        return selected;
     }
 
     static std::vector<std::map<QString, QString>> family(const std::vector<std::map<QString, QString>>& rows, const char* name) {
@@ -391,9 +420,35 @@ TEST_F(AccuracyViewTest, OnlyInputChangesRecompute) {
     view.setSettings(settings);
     EXPECT_TRUE(view.busy());
     ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
-    const auto after = csvRows(view.csvData(), kAccuracyColumns);
+    const auto after = rowsOf("budget");
     ASSERT_EQ(after.size(), before.size());
     EXPECT_NE(after.front().at("relative_error"), before.front().at("relative_error")) << "new inputs, new errors";
+}
+
+// The input scale and the error measure recompute, are stated in every row, and the scale panel holds
+// each method at its fixed budget for every scale.
+TEST_F(AccuracyViewTest, InputScaleAndErrorMeasure) {
+    LabSettings settings = accuracySettings(false);
+    settings.accuracyInputScale = 0.25;
+    const auto quarter = show(settings);
+    ASSERT_FALSE(quarter.empty());
+    for (const auto& row : quarter) {
+        EXPECT_DOUBLE_EQ(number(row, "input_scale"), 0.25);
+        EXPECT_EQ(row.at("error_measure"), QStringLiteral("output"));
+    }
+    const auto scale = rowsOf("scale");
+    for (const double s : kAccuracyScales) {
+        const auto atScale = std::count_if(scale.begin(), scale.end(), [&](const auto& row) {
+            return row.at("family") == QLatin1String("performer") && number(row, "input_scale") == s;
+        });
+        EXPECT_EQ(atScale, 1) << "performer at its fixed budget for s = " << s;
+    }
+    settings.accuracyOnWeights = true;
+    view.setSettings(settings);
+    EXPECT_TRUE(view.busy()) << "the error measure changes what is computed";
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    for (const auto& row : rowsOf("budget")) EXPECT_EQ(row.at("error_measure"), QStringLiteral("weights"));
+    EXPECT_TRUE(view.caption().contains(QStringLiteral("W_full"))) << view.caption().toStdString();
 }
 
 } // namespace

@@ -127,12 +127,28 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"dpi out of range", {"figure", "pattern", "--dpi", "5", "-o", path("x.png")}},
         {"n out of range", {"figure", "pattern", "--n", "0", "-o", path("x.png")}},
         {"unknown option", {"figure", "pattern", "--frobnicate", "-o", path("x.png")}},
+        {"causal-only variant without --causal", {"figure", "pattern", "--variant", "xl", "-o", path("x.png")}},
+        {"bidirectional-only variant with --causal", {"figure", "timing", "--variant", "linformer", "--causal", "-o", path("x.png")}},
+        {"input scale not a number", {"figure", "accuracy", "--input-scale", "half", "-o", path("x.png")}},
+        {"input scale out of range", {"figure", "accuracy", "--input-scale", "0", "-o", path("x.png")}},
+        {"unknown error measure", {"figure", "accuracy", "--error-measure", "kl", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);
         expectOneLineError(run(arguments));
         EXPECT_EQ(files(), before) << "a file was left behind";
     }
+}
+
+// `figure` refuses what `pattern` refuses, with the same line.
+TEST_F(FigureCommandTest, CausalRulesAreThoseOfPattern) {
+    const ProcessRun figure = run({QStringLiteral("figure"), QStringLiteral("pattern"), QStringLiteral("--variant"), QStringLiteral("xl"),
+                                   QStringLiteral("-o"), path(QStringLiteral("xl.png"))});
+    const ProcessRun pattern = run({QStringLiteral("pattern"), QStringLiteral("--variant"), QStringLiteral("xl"), QStringLiteral("--n"),
+                                    QStringLiteral("64"), QStringLiteral("--out"), path(QStringLiteral("xl.npy"))});
+    EXPECT_EQ(figure.exitCode, 2);
+    EXPECT_EQ(figure.err, pattern.err);
+    EXPECT_TRUE(files().isEmpty());
 }
 
 TEST_F(FigureCommandTest, ScreenshotOfEveryView) {

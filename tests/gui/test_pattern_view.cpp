@@ -122,6 +122,28 @@ TEST_F(PatternViewTest, CompareModePaintsOnePanelPerVariant) {
     }
 }
 
+// Compare mode draws each variant that can do what was asked and says so in the panel of one that
+// cannot (linformer has no causal form), instead of drawing it bidirectional.
+TEST_F(PatternViewTest, CompareModeNamesAVariantThatCannotBeCausal) {
+    LabSettings settings = settingsFor("full", 32, true);
+    settings.compareVariants = {"full", "linformer"};
+    view->setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
+    ASSERT_EQ(view->panelCount(), 2);
+    EXPECT_TRUE(view->hoverText(0, PlaneCell{3, 1}).contains(QStringLiteral("allowed")));
+    const QString message = view->hoverText(1, PlaneCell{3, 1});
+    EXPECT_TRUE(message.contains(QStringLiteral("bidirectional only"))) << message.toStdString();
+    EXPECT_EQ(view->errorText(), message);
+    EXPECT_EQ(view->csvData().count(QStringLiteral("\nlinformer,")), 0) << "no rows for a panel that is not drawn";
+    settings.causal = false;
+    show(settings);
+    EXPECT_TRUE(view->errorText().isEmpty()) << view->errorText().toStdString();
+    settings.compareVariants = {"full", "xl"};
+    view->setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
+    EXPECT_TRUE(view->errorText().contains(QStringLiteral("causal only"))) << view->errorText().toStdString();
+}
+
 TEST_F(PatternViewTest, WeightsModeOutlinesTheMask) {
     const std::int64_t n = 16;
     LabSettings settings = settingsFor("longformer", n, false, {{"window", "4"}});

@@ -303,7 +303,11 @@ TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     ASSERT_EQ(model.size(), 1u);
     EXPECT_EQ(model.begin()->first, 64);
 
-    // The measured crossover lies between the last n where self-attention ≤ FFN and the grid point after it.
+    // The measured crossover lies between the last n where self-attention ≤ FFN and the grid point after
+    // it, over the layers none of whose parts was starved of CPU (a starved layer is never used).
+    for (const CsvRow& row : rows)
+        if (row.at("series").rfind("crossover", 0) != 0 && number(row, "cpu_share") < kStarvedCpuShare)
+            seconds.erase(static_cast<std::int64_t>(number(row, "n")));
     const MeasuredCrossover crossing = view.measuredCrossover();
     std::optional<std::int64_t> lastBelow, after;
     bool aboveAtTheEnd = false;
@@ -356,6 +360,20 @@ TEST_F(TimingViewTest, FigurePaintsTheMeasuredCurves) {
         EXPECT_EQ(colorPixels(empty, timeCurves, color), 0);
         EXPECT_EQ(colorPixels(empty, rate, color), 0);
     }
+}
+
+// The n², n√n and n guides are drawn only when asked for, and never start a new sweep.
+TEST_F(TimingViewTest, GuideLinesOnlyWhenAsked) {
+    LabSettings settings = sweepSettings({"full"}, 512);
+    measure(settings);
+    const QColor guide(0x88, 0x88, 0x88);
+    const QRect time(60, 60, 420, 440);
+    const int without = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
+    settings.timingGuides = true;
+    view.setSettings(settings);
+    EXPECT_FALSE(view.busy()) << "guides are drawn from the points already measured";
+    const int with = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
+    EXPECT_GT(with, without + 100);
 }
 
 TEST(TimingSettings, SessionKeepsTimingFieldsAndOldSessionsGetDefaults) {

@@ -5,15 +5,20 @@
 
 #include "core/analysis/accuracy.h"
 
-#include <cstdint>
 #include <memory>
+
+class QPainter;
 
 namespace attnlab {
 
-// How far the approximations are from exact softmax attention on the current inputs: the relative
-// error ‖out − out_full‖_F / ‖out_full‖_F over all heads for every sweep the variants declare
-// (VariantInfo::accuracySweeps: performer vs its random features, linformer vs k, LSH vs rounds; the
-// linear kernels as reference lines). Computed by core/analysis/accuracy.h on a worker.
+struct Axis;
+
+// How far the approximations are from exact softmax attention on the current inputs, as a lesson on
+// where each one works: one panel per method with its own budget axis (VariantInfo::accuracySweeps:
+// performer vs random features m, linformer vs projected length k, LSH vs hashing rounds; the linear
+// kernels as reference lines) on Q and K multiplied by the input scale s, and a panel of the error vs s
+// at each method's fixed budget. The error is that of the output or of the effective weights
+// (LabSettings::accuracyOnWeights). Computed by core/analysis/accuracy.h on a worker.
 class AccuracyView : public FigureView {
     Q_OBJECT
 public:
@@ -24,11 +29,12 @@ public:
     QString title() const override;
     QString caption() const override;
     void paintFigure(QPainter& painter, const QRectF& rect) const override;
-    // family, parameter, value, relative_error, seeds, min_error, max_error — one row per measurement.
+    // panel, family, parameter, value, input_scale, error_measure, relative_error, seeds, min_error,
+    // max_error — one row per measurement; panel "budget" (the method's budget sweep at the chosen
+    // scale) or "scale" (the error-vs-scale panel).
     QString csvData() const override;
     bool busy() const override { return m_jobs.busy(); }
 
-    // One point of the figure: a budget sweep's value (x > 0) or a reference line (x = 0).
     using Measurement = AccuracyMeasurement;
     struct Snapshot;
 
@@ -39,7 +45,11 @@ private:
         m_jobs.bumpGeneration();
         return true;
     }
+    // accuracy_view_paint.cpp
+    void paintBudgetPanel(QPainter& painter, const QRectF& area, const VariantInfo& variant, const Axis& y) const;
+    void paintScalePanel(QPainter& painter, const QRectF& area, const Axis& y) const;
     void paintKey(QPainter& painter, const QRectF& box) const;
+    QString measureText() const;
 
     JobRunner m_jobs{QStringLiteral("accuracy")};
     std::shared_ptr<const Snapshot> m_snapshot;

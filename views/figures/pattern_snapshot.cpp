@@ -64,6 +64,8 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         const VariantInfo& variant = requireVariant(choice.variant);
         panel.name = QString::fromStdString(variant.displayName);
         panel.hasMask = variant.hasMask;
+        panel.error = compareCausalProblem(settings, variant);
+        if (!panel.error.isEmpty()) return panel;
         ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
         const ProblemShape& shape = built.shape;
         const ParamSet& params = built.params;
@@ -124,9 +126,10 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
     return snapshot;
 }
 
-PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, int width, int height, bool withVeil) {
-    const DensityImage density = regionDensity(pattern, region, QSize(width, height));
-    PatternTile tile{region, width, height, densityColorImage(density), QImage()};
+PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, std::int64_t block, bool withVeil) {
+    const DensityImage density = regionDensity(pattern, region, block);
+    const int width = density.width, height = density.height;
+    PatternTile tile{region, blocksRegion(region, density, block), block, width, height, densityColorImage(density), QImage()};
     if (!withVeil) return tile;
     tile.veil = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
     for (int y = 0; y < height; ++y) {

@@ -45,9 +45,12 @@ struct PatternSnapshot {
     std::vector<PatternPanel> panels;
 };
 
-// The density images of one region of one panel's pattern, width × height pixels.
+// The density images of one region of one panel's pattern, width × height pixels, each pixel a whole
+// block of block × block cells (no moiré from fractional bins).
 struct PatternTile {
-    PlaneRegion region;
+    PlaneRegion region;     // what was asked for
+    PlaneRegion drawnCells; // what the images cover: region grown to whole blocks
+    std::int64_t block = 1;
     int width = 0;
     int height = 0;
     QImage mask;   // densityColor per cell block
@@ -58,7 +61,8 @@ struct PatternTile {
 // weights of every chosen variant. Errors land in their panels; a cancelled build stops adding panels.
 PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCheck& cancelled);
 
-// Runs on a worker: the mask image of `region` and, when `withVeil`, the veil drawn over the weights.
-PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, int width, int height, bool withVeil);
+// Runs on a worker: the mask image of `region` in blocks of `block` × `block` cells and, when
+// `withVeil`, the veil drawn over the weights.
+PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, std::int64_t block, bool withVeil);
 
 } // namespace attnlab

@@ -158,24 +158,24 @@ void PatternView::requestTiles() {
     m_tileJobs.bumpGeneration();
     const PlaneRegion region = m_viewport.visibleRegion();
     const double pixels = std::max(16.0, m_viewport.plot().width() * devicePixelRatioF());
-    // One cell per image pixel while cells are at least a pixel wide, else one pixel per block of cells.
-    const int width = static_cast<int>(std::min<double>(region.col1 - region.col0, pixels));
-    const int height = static_cast<int>(std::min<double>(region.row1 - region.row0, pixels));
+    // One cell per image pixel while cells are at least a pixel wide, else one pixel per whole block of
+    // cells: the smallest block that fits the plot's device pixels.
+    const std::int64_t block = densityBlock(std::max(region.col1 - region.col0, region.row1 - region.row0), static_cast<int>(pixels));
     const bool withVeil = m_settings.showWeights;
     for (std::size_t index = 0; index < m_snapshot->panels.size(); ++index) {
         const auto& pattern = m_snapshot->panels[index].pattern;
         if (!pattern) continue;
         auto& cached = m_tiles[index];
         const auto hit = std::find_if(cached.begin(), cached.end(), [&](const auto& tile) {
-            return tile->region == region && tile->width == width && tile->height == height && tile->veil.isNull() == !withVeil;
+            return tile->region == region && tile->block == block && tile->veil.isNull() == !withVeil;
         });
         if (hit != cached.end()) {
             std::rotate(hit, hit + 1, cached.end());
             continue;
         }
         m_tileJobs.submit<std::shared_ptr<const Tile>>(
-            [pattern, region, width, height, withVeil](const CancelCheck&) {
-                return std::make_shared<const Tile>(buildPatternTile(*pattern, region, width, height, withVeil));
+            [pattern, region, block, withVeil](const CancelCheck&) {
+                return std::make_shared<const Tile>(buildPatternTile(*pattern, region, block, withVeil));
             },
             [this, index, snapshot = m_snapshot](const std::shared_ptr<const Tile>& tile) {
                 if (snapshot != m_snapshot) return;

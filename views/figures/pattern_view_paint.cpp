@@ -135,13 +135,13 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     painter.save();
     painter.setPen(QPen(Qt::black, 0.8));
     painter.setBrush(Qt::NoBrush);
-    painter.drawRect(plot);
+    // Outside the heatmap: the first and last rows and columns (global tokens) stay uncovered.
+    painter.drawRect(plot.adjusted(-1.0, -1.0, 1.0, 1.0));
     painter.restore();
     paintAxes(painter, view);
     // A tile with one pixel per cell shows the mask in two colours; coarser tiles show a density.
     const Tile* tile = bestTile(index);
-    const bool cellLevel = !tile || (tile->width == tile->region.col1 - tile->region.col0 &&
-                                     tile->height == tile->region.row1 - tile->region.row0);
+    const bool cellLevel = !tile || tile->block == 1;
     paintStats(painter, panel, area, cellLevel);
 }
 
@@ -174,10 +174,10 @@ void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index,
         const QRectF source(visible.col0, visible.row0, visible.col1 - visible.col0, visible.row1 - visible.row0);
         painter.drawImage(view.regionRect(visible), panel.weightsImage, source);
         if (tile && m_settings.showMaskOutline && !tile->veil.isNull() && view.visibleCells() > 96)
-            painter.drawImage(view.regionRect(tile->region), tile->veil);
+            painter.drawImage(view.regionRect(tile->drawnCells), tile->veil);
         return;
     }
-    if (tile) painter.drawImage(view.regionRect(tile->region), tile->mask);
+    if (tile) painter.drawImage(view.regionRect(tile->drawnCells), tile->mask);
 }
 
 void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const {

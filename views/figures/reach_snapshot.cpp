@@ -76,6 +76,8 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
     try {
         const VariantInfo& variant = requireVariant(choice.variant);
         panel.name = choiceName(choice, QString::fromStdString(variant.displayName));
+        panel.error = compareCausalProblem(settings, variant);
+        if (!panel.error.isEmpty()) return panel;
         const ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
         const ProblemShape& shape = built.shape;
         const ParamSet& params = built.params;

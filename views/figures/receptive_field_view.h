@@ -33,7 +33,8 @@ public:
     // Up to this n every query is measured and the heatmap comes from the exact n × n hop matrix; above
     // it kSampledQueries evenly spaced queries (first and last included) give the curves and the heatmap rows.
     static constexpr std::int64_t kMaxHopMatrixN = 1024;
-    static constexpr std::int64_t kSampledQueries = 256;
+    // As many as the heatmap has columns: square cells, so a diagonal stays one unbroken line.
+    static constexpr std::int64_t kSampledQueries = 512;
     // Heatmap columns (and rows up to kMaxHopMatrixN) at most; larger n are shown as blocks holding their fewest hops.
     static constexpr std::int64_t kHeatmapCells = 512;
     // The maxSources the view passes to reachCurve for a pattern of size n.

@@ -17,6 +17,7 @@
 namespace attnlab {
 
 class PlotAxes;
+struct LegendEntry;
 
 // Measured wall time on this machine vs n = 64, 128, … up to LabSettings::timingMaxN, log-log, beside
 // the cost model's prediction. Variants mode: the chosen variants' attention cores (time, GFLOP/s, peak
@@ -90,6 +91,8 @@ private:
     void paintLayerShare(QPainter& painter, const QRectF& area) const;
     // Vertical markers at the measured and the cost model's crossover; crossoverText() names both.
     void paintCrossoverMarkers(const PlotAxes& axes) const;
+    void paintGuides(const PlotAxes& axes, std::vector<LegendEntry>& legend) const;
+    static void paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres);
     QString crossoverText() const;
 
     JobRunner m_jobs{QStringLiteral("timing sweep")};

@@ -65,11 +65,13 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
     axes.drawAxes();
     std::vector<LegendEntry> legend;
     QString firstError;
+    std::vector<QPointF> starvedPoints;
+    if (m_settings.timingGuides) paintGuides(axes, legend);
     for (const SeriesInfo& series : seriesList()) {
         const QColor color = seriesColorOf(series);
         Series measured{seriesLabel(series), color, {}, Qt::SolidLine, true};
         Series predicted{seriesLabel(series), color, {}, Qt::DashLine, false};
-        QStringList skipped;
+        QStringList skipped, starved;
         for (const Point* point : seriesPoints(series.index)) {
             if (!point->valid()) {
                 skipped << QString::number(point->shape.n);
@@ -79,10 +81,15 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
             const double n = static_cast<double>(point->shape.n);
             measured.points.emplace_back(n, point->medianSeconds);
             predicted.points.emplace_back(n, predictedSeconds(*point));
+            if (point->starved()) {
+                starved << QString::number(point->shape.n);
+                starvedPoints.push_back(axes.map(n, point->medianSeconds));
+            }
         }
         axes.drawSeries(predicted);
         axes.drawSeries(measured);
         QString name = seriesLabel(series);
+        if (!starved.isEmpty()) name += tr(" — CPU-starved (ringed, left out of fits and crossovers) at n = %1").arg(starved.join(QStringLiteral(", ")));
         if (!layer)
             if (const auto slopes = seriesSlopes(m_points, series.index))
                 name += QStringLiteral(" · slope %1 (cost model %2)")
@@ -94,6 +101,7 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
     legend.push_back({layer ? QStringLiteral("cost model, scaled to the largest n")
                             : QStringLiteral("cost model; slopes fitted over n ≥ %1").arg(kSlopeMinN),
                        QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
+    paintStarvedRings(painter, starvedPoints);
     if (layer) paintCrossoverMarkers(axes);
     if (m_points.empty() || std::none_of(m_points.begin(), m_points.end(), [](const Point& p) { return p.valid(); })) {
         if (!firstError.isEmpty())
@@ -105,6 +113,42 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         return;
     }
     axes.drawLegend(legend, layer ? Qt::BottomRightCorner : Qt::TopLeftCorner);
+}
+
+void TimingView::paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(QColor(0xd0, 0x20, 0x20), 1.6));
+    for (const QPointF& centre : centres) painter.drawEllipse(centre, 6.5, 6.5);
+    painter.restore();
+}
+
+// n², n√n and n through the measured range, anchored at the geometric mean of the valid times at the
+// largest n measured, so each curve's slope can be read against them.
+void TimingView::paintGuides(const PlotAxes& axes, std::vector<LegendEntry>& legend) const {
+    std::int64_t largest = 0, smallest = 0;
+    for (const Point& point : m_points)
+        if (point.valid()) {
+            largest = std::max(largest, point.shape.n);
+            smallest = smallest == 0 ? point.shape.n : std::min(smallest, point.shape.n);
+        }
+    if (largest == 0 || smallest == largest) return;
+    double logSum = 0;
+    int count = 0;
+    for (const Point& point : m_points)
+        if (point.valid() && point.shape.n == largest) logSum += std::log(point.medianSeconds), ++count;
+    const double anchor = std::exp(logSum / count);
+    const QColor grey(0x88, 0x88, 0x88);
+    const std::vector<std::pair<double, QString>> guides = {{2.0, tr("guide ∝ n²")}, {1.5, tr("guide ∝ n√n")}, {1.0, tr("guide ∝ n")}};
+    const Qt::PenStyle styles[] = {Qt::DotLine, Qt::DashDotDotLine, Qt::DashDotLine};
+    for (std::size_t g = 0; g < guides.size(); ++g) {
+        Series guide{QString(), grey, {}, styles[g], false};
+        for (std::int64_t n = smallest; n <= largest; n *= 2)
+            guide.points.emplace_back(static_cast<double>(n), anchor * std::pow(static_cast<double>(n) / largest, guides[g].first));
+        axes.drawSeries(guide);
+        legend.push_back({guides[g].second, grey, styles[g], false});
+    }
 }
 
 void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {

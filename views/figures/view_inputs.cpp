@@ -1,5 +1,7 @@
 #include "views/figures/view_inputs.h"
 
+#include <QCoreApplication>
+
 #include "core/errors.h"
 #include "core/input_files.h"
 #include "core/input_generator.h"
@@ -9,6 +11,20 @@
 #include <algorithm>
 
 namespace attnlab {
+
+QString compareCausalProblem(const LabSettings& settings, const VariantInfo& variant) {
+    if (settings.compareVariants.empty()) return {};
+    const QString name = QString::fromStdString(variant.displayName);
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly && settings.causal)
+        return QCoreApplication::translate("ViewInputs",
+                                           "%1 is bidirectional only: it has no causal form, so it is not drawn for causal attention")
+            .arg(name);
+    if (variant.causalSupport == CausalSupport::CausalOnly && !settings.causal)
+        return QCoreApplication::translate("ViewInputs",
+                                           "%1 is causal only: it has no bidirectional form, so it is not drawn without causal")
+            .arg(name);
+    return {};
+}
 
 ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant) {
     ProblemInputs inputs;

@@ -34,6 +34,11 @@ struct ViewPattern {
 };
 ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs);
 
+// In compare mode, the sentence a panel shows instead of its drawing when its variant has no form for
+// the causal choice (linformer with causal on, xl with it off); empty otherwise. One variant alone is
+// drawn as it can be (the parameter panel forces its causal flag).
+QString compareCausalProblem(const LabSettings& settings, const VariantInfo& variant);
+
 // Head `head` of a [h, rows, cols] tensor as a one-head tensor.
 Tensor3 headSlice(const Tensor3& tensor, int head);
 

@@ -42,7 +42,8 @@ LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation
 }
 
 DensityTile computeTile(const LabPattern& lab, const DensityTileRequest& request) {
-    const DensityImage density = regionDensity(*lab.pattern, request.region, request.bins);
+    const PlaneRegion& r = request.region;
+    const DensityImage density = densityImageRegion(*lab.pattern, r.row0, r.row1, r.col0, r.col1, request.bins.width(), request.bins.height());
     return DensityTile{lab.generation, lab.n, request.region, densityColorImage(density).convertToFormat(QImage::Format_RGBA8888)};
 }
 

@@ -64,8 +64,12 @@ void PlaneViewport::clampOrigin() {
     m_origin.setY(std::clamp(m_origin.y(), 0.0, std::max(0.0, limit)));
 }
 
-DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, QSize bins) {
-    return densityImageRegion(pattern, region.row0, region.row1, region.col0, region.col1, bins.width(), bins.height());
+DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, std::int64_t block) {
+    return densityImageBlocks(pattern, region.row0, region.row1, region.col0, region.col1, block);
+}
+
+PlaneRegion blocksRegion(const PlaneRegion& region, const DensityImage& density, std::int64_t block) {
+    return {region.row0, region.row0 + density.height * block, region.col0, region.col0 + density.width * block};
 }
 
 QImage densityColorImage(const DensityImage& density) {

@@ -63,9 +63,12 @@ private:
     QPointF m_origin{0, 0};
 };
 
-// The share of allowed cells of `region` of `pattern`, binned to bins.width() × bins.height() blocks
-// (row-major, first row = region.row0). Reads row ranges only, never an n × n buffer.
-DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, QSize bins);
+// The share of allowed cells of `region` of `pattern` in whole blocks of block × block cells
+// (densityImageBlocks: row-major, first row = region.row0). Reads row ranges only, never an n × n buffer.
+DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, std::int64_t block);
+// The plane cells the image of regionDensity covers: `region` grown to whole blocks (beyond n when the
+// last block is partial; drawn clipped to the plot).
+PlaneRegion blocksRegion(const PlaneRegion& region, const DensityImage& density, std::int64_t block);
 
 // A density image as colours: Format_RGB32, one pixel per bin, densityColor of its share.
 QImage densityColorImage(const DensityImage& density);

@@ -273,6 +273,32 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     for (std::int64_t n = 256; n <= 65536; n *= 2) m_timingMaxN->addItem(QString::number(n), static_cast<qlonglong>(n));
     m_timingMaxN->setToolTip(QStringLiteral("the timing sweep measures n = 64, 128, … up to this"));
     form->addRow(QStringLiteral("timing up to n"), m_timingMaxN);
+    m_timingGuides = new QCheckBox(tr("guide lines n², n√n, n"), group);
+    m_timingGuides->setObjectName(QStringLiteral("timingGuides"));
+    form->addRow(QString(), m_timingGuides);
+    connect(m_timingGuides, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_updating) return;
+        m_settings.timingGuides = on;
+        commit();
+    });
+    m_inputScale = new QComboBox(group);
+    m_inputScale->setObjectName(QStringLiteral("accuracyInputScale"));
+    for (const double scale : {0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0}) m_inputScale->addItem(QString::number(scale), scale);
+    m_inputScale->setToolTip(tr("accuracy view: Q and K multiplied by s, the logits q·k/√d by s² (the softmax temperature)"));
+    form->addRow(tr("accuracy input scale s"), m_inputScale);
+    m_errorMeasure = new QComboBox(group);
+    m_errorMeasure->setObjectName(QStringLiteral("accuracyErrorMeasure"));
+    m_errorMeasure->addItem(tr("output: ‖out − out_full‖ / ‖out_full‖"), false);
+    m_errorMeasure->addItem(tr("effective weights: ‖W − W_full‖ / ‖W_full‖"), true);
+    form->addRow(tr("accuracy error"), m_errorMeasure);
+    connect(m_inputScale, &QComboBox::activated, this, [this](int index) {
+        m_settings.accuracyInputScale = m_inputScale->itemData(index).toDouble();
+        commit();
+    });
+    connect(m_errorMeasure, &QComboBox::activated, this, [this](int index) {
+        m_settings.accuracyOnWeights = m_errorMeasure->itemData(index).toBool();
+        commit();
+    });
     connect(m_timingMode, &QComboBox::activated, this, [this](int index) {
         m_settings.timingMode = static_cast<TimingMode>(m_timingMode->itemData(index).toInt());
         commit();
@@ -334,6 +360,12 @@ void ParameterPanel::refreshWidgets() {
     if (m_timingMaxN->findData(static_cast<qlonglong>(m_settings.timingMaxN)) < 0)
         m_timingMaxN->addItem(QString::number(m_settings.timingMaxN), static_cast<qlonglong>(m_settings.timingMaxN));
     m_timingMaxN->setCurrentIndex(m_timingMaxN->findData(static_cast<qlonglong>(m_settings.timingMaxN)));
+    m_timingGuides->setChecked(m_settings.timingGuides);
+    // A scale from a session that is not listed is added so it shows as it is.
+    if (m_inputScale->findData(m_settings.accuracyInputScale) < 0)
+        m_inputScale->addItem(QString::number(m_settings.accuracyInputScale), m_settings.accuracyInputScale);
+    m_inputScale->setCurrentIndex(m_inputScale->findData(m_settings.accuracyInputScale));
+    m_errorMeasure->setCurrentIndex(m_errorMeasure->findData(m_settings.accuracyOnWeights));
     m_compare->setChecked(m_settings.compareVariants.size() > 1);
     for (int k = 0; k < m_compareChoosers.size(); ++k) {
         QComboBox* combo = m_compareChoosers[k];

@@ -95,6 +95,9 @@ private:
     QComboBox* m_unit = nullptr;
     QComboBox* m_timingMode = nullptr;
     QComboBox* m_timingMaxN = nullptr;
+    QCheckBox* m_timingGuides = nullptr;
+    QComboBox* m_inputScale = nullptr;
+    QComboBox* m_errorMeasure = nullptr;
     QCheckBox* m_compare = nullptr;
     QList<QComboBox*> m_compareChoosers;
     QList<QLineEdit*> m_compareParamEdits;

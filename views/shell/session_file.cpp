@@ -30,6 +30,7 @@ QJsonValue toJson(const ParamOverrides& value) { return overridesToJson(value); 
 QJsonValue toJson(std::int64_t value) { return static_cast<qint64>(value); }
 QJsonValue toJson(int value) { return value; }
 QJsonValue toJson(bool value) { return value; }
+QJsonValue toJson(double value) { return value; }
 QJsonValue toJson(std::uint64_t value) { return QString::number(value); }
 QJsonValue toJson(InputSource value) { return QString::fromStdString(inputSourceName(value)); }
 QJsonValue toJson(TimingMode value) { return QString::fromStdString(timingModeName(value)); }
@@ -49,6 +50,9 @@ public:
     }
     void read(const char* key, bool& target) const {
         if (const auto value = field(key, QJsonValue::Bool)) target = value->toBool();
+    }
+    void read(const char* key, double& target) const {
+        if (const auto value = field(key, QJsonValue::Double)) target = value->toDouble();
     }
     void read(const char* key, std::int64_t& target) const { readInteger(key, target); }
     void read(const char* key, int& target) const { readInteger(key, target); }
@@ -131,6 +135,9 @@ void checkSettings(const LabSettings& settings) {
     requireRange("head", settings.head, 0, settings.heads - 1);
     requireRange("layers", settings.layers, 1, 64);
     requireRange("timing_max_n", settings.timingMaxN, 64, 65536);
+    if (!(settings.accuracyInputScale >= kMinInputScale && settings.accuracyInputScale <= kMaxInputScale))
+        throw InputError("session: 'accuracy_input_scale' = " + std::to_string(settings.accuracyInputScale) +
+                         " is out of range [" + std::to_string(kMinInputScale) + ", " + std::to_string(kMaxInputScale) + "]");
     if (!settings.compareVariants.empty()) requireRange("compare", static_cast<std::int64_t>(settings.compareVariants.size()), 2, 4);
     for (const auto& id : settings.compareVariants) requireKnownVariant("compare", id);
     if (settings.compareParams.size() > settings.compareVariants.size())
