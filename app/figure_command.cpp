@@ -8,6 +8,7 @@
 
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
+#include "core/memory_budget.h"
 #include "core/registry.h"
 
 #include <QApplication>
@@ -22,8 +23,9 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timing|flops|accuracy -o FILE.{png,svg,pdf,csv}
+constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timing|flops|accuracy|inference|roofline -o FILE.{png,svg,pdf,csv}
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--n N] [--d D] [--heads H] [--head H]
+                      [--kv-heads G] [--model-layers L] [--memory-budget BYTES]
                       [--causal] [--set KEY=VALUE]... [--layers L] [--weights] [--no-outline] [--flops]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
@@ -37,6 +39,11 @@ each --set applies to every compared variant that has the parameter.
 FLOPs (2 x MACs) instead of MACs. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
+--kv-heads G: key/value heads (must divide --heads; default --heads). inference draws the KV cache of
+one layer and of --model-layers L layers (default 1) vs context length, with the context at which it
+exceeds --memory-budget (e.g. 16G; default this machine's physical RAM), beside the measured time of
+one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
+bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -76,6 +83,16 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
     settings.n = cli.integer("--n", settings.n, 1, 65536);
     settings.d = cli.integer("--d", settings.d, 1, 4096);
     settings.heads = static_cast<int>(cli.integer("--heads", settings.heads, 1, 256));
+    settings.kvHeads = static_cast<int>(cli.integer("--kv-heads", settings.heads, 1, settings.heads));
+    if (settings.heads % settings.kvHeads != 0)
+        throw InputError("attnlab figure: --kv-heads " + std::to_string(settings.kvHeads) + " must divide --heads " +
+                         std::to_string(settings.heads));
+    settings.modelLayers = cli.integer("--model-layers", settings.modelLayers, 1, 1024);
+    if (const auto budget = cli.value("--memory-budget")) {
+        const auto bytes = parseByteSize(*budget);
+        if (!bytes) throw InputError("attnlab figure: --memory-budget '" + *budget + "' is not a byte count (e.g. 16G, 512M)");
+        settings.memoryBudget = static_cast<std::int64_t>(*bytes);
+    }
     settings.head = static_cast<int>(cli.integer("--head", 0, 0, settings.heads - 1));
     settings.layers = cli.integer("--layers", settings.layers, 1, 64);
     settings.causal = cli.flag("--causal");
@@ -109,12 +126,13 @@ int figureCommand(const std::vector<std::string>& args) {
         return 0;
     }
     if (args.empty() || args[0].rfind("-", 0) == 0)
-        throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops or accuracy");
+        throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops, accuracy, inference or roofline");
     const QString name = QString::fromStdString(args[0]);
     if (!figureViewNames().contains(name))
-        throw InputError("attnlab figure: unknown view '" + args[0] + "' (pattern, reach, timing, flops, accuracy)");
+        throw InputError("attnlab figure: unknown view '" + args[0] + "' (pattern, reach, timing, flops, accuracy, inference, roofline)");
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + 1, args.end()),
-                      {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
+                      {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--kv-heads", "--model-layers", "--memory-budget",
+                       "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer"});
     const auto shortOut = cli.value("-o");

@@ -118,7 +118,7 @@ TEST(AccuracySweeps, PoolingWithKEqualToNIsExactAndCausalLeavesOutBidirectionalV
 TEST(SettingsFields, EveryFieldChangesExactlyTheKeysOfItsUses) {
     const std::vector<SettingsUse> uses = {SettingsUse::LabPattern, SettingsUse::PatternFigure, SettingsUse::Reach,
                                            SettingsUse::AccuracyInputs, SettingsUse::TimingSweep, SettingsUse::CostShape,
-                                           SettingsUse::CostFigure};
+                                           SettingsUse::CostFigure, SettingsUse::Inference};
     std::set<std::string> names;
     const LabSettings base;
     for (const SettingsField& field : settingsFields()) {

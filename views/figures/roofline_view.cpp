@@ -1,0 +1,171 @@
+#include "views/figures/roofline_view.h"
+
+#include "core/analysis/timing_sweep.h"
+#include "views/plot/plot_axes.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// The chosen variants, labelled as the timing view labels them.
+std::vector<InferenceChoice> rooflineChoices(const LabSettings& settings) {
+    std::vector<InferenceChoice> choices;
+    for (const VariantChoice& choice : chosenVariants(settings)) choices.push_back({choice, choiceLabel(choice)});
+    return choices;
+}
+
+double ridge(const PeakResult& peak) { return peak.bandwidthGBs > 0 ? peak.fmaGflops / peak.bandwidthGBs : 1.0; }
+
+} // namespace
+
+RooflineView::RooflineView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
+
+QString RooflineView::title() const {
+    if (!m_peak) return tr("Roofline of this machine: prefill vs one decoding step");
+    return tr("Roofline of this machine (threads: %1): FMA peak %2 GFLOP/s, memory %3 GB/s")
+        .arg(m_peak->threads)
+        .arg(m_peak->fmaGflops, 0, 'f', 0)
+        .arg(m_peak->bandwidthGBs, 0, 'f', 1);
+}
+
+QString RooflineView::caption() const {
+    return settingsCaption(m_settings) +
+           tr("   |   h_kv=%1. Arithmetic intensity = 2 × MACs / bytes_min (the least memory traffic: docs/benchmarks.md, "
+              "docs/inference.md); GFLOP/s = 2 × MACs / median time. Roof = min(FMA peak, intensity × STREAM-triad "
+              "bandwidth). Prefill: a full forward at n; decode: one token at context n.")
+               .arg(m_settings.kvHeads > 0 ? m_settings.kvHeads : m_settings.heads);
+}
+
+bool RooflineView::needsWork(const LabSettings& before, const LabSettings& after) const {
+    return !sameFields(before, after, SettingsUse::Inference);
+}
+
+bool RooflineView::cancelWork() {
+    m_jobs.bumpGeneration();
+    return true;
+}
+
+void RooflineView::startWork() {
+    m_jobs.bumpGeneration();
+    m_points.clear();
+    const int threads = JobRunner::kernelThreads();
+    if (!m_peak || m_peak->threads != threads)
+        m_jobs.submit<PeakResult>([threads](const CancelCheck&) { return sessionMachinePeak(threads); },
+                                  [this](const PeakResult& peak) {
+                                      m_peak = peak;
+                                      update();
+                                  });
+    for (const InferenceChoice& choice : rooflineChoices(m_settings))
+        for (const bool decode : {false, true})
+            m_jobs.submit<std::optional<RooflineMeasurement>>(
+                [settings = m_settings, choice, decode, threads](const CancelCheck& cancelled) {
+                    return measureRoofline(settings, choice, decode, sessionMachinePeak(threads), threads, cancelled);
+                },
+                [this](const std::optional<RooflineMeasurement>& point) {
+                    if (!point) return;
+                    m_points.push_back(*point);
+                    update();
+                });
+    update();
+}
+
+void RooflineView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const QRectF body = paintFrame(painter, rect, title(), caption());
+    std::vector<double> xs = {0.1, 100.0}, ys = {1.0};
+    if (m_peak) {
+        xs.push_back(ridge(*m_peak) * 4);
+        ys.push_back(m_peak->fmaGflops * 2);
+        ys.push_back(m_peak->bandwidthGBs * 0.1);
+    }
+    for (const RooflineMeasurement& point : m_points)
+        if (point.valid()) {
+            xs.push_back(point.roof.intensity);
+            ys.push_back(point.gflops);
+        }
+    Axis x = Axis::fitted(tr("arithmetic intensity (flop per byte of minimum memory traffic)"), AxisScale::Log10, xs);
+    Axis y = Axis::fitted(tr("GFLOP/s (measured)"), AxisScale::Log10, ys);
+    const PlotAxes axes(painter, body, x, y, tr("Prefill (filled circles) and one decoding step (open squares) under the roof"));
+    axes.drawAxes();
+    if (!m_peak) {
+        axes.drawNotice(tr("measuring this machine's FMA peak and memory bandwidth…"));
+        return;
+    }
+    paintRoof(axes, x.min, x.max);
+    paintPoints(axes, painter);
+    if (m_points.empty()) axes.drawNotice(busy() ? tr("timing prefill and decoding…") : tr("no measurement"));
+}
+
+void RooflineView::paintRoof(const PlotAxes& axes, double xMin, double xMax) const {
+    const double ridgeX = ridge(*m_peak);
+    Series roof{tr("roof"), Qt::black, {}, Qt::SolidLine, false};
+    for (const double intensity : {xMin, std::clamp(ridgeX, xMin, xMax), xMax})
+        roof.points.emplace_back(intensity, std::min(m_peak->fmaGflops, intensity * m_peak->bandwidthGBs));
+    axes.drawSeries(roof);
+    axes.drawVerticalMarker(ridgeX, tr("ridge %1 flop/byte: left of it memory-bound, right of it compute-bound").arg(ridgeX, 0, 'f', 1),
+                            QColor(0x55, 0x55, 0x55));
+}
+
+// Each point with its label to its right, moved down a line while it would cover an earlier label.
+void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    std::vector<QRectF> placed;
+    std::vector<LegendEntry> notes;
+    painter.save();
+    int index = 0;
+    for (const RooflineMeasurement& point : m_points) {
+        const QColor color = seriesColor(index++ / 2);
+        if (!point.valid()) {
+            notes.push_back({tr("%1 %2: %3").arg(QString::fromStdString(point.label), point.decode ? tr("decode") : tr("prefill"),
+                                                 QString::fromStdString(point.error)),
+                             color, Qt::SolidLine});
+            continue;
+        }
+        const QPointF at = axes.map(point.roof.intensity, point.gflops);
+        painter.setPen(QPen(color.darker(130), 1.5));
+        painter.setBrush(point.decode ? QBrush(Qt::white) : QBrush(color));
+        if (point.decode)
+            painter.drawRect(QRectF(at.x() - 4.5, at.y() - 4.5, 9, 9));
+        else
+            painter.drawEllipse(at, 5.0, 5.0);
+        const QString text = tr("%1 %2: %3 GFLOP/s, %4% of roof")
+                                 .arg(QString::fromStdString(point.label), point.decode ? tr("decode") : tr("prefill"))
+                                 .arg(point.gflops, 0, 'f', point.gflops < 10 ? 2 : 0)
+                                 .arg(100.0 * point.roof.fractionOfRoof, 0, 'f', 0);
+        QRectF box(at.x() + 8, at.y() - metrics.height() / 2, metrics.horizontalAdvance(text) + 4, metrics.height());
+        if (box.right() > axes.plotRect().right()) box.moveRight(at.x() - 8);
+        for (int tries = 0; tries < 8 && std::any_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(box); }); ++tries)
+            box.translate(0, metrics.height());
+        placed.push_back(box);
+        painter.setPen(color.darker(150));
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+    painter.restore();
+    if (!notes.empty()) axes.drawLegend(notes, Qt::BottomRightCorner);
+}
+
+QString RooflineView::csvData() const {
+    QString csv = QStringLiteral("kind,label,intensity_flop_per_byte,gflops,attention_macs,bytes_min,median_s,roof_gflops,memory_bound\n");
+    if (m_peak)
+        csv += QStringLiteral("machine,\"fma peak %1 GFLOP/s; triad %2 GB/s\",%3,%1,,,,%1,\n")
+                   .arg(QString::number(m_peak->fmaGflops, 'g', 17), QString::number(m_peak->bandwidthGBs, 'g', 17),
+                        QString::number(ridge(*m_peak), 'g', 17));
+    for (const RooflineMeasurement& point : m_points) {
+        if (!point.valid()) continue;
+        csv += QStringLiteral("%1,\"%2\",%3,%4,%5,%6,%7,%8,%9\n")
+                   .arg(point.decode ? QStringLiteral("decode") : QStringLiteral("prefill"), QString::fromStdString(point.label),
+                        QString::number(point.roof.intensity, 'g', 17), QString::number(point.gflops, 'g', 17),
+                        QString::number(point.macs, 'g', 17), QString::number(point.bytesMin, 'g', 17),
+                        QString::number(point.medianSeconds, 'g', 17), QString::number(point.roof.roofGflops, 'g', 17))
+                   .arg(point.roof.memoryBound ? QStringLiteral("yes") : QStringLiteral("no"));
+    }
+    return csv;
+}
+
+} // namespace attnlab
