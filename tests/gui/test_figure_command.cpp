@@ -194,6 +194,9 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"dpi out of range", {"figure", "pattern", "--dpi", "5", "-o", path("x.png")}},
         {"n out of range", {"figure", "pattern", "--n", "0", "-o", path("x.png")}},
         {"unknown option", {"figure", "pattern", "--frobnicate", "-o", path("x.png")}},
+        {"kv heads not dividing heads", {"figure", "inference", "--heads", "4", "--kv-heads", "3", "-o", path("x.png")}},
+        {"kv heads above heads", {"figure", "roofline", "--heads", "4", "--kv-heads", "8", "-o", path("x.png")}},
+        {"memory budget not a size", {"figure", "inference", "--memory-budget", "lots", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);

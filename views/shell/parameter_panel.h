@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -36,6 +37,8 @@ public:
     QComboBox* variantChooser() const { return m_variant; }
     QComboBox* compareChooser(int k) const;
     QSpinBox* lengthEditor() const { return m_n; }
+    // Key/value heads h_kv (0 shows "= h": as many as the query heads).
+    QSpinBox* kvHeadsEditor() const { return m_kvHeads; }
     QString message() const;
 
 signals:
@@ -48,6 +51,11 @@ private:
     QWidget* buildInputGroup();
     QWidget* buildDisplayGroup();
     QWidget* buildCompareGroup();
+    // parameter_inference.cpp: the h_kv row of the Shape group and the Inference group (model layers,
+    // memory budget).
+    void addKvHeadsRow(QFormLayout* form, QWidget* group);
+    QWidget* buildInferenceGroup();
+    void refreshInferenceWidgets();
     QComboBox* makeVariantCombo(bool allowNone);
     QLineEdit* makeFileRow(QFormLayout* form, const QString& label, std::string LabSettings::*path);
 
@@ -71,6 +79,9 @@ private:
     QSpinBox* m_d = nullptr;
     QSpinBox* m_heads = nullptr;
     QSpinBox* m_head = nullptr;
+    QSpinBox* m_kvHeads = nullptr;
+    QSpinBox* m_modelLayers = nullptr;
+    QDoubleSpinBox* m_memoryBudget = nullptr;
     QCheckBox* m_causal = nullptr;
     QFormLayout* m_paramForm = nullptr;
     QStringList m_keys;
