@@ -21,7 +21,7 @@ struct InferenceChoice {
 };
 
 // The reference set every inference figure compares — full; a sliding window of 4096 keys (longformer
-// window 8191, Mistral-7B's span); the same window with 4 attention sinks (globals 0,1,2,3, as in
+// window 8190, r = 4095, Mistral-7B's span); the same window with 4 attention sinks (globals 0,1,2,3, as in
 // StreamingLLM); chunks of 4096; linear attention's constant state (elu) — followed by the chosen
 // variants that are not already among them.
 std::vector<InferenceChoice> inferenceChoices(const LabSettings& settings);
