@@ -50,10 +50,10 @@ TimingRequest requestFor(const InferenceChoice& choice, const ProblemShape& shap
 std::vector<InferenceChoice> inferenceChoices(const LabSettings& settings) {
     std::vector<InferenceChoice> choices = {
         {{"full", {}}, "full"},
-        {{"longformer", {{"window", "8190"}}}, "sliding window 4096"},
-        {{"longformer", {{"window", "8190"}, {"globals", "0,1,2,3"}}}, "window 4096 + 4 sinks"},
+        {{"longformer", {{"window", "8190"}}}, "window 4096"},
+        {{"longformer", {{"window", "8190"}, {"globals", "0,1,2,3"}}}, "window + 4 sinks"},
         {{"chunk", {{"chunk", "4096"}}}, "chunk 4096"},
-        {{"linear", {}}, "linear (elu state)"},
+        {{"linear", {}}, "linear (elu)"},
     };
     for (const VariantChoice& chosen : chosenVariants(settings))
         if (std::none_of(choices.begin(), choices.end(), [&](const InferenceChoice& c) { return sameChoice(c.choice, chosen); }))

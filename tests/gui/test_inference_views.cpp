@@ -80,11 +80,11 @@ TEST(InferenceView, CacheCurvesMatchCostAndTheBudgetCrossingMatchesTheClosedForm
     };
     ASSERT_TRUE(curve("full").runsOutAt.has_value());
     EXPECT_EQ(*curve("full").runsOutAt, (std::int64_t{1} << 18) + 1);
-    EXPECT_FALSE(curve("sliding window 4096").runsOutAt.has_value());
-    EXPECT_FALSE(curve("window 4096 + 4 sinks").runsOutAt.has_value());
-    EXPECT_FALSE(curve("linear (elu state)").runsOutAt.has_value());
-    EXPECT_EQ(curve("sliding window 4096").points.back().retainedKeys, std::optional<std::int64_t>(4096));
-    EXPECT_EQ(curve("window 4096 + 4 sinks").points.back().retainedKeys, std::optional<std::int64_t>(4100));
+    EXPECT_FALSE(curve("window 4096").runsOutAt.has_value());
+    EXPECT_FALSE(curve("window + 4 sinks").runsOutAt.has_value());
+    EXPECT_FALSE(curve("linear (elu)").runsOutAt.has_value());
+    EXPECT_EQ(curve("window 4096").points.back().retainedKeys, std::optional<std::int64_t>(4096));
+    EXPECT_EQ(curve("window + 4 sinks").points.back().retainedKeys, std::optional<std::int64_t>(4100));
 
     // One decoding step timed per curve at n = 256 and 512, each rate its cost-model MACs over its time.
     EXPECT_EQ(view.timings().size(), 10u);

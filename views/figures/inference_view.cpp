@@ -29,6 +29,13 @@ CacheCurves cacheCurves(const LabSettings& settings, const std::vector<Inference
     return result;
 }
 
+// Context lengths as LLM papers write them: 512, 4k, 64k, 1M (powers of two).
+QString tokensText(double n) {
+    if (n >= 1048576) return QStringLiteral("%1M").arg(n / 1048576, 0, 'g', 4);
+    if (n >= 1024) return QStringLiteral("%1k").arg(n / 1024, 0, 'g', 4);
+    return QString::number(n, 'g', 6);
+}
+
 double layers(const LabSettings& settings) { return static_cast<double>(settings.modelLayers); }
 
 double maxBytes(const KvCacheCurve& curve) {
@@ -98,7 +105,7 @@ void InferenceView::startWork() {
 
 void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = paintFrame(painter, rect, title(), caption());
-    const double split = body.left() + body.width() * 0.56;
+    const double split = body.left() + body.width() * 0.6;
     paintCache(painter, QRectF(body.topLeft(), QPointF(split - 8, body.bottom())));
     paintTiming(painter, QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
 }
@@ -111,6 +118,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
             ys.push_back(point.layerBytes * layers(m_settings));
         }
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
+    x.format = tokensText;
     Axis y = Axis::fitted(tr("KV cache (bytes, float32)"), AxisScale::Log2, ys);
     y.format = bytesText;
     const bool perLayer = m_settings.modelLayers > 1;
@@ -139,8 +147,8 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
         }
         axes.drawSeries(model);
         if (perLayer) axes.drawSeries(layer);
-        const QString limit = curve.runsOutAt ? tr("%1: runs out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
-                                              : tr("%1: never runs out (at most %2)").arg(name, bytesText(maxBytes(curve) * layers(m_settings)));
+        const QString limit = curve.runsOutAt ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
+                                              : tr("%1: never (≤ %2)").arg(name, bytesText(maxBytes(curve) * layers(m_settings)));
         legend.push_back({limit, color, Qt::SolidLine});
     }
     paintBudget(painter, axes);
@@ -192,11 +200,12 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
         if (timing.valid()) ys.push_back(timing.medianSeconds);
     if (ys.empty()) ys = {1e-6, 1e-3};
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
+    x.format = tokensText;
     Axis y = Axis::fitted(tr("time per decoding step, one layer"), AxisScale::Log10, ys);
     y.format = durationText;
     const int done = static_cast<int>(m_timings.size());
-    const QString panel = done < m_total && busy() ? tr("Measured decoding step (%1 of %2 points)").arg(done).arg(m_total)
-                                                   : tr("Measured decoding step (colours as on the left)");
+    const QString panel = done < m_total && busy() ? tr("Decoding step, measured (%1/%2)").arg(done).arg(m_total)
+                                                   : tr("Decoding step, measured");
     const PlotAxes axes(painter, area, x, y, panel);
     axes.drawAxes();
     if (m_timings.empty()) {

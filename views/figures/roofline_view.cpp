@@ -29,18 +29,21 @@ RooflineView::RooflineView(QWidget* parent) : FigureView(parent) { watchJobs(m_j
 
 QString RooflineView::title() const {
     if (!m_peak) return tr("Roofline of this machine: prefill vs one decoding step");
-    return tr("Roofline of this machine (threads: %1): FMA peak %2 GFLOP/s, memory %3 GB/s")
-        .arg(m_peak->threads)
+    return tr("Roofline: FMA peak %1 GFLOP/s, memory %2 GB/s (threads: %3)")
         .arg(m_peak->fmaGflops, 0, 'f', 0)
-        .arg(m_peak->bandwidthGBs, 0, 'f', 1);
+        .arg(m_peak->bandwidthGBs, 0, 'f', 1)
+        .arg(m_peak->threads);
 }
 
 QString RooflineView::caption() const {
     return settingsCaption(m_settings) +
            tr("   |   h_kv=%1. Arithmetic intensity = 2 × MACs / bytes_min (the least memory traffic: docs/benchmarks.md, "
               "docs/inference.md); GFLOP/s = 2 × MACs / median time. Roof = min(FMA peak, intensity × STREAM-triad "
-              "bandwidth). Prefill: a full forward at n; decode: one token at context n.")
-               .arg(m_settings.kvHeads > 0 ? m_settings.kvHeads : m_settings.heads);
+              "bandwidth); left of the ridge memory-bound, right of it compute-bound. Prefill: a full forward at n; "
+              "decode: one token at context n. A kernel repeated on data that fits the caches (last level: %2) reads "
+              "it from there and can pass the memory roof, which is measured on arrays larger than the cache.")
+               .arg(m_settings.kvHeads > 0 ? m_settings.kvHeads : m_settings.heads)
+               .arg(m_peak && m_peak->lastLevelCacheBytes > 0 ? bytesText(static_cast<double>(m_peak->lastLevelCacheBytes)) : tr("size unknown"));
 }
 
 bool RooflineView::needsWork(const LabSettings& before, const LabSettings& after) const {
@@ -108,23 +111,29 @@ void RooflineView::paintRoof(const PlotAxes& axes, double xMin, double xMax) con
     for (const double intensity : {xMin, std::clamp(ridgeX, xMin, xMax), xMax})
         roof.points.emplace_back(intensity, std::min(m_peak->fmaGflops, intensity * m_peak->bandwidthGBs));
     axes.drawSeries(roof);
-    axes.drawVerticalMarker(ridgeX, tr("ridge %1 flop/byte: left of it memory-bound, right of it compute-bound").arg(ridgeX, 0, 'f', 1),
-                            QColor(0x55, 0x55, 0x55));
+    axes.drawVerticalMarker(ridgeX, tr("ridge %1 flop/byte").arg(ridgeX, 0, 'f', 1), QColor(0x55, 0x55, 0x55));
 }
 
-// Each point with its label to its right, moved down a line while it would cover an earlier label.
+// Each point's label at the first of eight places around it (right, left, below, above, then farther)
+// that covers neither an earlier label nor any point; else at the first place.
 void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
     const QFontMetricsF metrics(painter.font(), painter.device());
-    std::vector<QRectF> placed;
+    const double line = metrics.height();
+    std::vector<QRectF> taken;
+    for (const RooflineMeasurement& point : m_points)
+        if (point.valid()) {
+            const QPointF at = axes.map(point.roof.intensity, point.gflops);
+            taken.emplace_back(at.x() - 6, at.y() - 6, 12, 12);
+        }
     std::vector<LegendEntry> notes;
     painter.save();
     int index = 0;
     for (const RooflineMeasurement& point : m_points) {
         const QColor color = seriesColor(index++ / 2);
+        const QString kind = point.decode ? tr("decode") : tr("prefill");
         if (!point.valid()) {
-            notes.push_back({tr("%1 %2: %3").arg(QString::fromStdString(point.label), point.decode ? tr("decode") : tr("prefill"),
-                                                 QString::fromStdString(point.error)),
-                             color, Qt::SolidLine});
+            notes.push_back({tr("%1 %2: %3").arg(QString::fromStdString(point.label), kind, QString::fromStdString(point.error)), color,
+                             Qt::SolidLine});
             continue;
         }
         const QPointF at = axes.map(point.roof.intensity, point.gflops);
@@ -134,15 +143,27 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
             painter.drawRect(QRectF(at.x() - 4.5, at.y() - 4.5, 9, 9));
         else
             painter.drawEllipse(at, 5.0, 5.0);
-        const QString text = tr("%1 %2: %3 GFLOP/s, %4% of roof")
-                                 .arg(QString::fromStdString(point.label), point.decode ? tr("decode") : tr("prefill"))
-                                 .arg(point.gflops, 0, 'f', point.gflops < 10 ? 2 : 0)
-                                 .arg(100.0 * point.roof.fractionOfRoof, 0, 'f', 0);
-        QRectF box(at.x() + 8, at.y() - metrics.height() / 2, metrics.horizontalAdvance(text) + 4, metrics.height());
-        if (box.right() > axes.plotRect().right()) box.moveRight(at.x() - 8);
-        for (int tries = 0; tries < 8 && std::any_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(box); }); ++tries)
-            box.translate(0, metrics.height());
-        placed.push_back(box);
+        const QString rate = QString::number(point.gflops, 'f', point.gflops < 10 ? 2 : 0);
+        const QString text = point.roof.fractionOfRoof > 1.0
+                                 ? tr("%1 %2: %3 GFLOP/s, above the roof (cached)").arg(QString::fromStdString(point.label), kind, rate)
+                                 : tr("%1 %2: %3 GFLOP/s, %4% of roof")
+                                       .arg(QString::fromStdString(point.label), kind, rate,
+                                            QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
+        const double width = metrics.horizontalAdvance(text) + 4;
+        const std::vector<QPointF> corners = {{at.x() + 8, at.y() - line / 2},          {at.x() - 8 - width, at.y() - line / 2},
+                                              {at.x() - width / 2, at.y() + 7},         {at.x() - width / 2, at.y() - 7 - line},
+                                              {at.x() - width / 2, at.y() + 7 + line},  {at.x() - width / 2, at.y() - 7 - 2 * line},
+                                              {at.x() + 8, at.y() + line},              {at.x() - 8 - width, at.y() + line}};
+        QRectF box(corners.front(), QSizeF(width, line));
+        for (const QPointF& corner : corners) {
+            const QRectF candidate(corner, QSizeF(width, line));
+            if (!axes.plotRect().contains(candidate)) continue;
+            if (std::none_of(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(candidate); })) {
+                box = candidate;
+                break;
+            }
+        }
+        taken.push_back(box);
         painter.setPen(color.darker(150));
         painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
     }
