@@ -1,5 +1,6 @@
 #include "views/figures/inference_view.h"
 
+#include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 
 #include <QFontMetricsF>
@@ -49,7 +50,7 @@ double maxBytes(const KvCacheCurve& curve) {
 InferenceView::InferenceView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
 
 QString InferenceView::title() const {
-    return tr("Decoding: KV cache and step time (h=%1, h_kv=%2, d=%3, %4 layers)")
+    return tr("Decoding: KV cache and step time (h=%1, h_kv=%2, d=%3, L=%4)")
         .arg(m_settings.heads)
         .arg(m_settings.kvHeads > 0 ? m_settings.kvHeads : m_settings.heads)
         .arg(m_settings.d)
@@ -112,11 +113,19 @@ void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
 
 void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs = {16.0, std::ldexp(1.0, m_maxLog2)}, ys = {m_budget};
-    for (const KvCacheCurve& curve : m_curves)
+    std::vector<LegendEntry> legend;
+    for (std::size_t k = 0; k < m_curves.size(); ++k) {
+        const KvCacheCurve& curve = m_curves[k];
         for (const KvCachePoint& point : curve.points) {
             ys.push_back(point.layerBytes);
             ys.push_back(point.layerBytes * layers(m_settings));
         }
+        const QString name = QString::fromStdString(curve.choice.label);
+        const QString text = !curve.error.empty() ? tr("%1: cannot decode").arg(name)
+                             : curve.runsOutAt   ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
+                                                 : tr("%1: never (≤ %2)").arg(name, bytesText(maxBytes(curve) * layers(m_settings)));
+        legend.push_back({text, seriesColor(static_cast<int>(k)), Qt::SolidLine});
+    }
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
     Axis y = Axis::fitted(tr("KV cache (bytes, float32)"), AxisScale::Log2, ys);
@@ -124,35 +133,25 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     const bool perLayer = m_settings.modelLayers > 1;
     const QString panel = perLayer ? tr("KV cache: %1 layers (solid), one layer (dotted)").arg(m_settings.modelLayers)
                                    : tr("KV cache of one layer vs context");
-    const PlotAxes axes(painter, area, x, y, panel);
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, panel);
     axes.drawAxes();
     if (m_curves.empty()) {
         axes.drawNotice(tr("computing the cache sizes…"));
         return;
     }
-    std::vector<LegendEntry> legend;
     for (std::size_t k = 0; k < m_curves.size(); ++k) {
         const KvCacheCurve& curve = m_curves[k];
         const QColor color = seriesColor(static_cast<int>(k));
-        const QString name = QString::fromStdString(curve.choice.label);
-        if (!curve.error.empty()) {
-            legend.push_back({tr("%1: cannot decode").arg(name), color, Qt::SolidLine});
-            continue;
-        }
-        Series model{name, color, {}, Qt::SolidLine, false};
-        Series layer{name, color, {}, Qt::DotLine, false};
+        Series model{QString::fromStdString(curve.choice.label), color, {}, Qt::SolidLine, false};
+        Series layer{model.name, color, {}, Qt::DotLine, false};
         for (const KvCachePoint& point : curve.points) {
             model.points.emplace_back(static_cast<double>(point.n), point.layerBytes * layers(m_settings));
             layer.points.emplace_back(static_cast<double>(point.n), point.layerBytes);
         }
         axes.drawSeries(model);
         if (perLayer) axes.drawSeries(layer);
-        const QString limit = curve.runsOutAt ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
-                                              : tr("%1: never (≤ %2)").arg(name, bytesText(maxBytes(curve) * layers(m_settings)));
-        legend.push_back({limit, color, Qt::SolidLine});
     }
     paintBudget(painter, axes);
-    axes.drawLegend(legend, Qt::TopLeftCorner);
 }
 
 // The budget line and, on it, a dot where each curve crosses it with its n above (labels that would touch
