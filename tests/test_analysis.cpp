@@ -236,34 +236,40 @@ TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange
 namespace attnlab {
 namespace {
 
-// The first context at which L layers outgrow a budget, against a scan of every n: full attention's
-// cache grows one key at a time; chunk's sawtooth peaks at its chunk length within the first chunk.
+// The first context at which L layers outgrow a budget, against a scan of every n, for full attention
+// (its cache grows one key at a time) and chunks of 128 (a power of two: every doubling up to the chunk
+// stays in the first chunk, where the cache still grows); for chunks of 100 the search still ends on a
+// crossing (over the budget at n, not at n − 1).
 TEST(ContextLimit, IsTheFirstContextOverTheBudgetFoundByScanning) {
     LabSettings settings;
     settings.heads = 4;
     settings.kvHeads = 2;
     settings.d = 16;
     settings.modelLayers = 3;
-    const auto scan = [&](const VariantChoice& choice, double budget) -> std::optional<std::int64_t> {
+    const auto bytesAt = [&](const VariantChoice& choice, std::int64_t n) {
         const VariantInfo& variant = requireVariant(choice.variant);
-        for (std::int64_t n = 1; n <= 4096; ++n) {
-            ProblemShape shape = problemShape(settings, variant);
-            shape.n = n;
-            shape.causal = true;
-            const double bytes = 3.0 * decodeCache(variant, shape, prepareParams(variant, shape, choice.params)).kvCacheBytes;
-            if (bytes > budget) return n;
-        }
+        ProblemShape shape = problemShape(settings, variant);
+        shape.n = n;
+        shape.causal = true;
+        return 3.0 * decodeCache(variant, shape, prepareParams(variant, shape, choice.params)).kvCacheBytes;
+    };
+    const auto scan = [&](const VariantChoice& choice, double budget) -> std::optional<std::int64_t> {
+        for (std::int64_t n = 1; n <= 4096; ++n)
+            if (bytesAt(choice, n) > budget) return n;
         return std::nullopt;
     };
+    const VariantChoice full{"full", {}}, chunk{"chunk", {{"chunk", "128"}}}, oddChunk{"chunk", {{"chunk", "100"}}};
     for (const double budget : {1000.0, 60000.0, 200000.0}) {
         SCOPED_TRACE(budget);
-        const VariantChoice full{"full", {}}, chunk{"chunk", {{"chunk", "100"}}};
         EXPECT_EQ(contextLimit(settings, full, budget), scan(full, budget));
-        // 3 layers × 2 heads × 32 floats × 4 bytes = 768 bytes per key; chunk 100 keeps ≤ 76,800 bytes.
-        if (budget >= 76800.0)
-            EXPECT_FALSE(contextLimit(settings, chunk, budget).has_value());
-        else
-            EXPECT_EQ(contextLimit(settings, chunk, budget), scan(chunk, budget));
+        // 3 layers × 2 heads × 32 floats × 4 bytes = 768 bytes per key; chunk 128 keeps ≤ 98,304 bytes.
+        EXPECT_EQ(contextLimit(settings, chunk, budget), budget >= 98304.0 ? std::nullopt : scan(chunk, budget));
+        if (const auto limit = contextLimit(settings, oddChunk, budget)) {
+            EXPECT_GT(bytesAt(oddChunk, *limit), budget);
+            if (*limit > 1) {
+                EXPECT_LE(bytesAt(oddChunk, *limit - 1), budget);
+            }
+        }
     }
     EXPECT_EQ(contextLimit(settings, {"full", {}}, 60000.0), std::optional<std::int64_t>(79)); // 78 · 768 = 59,904
 }

@@ -53,9 +53,10 @@ std::vector<std::int64_t> kvCacheSizes(int maxLog2);
 // The curve at kvCacheSizes(maxLog2) under `settings`' shape (heads, kvHeads, d; dv = d; causal).
 KvCacheCurve kvCacheCurve(const LabSettings& settings, const InferenceChoice& choice, double budgetBytes, int maxLog2);
 
-// The least n ≤ kMaxContext with layers × layer bytes > budgetBytes: doubling n, then bisecting the last
-// doubling (exact for a cache that never shrinks as n grows, as every rule of the spec but chunk's and
-// xl's sawtooth, whose maximum is reached within its first period). nullopt when none.
+// An n ≤ kMaxContext where layers × layer bytes crosses budgetBytes (over at n, not at n − 1): doubling n,
+// then bisecting the last doubling. The least such n for a cache that never shrinks as n grows and for a
+// sawtooth whose period is a power of two; another period (chunk, xl, fixed) may give a later crossing.
+// nullopt when no doubling up to kMaxContext is over.
 std::optional<std::int64_t> contextLimit(const LabSettings& settings, const VariantChoice& choice, double budgetBytes);
 
 // The decoding step's measured time at context n (budgeted like a timing-view point).
