@@ -114,8 +114,8 @@ void RooflineView::paintRoof(const PlotAxes& axes, double xMin, double xMax) con
     axes.drawVerticalMarker(ridgeX, tr("ridge %1 flop/byte").arg(ridgeX, 0, 'f', 1), QColor(0x55, 0x55, 0x55));
 }
 
-// Each point's label at the first of eight places around it (right, left, below, above, then farther)
-// that covers neither an earlier label nor any point; else at the first place.
+// Each point's label at the first place beside it (right or left, then a line farther up or down each
+// time) inside the plot that covers neither an earlier label nor any point.
 void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const double line = metrics.height();
@@ -145,19 +145,25 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
             painter.drawEllipse(at, 5.0, 5.0);
         const QString rate = QString::number(point.gflops, 'f', point.gflops < 10 ? 2 : 0);
         const QString text = point.roof.fractionOfRoof > 1.0
-                                 ? tr("%1 %2: %3 GFLOP/s, above the roof (cached)").arg(QString::fromStdString(point.label), kind, rate)
+                                 ? tr("%1 %2: %3 GFLOP/s (cached)").arg(QString::fromStdString(point.label), kind, rate)
                                  : tr("%1 %2: %3 GFLOP/s, %4% of roof")
                                        .arg(QString::fromStdString(point.label), kind, rate,
                                             QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
         const double width = metrics.horizontalAdvance(text) + 4;
-        const std::vector<QPointF> corners = {{at.x() + 8, at.y() - line / 2},          {at.x() - 8 - width, at.y() - line / 2},
-                                              {at.x() - width / 2, at.y() + 7},         {at.x() - width / 2, at.y() - 7 - line},
-                                              {at.x() - width / 2, at.y() + 7 + line},  {at.x() - width / 2, at.y() - 7 - 2 * line},
-                                              {at.x() + 8, at.y() + line},              {at.x() - 8 - width, at.y() + line}};
+        // Right of the point, then left, each at 0, ±1, ±2, … lines up or down.
+        std::vector<QPointF> corners;
+        for (int shift = 0; shift <= 12; ++shift) {
+            const double dy = (shift % 2 == 0 ? 1 : -1) * ((shift + 1) / 2) * line - line / 2;
+            corners.emplace_back(at.x() + 8, at.y() + dy);
+            corners.emplace_back(at.x() - 8 - width, at.y() + dy);
+        }
         QRectF box(corners.front(), QSizeF(width, line));
+        bool placed = false;
         for (const QPointF& corner : corners) {
             const QRectF candidate(corner, QSizeF(width, line));
             if (!axes.plotRect().contains(candidate)) continue;
+            if (!placed) box = candidate; // inside the plot at least, should every place be taken
+            placed = true;
             if (std::none_of(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(candidate); })) {
                 box = candidate;
                 break;
