@@ -13,6 +13,7 @@
 #include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
+#include "core/memory_budget.h"
 #include "core/registry.h"
 
 #include <QApplication>
@@ -27,10 +28,11 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy] -o FILE.{png,svg,pdf,tex,csv}
+constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}
                       [--preset NAME | --preset list | --session FILE]
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [| TITLE]']...
-                      [--n N] [--d D] [--heads H] [--head H] [--causal] [--set KEY=VALUE]... [--layers L]
+                      [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--memory-budget BYTES]
+                      [--causal] [--set KEY=VALUE]... [--layers L]
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
@@ -55,6 +57,11 @@ too little CPU (other programs busy) are ringed and named, and never used for a 
 accuracy multiplies Q and K by --input-scale S (default 1; logits q.k/sqrt(d) by S^2) in the panels over
 each method's budget, and draws the error against S at a fixed budget; --error-measure picks what is
 compared with exact softmax: the output (default) or the effective weights W.
+--kv-heads G: key/value heads (must divide --heads; default --heads). inference draws the KV cache of
+one layer and of --model-layers L layers (default 1) vs context length, with the context at which it
+exceeds --memory-budget (e.g. 16G; default this machine's physical RAM), beside the measured time of
+one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
+bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -165,7 +172,17 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     settings.n = cli.integer("--n", settings.n, 1, 65536);
     settings.d = cli.integer("--d", settings.d, 1, 4096);
     settings.heads = static_cast<int>(cli.integer("--heads", settings.heads, 1, 256));
-    settings.head = static_cast<int>(cli.integer("--head", std::min(settings.head, settings.heads - 1), 0, settings.heads - 1));
+    settings.kvHeads = static_cast<int>(cli.integer("--kv-heads", settings.kvHeads > 0 ? settings.kvHeads : settings.heads, 1, settings.heads));
+    if (settings.heads % settings.kvHeads != 0)
+        throw InputError("attnlab figure: --kv-heads " + std::to_string(settings.kvHeads) + " must divide --heads " +
+                         std::to_string(settings.heads));
+    settings.modelLayers = cli.integer("--model-layers", settings.modelLayers, 1, 1024);
+    if (const auto budget = cli.value("--memory-budget")) {
+        const auto bytes = parseByteSize(*budget);
+        if (!bytes) throw InputError("attnlab figure: --memory-budget '" + *budget + "' is not a byte count (e.g. 16G, 512M)");
+        settings.memoryBudget = static_cast<std::int64_t>(*bytes);
+    }
+        settings.head = static_cast<int>(cli.integer("--head", std::min(settings.head, settings.heads - 1), 0, settings.heads - 1));
     settings.layers = cli.integer("--layers", settings.layers, 1, 64);
     if (cli.flag("--causal")) settings.causal = true;
     if (cli.flag("--weights")) settings.showWeights = true;
@@ -219,16 +236,16 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
-                       "--tokens", "--input-scale", "--error-measure"},
+                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--memory-budget"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
-        throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops or accuracy (or give --preset or --session)");
+        throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops, accuracy, inference or roofline (or give --preset or --session)");
     QString name;
     LabSettings base = baseSettings(cli, name);
     if (viewFirst) name = QString::fromStdString(args[0]);
     if (!figureViewNames().contains(name))
-        throw InputError("attnlab figure: unknown view '" + name.toStdString() + "' (pattern, reach, timing, flops, accuracy)");
+        throw InputError("attnlab figure: unknown view '" + name.toStdString() + "' (pattern, reach, timing, flops, accuracy, inference, roofline)");
     const auto shortOut = cli.value("-o");
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
     const std::string out = shortOut ? *shortOut : cli.required("--out");

@@ -2,6 +2,8 @@
 
 #include "core/decode.h"
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
@@ -41,6 +43,17 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
     return cost;
 }
 
+double decodeBytesMin(const ProblemShape& shape, const DecodeCost& step) {
+    const double tokenBytes = 4.0 * static_cast<double>(shape.d + shape.dv), kvHeads = shape.keyValueHeads();
+    double keysRead = 0;
+    if (step.retainedKeys) {
+        const auto scores = step.core.terms.find("scores");
+        const double rowKeys = scores == step.core.terms.end() ? 0.0 : scores->second / (static_cast<double>(shape.d) * shape.heads);
+        keysRead = std::min(static_cast<double>(*step.retainedKeys), rowKeys);
+    }
+    return (shape.heads + kvHeads) * tokenBytes + kvHeads * (keysRead * tokenBytes + 4.0 * step.stateFloats);
+}
+
 LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
     const DecodeCost step = decodeCost(variant, shape, params);
     LayerCost cost;
@@ -58,7 +71,9 @@ LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape,
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.retainedKeys = step.retainedKeys;
     cost.kvCacheBytes = step.kvCacheBytes;
-    cost.peakBytes = step.kvCacheBytes + 4.0 * shape.heads * static_cast<double>(shape.d + shape.dv);
+    const double tokenBytes = 4.0 * static_cast<double>(shape.d + shape.dv);
+    cost.peakBytes = step.kvCacheBytes + shape.heads * tokenBytes;
+    cost.bytesMin = decodeBytesMin(shape, step);
     return cost;
 }
 

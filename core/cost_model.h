@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/decode.h"
 #include "core/variant.h"
 
 #include <map>
@@ -40,6 +41,11 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
 // 8(hd)² and the core of row n − 1; peakBytes is the KV cache plus the new query and output. Throws
 // InputError for a variant with no causal form.
 LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
+// The least memory one decoding step moves (its bytes_min), float32: the new token's query and output
+// (h heads) and its key and value (h_kv heads), the cached keys and values row n − 1 reads (the fewer of
+// the retained keys and the row's keys, scores / (d·h)) and any recurrent state, per key/value head.
+double decodeBytesMin(const ProblemShape& shape, const DecodeCost& step);
 
 // Bytes of the float32 inputs and output of one run (Q and out with h heads, K and V with h_kv), plus
 // weights when asked: also the part of bytes_min every kernel shares (each input read once, the output

@@ -38,19 +38,25 @@ void requireDecoding(const VariantInfo& variant) {
         throw InputError("variant '" + variant.id + "' has no causal form, so it cannot generate one token at a time (--decode)");
 }
 
-DecodeCost decodeCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+DecodeCost decodeCache(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
     requireDecoding(variant);
     const DecodeInfo& info = decodeInfoOf(variant);
     DecodeCost cost;
-    if (info.cost)
-        cost.core = info.cost(shape, params);
-    else
-        cost.core = maskedCoreCost(shape, static_cast<double>(causalPattern(variant, shape, params, nullptr)->rowCount(shape.n - 1)));
     cost.retainedKeys = info.retainedKeys ? info.retainedKeys(shape, params) : std::optional<std::int64_t>(shape.n);
     cost.stateFloats = info.stateFloats ? info.stateFloats(shape, params) : 0.0;
     const double keyValueFloats = static_cast<double>(shape.d + shape.dv);
     const double perHead = (cost.retainedKeys ? static_cast<double>(*cost.retainedKeys) * keyValueFloats : 0.0) + cost.stateFloats;
     cost.kvCacheBytes = 4.0 * shape.keyValueHeads() * perHead;
+    return cost;
+}
+
+DecodeCost decodeCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    DecodeCost cost = decodeCache(variant, shape, params);
+    const DecodeInfo& info = decodeInfoOf(variant);
+    if (info.cost)
+        cost.core = info.cost(shape, params);
+    else
+        cost.core = maskedCoreCost(shape, static_cast<double>(causalPattern(variant, shape, params, nullptr)->rowCount(shape.n - 1)));
     return cost;
 }
 

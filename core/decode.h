@@ -59,6 +59,10 @@ void requireDecoding(const VariantInfo& variant);
 // The decoding step of `variant` at shape.n (shape.causal must be set; params resolved for that shape).
 DecodeCost decodeCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
+// What one layer keeps after the step at shape.n (retainedKeys, stateFloats, kvCacheBytes; core left
+// empty): closed forms only, so it stays cheap at any n.
+DecodeCost decodeCache(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
 // Prepares the step of `variant` on `context` (its last row is the new token; params resolved causal).
 std::unique_ptr<DecodeStep> prepareDecodeStep(const VariantInfo& variant, const AttentionInputs& context,
                                               const ParamSet& params, int threads);

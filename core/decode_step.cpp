@@ -13,6 +13,23 @@ namespace attnlab {
 
 namespace {
 
+constexpr double kLog2E = 1.4426950408889634;
+// Cached values per tiled product: 256 rows of dv = 128 floats (128 KiB) stay in L2 while the product's
+// column tiles pass over them.
+constexpr std::int64_t kValueBlock = 256;
+
+// Σ x[e] in 16 interleaved partial sums (a fixed order for a given count).
+float sumOf(const float* x, std::int64_t count) {
+    float partial[tile::kLanes] = {};
+    std::int64_t e = 0;
+    for (; e + tile::kLanes <= count; e += tile::kLanes)
+        for (int lane = 0; lane < tile::kLanes; ++lane) partial[lane] += x[e + lane];
+    float total = 0.0f;
+    for (; e < count; ++e) total += x[e];
+    for (const float value : partial) total += value;
+    return total;
+}
+
 class MaskedRowStep : public DecodeStep {
 public:
     MaskedRowStep(const AttentionInputs& context, MaskedRowSpec spec, int threads)
@@ -38,7 +55,9 @@ public:
 
 private:
     // Row n − 1 of query heads [first, first + count), which read one key head, one value head and one
-    // column list; out holds their count rows of dv.
+    // column list; out holds their count rows of dv. One pass over the cached keys scores every head of
+    // the group (each key is loaded once); the weighted sum over V is a register-tiled product of the
+    // group's weights with blocks of kValueBlock cached values, so each value row is read from memory once.
     void rowsOfHeads(int first, int count, float* out) const {
         const Tensor3& q = *m_context.q;
         const Tensor3& keys = m_spec.ownKeys ? *m_spec.ownKeys : *m_context.k;
@@ -48,8 +67,8 @@ private:
         const MaskedScoring& scoring = m_spec.scoring;
         std::int64_t length = 0;
         for (const ColumnRange& range : ranges) length += range.size();
-        thread_local std::vector<float> weights; // [count][length]
-        weights.resize(static_cast<std::size_t>(count * length));
+        thread_local tile::AlignedBuffer weightBuffer, sumBuffer; // [count][length], [count][dv padded]
+        float* weights = weightBuffer.reserve(static_cast<std::size_t>(count * length));
         std::int64_t e = 0;
         for (const ColumnRange& range : ranges)
             for (std::int64_t j = range.begin; j < range.end; ++j, ++e) {
@@ -58,34 +77,42 @@ private:
                     const float* query = q.row(first + r, i);
                     float s = tile::dot(query, key, d);
                     if (scoring.relativePositions) s += tile::dot(query, scoring.relativePositions->data() + (i - j) * d, d);
-                    weights[static_cast<std::size_t>(r * length + e)] = s;
+                    weights[r * length + e] = s;
                 }
             }
         std::vector<float> totals(static_cast<std::size_t>(count), 1.0f);
         for (int r = 0; r < count; ++r) {
-            float* w = weights.data() + r * length;
+            float* w = weights + r * length;
+            if (length == 0) continue;
             if (scoring.kind == MaskedScoring::Kind::Softmax) {
-                const float best = *std::max_element(w, w + length);
-                float total = 0.0f;
-                for (std::int64_t c = 0; c < length; ++c) total += (w[c] = std::exp(static_cast<float>(scoring.scale) * (w[c] - best)));
-                totals[static_cast<std::size_t>(r)] = total;
+                tile::exp2Shifted(w, length, *std::max_element(w, w + length), static_cast<float>(scoring.scale * kLog2E));
+                totals[static_cast<std::size_t>(r)] = sumOf(w, length);
             } else {
                 for (std::int64_t c = 0; c < length; ++c) w[c] = w[c] > 0.0f ? w[c] * w[c] / static_cast<float>(scoring.normalizer) : 0.0f;
             }
         }
-        std::fill(out, out + count * dv, 0.0f);
+        const std::int64_t padded = (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes;
+        float* sums = sumBuffer.reserve(static_cast<std::size_t>(count * padded));
+        std::fill(sums, sums + count * padded, 0.0f);
         e = 0;
         for (const ColumnRange& range : ranges)
-            for (std::int64_t j = range.begin; j < range.end; ++j, ++e) {
-                const float* value = m_context.v->row(valueHead, j);
-                for (int r = 0; r < count; ++r) {
-                    const float w = weights[static_cast<std::size_t>(r * length + e)];
-                    float* o = out + r * dv;
-                    for (std::int64_t c = 0; c < dv; ++c) o[c] += w * value[c];
-                }
+            for (std::int64_t j = range.begin; j < range.end; j += kValueBlock) {
+                const std::int64_t block = std::min(kValueBlock, range.end - j);
+                tile::TileProduct product;
+                product.depth = block;
+                product.a = weights + e;
+                product.aRowStride = length;
+                product.aDepthStride = 1;
+                product.b = m_context.v->row(valueHead, j);
+                product.bRowStride = dv;
+                product.c = sums;
+                product.cRowStride = padded;
+                product.mode = tile::Accumulate::Add;
+                tile::multiplyBlock(product, count, dv);
+                e += block;
             }
         for (int r = 0; r < count; ++r)
-            for (std::int64_t c = 0; c < dv; ++c) out[r * dv + c] /= totals[static_cast<std::size_t>(r)];
+            for (std::int64_t c = 0; c < dv; ++c) out[r * dv + c] = sums[r * padded + c] / totals[static_cast<std::size_t>(r)];
     }
 
     AttentionInputs m_context;

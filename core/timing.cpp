@@ -143,7 +143,7 @@ TimingResult timeVariant(const TimingRequest& request) {
     const VariantInfo& variant = requireVariant(request.variant);
     const ParamSet params = prepareParams(variant, request.shape, request.overrides);
     const auto data = generateInputs(GeneratedKind::Gaussian, request.shape.heads, request.shape.n, request.shape.d,
-                                     request.shape.dv, 1);
+                                     request.shape.dv, 1, request.shape.keyValueHeads());
     const AttentionInputs inputs{&data.q, &data.k, &data.v};
     RunOptions options;
     options.causal = request.shape.causal;

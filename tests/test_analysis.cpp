@@ -3,9 +3,11 @@
 // crossover of timing points.
 
 #include "core/analysis/accuracy.h"
+#include "core/analysis/inference.h"
 #include "core/analysis/lab_settings.h"
 #include "core/analysis/settings_check.h"
 #include "core/analysis/timing_sweep.h"
+#include "core/decode.h"
 #include "core/errors.h"
 #include "core/input_generator.h"
 #include "core/receptive_field.h"
@@ -14,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -118,7 +121,7 @@ TEST(AccuracySweeps, PoolingWithKEqualToNIsExactAndCausalLeavesOutBidirectionalV
 TEST(SettingsFields, EveryFieldChangesExactlyTheKeysOfItsUses) {
     const std::vector<SettingsUse> uses = {SettingsUse::LabPattern, SettingsUse::PatternFigure, SettingsUse::Reach,
                                            SettingsUse::AccuracyInputs, SettingsUse::TimingSweep, SettingsUse::CostShape,
-                                           SettingsUse::CostFigure};
+                                           SettingsUse::CostFigure, SettingsUse::Inference};
     std::set<std::string> names;
     const LabSettings base;
     for (const SettingsField& field : settingsFields()) {
@@ -155,6 +158,13 @@ TEST(SettingsFields, EveryFieldChangesExactlyTheKeysOfItsUses) {
 TEST(SettingsCheck, NamesTheProblemOrNothing) {
     LabSettings settings;
     EXPECT_EQ(settingsProblem(settings), "");
+    settings.heads = 4;
+    settings.kvHeads = 3;
+    EXPECT_NE(settingsProblem(settings).find("must divide heads 4"), std::string::npos) << settingsProblem(settings);
+    settings.kvHeads = 2;
+    EXPECT_EQ(settingsProblem(settings), "");
+    settings.heads = 1;
+    settings.kvHeads = 0;
     settings.variant = "xl";
     settings.d = 63;
     EXPECT_NE(settingsProblem(settings).find("even head size"), std::string::npos) << settingsProblem(settings);
@@ -238,6 +248,50 @@ TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange
     EXPECT_NEAR(slopes->model, 2.0, 1e-9);
     EXPECT_EQ(slopes->points, 4); // 512, 1024, 2048, 4096
     EXPECT_FALSE(seriesSlopes(points, 1)) << "no points in that series";
+}
+
+} // namespace
+} // namespace attnlab
+
+namespace attnlab {
+namespace {
+
+// The first context at which L layers outgrow a budget, against a scan of every n, for full attention
+// (its cache grows one key at a time) and chunks of 128 (a power of two: every doubling up to the chunk
+// stays in the first chunk, where the cache still grows); for chunks of 100 the search still ends on a
+// crossing (over the budget at n, not at n − 1).
+TEST(ContextLimit, IsTheFirstContextOverTheBudgetFoundByScanning) {
+    LabSettings settings;
+    settings.heads = 4;
+    settings.kvHeads = 2;
+    settings.d = 16;
+    settings.modelLayers = 3;
+    const auto bytesAt = [&](const VariantChoice& choice, std::int64_t n) {
+        const VariantInfo& variant = requireVariant(choice.variant);
+        ProblemShape shape = problemShape(settings, variant);
+        shape.n = n;
+        shape.causal = true;
+        return 3.0 * decodeCache(variant, shape, prepareParams(variant, shape, choice.params)).kvCacheBytes;
+    };
+    const auto scan = [&](const VariantChoice& choice, double budget) -> std::optional<std::int64_t> {
+        for (std::int64_t n = 1; n <= 4096; ++n)
+            if (bytesAt(choice, n) > budget) return n;
+        return std::nullopt;
+    };
+    const VariantChoice full{"full", {}}, chunk{"chunk", {{"chunk", "128"}}}, oddChunk{"chunk", {{"chunk", "100"}}};
+    for (const double budget : {1000.0, 60000.0, 200000.0}) {
+        SCOPED_TRACE(budget);
+        EXPECT_EQ(contextLimit(settings, full, budget), scan(full, budget));
+        // 3 layers × 2 heads × 32 floats × 4 bytes = 768 bytes per key; chunk 128 keeps ≤ 98,304 bytes.
+        EXPECT_EQ(contextLimit(settings, chunk, budget), budget >= 98304.0 ? std::nullopt : scan(chunk, budget));
+        if (const auto limit = contextLimit(settings, oddChunk, budget)) {
+            EXPECT_GT(bytesAt(oddChunk, *limit), budget);
+            if (*limit > 1) {
+                EXPECT_LE(bytesAt(oddChunk, *limit - 1), budget);
+            }
+        }
+    }
+    EXPECT_EQ(contextLimit(settings, {"full", {}}, 60000.0), std::optional<std::int64_t>(79)); // 78 · 768 = 59,904
 }
 
 } // namespace

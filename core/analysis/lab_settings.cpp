@@ -23,6 +23,7 @@ std::vector<VariantChoice> chosenVariants(const LabSettings& settings) {
 ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant) {
     ProblemShape shape;
     shape.heads = settings.heads;
+    shape.kvHeads = settings.kvHeads;
     shape.n = settings.n;
     shape.d = settings.d;
     shape.dv = settings.d;
@@ -36,14 +37,16 @@ const std::vector<SettingsField>& settingsFields() {
     using U = SettingsUse;
     constexpr unsigned pattern = U::LabPattern | U::PatternFigure | U::Reach | U::CostFigure;
     constexpr unsigned inputs = U::LabPattern | U::PatternFigure | U::Reach | U::AccuracyInputs;
-    constexpr unsigned shape = pattern | inputs | U::TimingSweep | U::CostShape;
+    constexpr unsigned shape = pattern | inputs | U::TimingSweep | U::CostShape | U::Inference;
+    constexpr unsigned chosen = pattern | U::TimingSweep | U::Inference;
     constexpr unsigned figure = static_cast<unsigned>(U::PatternFigure) | U::Reach;
     static const std::vector<SettingsField> fields = {
-        {"variant", pattern | U::TimingSweep, &LabSettings::variant},
-        {"params", pattern | U::TimingSweep, &LabSettings::params},
-        {"n", inputs | U::CostFigure, &LabSettings::n},
+        {"variant", chosen, &LabSettings::variant},
+        {"params", chosen, &LabSettings::params},
+        {"n", inputs | U::CostFigure | U::Inference, &LabSettings::n},
         {"d", shape, &LabSettings::d},
         {"heads", shape, &LabSettings::heads},
+        {"kv_heads", shape, &LabSettings::kvHeads},
         {"causal", shape, &LabSettings::causal},
         {"head", U::LabPattern | U::PatternFigure | U::Reach, &LabSettings::head},
         {"source", inputs, &LabSettings::source},
@@ -51,8 +54,8 @@ const std::vector<SettingsField>& settingsFields() {
         {"q_path", inputs, &LabSettings::qPath},
         {"k_path", inputs, &LabSettings::kPath},
         {"v_path", figure | U::AccuracyInputs, &LabSettings::vPath},
-        {"compare", figure | U::TimingSweep | U::CostFigure, &LabSettings::compareVariants},
-        {"compare_params", figure | U::TimingSweep | U::CostFigure, &LabSettings::compareParams},
+        {"compare", figure | U::TimingSweep | U::CostFigure | U::Inference, &LabSettings::compareVariants},
+        {"compare_params", figure | U::TimingSweep | U::CostFigure | U::Inference, &LabSettings::compareParams},
         {"panel_titles", figure, &LabSettings::panelTitles},
         {"preset", figure, &LabSettings::preset},
         {"preset_n", figure, &LabSettings::presetN},
@@ -61,11 +64,13 @@ const std::vector<SettingsField>& settingsFields() {
         {"show_weights", static_cast<unsigned>(U::PatternFigure), &LabSettings::showWeights},
         {"show_mask_outline", static_cast<unsigned>(U::PatternFigure), &LabSettings::showMaskOutline},
         {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
-        {"timing_max_n", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMaxN},
+        {"timing_max_n", U::TimingSweep | U::Inference, &LabSettings::timingMaxN},
         {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},
         {"timing_guides", 0u, &LabSettings::timingGuides},
         {"accuracy_input_scale", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyInputScale},
         {"accuracy_on_weights", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyOnWeights},
+        {"model_layers", static_cast<unsigned>(U::Inference), &LabSettings::modelLayers},
+        {"memory_budget", static_cast<unsigned>(U::Inference), &LabSettings::memoryBudget},
     };
     return fields;
 }

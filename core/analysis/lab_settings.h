@@ -24,6 +24,7 @@ struct LabSettings {
     std::int64_t n = 256;
     std::int64_t d = 64;
     int heads = 1;
+    int kvHeads = 0;                         // key/value heads, dividing heads; 0: as many as heads
     bool causal = false;
     int head = 0;                            // head shown by per-head views
     InputSource source = InputSource::LocalSimilarity;
@@ -51,6 +52,8 @@ struct LabSettings {
     bool timingGuides = false;                // timing view: n², n√n and n guide lines
     double accuracyInputScale = 1.0;          // accuracy view: Q and K multiplied by this (logits by its square)
     bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
+    std::int64_t modelLayers = 1;             // inference view: layers of the whole model (a preset's depth)
+    std::int64_t memoryBudget = 0;            // inference view: bytes the KV cache may take; 0: physical RAM
 
     bool operator==(const LabSettings&) const = default;
 };
@@ -80,6 +83,7 @@ enum class SettingsUse : unsigned {
     TimingSweep = 1u << 4,    // the timing view's measurement
     CostShape = 1u << 5,      // the cost model's shape apart from variant, parameters and n
     CostFigure = 1u << 6,     // the FLOP view: the chosen variants' costs over n and at n
+    Inference = 1u << 7,      // the inference and roofline views: KV cache, decoding steps, measured rates
 };
 constexpr unsigned operator|(SettingsUse a, SettingsUse b) { return static_cast<unsigned>(a) | static_cast<unsigned>(b); }
 constexpr unsigned operator|(unsigned a, SettingsUse b) { return a | static_cast<unsigned>(b); }

@@ -3,9 +3,13 @@
 #include "core/errors.h"
 #include "core/registry.h"
 
+#include <string>
+
 namespace attnlab {
 
 std::string settingsProblem(const LabSettings& settings) {
+    if (settings.kvHeads < 0 || (settings.kvHeads > 0 && settings.heads % settings.kvHeads != 0))
+        return "key/value heads " + std::to_string(settings.kvHeads) + " must divide heads " + std::to_string(settings.heads);
     try {
         for (const auto& choice : chosenVariants(settings)) {
             const VariantInfo& variant = requireVariant(choice.variant);

@@ -97,6 +97,7 @@ inline LabSettings unusualSettings() {
     settings.n = 96;
     settings.d = 32;
     settings.heads = 4;
+    settings.kvHeads = 2;
     settings.causal = true;
     settings.head = 2;
     settings.source = InputSource::RandomGaussian;
@@ -110,6 +111,8 @@ inline LabSettings unusualSettings() {
     settings.showWeights = true;
     settings.showMaskOutline = false;
     settings.flopsAsMacs = false;
+    settings.modelLayers = 80;
+    settings.memoryBudget = std::int64_t{3} << 30;
     return settings;
 }
 

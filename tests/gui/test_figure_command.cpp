@@ -132,6 +132,9 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"input scale not a number", {"figure", "accuracy", "--input-scale", "half", "-o", path("x.png")}},
         {"input scale out of range", {"figure", "accuracy", "--input-scale", "0", "-o", path("x.png")}},
         {"unknown error measure", {"figure", "accuracy", "--error-measure", "kl", "-o", path("x.png")}},
+        {"kv heads not dividing heads", {"figure", "inference", "--heads", "4", "--kv-heads", "3", "-o", path("x.png")}},
+        {"kv heads above heads", {"figure", "roofline", "--heads", "4", "--kv-heads", "8", "-o", path("x.png")}},
+        {"memory budget not a size", {"figure", "inference", "--memory-budget", "lots", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);

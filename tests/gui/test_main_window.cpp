@@ -119,6 +119,7 @@ TEST_F(MainWindowTest, SessionRoundTripsIntoAFreshWindow) {
     EXPECT_EQ(fresh->currentViewName(), QStringLiteral("flops"));
     EXPECT_EQ(fresh->parameterPanel()->settings(), settings);
     EXPECT_EQ(fresh->parameterPanel()->lengthEditor()->value(), settings.n);
+    EXPECT_EQ(fresh->parameterPanel()->kvHeadsEditor()->value(), settings.kvHeads);
     EXPECT_EQ(fresh->parameterPanel()->variantChooser()->currentData(Qt::UserRole).toString(), QStringLiteral("longformer"));
     for (const FigureView* view : fresh->views()) EXPECT_EQ(view->settings(), settings) << view->viewName().toStdString();
 

@@ -112,10 +112,14 @@ TEST_F(MainWindowTest, FigurePresetsDrawTheFiguresTheirNamesPromise) {
 TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
     struct Known {
         const char* name;
-        int heads;
-        std::int64_t d, n;
+        int heads, kvHeads;
+        std::int64_t d, layers, n;
     };
-    const std::vector<Known> known = {{"BERT-base", 12, 64, 512}, {"GPT-2 small", 12, 64, 1024}, {"LLaMA-7B", 32, 128, 2048}};
+    const std::vector<Known> known = {{"BERT-base", 12, 12, 64, 12, 512},
+                                      {"GPT-2 small", 12, 12, 64, 12, 1024},
+                                      {"LLaMA-2-7B", 32, 32, 128, 32, 4096},
+                                      {"LLaMA-2-70B", 64, 8, 128, 80, 4096},
+                                      {"Mistral-7B", 32, 8, 128, 32, 8192}};
     const auto window = openWindow();
     QComboBox* chooser = modelPresetChooser(*window->parameterPanel());
     ASSERT_NE(chooser, nullptr);
@@ -136,6 +140,8 @@ TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
         EXPECT_EQ(window->labSettings().heads, model.heads);
         EXPECT_EQ(window->labSettings().d, model.d);
         EXPECT_EQ(window->labSettings().n, model.n);
+        EXPECT_EQ(problemShape(window->labSettings(), requireVariant("full")).keyValueHeads(), model.kvHeads);
+        EXPECT_EQ(window->labSettings().modelLayers, model.layers);
         EXPECT_EQ(window->labSettings().variant, "longformer");
         EXPECT_EQ(window->labSettings().params, before.params);
         // From the panel's chooser.
@@ -148,6 +154,7 @@ TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
         EXPECT_EQ(window->labSettings().d, model.d);
         EXPECT_EQ(window->labSettings().n, model.n);
         EXPECT_EQ(window->parameterPanel()->lengthEditor()->value(), model.n);
+        EXPECT_EQ(window->parameterPanel()->kvHeadsEditor()->value(), model.kvHeads == model.heads ? 0 : model.kvHeads);
     }
 }
 

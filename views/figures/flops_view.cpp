@@ -3,6 +3,7 @@
 #include "core/analysis/flop_breakdown.h"
 #include "core/errors.h"
 #include "core/registry.h"
+#include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 
 #include <QFontMetricsF>
@@ -33,68 +34,6 @@ QString termLabel(const std::string& term) {
     return found != labels.end() ? found->second : QString::fromStdString(term);
 }
 
-
-// Legends sit below their plot, out of the data: filled swatches in as many centred columns as fit, then
-// each note (an entry with neither swatch nor line) on a line of its own.
-constexpr double kSwatch = 14.0, kSwatchGap = 4.0, kColumnGap = 16.0;
-
-bool isNote(const LegendEntry& entry) { return !entry.filled && entry.style == Qt::NoPen; }
-
-struct LegendLayout {
-    int columns = 1;
-    int rows = 0;
-    int notes = 0;
-    double columnWidth = 0;
-    double height(const QFontMetricsF& metrics) const { return (rows + notes) * metrics.height() + 6; }
-};
-
-LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std::vector<LegendEntry>& entries) {
-    LegendLayout layout;
-    int swatches = 0;
-    for (const LegendEntry& entry : entries) {
-        if (isNote(entry)) {
-            ++layout.notes;
-            continue;
-        }
-        ++swatches;
-        layout.columnWidth = std::max(layout.columnWidth, kSwatch + kSwatchGap + metrics.horizontalAdvance(entry.name) + kColumnGap);
-    }
-    if (swatches == 0) return layout;
-    layout.columns = std::clamp(static_cast<int>((width + kColumnGap) / layout.columnWidth), 1, swatches);
-    layout.rows = (swatches + layout.columns - 1) / layout.columns;
-    return layout;
-}
-
-void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    const LegendLayout layout = legendLayout(metrics, box.width(), entries);
-    const double line = metrics.height();
-    const double left = box.center().x() - (layout.columns * layout.columnWidth - kColumnGap) / 2;
-    painter.save();
-    int swatch = 0, note = 0;
-    for (const LegendEntry& entry : entries) {
-        painter.setPen(Qt::black);
-        if (isNote(entry)) {
-            const double y = box.top() + 3 + (layout.rows + note++) * line;
-            painter.drawText(QRectF(box.left(), y, box.width(), line), Qt::AlignHCenter | Qt::AlignVCenter, entry.name);
-            continue;
-        }
-        const double x = left + (swatch % layout.columns) * layout.columnWidth;
-        const double y = box.top() + 3 + (swatch / layout.columns) * line;
-        ++swatch;
-        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, layout.columnWidth, line), Qt::AlignLeft | Qt::AlignVCenter, entry.name);
-        painter.setPen(QPen(entry.color.darker(130), 0.8));
-        painter.setBrush(entry.color);
-        painter.drawRect(QRectF(x, y + line * 0.2, kSwatch, line * 0.6));
-    }
-    painter.restore();
-}
-
-// The plot area left above a legend laid out for `area`'s width.
-QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    return QRectF(area.topLeft(), QSizeF(area.width(), area.height() - legendLayout(metrics, area.width(), entries).height(metrics)));
-}
 
 } // namespace
 

@@ -37,6 +37,7 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
         inputs.shape.dv = files.v.empty() ? files.q.cols : files.v.cols;
         if (files.v.empty()) files.v = files.q;
         if (!files.hasKeys) files.k = files.q;
+        inputs.shape.kvHeads = files.k.heads;
         inputs.q = std::move(files.q);
         inputs.k = std::move(files.k);
         inputs.v = std::move(files.v);
@@ -44,12 +45,13 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
                           .arg(inputs.shape.heads).arg(inputs.shape.n).arg(inputs.shape.d);
         return inputs;
     }
-    const double values = static_cast<double>(inputs.shape.heads) * static_cast<double>(inputs.shape.n) *
-                          static_cast<double>(inputs.shape.d + inputs.shape.d + inputs.shape.dv);
+    const double values = static_cast<double>(inputs.shape.n) *
+                          static_cast<double>(inputs.shape.heads * inputs.shape.d +
+                                              inputs.shape.keyValueHeads() * (inputs.shape.d + inputs.shape.dv));
     requireMemory(values * sizeof(float), "the generated Q, K, V");
     const auto kind = settings.source == InputSource::RandomGaussian ? GeneratedKind::Gaussian : GeneratedKind::LocalSimilarity;
     GeneratedInputs generated = generateInputs(kind, inputs.shape.heads, inputs.shape.n, inputs.shape.d, inputs.shape.dv,
-                                               settings.inputSeed);
+                                               settings.inputSeed, inputs.shape.keyValueHeads());
     inputs.q = std::move(generated.q);
     inputs.k = std::move(generated.k);
     inputs.v = std::move(generated.v);

@@ -3,6 +3,8 @@
 #include "views/figures/accuracy_view.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
+#include "views/figures/inference_view.h"
+#include "views/figures/roofline_view.h"
 #include "views/imgui/imgui_lab_widget.h"
 #include "views/jobs/job_board.h"
 #include "views/shell/model_presets.h"
@@ -46,6 +48,8 @@ QString tabLabel(const QString& name) {
     if (name == QLatin1String("timing")) return QStringLiteral("Timing");
     if (name == QLatin1String("flops")) return QStringLiteral("FLOP breakdown");
     if (name == QLatin1String("accuracy")) return QStringLiteral("Accuracy");
+    if (name == QLatin1String("inference")) return QCoreApplication::translate("MainWindow", "Inference");
+    if (name == QLatin1String("roofline")) return QCoreApplication::translate("MainWindow", "Roofline");
     return QStringLiteral("ImGui lab");
 }
 
@@ -78,7 +82,7 @@ void addTimingControls(QStatusBar* bar, TimingView* timing) {
 
 QStringList figureViewNames() {
     return {QStringLiteral("pattern"), QStringLiteral("reach"), QStringLiteral("timing"), QStringLiteral("flops"),
-            QStringLiteral("accuracy")};
+            QStringLiteral("accuracy"), QStringLiteral("inference"), QStringLiteral("roofline")};
 }
 
 std::unique_ptr<FigureView> createFigureView(const QString& name) {
@@ -87,6 +91,8 @@ std::unique_ptr<FigureView> createFigureView(const QString& name) {
     if (name == QLatin1String("timing")) return std::make_unique<TimingView>();
     if (name == QLatin1String("flops")) return std::make_unique<FlopsView>();
     if (name == QLatin1String("accuracy")) return std::make_unique<AccuracyView>();
+    if (name == QLatin1String("inference")) return std::make_unique<InferenceView>();
+    if (name == QLatin1String("roofline")) return std::make_unique<RooflineView>();
     return nullptr;
 }
 

@@ -92,9 +92,11 @@ LabSettings keptOverN(LabSettings settings) {
 
 const std::vector<ModelPreset>& modelPresets() {
     static const std::vector<ModelPreset> presets = {
-        {QStringLiteral("BERT-base (12 × 64, n = 512)"), 12, 64, 512},
-        {QStringLiteral("GPT-2 small (12 × 64, n = 1024)"), 12, 64, 1024},
-        {QStringLiteral("LLaMA-7B (32 × 128, n = 2048)"), 32, 128, 2048},
+        {QStringLiteral("BERT-base (12 × 64, 12 layers, n = 512)"), 12, 12, 64, 12, 512},
+        {QStringLiteral("GPT-2 small (12 × 64, 12 layers, n = 1024)"), 12, 12, 64, 12, 1024},
+        {QStringLiteral("LLaMA-2-7B (32 × 128, 32 layers, n = 4096)"), 32, 32, 128, 32, 4096},
+        {QStringLiteral("LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)"), 64, 8, 128, 80, 4096},
+        {QStringLiteral("Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)"), 32, 8, 128, 32, 8192, 4096},
     };
     return presets;
 }
@@ -102,7 +104,9 @@ const std::vector<ModelPreset>& modelPresets() {
 LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset) {
     LabSettings applied = settings;
     applied.heads = preset.heads;
+    applied.kvHeads = preset.kvHeads == preset.heads ? 0 : preset.kvHeads;
     applied.d = preset.d;
+    applied.modelLayers = preset.layers;
     applied.n = preset.contextLength;
     applied.head = std::min(applied.head, preset.heads - 1);
     return applied;

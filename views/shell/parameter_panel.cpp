@@ -47,6 +47,7 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildParameterGroup());
     layout->addWidget(buildInputGroup());
     layout->addWidget(buildDisplayGroup());
+    layout->addWidget(buildInferenceGroup());
     layout->addWidget(buildCompareGroup());
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
@@ -129,6 +130,7 @@ QWidget* ParameterPanel::buildShapeGroup() {
     m_heads = new QSpinBox(group);
     m_heads->setRange(1, 256);
     form->addRow(QStringLiteral("heads h"), m_heads);
+    addKvHeadsRow(form, group);
     m_head = new QSpinBox(group);
     m_head->setToolTip(QStringLiteral("the head drawn by per-head views"));
     form->addRow(QStringLiteral("shown head"), m_head);
@@ -154,6 +156,7 @@ QWidget* ParameterPanel::buildShapeGroup() {
         if (m_updating) return;
         m_settings.heads = value;
         m_settings.head = std::min(m_settings.head, value - 1);
+        if (m_settings.kvHeads > 0 && value % m_settings.kvHeads != 0) m_settings.kvHeads = 0;
         commit();
     });
     connect(m_head, &QSpinBox::valueChanged, this, [this](int value) {
@@ -340,6 +343,7 @@ void ParameterPanel::refreshWidgets() {
     m_heads->setValue(m_settings.heads);
     m_head->setRange(0, std::max(0, m_settings.heads - 1));
     m_head->setValue(m_settings.head);
+    refreshInferenceWidgets();
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
     m_causal->setEnabled(support == CausalSupport::Both);
     m_causal->setChecked(support == CausalSupport::Both ? m_settings.causal : support == CausalSupport::CausalOnly);

@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -41,6 +42,8 @@ public:
     bool fixedByPreset(std::size_t entry, const std::string& key) const;
     QSpinBox* lengthEditor() const { return m_n; }
     QLineEdit* tokensEditor() const { return m_tokens; }
+    // Key/value heads h_kv (0 shows "= h": as many as the query heads).
+    QSpinBox* kvHeadsEditor() const { return m_kvHeads; }
     QString message() const;
 
 signals:
@@ -53,6 +56,11 @@ private:
     QWidget* buildInputGroup();
     QWidget* buildDisplayGroup();
     QWidget* buildCompareGroup();
+    // parameter_inference.cpp: the h_kv row of the Shape group and the Inference group (model layers,
+    // memory budget).
+    void addKvHeadsRow(QFormLayout* form, QWidget* group);
+    QWidget* buildInferenceGroup();
+    void refreshInferenceWidgets();
     QComboBox* makeVariantCombo(bool allowNone);
     QLineEdit* makeFileRow(QFormLayout* form, const QString& label, std::string LabSettings::*path);
 
@@ -80,6 +88,9 @@ private:
     QSpinBox* m_d = nullptr;
     QSpinBox* m_heads = nullptr;
     QSpinBox* m_head = nullptr;
+    QSpinBox* m_kvHeads = nullptr;
+    QSpinBox* m_modelLayers = nullptr;
+    QDoubleSpinBox* m_memoryBudget = nullptr;
     QCheckBox* m_causal = nullptr;
     QFormLayout* m_paramForm = nullptr;
     QStringList m_keys;

@@ -133,6 +133,12 @@ void checkSettings(const LabSettings& settings) {
     requireRange("d", settings.d, 1, 4096);
     requireRange("heads", settings.heads, 1, 256);
     requireRange("head", settings.head, 0, settings.heads - 1);
+    requireRange("kv_heads", settings.kvHeads, 0, settings.heads);
+    if (settings.kvHeads > 0 && settings.heads % settings.kvHeads != 0)
+        throw InputError("session: 'kv_heads' = " + std::to_string(settings.kvHeads) + " must divide 'heads' = " +
+                         std::to_string(settings.heads));
+    requireRange("model_layers", settings.modelLayers, 1, 1024);
+    requireRange("memory_budget", settings.memoryBudget, 0, std::int64_t{1} << 50);
     requireRange("layers", settings.layers, 1, 64);
     requireRange("timing_max_n", settings.timingMaxN, 64, 65536);
     if (!(settings.accuracyInputScale >= kMinInputScale && settings.accuracyInputScale <= kMaxInputScale))

@@ -1,0 +1,150 @@
+// The inference and roofline views: the KV cache they plot against `attnlab cost --decode` run as a
+// separate process, the context where a model outgrows its budget against the closed form, the
+// measured decoding steps and the roofline points' intensities against `cost`'s MACs and bytes_min.
+
+#include "views/figures/figure_export.h"
+#include "views/figures/inference_view.h"
+#include "views/figures/roofline_view.h"
+
+#include <gtest/gtest.h>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+#include <cmath>
+#include <string>
+
+namespace attnlab {
+namespace {
+
+constexpr int kIdleTimeoutMs = 180000;
+
+// `attnlab cost ... --json` for `choice` at the view's shape; an empty object when it fails.
+QJsonObject costJson(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, bool decode) {
+    QStringList arguments = {QStringLiteral("cost"), QStringLiteral("--variant"), QString::fromStdString(choice.variant),
+                             QStringLiteral("--n"), QString::number(n), QStringLiteral("--d"), QString::number(settings.d),
+                             QStringLiteral("--heads"), QString::number(settings.heads), QStringLiteral("--kv-heads"),
+                             QString::number(settings.kvHeads), QStringLiteral("--json")};
+    if (decode) arguments << QStringLiteral("--decode");
+    if (settings.causal) arguments << QStringLiteral("--causal");
+    for (const auto& [key, value] : choice.params) arguments << QStringLiteral("--set") << QString::fromStdString(key + "=" + value);
+    QProcess process;
+    process.start(QStringLiteral(ATTNLAB_EXECUTABLE), arguments);
+    if (!process.waitForFinished(60000) || process.exitCode() != 0) {
+        ADD_FAILURE() << "cost failed: " << process.readAllStandardError().toStdString();
+        return {};
+    }
+    return QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+}
+
+LabSettings groupedSettings() {
+    LabSettings settings;
+    settings.heads = 8;
+    settings.kvHeads = 2;
+    settings.d = 64;
+    settings.modelLayers = 4;
+    settings.memoryBudget = std::int64_t{1} << 30;
+    settings.timingMaxN = 512;
+    return settings;
+}
+
+TEST(InferenceView, CacheCurvesMatchCostAndTheBudgetCrossingMatchesTheClosedForm) {
+    InferenceView view;
+    view.show();
+    const LabSettings settings = groupedSettings();
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the inference view stayed busy";
+    EXPECT_EQ(view.budgetBytes(), static_cast<double>(settings.memoryBudget));
+    ASSERT_EQ(view.curves().size(), 5u); // the reference set; the chosen variant (full) is among it
+    for (const KvCacheCurve& curve : view.curves()) {
+        SCOPED_TRACE(curve.choice.label);
+        ASSERT_TRUE(curve.error.empty()) << curve.error;
+        ASSERT_FALSE(curve.points.empty());
+        for (const std::int64_t n : {std::int64_t{1024}, std::int64_t{16384}}) {
+            const auto point = std::find_if(curve.points.begin(), curve.points.end(), [n](const KvCachePoint& p) { return p.n == n; });
+            ASSERT_NE(point, curve.points.end()) << n;
+            const QJsonObject cost = costJson(curve.choice.choice, settings, n, true);
+            EXPECT_EQ(point->layerBytes, cost.value(QStringLiteral("kv_cache_bytes")).toDouble()) << "n=" << n;
+            if (point->retainedKeys)
+                EXPECT_EQ(static_cast<double>(*point->retainedKeys), cost.value(QStringLiteral("retained_keys")).toDouble()) << "n=" << n;
+            else
+                EXPECT_TRUE(cost.value(QStringLiteral("retained_keys")).isNull());
+        }
+    }
+    // Full keeps every key: 4 layers × 2 key/value heads × (64 + 64) floats × 4 bytes = 4096 bytes per
+    // token, so 2^30 bytes are exceeded first at n = 2^18 + 1. The window keeps at most 4096 keys
+    // (16 MiB for the model) and linear a constant state: neither runs out.
+    const auto curve = [&](const std::string& label) {
+        return *std::find_if(view.curves().begin(), view.curves().end(), [&](const KvCacheCurve& c) { return c.choice.label == label; });
+    };
+    ASSERT_TRUE(curve("full").runsOutAt.has_value());
+    EXPECT_EQ(*curve("full").runsOutAt, (std::int64_t{1} << 18) + 1);
+    EXPECT_FALSE(curve("window 4096").runsOutAt.has_value());
+    EXPECT_FALSE(curve("window + 4 sinks").runsOutAt.has_value());
+    EXPECT_FALSE(curve("linear (elu)").runsOutAt.has_value());
+    EXPECT_EQ(curve("window 4096").points.back().retainedKeys, std::optional<std::int64_t>(4096));
+    EXPECT_EQ(curve("window + 4 sinks").points.back().retainedKeys, std::optional<std::int64_t>(4100));
+
+    // One decoding step timed per curve at n = 256 and 512, each rate its cost-model MACs over its time.
+    EXPECT_EQ(view.timings().size(), 10u);
+    for (const DecodeTiming& timing : view.timings()) {
+        ASSERT_TRUE(timing.valid()) << timing.error;
+        EXPECT_NEAR(timing.gflops, 2.0 * timing.macs / timing.medianSeconds / 1e9, 1e-9 * timing.gflops);
+    }
+    const QString csv = view.csvData();
+    EXPECT_TRUE(csv.startsWith(QStringLiteral("series,label,n,quantity,value,unit\n")));
+    EXPECT_TRUE(csv.contains(QStringLiteral("runs_out,\"full\",262145,context_n,262145,tokens"))) << csv.left(400).toStdString();
+}
+
+TEST(InferenceView, ABudgetChangeMovesTheCrossingWithTheLayers) {
+    InferenceView view;
+    view.show();
+    LabSettings settings = groupedSettings();
+    settings.timingMaxN = 256;
+    settings.modelLayers = 8; // twice the bytes per token: half the context
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    ASSERT_TRUE(view.curves().front().runsOutAt.has_value());
+    EXPECT_EQ(*view.curves().front().runsOutAt, (std::int64_t{1} << 17) + 1);
+}
+
+TEST(RooflineView, PointsSitAtCostIntensitiesAndDecodingIsMemoryBound) {
+    RooflineView view;
+    view.show();
+    LabSettings settings = groupedSettings();
+    settings.n = 1024;
+    settings.causal = true;
+    settings.compareVariants = {"full", "longformer"};
+    settings.compareParams = {{}, {{"window", "64"}}};
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs)) << "the roofline view stayed busy";
+    ASSERT_TRUE(view.peak().has_value());
+    EXPECT_GT(view.peak()->fmaGflops, 0.0);
+    EXPECT_GT(view.peak()->bandwidthGBs, 0.0);
+    ASSERT_EQ(view.points().size(), 4u);
+    for (std::size_t k = 0; k < view.points().size(); ++k) {
+        const RooflineMeasurement& point = view.points()[k];
+        SCOPED_TRACE(point.label + (point.decode ? " decode" : " prefill"));
+        ASSERT_TRUE(point.valid()) << point.error;
+        const VariantChoice choice{settings.compareVariants[k / 2], settings.compareParams[k / 2]};
+        const QJsonObject cost = costJson(choice, settings, settings.n, point.decode);
+        EXPECT_EQ(point.macs, cost.value(QStringLiteral("attention_macs")).toDouble());
+        EXPECT_EQ(point.bytesMin, cost.value(QStringLiteral("bytes_min")).toDouble());
+        EXPECT_NEAR(point.roof.intensity, 2.0 * point.macs / point.bytesMin, 1e-12 * point.roof.intensity);
+        EXPECT_NEAR(point.roof.roofGflops,
+                    std::min(view.peak()->fmaGflops, point.roof.intensity * view.peak()->bandwidthGBs), 1e-9 * point.roof.roofGflops);
+    }
+    // Full attention's decoding step reads each cached key and value (2·64 floats, 512 bytes) once for
+    // 2·64 multiply-adds in each of h / h_kv = 4 query heads: about 2 flops per byte, left of any CPU's
+    // ridge; its prefill reuses each key for every later query, about 200 flops per byte.
+    const RooflineMeasurement& prefill = view.points()[0];
+    const RooflineMeasurement& decode = view.points()[1];
+    EXPECT_LT(decode.roof.intensity, 2.5);
+    EXPECT_TRUE(decode.roof.memoryBound);
+    EXPECT_GT(prefill.roof.intensity, 50.0 * decode.roof.intensity);
+    EXPECT_TRUE(view.csvData().contains(QStringLiteral("decode,\"full\",")));
+}
+
+} // namespace
+} // namespace attnlab

@@ -1,0 +1,85 @@
+#include "views/plot/legend_below.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+constexpr double kSwatch = 14.0, kSwatchGap = 4.0, kColumnGap = 16.0;
+
+bool isNote(const LegendEntry& entry) { return !entry.filled && entry.style == Qt::NoPen; }
+
+struct LegendLayout {
+    int columns = 1;
+    int rows = 0;
+    int notes = 0;
+    double columnWidth = 0;
+    double height(const QFontMetricsF& metrics) const { return (rows + notes) * metrics.height() + 6; }
+};
+
+LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std::vector<LegendEntry>& entries) {
+    LegendLayout layout;
+    int swatches = 0;
+    for (const LegendEntry& entry : entries) {
+        if (isNote(entry)) {
+            ++layout.notes;
+            continue;
+        }
+        ++swatches;
+        layout.columnWidth = std::max(layout.columnWidth, kSwatch + kSwatchGap + metrics.horizontalAdvance(entry.name) + kColumnGap);
+    }
+    if (swatches == 0) return layout;
+    layout.columns = std::clamp(static_cast<int>((width + kColumnGap) / layout.columnWidth), 1, swatches);
+    layout.rows = (swatches + layout.columns - 1) / layout.columns;
+    return layout;
+}
+
+} // namespace
+
+void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const LegendLayout layout = legendLayout(metrics, box.width(), entries);
+    const double line = metrics.height();
+    const double left = box.center().x() - (layout.columns * layout.columnWidth - kColumnGap) / 2;
+    painter.save();
+    int swatch = 0, note = 0;
+    for (const LegendEntry& entry : entries) {
+        painter.setPen(Qt::black);
+        if (isNote(entry)) {
+            const double y = box.top() + 3 + (layout.rows + note++) * line;
+            painter.drawText(QRectF(box.left(), y, box.width(), line), Qt::AlignHCenter | Qt::AlignVCenter, entry.name);
+            continue;
+        }
+        const double x = left + (swatch % layout.columns) * layout.columnWidth;
+        const double y = box.top() + 3 + (swatch / layout.columns) * line;
+        ++swatch;
+        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, layout.columnWidth, line), Qt::AlignLeft | Qt::AlignVCenter, entry.name);
+        if (entry.filled) {
+            painter.setPen(QPen(entry.color.darker(130), 0.8));
+            painter.setBrush(entry.color);
+            painter.drawRect(QRectF(x, y + line * 0.2, kSwatch, line * 0.6));
+        } else {
+            painter.setPen(QPen(entry.color, 2.0, entry.style));
+            painter.drawLine(QPointF(x, y + line / 2), QPointF(x + kSwatch, y + line / 2));
+        }
+    }
+    painter.restore();
+}
+
+QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    return QRectF(area.topLeft(), QSizeF(area.width(), area.height() - legendLayout(metrics, area.width(), entries).height(metrics)));
+}
+
+
+QRectF legendBelow(QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
+    const QRectF chart = aboveLegend(painter, area, entries);
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), entries);
+    return chart;
+}
+
+} // namespace attnlab

@@ -1,0 +1,25 @@
+#pragma once
+
+// Legends below their plot, out of the data: filled swatches or line samples in as many centred
+// columns as fit, then each note (an entry with neither swatch nor line) on a line of its own.
+
+#include "views/plot/plot_axes.h"
+
+#include <QRectF>
+
+#include <vector>
+
+class QPainter;
+
+namespace attnlab {
+
+// The plot area left above a legend of `entries` laid out for `area`'s width.
+QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries);
+
+// Draws `entries` into `box` (the strip below the plot that aboveLegend left).
+void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries);
+
+// aboveLegend, then the legend drawn in the strip below it; returns the plot area.
+QRectF legendBelow(QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries);
+
+} // namespace attnlab
