@@ -26,7 +26,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timin
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--n N] [--d D] [--heads H] [--head H]
                       [--causal] [--set KEY=VALUE]... [--layers L] [--weights] [--no-outline] [--flops]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
-                      [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
+                      [--timing-max-n N] [--layer] [--components [--split]] [--dpi DPI] [--width W] [--height H]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -34,7 +34,10 @@ file), SVG and PDF with the run's parameters in their metadata, CSV with the fig
 --width and --height give the figure's size in pixels at 96 dpi (default 900 x 600). With --compare,
 each --set applies to every compared variant that has the parameter.
 --weights draws the effective weights W (with the mask outline unless --no-outline); --flops counts
-FLOPs (2 x MACs) instead of MACs. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
+FLOPs (2 x MACs) instead of MACs.
+--components (pattern only) colours each allowed cell by the component it comes from (the first
+top-level term of the expression that contains it) with a legend naming each term; --split draws each
+component as a separate panel, the factorised heads A(1), A(2), ... of the Sparse Transformer. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
 )";
@@ -84,6 +87,12 @@ LabSettings settingsFromArgs(const CliArgs& cli) {
     settings.flopsAsMacs = !cli.flag("--flops");
     settings.timingMaxN = cli.integer("--timing-max-n", settings.timingMaxN, 64, 65536);
     if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
+    settings.showComponents = cli.flag("--components");
+    settings.splitComponents = cli.flag("--split");
+    if (settings.splitComponents && !settings.showComponents)
+        throw InputError("attnlab figure: --split draws the components apart: give it with --components");
+    if (settings.showComponents && settings.showWeights)
+        throw InputError("attnlab figure: --components colours the mask: it cannot be combined with --weights");
     settings.inputSeed = static_cast<std::uint64_t>(cli.integer("--seed", 0, 0, INT64_MAX));
     if (const auto input = cli.value("--input")) settings.source = inputSourceFromName(*input);
     settings.qPath = cli.value("--q").value_or("");
@@ -116,11 +125,13 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + 1, args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer"});
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--components", "--split"});
     const auto shortOut = cli.value("-o");
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
     const std::string out = shortOut ? *shortOut : cli.required("--out");
     const LabSettings settings = settingsFromArgs(cli);
+    if (settings.showComponents && name != QStringLiteral("pattern"))
+        throw InputError("attnlab figure: --components is for the pattern view");
     ExportOptions options;
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),

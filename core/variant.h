@@ -123,6 +123,9 @@ struct VariantInfo {
     std::shared_ptr<const DecodeInfo> decode;
     // The pattern with each allowed cell labelled by the part it comes from (window, globals, ...).
     std::function<std::unique_ptr<PatternComponents>(const PatternRequest&)> components;
+    // What component k (1-based) is, at index k − 1 (e.g. "window", "globals", "random"); components
+    // beyond the list are named by their number. The custom variant names its components by its terms.
+    std::vector<std::string> componentNames;
     // A pattern expression that the `custom` variant turns into exactly this pattern and these
     // components (the same causal flag or not); empty for variants that have none.
     std::function<std::string(const PatternRequest&)> printExpr;

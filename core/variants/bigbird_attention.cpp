@@ -118,6 +118,7 @@ VariantInfo makeBigBirdVariant() {
     v.plan = cachedGenericPlan("bigbird", bigBirdPattern);
     v.run = softmaxOverPattern(bigBirdPattern, v.plan);
     v.cost = bigBirdCost;
+    v.componentNames = {"window", "globals", "random"};
     v.components = bigBirdComponents;
     return v;
 }

@@ -413,6 +413,7 @@ VariantInfo makeLshVariant() {
     };
     v.run = runLsh;
     v.accuracySweeps = {{"lsh", "lsh (shared_qk=false) vs rounds", "rounds", {"1", "2", "4", "8"}, {{"shared_qk", "false"}}}};
+    v.componentNames = {"round 1", "round 2", "round 3", "round 4", "round 5", "round 6", "round 7", "round 8"};
     v.components = lshComponents;
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));

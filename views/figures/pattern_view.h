@@ -67,6 +67,7 @@ private:
     // Compare mode: room below each panel for its statistics (up to ~8 wrapped lines) and the colour legend.
     static constexpr double kCompareStatsHeight = 140.0;
     static constexpr double kLegendHeight = 34.0;
+    static constexpr double kComponentLegendLine = 13.0;
     // Compare mode: room above each panel for the variant's name and, on a second line, its parameters.
     static constexpr double kCompareNameHeight = 30.0;
     using Panel = PatternPanel;
@@ -84,6 +85,10 @@ private:
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
     void paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const;
     void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const;
+    // The colours of the panel's components, one line each, the first component in expression order
+    // owning a cell that several contain.
+    void paintComponentLegend(QPainter& painter, const Panel& panel, const QRectF& box) const;
+    double componentLegendHeight(const Panel& panel, const QRectF& box) const;
     const Tile* bestTile(int index) const;
 
     JobRunner m_jobs{QStringLiteral("pattern")};             // snapshots: patterns, stats, weights

@@ -1,5 +1,7 @@
 #include "views/shell/model_presets.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace attnlab {
@@ -50,6 +52,37 @@ LabSettings transformerXl() {
     return settings;
 }
 
+// A custom pattern drawn by component, n = 64: each term of the expression in its own colour.
+LabSettings expressionFigure(const std::string& expression, bool causal) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", expression}};
+    settings.n = 64;
+    settings.causal = causal;
+    settings.showComponents = true;
+    return settings;
+}
+
+LabSettings bigBirdByComponent() {
+    LabSettings settings;
+    settings.variant = "bigbird";
+    settings.params = {{"window", "6"}, {"globals", "2"}, {"random", "3"}};
+    settings.n = 64;
+    settings.showComponents = true;
+    return settings;
+}
+
+LabSettings sparseTransformerHeads() {
+    LabSettings settings;
+    settings.variant = "strided";
+    settings.params = {{"stride", "8"}};
+    settings.n = 64;
+    settings.causal = true;
+    settings.showComponents = true;
+    settings.splitComponents = true;
+    return settings;
+}
+
 LabSettings bertLayerFlops() {
     LabSettings settings;
     settings.heads = 12;
@@ -86,6 +119,18 @@ const std::vector<FigurePreset>& figurePresets() {
         {QStringLiteral("FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), flash()},
         {QStringLiteral("Transformer-XL: segments with memory"), QStringLiteral("pattern"), transformerXl()},
         {QStringLiteral("BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops()},
+        {QCoreApplication::translate("FigurePresets", "StreamingLLM: sliding window + attention sinks"), QStringLiteral("pattern"),
+         expressionFigure("band(8) | sink(4)", true)},
+        {QCoreApplication::translate("FigurePresets", "Prefix-LM: bidirectional prefix, causal continuation"), QStringLiteral("pattern"),
+         expressionFigure("prefix(24) | causal", false)},
+        {QCoreApplication::translate("FigurePresets", "Document masking: packed sequences"), QStringLiteral("pattern"),
+         expressionFigure("docs(20, 12, 32)", true)},
+        {QCoreApplication::translate("FigurePresets", "Dilated window + global tokens"), QStringLiteral("pattern"),
+         expressionFigure("dilated(4, 2) | global(0, 32)", false)},
+        {QCoreApplication::translate("FigurePresets", "BigBird coloured by random / window / global"), QStringLiteral("pattern"),
+         bigBirdByComponent()},
+        {QCoreApplication::translate("FigurePresets", "Sparse Transformer factorised: A(1) band, A(2) strided columns"),
+         QStringLiteral("pattern"), sparseTransformerHeads()},
     };
     return presets;
 }

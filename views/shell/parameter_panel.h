@@ -10,6 +10,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSlider;
 class QSpinBox;
 
@@ -36,6 +37,8 @@ public:
     QComboBox* variantChooser() const { return m_variant; }
     QComboBox* compareChooser(int k) const;
     QSpinBox* lengthEditor() const { return m_n; }
+    // "Edit as expression": shown for variants that print an equivalent expression.
+    QPushButton* editAsExpressionButton() const { return m_editAsExpression; }
     QString message() const;
 
 signals:
@@ -66,6 +69,7 @@ private:
 
     QComboBox* m_variant = nullptr;
     QLabel* m_summary = nullptr;
+    QPushButton* m_editAsExpression = nullptr;
     QSlider* m_nSlider = nullptr;
     QSpinBox* m_n = nullptr;
     QSpinBox* m_d = nullptr;
