@@ -48,6 +48,8 @@ public:
     // Empty while there is none.
     QSize heatmapImageSize(int index) const;
     QString errorText() const;
+    // The allowed cells of panel `index` (-1 while there is no pattern).
+    std::int64_t nnzOf(int index) const;
 
 protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
