@@ -36,7 +36,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
-                      [--dpi DPI] [--width W] [--height H]
+                      [--components [--split]] [--dpi DPI] [--width W] [--height H]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -50,6 +50,9 @@ With --compare, each --set applies to every compared variant that has the parame
 --weights draws the effective weights W (with the mask outline unless --no-outline); --flops counts
 FLOPs (2 x MACs) instead of MACs; --tokens labels the pattern's rows and columns with the words of TEXT
 when their count equals n. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
+--components (pattern only) colours each allowed cell by the component it comes from (the first
+top-level term of the expression that contains it) with a legend naming each term; --split draws each
+component as a separate panel, the factorised heads A(1), A(2), ... of the Sparse Transformer.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
 --guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
@@ -190,6 +193,12 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     if (cli.flag("--flops")) settings.flopsAsMacs = false;
     settings.timingMaxN = cli.integer("--timing-max-n", settings.timingMaxN, 64, 65536);
     if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
+    if (cli.flag("--components")) settings.showComponents = true;
+    if (cli.flag("--split")) settings.splitComponents = true;
+    if (settings.splitComponents && !settings.showComponents)
+        throw InputError("attnlab figure: --split draws the components apart: give it with --components");
+    if (settings.showComponents && settings.showWeights)
+        throw InputError("attnlab figure: --components colours the mask: it cannot be combined with --weights");
     settings.inputSeed = static_cast<std::uint64_t>(cli.integer("--seed", static_cast<std::int64_t>(settings.inputSeed), 0, INT64_MAX));
     if (const auto input = cli.value("--input")) settings.source = inputSourceFromName(*input);
     settings.qPath = cli.value("--q").value_or(settings.qPath);
@@ -237,7 +246,7 @@ int figureCommand(const std::vector<std::string>& args) {
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--memory-budget"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides"}, {"--panel"});
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
         throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops, accuracy, inference or roofline (or give --preset or --session)");
@@ -250,6 +259,8 @@ int figureCommand(const std::vector<std::string>& args) {
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
     const std::string out = shortOut ? *shortOut : cli.required("--out");
     const LabSettings settings = settingsFromArgs(cli, std::move(base));
+    if (cli.flag("--components") && name != QStringLiteral("pattern"))
+        throw InputError("attnlab figure: --components is for the pattern view");
     ExportOptions options;
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),

@@ -38,6 +38,37 @@ std::vector<std::uint8_t> denseComponents(const PatternComponents& components) {
     return labels;
 }
 
+ComponentPattern::ComponentPattern(std::shared_ptr<const PatternComponents> components, std::uint8_t component)
+    : Pattern(components->pattern().size()), m_components(std::move(components)), m_component(component) {}
+
+bool ComponentPattern::allowed(std::int64_t i, std::int64_t j) const {
+    std::vector<ColumnRange> ranges;
+    rowRanges(i, ranges);
+    return std::any_of(ranges.begin(), ranges.end(), [j](const ColumnRange& r) { return r.begin <= j && j < r.end; });
+}
+
+void ComponentPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+    thread_local std::vector<ComponentRange> runs;
+    runs.clear();
+    m_components->rowComponents(i, runs);
+    for (const auto& run : runs)
+        if (run.component == m_component) appendRange(out, run.begin, run.end, size());
+}
+
+std::vector<std::uint8_t> occurringComponents(const PatternComponents& components) {
+    std::vector<bool> seen(256, false);
+    std::vector<ComponentRange> runs;
+    for (std::int64_t i = 0; i < components.pattern().size(); ++i) {
+        runs.clear();
+        components.rowComponents(i, runs);
+        for (const auto& run : runs) seen[run.component] = true;
+    }
+    std::vector<std::uint8_t> labels;
+    for (int k = 1; k < 256; ++k)
+        if (seen[static_cast<std::size_t>(k)]) labels.push_back(static_cast<std::uint8_t>(k));
+    return labels;
+}
+
 std::unique_ptr<PatternComponents> singleComponent(std::unique_ptr<Pattern> pattern) {
     const std::int64_t n = pattern->size();
     return std::make_unique<LayeredComponents>(

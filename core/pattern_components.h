@@ -50,6 +50,22 @@ private:
 // Row-major n × n uint8: 0 where not allowed, else the cell's component.
 std::vector<std::uint8_t> denseComponents(const PatternComponents& components);
 
+// The cells of one component (1-based, or kAddedDiagonal) of `components` as a pattern of its own, for
+// figures that draw components apart. Unlike other patterns its rows may be empty.
+class ComponentPattern : public Pattern {
+public:
+    ComponentPattern(std::shared_ptr<const PatternComponents> components, std::uint8_t component);
+    bool allowed(std::int64_t i, std::int64_t j) const override;
+    void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override;
+
+private:
+    std::shared_ptr<const PatternComponents> m_components;
+    std::uint8_t m_component;
+};
+
+// The component labels that occur in `components` (ascending; kAddedDiagonal last when present).
+std::vector<std::uint8_t> occurringComponents(const PatternComponents& components);
+
 // One component: every allowed cell of `pattern` is 1 (full and the variants without a mask).
 std::unique_ptr<PatternComponents> singleComponent(std::unique_ptr<Pattern> pattern);
 

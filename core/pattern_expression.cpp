@@ -227,4 +227,26 @@ std::string primitiveNames() {
     return names;
 }
 
+std::vector<std::string> expressionTermTexts(const std::string& text) {
+    parseExpression(text);
+    std::vector<std::string> terms;
+    const auto addTerm = [&](std::size_t begin, std::size_t end) {
+        while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+        while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+        terms.push_back(text.substr(begin, end - begin));
+    };
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        if (text[k] == '(') ++depth;
+        if (text[k] == ')') --depth;
+        if (text[k] == '|' && depth == 0) {
+            addTerm(start, k);
+            start = k + 1;
+        }
+    }
+    addTerm(start, text.size());
+    return terms;
+}
+
 } // namespace attnlab

@@ -50,6 +50,10 @@ struct PatternExpression {
 
 PatternExpression parseExpression(const std::string& text);
 
+// The source text of each top-level '|' term of a valid expression, trimmed, in order (the names the
+// figures give the components). Throws ExpressionError like parseExpression.
+std::vector<std::string> expressionTermTexts(const std::string& text);
+
 // The primitive names, for messages and the user documentation.
 std::string primitiveNames();
 

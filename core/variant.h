@@ -115,6 +115,9 @@ struct VariantInfo {
     // wants its plan cached. Data-dependent patterns give request.head's plan. May be empty.
     std::function<std::shared_ptr<const BlockPlan>(const PatternRequest&)> plan;
     std::function<CoreCost(const ProblemShape&, const ParamSet&)> cost;
+    // True when `cost` counts the pattern's column ranges row by row (no closed form for the row
+    // counts): one evaluation is O(ranges), which the crossover search at n = 2^20 cannot always afford.
+    bool costCountsRanges = false;
     // What this variant's pattern guarantees about reach over `layers` layers (receptive-field view). May be empty.
     std::function<ReachTheory(const ProblemShape&, const ParamSet&, int layers)> reachTheory;
     // The series the accuracy view measures for this variant (empty: not an approximation to compare).
@@ -123,6 +126,9 @@ struct VariantInfo {
     std::shared_ptr<const DecodeInfo> decode;
     // The pattern with each allowed cell labelled by the part it comes from (window, globals, ...).
     std::function<std::unique_ptr<PatternComponents>(const PatternRequest&)> components;
+    // What component k (1-based) is, at index k − 1 (e.g. "window", "globals", "random"); components
+    // beyond the list are named by their number. The custom variant names its components by its terms.
+    std::vector<std::string> componentNames;
     // A pattern expression that the `custom` variant turns into exactly this pattern and these
     // components (the same causal flag or not); empty for variants that have none.
     std::function<std::string(const PatternRequest&)> printExpr;

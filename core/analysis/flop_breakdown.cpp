@@ -1,6 +1,7 @@
 #include "core/analysis/flop_breakdown.h"
 
 #include "core/errors.h"
+#include "core/pattern.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -33,6 +34,26 @@ std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& 
     }
 }
 
+// Whether searching the crossovers stays quick: always for closed-form costs; for a cost that counts
+// column ranges, when a count at the search limit (estimated from evenly spaced rows) stays below
+// kAffordableRanges.
+bool crossoversAffordable(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
+    constexpr double kAffordableRanges = 1 << 26;
+    constexpr int kSampleRows = 64;
+    if (!variant.costCountsRanges) return true;
+    ProblemShape top = shape;
+    top.n = kCrossoverSearchLimit;
+    try {
+        const ParamSet params = prepareParams(variant, top, overrides);
+        const auto pattern = buildPattern(variant, top, params);
+        std::vector<ColumnRange> ranges;
+        for (int s = 0; s < kSampleRows; ++s) pattern->rowRanges(top.n / kSampleRows * s + s, ranges);
+        return static_cast<double>(ranges.size()) / kSampleRows * static_cast<double>(top.n) <= kAffordableRanges;
+    } catch (const InputError&) {
+        return true;
+    }
+}
+
 } // namespace
 
 std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d) {
@@ -61,7 +82,11 @@ FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& canc
     result.current = costAt(settings, settings.variant, settings.params, settings.n);
     if (result.current) {
         const VariantInfo& variant = requireVariant(settings.variant);
-        result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
+        if (crossoversAffordable(variant, problemShape(settings, variant), settings.params))
+            result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
+        else
+            result.crossoverNote = "crossovers not searched: this pattern has too many column ranges per row at n = " +
+                                   std::to_string(kCrossoverSearchLimit) + " to count its cost there quickly";
     } else {
         try {
             const VariantInfo& variant = requireVariant(settings.variant);

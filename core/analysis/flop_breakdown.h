@@ -31,6 +31,7 @@ struct FlopBreakdown {
     std::vector<CoreBar> bars;        // registry order
     LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case
     std::string error;                // why `current` is missing
+    std::string crossoverNote;        // why the crossovers were not searched (empty when they were)
 };
 
 // n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.

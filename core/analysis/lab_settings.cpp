@@ -63,6 +63,8 @@ const std::vector<SettingsField>& settingsFields() {
         {"layers", static_cast<unsigned>(U::Reach), &LabSettings::layers},
         {"show_weights", static_cast<unsigned>(U::PatternFigure), &LabSettings::showWeights},
         {"show_mask_outline", static_cast<unsigned>(U::PatternFigure), &LabSettings::showMaskOutline},
+        {"show_components", static_cast<unsigned>(U::PatternFigure), &LabSettings::showComponents},
+        {"split_components", static_cast<unsigned>(U::PatternFigure), &LabSettings::splitComponents},
         {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
         {"timing_max_n", U::TimingSweep | U::Inference, &LabSettings::timingMaxN},
         {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},

@@ -46,6 +46,8 @@ struct LabSettings {
     std::int64_t layers = 2;                  // receptive field depth
     bool showWeights = false;                 // pattern view: weights heatmap instead of the mask
     bool showMaskOutline = true;              // pattern view with weights: mask outline drawn over them
+    bool showComponents = false;              // pattern view: each cell in its component's colour
+    bool splitComponents = false;             // pattern view: each component in a panel of its own
     bool flopsAsMacs = true;                  // FLOP view unit
     std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
     TimingMode timingMode = TimingMode::Variants;

@@ -166,6 +166,7 @@ VariantInfo makeBigBirdVariant() {
     v.plan = bigBirdPlan;
     v.run = softmaxOverPattern(bigBirdPattern, v.plan);
     v.cost = bigBirdCost;
+    v.componentNames = {"window", "globals", "random"};
     v.components = bigBirdComponents;
     return v;
 }

@@ -31,6 +31,7 @@ VariantInfo makeChunkVariant() {
     // Decoding keeps the new token's chunk so far: ((n − 1) mod c) + 1 keys.
     v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) { return (s.n - 1) % p.integer("chunk") + 1; });
     v.printExpr = chunkExpression;
+    v.componentNames = {"own chunk"};
     v.components = componentsFromExpression(chunkPattern, chunkExpression);
     return v;
 }

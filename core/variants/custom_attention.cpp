@@ -43,6 +43,7 @@ VariantInfo makeCustomVariant() {
     v.plan = cachedGenericPlan("custom", customPattern);
     v.run = softmaxOverPattern(customPattern, v.plan);
     v.cost = softmaxPatternCost(customPattern);
+    v.costCountsRanges = true;
     v.components = [](const PatternRequest& request) {
         return expressionComponents(request.params->text("expr"), request.shape.n, request.shape.causal);
     };

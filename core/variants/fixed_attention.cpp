@@ -87,6 +87,7 @@ VariantInfo makeFixedVariant() {
         return (s.n - 1) % l + 1 + c * ((s.n - 1) / l);
     });
     v.printExpr = fixedExpression;
+    v.componentNames = {"own block", "summary columns"};
     v.components = componentsFromExpression(fixedPattern, fixedExpression);
     return v;
 }

@@ -184,6 +184,7 @@ VariantInfo makeLongformerVariant() {
     v.cost = softmaxPatternCost(longformerPattern);
     v.decode = decodeKeeping(longformerRetainedKeys);
     v.printExpr = longformerExpression;
+    v.componentNames = {"window", "globals"};
     v.components = componentsFromExpression(longformerPattern, longformerExpression);
     return v;
 }

@@ -322,6 +322,7 @@ VariantInfo makeLshVariant() {
                          "LSH keeps only the keys hashed into the query's bucket: where softmax is flat (small logits) the "
                          "dropped keys hold most of the weight, and with separate Q and K the key with the largest q·k need "
                          "not share the query's bucket; more rounds keep more keys"}};
+    v.componentNames = {"round 1", "round 2", "round 3", "round 4", "round 5", "round 6", "round 7", "round 8"};
     v.components = lshComponents;
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));

@@ -93,6 +93,7 @@ VariantInfo makeStridedVariant() {
     v.run = softmaxOverPattern(stridedPattern, stridedPlan);
     v.cost = softmaxPatternCost(stridedPattern);
     v.printExpr = stridedExpression;
+    v.componentNames = {"band", "strided columns"};
     v.components = componentsFromExpression(stridedPattern, stridedExpression);
     return v;
 }

@@ -135,6 +135,7 @@ VariantInfo makeXlVariant() {
     };
     v.decode = xlDecode();
     v.printExpr = xlExpression;
+    v.componentNames = {"own segment", "memory"};
     v.components = componentsFromExpression(xlPattern, xlExpression);
     return v;
 }

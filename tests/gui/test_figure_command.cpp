@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -107,6 +108,51 @@ TEST_F(FigureCommandTest, OptionsShapeTheFigure) {
     EXPECT_TRUE(description.contains(QStringLiteral("n=48"))) << description.toStdString();
 }
 
+// Pixels of `image` within `tolerance` of `colour` in each channel.
+int pixelsOf(const QImage& image, QRgb colour, int tolerance = 6) {
+    int count = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QRgb p = image.pixel(x, y);
+            count += std::abs(qRed(p) - qRed(colour)) <= tolerance && std::abs(qGreen(p) - qGreen(colour)) <= tolerance &&
+                     std::abs(qBlue(p) - qBlue(colour)) <= tolerance;
+        }
+    return count;
+}
+
+TEST_F(FigureCommandTest, ComponentsAndFactorisedHeadsAreWritten) {
+    // Okabe-Ito blue, orange and bluish green: the colours of components 1, 2 and 3.
+    const QRgb blue = qRgb(0x00, 0x72, 0xb2), orange = qRgb(0xe6, 0x9f, 0x00), green = qRgb(0x00, 0x9e, 0x73);
+    const QString coloured = path(QStringLiteral("streaming.png"));
+    ProcessRun result = run({QStringLiteral("figure"), QStringLiteral("pattern"), QStringLiteral("--variant"), QStringLiteral("custom"),
+                             QStringLiteral("--set"), QStringLiteral("expr=band(4) | sink(4)"), QStringLiteral("--causal"),
+                             QStringLiteral("--n"), QStringLiteral("64"), QStringLiteral("--components"), QStringLiteral("--dpi"),
+                             QStringLiteral("96"), QStringLiteral("-o"), coloured});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    QImage image(coloured);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_GT(pixelsOf(image, blue), 500);
+    EXPECT_GT(pixelsOf(image, orange), 200);
+    EXPECT_LT(pixelsOf(image, green), 5) << "two components, two colours";
+
+    const QString heads = path(QStringLiteral("bigbird.svg"));
+    result = run({QStringLiteral("figure"), QStringLiteral("pattern"), QStringLiteral("--variant"), QStringLiteral("bigbird"),
+                  QStringLiteral("--n"), QStringLiteral("48"), QStringLiteral("--components"), QStringLiteral("--split"),
+                  QStringLiteral("-o"), heads});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    QSvgRenderer renderer(heads);
+    ASSERT_TRUE(renderer.isValid());
+    image = QImage(renderer.defaultSize(), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    renderer.render(&painter);
+    painter.end();
+    for (const QRgb colour : {blue, orange, green}) EXPECT_GT(pixelsOf(image, colour), 50) << QColor(colour).name().toStdString();
+    const QString svgText = QString::fromUtf8(readAll(heads));
+    for (const char* name : {"A(1): window", "A(2): globals", "A(3): random"})
+        EXPECT_TRUE(svgText.contains(QString::fromUtf8(name))) << name;
+}
+
 TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
     ASSERT_TRUE(QDir(dir.path()).mkdir(QStringLiteral("folder.png")));
     const QStringList before = files();
@@ -135,6 +181,10 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"kv heads not dividing heads", {"figure", "inference", "--heads", "4", "--kv-heads", "3", "-o", path("x.png")}},
         {"kv heads above heads", {"figure", "roofline", "--heads", "4", "--kv-heads", "8", "-o", path("x.png")}},
         {"memory budget not a size", {"figure", "inference", "--memory-budget", "lots", "-o", path("x.png")}},
+        {"split without components", {"figure", "pattern", "--split", "-o", path("x.png")}},
+        {"components with weights", {"figure", "pattern", "--components", "--weights", "-o", path("x.png")}},
+        {"components of another view", {"figure", "reach", "--components", "-o", path("x.png")}},
+        {"bad expression", {"figure", "pattern", "--variant", "custom", "--set", "expr=band(4) | blok(2)", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);

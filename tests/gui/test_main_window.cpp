@@ -4,6 +4,8 @@
 // menu is tested in test_presets.cpp.
 #include "main_window_fixture.h"
 
+#include "views/shell/expression_composer.h"
+
 namespace attnlab::mainwindowtest {
 namespace {
 
@@ -57,7 +59,13 @@ TEST_F(MainWindowTest, ParameterPanelShowsEveryParameterOfEveryVariant) {
                 EXPECT_EQ(combo->currentText(), text(std::get<std::string>(value)));
                 break;
             }
-            case ParamType::String:
+            case ParamType::String: {
+                // An expression: the composer, showing the value.
+                auto* composer = qobject_cast<ExpressionComposer*>(editor);
+                ASSERT_NE(composer, nullptr);
+                EXPECT_EQ(composer->expression(), text(std::get<std::string>(value)));
+                break;
+            }
             case ParamType::IndexList:
                 ASSERT_NE(qobject_cast<QLineEdit*>(editor), nullptr);
                 break;

@@ -7,7 +7,7 @@ namespace {
 
 TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
     const auto window = openWindow();
-    ASSERT_EQ(figurePresets().size(), 6u);
+    ASSERT_EQ(figurePresets().size(), 12u);
     for (const FigurePreset& preset : figurePresets()) {
         SCOPED_TRACE(preset.name.toStdString());
         QAction* action = presetAction(*window, preset.name);
@@ -23,7 +23,8 @@ TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
         const QImage image = paint(*view);
         if (auto* pattern = qobject_cast<PatternView*>(view)) {
             EXPECT_TRUE(pattern->errorText().isEmpty()) << pattern->errorText().toStdString();
-            const int panels = std::max<int>(1, static_cast<int>(preset.settings.compareVariants.size()));
+            // Factorised heads: one panel per component, else one per compared variant.
+            const int panels = preset.settings.splitComponents ? 2 : std::max<int>(1, static_cast<int>(preset.settings.compareVariants.size()));
             ASSERT_EQ(pattern->panelCount(), panels);
             // Every panel shows a pattern: some cells in the pattern's colours, some masked.
             for (int p = 0; p < panels; ++p) {

@@ -71,6 +71,8 @@ void FlopsView::startWork() {
                                      m_current = breakdown.current;
                                      m_crossovers = breakdown.crossovers;
                                      m_error = QString::fromStdString(breakdown.error);
+                                     if (!breakdown.crossoverNote.empty())
+                                         emit statusMessage(QString::fromStdString(breakdown.crossoverNote));
                                      update();
                                  });
     update();

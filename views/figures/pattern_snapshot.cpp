@@ -1,11 +1,15 @@
 #include "views/figures/pattern_snapshot.h"
 
 #include "views/plot/colormap.h"
+#include "views/plot/component_image.h"
 #include "views/jobs/job_runner.h"
 #include "views/figures/view_inputs.h"
 
 #include "core/errors.h"
+#include "core/pattern_expression.h"
 #include "core/registry.h"
+
+#include <QCoreApplication>
 
 #include <algorithm>
 #include <cmath>
@@ -55,8 +59,20 @@ void computeWeights(PatternPanel& panel, const VariantInfo& variant, const Probl
     panel.weights = std::move(weights);
 }
 
+std::vector<ComponentLegendEntry> legendOf(const PatternComponents& components, const std::vector<QString>& texts) {
+    std::vector<ComponentLegendEntry> legend;
+    for (const std::uint8_t k : occurringComponents(components)) {
+        QString text = k == kAddedDiagonal
+                           ? QCoreApplication::translate("PatternView", "diagonal added to an empty row")
+                       : k <= texts.size() ? texts[k - 1u]
+                                           : QCoreApplication::translate("PatternView", "component %1").arg(k);
+        legend.push_back({k, componentColor(k), text});
+    }
+    return legend;
+}
+
 PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice, const std::optional<ProblemInputs>& inputs,
-                              const CancelCheck& cancelled) {
+                        const CancelCheck& cancelled) {
     PatternPanel panel;
     panel.choice = choice;
     panel.name = QString::fromStdString(choice.variant);
@@ -66,11 +82,19 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         panel.hasMask = variant.hasMask;
         panel.error = compareCausalProblem(settings, variant);
         if (!panel.error.isEmpty()) return panel;
-        ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
+        const bool withComponents = settings.showComponents && !settings.showWeights;
+        ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr, withComponents);
         const ProblemShape& shape = built.shape;
         const ParamSet& params = built.params;
         panel.n = shape.n;
-        panel.pattern = std::move(built.pattern);
+        if (built.components) {
+            std::shared_ptr<const PatternComponents> components = std::move(built.components);
+            panel.pattern = std::shared_ptr<const Pattern>(components, &components->pattern());
+            panel.legend = legendOf(*components, componentTexts(variant, shape, params));
+            panel.components = std::move(components);
+        } else {
+            panel.pattern = std::move(built.pattern);
+        }
         panel.nnz = panel.pattern->nnz();
         panel.coreMacs = sumTerms(variant.cost(shape, params));
         const VariantInfo& full = requireVariant("full");
@@ -85,8 +109,33 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
     } catch (const std::exception& error) {
         panel.error = QString::fromStdString(error.what());
         panel.pattern.reset();
+        panel.components.reset();
     }
     return panel;
+}
+
+// The Sparse Transformer's factorisation: one panel per component of `whole` (A(1), A(2), ...), each
+// drawn in its component's colour.
+void appendSplitPanels(const PatternPanel& whole, std::vector<PatternPanel>& panels) {
+    if (!whole.components) {
+        panels.push_back(whole);
+        return;
+    }
+    for (const auto& entry : whole.legend) {
+        PatternPanel part;
+        part.choice = whole.choice;
+        part.hasMask = whole.hasMask;
+        part.n = whole.n;
+        part.fullMacs = whole.fullMacs;
+        part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component);
+        part.nnz = part.pattern->nnz();
+        part.colour = entry.colour;
+        part.legend = {entry};
+        part.name = entry.component == kAddedDiagonal ? entry.text
+                                                      : QCoreApplication::translate("PatternView", "A(%1): %2").arg(entry.component).arg(entry.text);
+        part.detail = whole.name;
+        panels.push_back(std::move(part));
+    }
 }
 
 bool needsInputs(const LabSettings& settings) {
@@ -114,22 +163,56 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
             inputError = QString::fromStdString(error.what());
         }
     }
+    LabSettings panelSettings = settings;
+    panelSettings.showComponents = settings.showComponents || settings.splitComponents;
     const std::vector<VariantChoice> choices = chosenVariants(settings);
     for (std::size_t index = 0; index < choices.size(); ++index) {
         if (cancelled()) break;
-        PatternPanel panel = buildPanel(settings, choices[index], inputs, cancelled);
+        PatternPanel panel = buildPanel(panelSettings, choices[index], inputs, cancelled);
         if (index < settings.panelTitles.size() && !settings.panelTitles[index].empty())
             panel.title = QString::fromStdString(settings.panelTitles[index]);
         if (!inputError.isEmpty() && panel.error.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
-        snapshot.panels.push_back(std::move(panel));
+        if (settings.splitComponents && !settings.showWeights)
+            appendSplitPanels(panel, snapshot.panels);
+        else
+            snapshot.panels.push_back(std::move(panel));
     }
     return snapshot;
 }
 
-PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, std::int64_t block, bool withVeil) {
-    const DensityImage density = regionDensity(pattern, region, block);
+std::vector<QString> componentTexts(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    std::vector<QString> texts;
+    if (variant.id == "custom") {
+        for (const auto& term : expressionTermTexts(params.text("expr"))) texts.push_back(QString::fromStdString(term));
+        return texts;
+    }
+    std::vector<std::string> terms;
+    if (variant.printExpr) {
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        terms = expressionTermTexts(variant.printExpr(request));
+    }
+    const std::size_t count = std::max(terms.size(), variant.componentNames.size());
+    for (std::size_t k = 0; k < count; ++k) {
+        const bool named = k < variant.componentNames.size(), printed = k < terms.size();
+        const QString name = QString::fromStdString(named ? variant.componentNames[k] : std::string());
+        const QString term = QString::fromStdString(printed ? terms[k] : std::string());
+        texts.push_back(named && printed ? QStringLiteral("%1 — %2").arg(name, term) : named ? name : term);
+    }
+    return texts;
+}
+
+PatternTile buildPatternTile(const PatternPanel& panel, const PlaneRegion& region, std::int64_t block, bool withVeil) {
+    const DensityImage density = regionDensity(*panel.pattern, region, block);
     const int width = density.width, height = density.height;
-    PatternTile tile{region, blocksRegion(region, density, block), block, width, height, densityColorImage(density), QImage()};
+    const PlaneRegion drawn = blocksRegion(region, density, block);
+    // Component images bin the same whole blocks as the density image, so both show the same cells.
+    if (panel.components && !withVeil)
+        return {region, drawn, block, width, height, componentColorImage(*panel.components, drawn, width, height), QImage()};
+    if (panel.colour && !withVeil)
+        return {region, drawn, block, width, height, singleColorImage(*panel.pattern, drawn, width, height, *panel.colour), QImage()};
+    PatternTile tile{region, drawn, block, width, height, densityColorImage(density), QImage()};
     if (!withVeil) return tile;
     tile.veil = QImage(width, height, QImage::Format_ARGB32_Premultiplied);
     for (int y = 0; y < height; ++y) {

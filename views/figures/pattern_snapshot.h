@@ -4,6 +4,7 @@
 #include "views/plot/plane_viewport.h"
 
 #include "core/pattern.h"
+#include "core/pattern_components.h"
 #include "core/variant.h"
 
 #include <QImage>
@@ -11,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace attnlab {
@@ -18,7 +20,15 @@ namespace attnlab {
 // Largest n for which the pattern view computes the effective weights (they need an n × n matrix).
 constexpr std::int64_t kMaxPatternWeightsN = 2048;
 
-// What the pattern view draws for one variant; immutable once built on a worker.
+// One colour of the component legend: the component's label and what it is (e.g. "band(8)").
+struct ComponentLegendEntry {
+    std::uint8_t component = 0;
+    QRgb colour = 0;
+    QString text;
+};
+
+// What the pattern view draws for one variant, or for one component of it when components are split;
+// immutable once built on a worker.
 struct PatternPanel {
     VariantChoice choice;
     QString name;
@@ -35,6 +45,13 @@ struct PatternPanel {
     QImage weightsImage;
     float maxWeight = 0;
     QString weightsNote;                          // why there are no weights
+    // settings.showComponents: the pattern's cells labelled by component (`pattern` aliases its pattern)
+    // and the legend of the components that occur.
+    std::shared_ptr<const PatternComponents> components;
+    std::vector<ComponentLegendEntry> legend;
+    // settings.splitComponents: this panel is one component of a variant, drawn in one colour.
+    std::optional<QRgb> colour;
+    QString detail;                               // compare-style second title line instead of the parameters
 };
 
 // Every panel of one set of settings, built with the same inputs.
@@ -61,8 +78,13 @@ struct PatternTile {
 // weights of every chosen variant. Errors land in their panels; a cancelled build stops adding panels.
 PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCheck& cancelled);
 
-// Runs on a worker: the mask image of `region` in blocks of `block` × `block` cells and, when
-// `withVeil`, the veil drawn over the weights.
-PatternTile buildPatternTile(const Pattern& pattern, const PlaneRegion& region, std::int64_t block, bool withVeil);
+// Runs on a worker: the mask image of `region` in blocks of `block` × `block` cells (in component
+// colours when the panel has components or a colour) and, when `withVeil`, the veil drawn over the weights.
+PatternTile buildPatternTile(const PatternPanel& panel, const PlaneRegion& region, std::int64_t block, bool withVeil);
+
+// The name of each component of a variant for the legend, index k − 1 for component k: the custom
+// variant's top-level terms; for built-ins the variant's component name followed by the printed term
+// when there is a printed expression ("band: band(7)"). Throws like the pattern itself.
+std::vector<QString> componentTexts(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
 } // namespace attnlab

@@ -40,7 +40,9 @@ QString PatternView::title() const {
     const bool compare = m_settings.compareVariants.size() > 1;
     const QString what = m_settings.showWeights ? (m_settings.showMaskOutline ? QStringLiteral("Effective weights W with mask outline")
                                                                               : QStringLiteral("Effective weights W"))
-                                                : QStringLiteral("Attention pattern (allowed set M)");
+                          : m_settings.splitComponents ? tr("Pattern components as separate heads (A(1), A(2), …)")
+                          : m_settings.showComponents  ? tr("Attention pattern coloured by component")
+                                                       : QStringLiteral("Attention pattern (allowed set M)");
     if (compare) return what + QStringLiteral(" — compared");
     const VariantInfo* variant = findVariant(m_settings.variant);
     return what + QStringLiteral(" — ") + (variant ? QString::fromStdString(variant->displayName) : QString::fromStdString(m_settings.variant));
@@ -102,7 +104,14 @@ QString PatternView::errorText() const {
     return {};
 }
 
+std::int64_t PatternView::nnzOf(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return -1;
+    const Panel& panel = m_snapshot->panels[static_cast<std::size_t>(index)];
+    return panel.pattern ? panel.nnz : -1;
+}
+
 int PatternView::panelCount() const {
+    if (m_snapshot && m_snapshot->settings.splitComponents) return std::max<int>(1, static_cast<int>(m_snapshot->panels.size()));
     return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
 }
 
@@ -163,8 +172,8 @@ void PatternView::requestTiles() {
     const std::int64_t block = densityBlock(std::max(region.col1 - region.col0, region.row1 - region.row0), static_cast<int>(pixels));
     const bool withVeil = m_settings.showWeights;
     for (std::size_t index = 0; index < m_snapshot->panels.size(); ++index) {
-        const auto& pattern = m_snapshot->panels[index].pattern;
-        if (!pattern) continue;
+        const Panel& panel = m_snapshot->panels[index];
+        if (!panel.pattern) continue;
         auto& cached = m_tiles[index];
         const auto hit = std::find_if(cached.begin(), cached.end(), [&](const auto& tile) {
             return tile->region == region && tile->block == block && tile->veil.isNull() == !withVeil;
@@ -174,8 +183,8 @@ void PatternView::requestTiles() {
             continue;
         }
         m_tileJobs.submit<std::shared_ptr<const Tile>>(
-            [pattern, region, block, withVeil](const CancelCheck&) {
-                return std::make_shared<const Tile>(buildPatternTile(*pattern, region, block, withVeil));
+            [snapshot = m_snapshot, index, region, block, withVeil](const CancelCheck&) {
+                return std::make_shared<const Tile>(buildPatternTile(snapshot->panels[index], region, block, withVeil));
             },
             [this, index, snapshot = m_snapshot](const std::shared_ptr<const Tile>& tile) {
                 if (snapshot != m_snapshot) return;
@@ -230,6 +239,14 @@ QString PatternView::hoverText(int index, const PlaneCell& cell) const {
                        .arg(cell.i)
                        .arg(cell.j)
                        .arg(panel.pattern->allowed(cell.i, cell.j) ? QStringLiteral("yes") : QStringLiteral("no"));
+    if (panel.components && panel.pattern->allowed(cell.i, cell.j)) {
+        std::vector<ComponentRange> runs;
+        panel.components->rowComponents(cell.i, runs);
+        for (const auto& run : runs)
+            if (run.begin <= cell.j && cell.j < run.end)
+                for (const auto& entry : panel.legend)
+                    if (entry.component == run.component) text += tr("\ncomponent %1: %2").arg(run.component).arg(entry.text);
+    }
     if (panel.weights)
         text += QStringLiteral("\nweight: %1").arg((*panel.weights)[static_cast<std::size_t>(cell.i * panel.n + cell.j)], 0, 'g', 4);
     return text;

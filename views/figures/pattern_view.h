@@ -51,6 +51,8 @@ public:
     // Why the tokens of the settings do not label the axes (their count is not n); empty when they do or
     // there are none.
     QString tokenNote() const;
+    // The allowed cells of panel `index` (-1 while there is no pattern).
+    std::int64_t nnzOf(int index) const;
 
 protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
@@ -70,6 +72,7 @@ private:
     // Compare mode: room below each panel for its statistics (up to ~8 wrapped lines) and the colour legend.
     static constexpr double kCompareStatsHeight = 140.0;
     static constexpr double kLegendHeight = 34.0;
+    static constexpr double kComponentLegendLine = 13.0;
     // Compare mode: room above each panel for the variant's name and, on a second line, its parameters.
     static constexpr double kCompareNameHeight = 30.0;
     using Panel = PatternPanel;
@@ -87,6 +90,10 @@ private:
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
     void paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const;
     void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const;
+    // The colours of the panel's components, one line each, the first component in expression order
+    // owning a cell that several contain.
+    void paintComponentLegend(QPainter& painter, const Panel& panel, const QRectF& box) const;
+    double componentLegendHeight(const Panel& panel, const QRectF& box) const;
     const Tile* bestTile(int index) const;
 
     JobRunner m_jobs{QStringLiteral("pattern")};             // snapshots: patterns, stats, weights

@@ -112,7 +112,9 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         small.setBold(false);
         small.setPointSizeF(7.5);
         painter.setFont(small);
-        const QString params = items.isEmpty() ? QStringLiteral("(defaults)") : items.join(QStringLiteral(" · "));
+        const QString params = !panel.detail.isEmpty() ? panel.detail
+                               : items.isEmpty()       ? QStringLiteral("(defaults)")
+                                                       : items.join(QStringLiteral(" · "));
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
@@ -289,11 +291,12 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     QStringList lines;
     lines << QStringLiteral("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
           << QStringLiteral("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
-          << QStringLiteral("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1)
-          << QStringLiteral("core MACs: %1 = %2 % of full (%3)")
-                 .arg(formatCount(panel.coreMacs))
-                 .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
-                 .arg(formatCount(panel.fullMacs));
+          << QStringLiteral("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
+    if (panel.coreMacs > 0)
+        lines << QStringLiteral("core MACs: %1 = %2 % of full (%3)")
+                     .arg(formatCount(panel.coreMacs))
+                     .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
+                     .arg(formatCount(panel.fullMacs));
     if (!panel.hasMask) lines << QStringLiteral("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
     if (m_highlightRow && *m_highlightRow < panel.n)
@@ -302,9 +305,15 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     QFont font = painter.font();
     font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);
     painter.setFont(font);
-    const QRectF text = box.adjusted(0, 0, 0, -kLegendHeight - 6);
+    const bool components = !panel.legend.empty() && !m_settings.showWeights;
+    const double legendHeight = components ? componentLegendHeight(panel, box) : kLegendHeight;
+    const QRectF text = box.adjusted(0, 0, 0, -legendHeight - 6);
     painter.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines.join('\n'));
     painter.restore();
+    if (components) {
+        paintComponentLegend(painter, panel, QRectF(box.left(), box.bottom() - legendHeight, box.width(), legendHeight));
+        return;
+    }
     const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
     paintLegend(painter, QRectF(box.left(), box.bottom() - kLegendHeight, std::min(box.width(), 200.0), kLegendHeight - 4),
                 weights, cellLevel);
@@ -346,6 +355,32 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
     painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : QStringLiteral("sparse"));
     painter.drawText(labels, Qt::AlignHCenter, weights ? QStringLiteral("√(w / max w), viridis") : QStringLiteral("allowed share per pixel"));
     painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : QStringLiteral("all"));
+    painter.restore();
+}
+
+double PatternView::componentLegendHeight(const Panel& panel, const QRectF& box) const {
+    // One line per component, at most half the box (the stats keep the rest).
+    return std::min(kComponentLegendLine * static_cast<double>(panel.legend.size()) + 4, std::max(kLegendHeight, box.height() / 2));
+}
+
+void PatternView::paintComponentLegend(QPainter& painter, const Panel& panel, const QRectF& box) const {
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(7.5);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font, painter.device());
+    const double swatch = 10.0;
+    double y = box.top();
+    for (const auto& entry : panel.legend) {
+        if (y + kComponentLegendLine > box.bottom() + 0.5) break;
+        painter.setPen(QPen(Qt::black, 0.5));
+        painter.setBrush(QColor::fromRgb(entry.colour));
+        painter.drawRect(QRectF(box.left(), y + 1, swatch, swatch));
+        painter.setPen(Qt::black);
+        const QRectF textBox(box.left() + swatch + 5, y, box.width() - swatch - 5, kComponentLegendLine);
+        painter.drawText(textBox, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(entry.text, Qt::ElideRight, textBox.width()));
+        y += kComponentLegendLine;
+    }
     painter.restore();
 }
 

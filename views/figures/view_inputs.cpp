@@ -58,7 +58,8 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
     return inputs;
 }
 
-ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs) {
+ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs,
+                             bool withComponents) {
     const VariantInfo& variant = requireVariant(choice.variant);
     ViewPattern result;
     result.shape = inputs ? inputs->shape : problemShape(settings, variant);
@@ -72,8 +73,11 @@ ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& c
         if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
         data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
     }
-    result.pattern = buildPattern(variant, result.shape, result.params, variant.dataDependentPattern ? &data : nullptr,
-                                  settings.head);
+    const AttentionInputs* dataUsed = variant.dataDependentPattern ? &data : nullptr;
+    if (withComponents)
+        result.components = buildComponents(variant, result.shape, result.params, dataUsed, settings.head);
+    else
+        result.pattern = buildPattern(variant, result.shape, result.params, dataUsed, settings.head);
     return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/param_schema.h"
 #include "core/pattern.h"
+#include "core/pattern_components.h"
 #include "core/tensor.h"
 #include "core/variant.h"
 
@@ -26,13 +27,16 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
 
 // One variant's pattern as every view shows it: the inputs' shape (the files' sizes when they are the
 // source) under the variant's causal rule, the resolved parameters and the pattern of settings.head.
-// Data-dependent patterns (lsh) are built from `inputs`. Throws InputError.
+// Data-dependent patterns (lsh) are built from `inputs`. Throws InputError. With `withComponents` the
+// pattern comes labelled by its components (`components` set, `pattern` null).
 struct ViewPattern {
     ProblemShape shape;
     ParamSet params;
     std::unique_ptr<Pattern> pattern;
+    std::unique_ptr<PatternComponents> components;
 };
-ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs);
+ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs,
+                             bool withComponents = false);
 
 // In compare mode, the sentence a panel shows instead of its drawing when its variant has no form for
 // the causal choice (linformer with causal on, xl with it off); empty otherwise. One variant alone is

@@ -2,6 +2,7 @@
 
 #include "core/analysis/lab_settings.h"
 #include "views/plot/plane_viewport.h"
+#include "views/shell/expression_composer.h"
 
 #include <QHash>
 #include <QOpenGLWidget>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 struct ImGuiContext;
 
@@ -85,6 +87,9 @@ private:
     void drawVariantChooser(LabSettings& edited);
     void drawParameterControls(const VariantInfo& variant, LabSettings& edited);
     void drawInputControls(LabSettings& edited);
+    // The custom variant's expression (`current` is its value in the settings) and the building blocks.
+    void drawExpressionComposer(const ParamSpec& spec, const std::string& current, LabSettings& edited);
+    void drawEditAsExpression(const VariantInfo& variant, LabSettings& edited);
     void drawCanvas();
     void handleCanvasInput();
     void paintCanvas();
@@ -101,6 +106,9 @@ private:
     PlaneViewport m_viewport;
     QHash<QString, ControlRecord> m_controls;
     std::optional<CanvasHover> m_hover;
+    std::string m_expressionText;     // the composer's field, as typed
+    std::string m_expressionSynced;   // the settings' expression the field was last taken from or gave
+    ExpressionCheck m_expressionCheck; // of m_expressionText after the last edit
 };
 
 } // namespace attnlab

@@ -119,6 +119,7 @@ void ImGuiLabWidget::drawControls(LabSettings& edited) {
     drawShapeControls(edited);
     m_error.clear();
     if (const VariantInfo* variant = findVariant(m_settings.variant)) {
+        drawEditAsExpression(*variant, edited);
         drawParameterControls(*variant, edited);
         if (variant->dataDependentPattern) drawInputControls(edited);
     }
@@ -215,6 +216,10 @@ void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettin
         const ParamValue shown = shownValue(spec, m_settings.params, values);
         const bool overridden = m_settings.params.count(spec.key) != 0;
         const std::int64_t defaultInteger = defaults.contains(spec.key) && spec.type == ParamType::Integer ? defaults.integer(spec.key) : 0;
+        if (spec.type == ParamType::String) {
+            drawExpressionComposer(spec, paramValueText(shown), edited);
+            continue;
+        }
         if (overridden) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotLinesHovered));
         const std::optional<std::string> changed =
             parameterControl(spec, shown, integerRange(spec, shape.context(), values, defaultInteger));

@@ -34,4 +34,18 @@ QRgb densityColor(double density) {
     return viridis(0.75 * (1.0 - std::min(density, 1.0)));
 }
 
+QRgb componentColor(int component) {
+    static constexpr std::array<QRgb, 7> kOkabeIto = {0x0072b2, 0xe69f00, 0x009e73, 0xcc79a7, 0xd55e00, 0x56b4e9, 0xf0e442};
+    if (component == 255) return qRgb(0x20, 0x20, 0x20);
+    return kOkabeIto[static_cast<std::size_t>(std::max(component - 1, 0)) % kOkabeIto.size()];
+}
+
+QRgb fadedComponentColor(QRgb mixed, double density) {
+    if (!(density > 0.0)) return emptyCellColor();
+    const double opacity = 0.45 + 0.55 * std::min(density, 1.0);
+    const QRgb background = emptyCellColor();
+    return qRgb(mix(qRed(background), qRed(mixed), opacity), mix(qGreen(background), qGreen(mixed), opacity),
+                mix(qBlue(background), qBlue(mixed), opacity));
+}
+
 } // namespace attnlab

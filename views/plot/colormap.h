@@ -14,6 +14,14 @@ QRgb viridis(double t);
 QRgb densityColor(double density);
 QRgb emptyCellColor();
 
+// Colour of pattern component k (1-based) in the Okabe–Ito palette (distinguishable with every common
+// colour-vision deficiency): blue, orange, bluish green, reddish purple, vermillion, sky blue, yellow,
+// repeating from the eighth; kAddedDiagonal (255) is near-black.
+QRgb componentColor(int component);
+// Pixels covering several cells: `mixed` (the cells' colours averaged by count) faded towards the
+// background as the share of allowed cells falls, never below 45 % so a lone cell stays visible.
+QRgb fadedComponentColor(QRgb mixed, double density);
+
 inline QString colormapName() { return QStringLiteral("viridis"); }
 
 } // namespace attnlab

@@ -1,5 +1,7 @@
 #include "views/shell/model_presets.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 
@@ -47,11 +49,13 @@ LabSettings longformer() {
 
 // Zaheer et al. (2020), fig. 1.
 LabSettings bigBird() {
-    return comparison("bigbird", 64, false,
+    LabSettings settings = comparison("bigbird", 64, false,
                       {{"(a) random", {"bigbird", {{"window", "0"}, {"globals", "0"}, {"random", "3"}}}},
                        {"(b) window", {"bigbird", {{"window", "6"}, {"globals", "0"}, {"random", "0"}}}},
                        {"(c) global", {"bigbird", {{"window", "0"}, {"globals", "2"}, {"random", "0"}}}},
                        {"(d) BigBird", {"bigbird", {{"window", "6"}, {"globals", "2"}, {"random", "3"}}}}});
+    settings.showComponents = true; // each panel's cells in the colour of its part, as in the paper
+    return settings;
 }
 
 LabSettings flash() {
@@ -70,6 +74,40 @@ LabSettings transformerXl() {
     settings.params = {{"segment", "16"}, {"memory", "16"}};
     settings.n = 64;
     settings.causal = true;
+    return settings;
+}
+
+// A custom pattern drawn by component, n = 64: each term of the expression in its own colour.
+LabSettings expressionFigure(const std::string& preset, const std::string& expression, bool causal) {
+    LabSettings settings;
+    settings.preset = preset;
+    settings.variant = "custom";
+    settings.params = {{"expr", expression}};
+    settings.n = 64;
+    settings.causal = causal;
+    settings.showComponents = true;
+    return settings;
+}
+
+LabSettings bigBirdByComponent() {
+    LabSettings settings;
+    settings.preset = "bigbird-components";
+    settings.variant = "bigbird";
+    settings.params = {{"window", "6"}, {"globals", "2"}, {"random", "3"}};
+    settings.n = 64;
+    settings.showComponents = true;
+    return settings;
+}
+
+LabSettings sparseTransformerHeads() {
+    LabSettings settings;
+    settings.preset = "sparse-transformer-heads";
+    settings.variant = "strided";
+    settings.params = {{"stride", "8"}};
+    settings.n = 64;
+    settings.causal = true;
+    settings.showComponents = true;
+    settings.splitComponents = true;
     return settings;
 }
 
@@ -125,6 +163,12 @@ const std::vector<FigurePreset>& figurePresets() {
          keptOverN(transformerXl()), nullptr},
         {QStringLiteral("bert-flops"), QStringLiteral("BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops(512),
          bertLayerFlops},
+        {QStringLiteral("streaming-llm"), QCoreApplication::translate("FigurePresets", "StreamingLLM: sliding window + attention sinks"), QStringLiteral("pattern"), keptOverN(expressionFigure("streaming-llm", "band(8) | sink(4)", true)), nullptr},
+        {QStringLiteral("prefix-lm"), QCoreApplication::translate("FigurePresets", "Prefix-LM: bidirectional prefix, causal continuation"), QStringLiteral("pattern"), keptOverN(expressionFigure("prefix-lm", "prefix(24) | causal", false)), nullptr},
+        {QStringLiteral("document-masking"), QCoreApplication::translate("FigurePresets", "Document masking: packed sequences"), QStringLiteral("pattern"), keptOverN(expressionFigure("document-masking", "docs(20, 12, 32)", true)), nullptr},
+        {QStringLiteral("dilated-global"), QCoreApplication::translate("FigurePresets", "Dilated window + global tokens"), QStringLiteral("pattern"), keptOverN(expressionFigure("dilated-global", "dilated(4, 2) | global(0, 32)", false)), nullptr},
+        {QStringLiteral("bigbird-components"), QCoreApplication::translate("FigurePresets", "BigBird coloured by random / window / global"), QStringLiteral("pattern"), keptOverN(bigBirdByComponent()), nullptr},
+        {QStringLiteral("sparse-transformer-heads"), QCoreApplication::translate("FigurePresets", "Sparse Transformer factorised: A(1) band, A(2) strided columns"), QStringLiteral("pattern"), keptOverN(sparseTransformerHeads()), nullptr},
     };
     return presets;
 }

@@ -2,6 +2,8 @@
 // key by its type, with its default and range noted under it and a reset button for an override.
 #include "views/shell/parameter_panel.h"
 
+#include "views/shell/expression_composer.h"
+
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -120,7 +122,15 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const QString& shown,
         connect(combo, &QComboBox::activated, this, [this, key, combo] { setOverride(key, combo->currentText().toStdString()); });
         return combo;
     }
-    case ParamType::String:
+    case ParamType::String: {
+        auto* composer = new ExpressionComposer(this);
+        composer->setExpression(shown);
+        connect(composer, &ExpressionComposer::expressionAccepted, this, [this, key](const QString& value) {
+            if (value.trimmed().isEmpty()) clearOverride(key);
+            else setOverride(key, value.toStdString());
+        });
+        return composer;
+    }
     case ParamType::IndexList: {
         auto* edit = new QLineEdit(this);
         edit->setPlaceholderText(QStringLiteral("comma list, e.g. 0,1,2"));
@@ -153,6 +163,10 @@ void ParameterPanel::refreshParameterValues() {
         else if (auto* check = qobject_cast<QCheckBox*>(editor)) check->setChecked(value == QLatin1String("true"));
         else if (auto* combo = qobject_cast<QComboBox*>(editor)) combo->setCurrentText(value);
         else if (auto* edit = qobject_cast<QLineEdit*>(editor)) edit->setText(overridden ? value : QString());
+        else if (auto* composer = qobject_cast<ExpressionComposer*>(editor)) {
+            // While the user's text does not parse it stays as typed; the settings keep the last good one.
+            if (checkExpression(composer->expression()).ok()) composer->setExpression(value);
+        }
         QFont font = editor->font();
         font.setItalic(!overridden);
         editor->setFont(font);

@@ -1,5 +1,6 @@
 #include "views/shell/parameter_panel.h"
 
+#include "views/shell/expression_composer.h"
 #include "views/shell/model_presets.h"
 
 #include "core/analysis/panel_spec.h"
@@ -100,6 +101,21 @@ QWidget* ParameterPanel::buildVariantGroup() {
     m_summary->setStyleSheet(QStringLiteral("color: #444;"));
     layout->addWidget(m_variant);
     layout->addWidget(m_summary);
+    m_editAsExpression = new QPushButton(tr("Edit as expression"), group);
+    m_editAsExpression->setObjectName(QStringLiteral("editAsExpression"));
+    m_editAsExpression->setToolTip(tr("Switch to the custom variant with an expression that gives exactly this pattern"));
+    layout->addWidget(m_editAsExpression);
+    connect(m_editAsExpression, &QPushButton::clicked, this, [this] {
+        try {
+            m_settings = editAsExpression(m_settings);
+        } catch (const std::exception& error) {
+            m_message->setText(QString::fromStdString(error.what()));
+            m_message->setVisible(true);
+            return;
+        }
+        updateCompare();
+        commit();
+    });
     connect(m_variant, &QComboBox::activated, this, [this](int index) {
         const QString id = m_variant->itemData(index, Qt::UserRole).toString();
         if (id.isEmpty() || id.toStdString() == m_settings.variant) return;
@@ -248,7 +264,9 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     auto* group = new QGroupBox(QStringLiteral("Display"), this);
     auto* form = new QFormLayout(group);
     m_display = new QComboBox(group);
-    m_display->addItems({QStringLiteral("Mask M"), QStringLiteral("Weights W"), QStringLiteral("Weights W + mask outline")});
+    m_display->setObjectName(QStringLiteral("patternDisplay"));
+    m_display->addItems({QStringLiteral("Mask M"), QStringLiteral("Weights W"), QStringLiteral("Weights W + mask outline"),
+                         tr("Mask M coloured by component"), tr("Components as separate heads")});
     form->addRow(QStringLiteral("pattern shows"), m_display);
     m_tokens = new QLineEdit(group);
     m_tokens->setObjectName(QStringLiteral("tokens"));
@@ -311,8 +329,10 @@ QWidget* ParameterPanel::buildDisplayGroup() {
         commit();
     });
     connect(m_display, &QComboBox::activated, this, [this](int index) {
-        m_settings.showWeights = index > 0;
+        m_settings.showWeights = index == 1 || index == 2;
         m_settings.showMaskOutline = index == 2;
+        m_settings.showComponents = index >= 3;
+        m_settings.splitComponents = index == 4;
         commit();
     });
     connect(m_layers, &QSpinBox::valueChanged, this, [this](int value) {
@@ -337,6 +357,7 @@ void ParameterPanel::refreshWidgets() {
     const VariantInfo* variant = findVariant(m_settings.variant);
     m_variant->setCurrentIndex(m_variant->findData(text(m_settings.variant), Qt::UserRole));
     m_summary->setText(variant ? text(variant->summary) : QString());
+    m_editAsExpression->setVisible(variant && variant->printExpr);
     m_nSlider->setValue(sliderOfN(m_settings.n));
     m_n->setValue(static_cast<int>(m_settings.n));
     m_d->setValue(static_cast<int>(m_settings.d));
@@ -355,7 +376,10 @@ void ParameterPanel::refreshWidgets() {
     m_fileEdits.value(QStringLiteral("K"))->setText(text(m_settings.kPath));
     m_fileEdits.value(QStringLiteral("V"))->setText(text(m_settings.vPath));
     for (QWidget* widget : m_fileWidgets) widget->setEnabled(m_settings.source == InputSource::NpyFiles);
-    m_display->setCurrentIndex(m_settings.showWeights ? (m_settings.showMaskOutline ? 2 : 1) : 0);
+    m_display->setCurrentIndex(m_settings.showWeights       ? (m_settings.showMaskOutline ? 2 : 1)
+                               : m_settings.splitComponents ? 4
+                               : m_settings.showComponents  ? 3
+                                                            : 0);
     m_layers->setValue(static_cast<int>(m_settings.layers));
     if (m_tokens->text().toStdString() != m_settings.tokens) m_tokens->setText(text(m_settings.tokens));
     m_unit->setCurrentIndex(m_settings.flopsAsMacs ? 0 : 1);

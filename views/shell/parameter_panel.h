@@ -11,6 +11,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSlider;
 class QSpinBox;
 
@@ -44,6 +45,8 @@ public:
     QLineEdit* tokensEditor() const { return m_tokens; }
     // Key/value heads h_kv (0 shows "= h": as many as the query heads).
     QSpinBox* kvHeadsEditor() const { return m_kvHeads; }
+    // "Edit as expression": shown for variants that print an equivalent expression.
+    QPushButton* editAsExpressionButton() const { return m_editAsExpression; }
     QString message() const;
 
 signals:
@@ -83,6 +86,7 @@ private:
 
     QComboBox* m_variant = nullptr;
     QLabel* m_summary = nullptr;
+    QPushButton* m_editAsExpression = nullptr;
     QSlider* m_nSlider = nullptr;
     QSpinBox* m_n = nullptr;
     QSpinBox* m_d = nullptr;
