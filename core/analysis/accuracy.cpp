@@ -1,6 +1,7 @@
 #include "core/analysis/accuracy.h"
 
 #include "core/errors.h"
+#include "core/job_limits.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -18,7 +19,9 @@ public:
     Comparer(const AttentionInputs& inputs, const ProblemShape& shape, int threads, const CancelCheck& cancelled)
         : m_inputs(inputs), m_shape(shape), m_threads(threads), m_cancelled(cancelled) {
         const VariantInfo& full = requireVariant("full");
-        const RunResult result = full.run(inputs, options(prepareParams(full, shape, {})));
+        const ParamSet params = prepareParams(full, shape, {});
+        requireRunLimits(full, shape, params, false);
+        const RunResult result = full.run(inputs, options(params));
         m_reference = result.out;
         m_valid = !result.cancelled;
     }
@@ -28,6 +31,7 @@ public:
     // nullopt when cancelled; throws InputError for parameters outside their range.
     std::optional<double> error(const VariantInfo& variant, const ParamOverrides& overrides) const {
         const ParamSet params = prepareParams(variant, m_shape, overrides);
+        requireRunLimits(variant, m_shape, params, false);
         const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
         const RunResult result = variant.run(AttentionInputs{m_inputs.q, needsKeys ? m_inputs.k : nullptr, m_inputs.v}, options(params));
         if (result.cancelled || cancelled()) return std::nullopt;
