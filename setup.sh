@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command per job on a fresh Debian 12 machine:
 #   ./setup.sh app    install what is missing, build (release) and launch the desktop app
-#   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test
+#   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test, then
+#                     build the core, CLI and their tests with AddressSanitizer + UBSan and run them
 # Extra arguments after `app` are passed to attnlab.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,7 +15,8 @@ packages=(
   xvfb xauth
   desktop-file-utils appstream dpkg-dev
 )
-# Only for `./setup.sh fuzz`: clang with libFuzzer and its OpenMP runtime.
+# Only for `./setup.sh fuzz` and `./setup.sh tsan`: clang with libFuzzer, its sanitizer runtimes and its
+# OpenMP runtime (with the archer tool for ThreadSanitizer).
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
 
 install_missing() {
@@ -46,21 +48,33 @@ case "${1:-}" in
     install_missing
     build dev
     ctest --preset dev
+    # The same core and command-line tests under AddressSanitizer + UBSan (no GUI: Qt is uninstrumented).
+    build asan
+    ctest --preset asan
     ;;
   fuzz)
     # Builds the libFuzzer targets and runs each for FUZZ_SECONDS (default 60) over a copy of its corpus.
     packages+=("${fuzz_packages[@]}")
     install_missing
     build fuzz
-    for target in npy params expression; do
+    for target in npy params expression session; do
       work="build/fuzz/corpus-$target"
       mkdir -p "$work"
       cp -n tests/fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
-      "build/fuzz/tests/fuzz/fuzz_$target" "$work" -max_total_time="${FUZZ_SECONDS:-60}" -rss_limit_mb=4096
+      "build/fuzz/tests/fuzz/fuzz_$target" "$work" -max_total_time="${FUZZ_SECONDS:-60}" -rss_limit_mb=4096 \
+        -print_final_stats=1
     done
     ;;
+  tsan)
+    # The core and command-line tests under ThreadSanitizer (clang; OpenMP made visible by archer;
+    # suppressions for uninstrumented runtimes in tests/sanitizers/tsan.supp; docs/limits.md).
+    packages+=("${fuzz_packages[@]}")
+    install_missing
+    build tsan
+    ctest --preset tsan
+    ;;
   *)
-    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh fuzz" >&2
+    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh fuzz | ./setup.sh tsan" >&2
     exit 2
     ;;
 esac

@@ -18,7 +18,7 @@ constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] 
                      [--budget SECONDS] [--json | --csv]
        attnlab bench --decode [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--heads H] [--kv-heads G]
                      [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--json | --csv]
-       attnlab bench --targets [--threads T] [--stream-mib MIB] [--json]
+       attnlab bench --targets [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json]
 
 Times attention variants on generated Gaussian inputs: one warm-up run, then repeats until both three
 runs and the time budget per point (default 0.5 s) are reached. Reports median/min/max seconds,
@@ -48,6 +48,10 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             with retained_keys and kv_cache_bytes per layer. --kv-heads G groups the key/value heads
             (G divides --heads). Default --variant full,longformer,linear, --n 1024,4096,16384,65536.
 --reference runs the plain reference kernels instead of the fast ones.
+--budget    seconds of timed repeats per point (default 0.5; --targets: each target's own, 0 to 2 s).
+An option a mode does not take is refused. Every point is checked against the job limits (memory
+budget, work limit: attnlab --help) before the first is timed; a point over a limit refuses the run
+at once, naming the limit and how to raise it (--memory-budget, --max-macs).
 A progress line is drawn on stderr when it is a terminal. See docs/benchmarks.md.
 )";
 
@@ -64,15 +68,39 @@ int benchCommand(const std::vector<std::string>& args) {
     int modes = 0;
     for (const char* mode : {"--layer", "--targets", "--roofline", "--decode"}) modes += cli.flag(mode) ? 1 : 0;
     if (modes > 1) throw InputError("attnlab bench: --layer, --roofline, --decode and --targets exclude each other");
-    if (cli.value("--kv-heads") && !cli.flag("--decode"))
-        throw InputError("attnlab bench: --kv-heads goes with --decode");
-    if (cli.flag("--targets")) return benchTargets(readBenchSettings(cli, 2));
+    const std::vector<std::string> common = {"--threads", "--budget", "--json", "--csv"};
+    const auto with = [&common](std::vector<std::string> options) {
+        options.insert(options.end(), common.begin(), common.end());
+        return options;
+    };
+    if (cli.flag("--targets")) {
+        requireModeOptions(cli, "--targets", {"--targets", "--threads", "--budget", "--stream-mib", "--json"});
+        return benchTargets(readBenchSettings(cli, 2));
+    }
     const BenchSettings settings = readBenchSettings(cli, defaultThreadCount());
-    if (cli.flag("--layer")) return benchLayer(cli, settings);
-    if (cli.flag("--roofline")) return benchRoofline(cli, settings);
-    if (cli.flag("--decode")) return benchDecode(cli, settings);
-    if (cli.value("--variant")) return benchVariants(cli, settings);
-    if (cli.flag("--peak")) return benchPeak(settings);
+    if (cli.flag("--layer")) {
+        requireModeOptions(cli, "--layer", with({"--layer", "--variant", "--n", "--d", "--heads", "--causal", "--set"}));
+        return benchLayer(cli, settings);
+    }
+    if (cli.flag("--roofline")) {
+        requireModeOptions(cli, "--roofline", with({"--roofline", "--variant", "--n", "--d", "--dv", "--heads", "--causal",
+                                                    "--set", "--stream-mib", "--reference"}));
+        return benchRoofline(cli, settings);
+    }
+    if (cli.flag("--decode")) {
+        requireModeOptions(cli, "--decode", with({"--decode", "--variant", "--n", "--d", "--heads", "--kv-heads", "--set"}));
+        return benchDecode(cli, settings);
+    }
+    if (cli.value("--kv-heads")) throw InputError("attnlab bench: --kv-heads goes with --decode");
+    if (cli.value("--variant")) {
+        requireModeOptions(cli, "--variant", with({"--variant", "--n", "--d", "--dv", "--heads", "--causal", "--set",
+                                                   "--peak", "--stream-mib", "--reference"}));
+        return benchVariants(cli, settings);
+    }
+    if (cli.flag("--peak")) {
+        requireModeOptions(cli, "--peak", with({"--peak", "--stream-mib"}));
+        return benchPeak(settings);
+    }
     throw InputError("attnlab bench: give --variant, --peak, --roofline, --layer or --targets (see attnlab bench --help)");
 }
 

@@ -17,7 +17,9 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kUsage = R"(usage: attnlab [--session FILE] [--view NAME]     open the desktop app
-       attnlab --screenshot FILE [--session FILE] [--view NAME]   save the window as PNG and exit
+       attnlab --screenshot FILE [--session FILE] [--view NAME] [--time-limit SECONDS]
+                                 save the window as PNG and exit; work still running after the
+                                 time limit (default 50 s) is cancelled, exit 3, no file written
        attnlab run       ...   compute a variant on Q/K/V NPY files
        attnlab pattern   ...   write a variant's n x n allowed set
        attnlab cost      ...   multiply-add counts of a layer and its attention core
@@ -95,7 +97,8 @@ int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
 bool isCommandLineInvocation(int argc, char** argv) {
     if (argc < 2) return false;
     const std::string first = argv[1];
-    return first != "--screenshot" && first != "--view" && first != "--session" && first.rfind("-platform", 0) != 0;
+    return first != "--screenshot" && first != "--view" && first != "--session" && first != "--time-limit" &&
+           first.rfind("-platform", 0) != 0;
 }
 
 int runCommandLine(int argc, char** argv, const std::vector<Subcommand>& extra) {

@@ -6,34 +6,47 @@
 #include "core/errors.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QIcon>
 #include <QFileInfo>
 #include <QImage>
 #include <QSaveFile>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace attnlab {
 
 namespace {
 
-constexpr int kScreenshotTimeoutMs = 120000;
+// A screenshot run ends within its time limit: work still running then is cancelled (exit 3, no file),
+// and should the cancelled work not stop within the grace period, the process ends anyway.
+constexpr int kDefaultScreenshotSeconds = 50;
+constexpr int kMaxScreenshotSeconds = 3600;
+constexpr int kCancelGraceMs = 5000;
+constexpr int kTimedOutExit = 3;
 
 struct GuiOptions {
     QString screenshot; // empty: interactive
     QString view;
     QString session;
+    QString timeLimit;
+    int timeLimitSeconds = kDefaultScreenshotSeconds;
 };
 
-// Parses --screenshot FILE, --view NAME and --session FILE; Qt's own options (-platform …) are left to
-// QApplication.
+// Parses --screenshot FILE, --view NAME, --session FILE and --time-limit SECONDS; Qt's own options
+// (-platform …) are left to QApplication.
 bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
     for (int a = 1; a < argc; ++a) {
         QString* target = nullptr;
         if (std::strcmp(argv[a], "--screenshot") == 0) target = &options.screenshot;
         if (std::strcmp(argv[a], "--view") == 0) target = &options.view;
         if (std::strcmp(argv[a], "--session") == 0) target = &options.session;
+        if (std::strcmp(argv[a], "--time-limit") == 0) target = &options.timeLimit;
         if (!target) continue;
         if (a + 1 >= argc) {
             std::fprintf(stderr, "attnlab: error: %s needs a value\n", argv[a]);
@@ -41,7 +54,27 @@ bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
         }
         *target = QString::fromLocal8Bit(argv[++a]);
     }
+    if (options.timeLimit.isEmpty()) return true;
+    bool ok = false;
+    options.timeLimitSeconds = options.timeLimit.toInt(&ok);
+    if (!ok || options.timeLimitSeconds < 1 || options.timeLimitSeconds > kMaxScreenshotSeconds) {
+        std::fprintf(stderr, "attnlab: error: --time-limit expects whole seconds in [1, %d], got '%s'\n",
+                     kMaxScreenshotSeconds, qPrintable(options.timeLimit.left(64)));
+        return false;
+    }
     return true;
+}
+
+// The last resort of the time limit: ends the process when the UI thread itself has not returned
+// (a computation that ignores its cancellation would otherwise block the exit forever).
+void startExitWatchdog(int seconds) {
+    std::thread([seconds] {
+        std::this_thread::sleep_for(std::chrono::seconds(seconds) + std::chrono::milliseconds(2 * kCancelGraceMs));
+        std::fprintf(stderr, "attnlab: error: the screenshot did not finish within its time limit of %d s and its "
+                             "work did not stop when cancelled; no file written\n", seconds);
+        std::fflush(stderr);
+        std::_Exit(kTimedOutExit);
+    }).detach();
 }
 
 // Checks what can be checked before Qt starts, so that bad input gives one line on stderr.
@@ -64,10 +97,21 @@ bool checkGuiOptions(const GuiOptions& options) {
     return true;
 }
 
-int takeScreenshot(MainWindow& window, const GuiOptions& options) {
+int takeScreenshot(MainWindow& window, const GuiOptions& options, const QElapsedTimer& started) {
     window.show();
-    if (!window.waitUntilIdle(kScreenshotTimeoutMs))
-        std::fprintf(stderr, "attnlab: warning: views still busy after %d s; saving what is drawn\n", kScreenshotTimeoutMs / 1000);
+    const qint64 remainingMs = std::max<qint64>(0, 1000LL * options.timeLimitSeconds - started.elapsed());
+    if (!window.waitUntilIdle(static_cast<int>(remainingMs))) {
+        QStringList busy;
+        for (const FigureView* view : window.views())
+            if (view->busy()) busy << view->viewName();
+        window.cancelWork();
+        std::fprintf(stderr, "attnlab: error: the screenshot's time limit of %d s was reached; cancelled the work of "
+                             "the %s view; no file written (raise the limit with --time-limit SECONDS)\n",
+                     options.timeLimitSeconds, qPrintable(busy.join(QStringLiteral(", "))));
+        std::fflush(stderr);
+        if (!window.waitUntilIdle(kCancelGraceMs)) std::_Exit(kTimedOutExit);
+        return kTimedOutExit;
+    }
     const QImage image = window.grab().toImage();
     QSaveFile file(options.screenshot);
     if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
@@ -83,6 +127,9 @@ int runGui(int argc, char** argv) {
     GuiOptions options;
     if (!parseGuiOptions(argc, argv, options) || !checkGuiOptions(options)) return 2;
     const bool headless = !options.screenshot.isEmpty();
+    QElapsedTimer started;
+    started.start();
+    if (headless) startExitWatchdog(options.timeLimitSeconds);
     // Qt aborts when it cannot open a display; say so in one line instead.
     if (!headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
@@ -107,7 +154,7 @@ int runGui(int argc, char** argv) {
         }
     }
     if (!options.view.isEmpty()) window.selectView(options.view);
-    if (headless) return takeScreenshot(window, options);
+    if (headless) return takeScreenshot(window, options, started);
     window.show();
     return app.exec();
 }

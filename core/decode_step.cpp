@@ -1,6 +1,7 @@
 #include "core/decode_step.h"
 
 #include "core/input_generator.h"
+#include "core/job_limits.h"
 #include "core/kernels/tile_math.h"
 #include "core/parallel_tasks.h"
 #include "core/registry.h"
@@ -196,6 +197,7 @@ TimingResult timeDecodeStep(const TimingRequest& request) {
     ProblemShape shape = request.shape;
     shape.causal = true;
     const ParamSet params = prepareParams(variant, shape, request.overrides);
+    requireDecodeLimits(variant, shape, params);
     const auto data = generateInputs(GeneratedKind::Gaussian, shape.heads, shape.n, shape.d, shape.dv, 1, shape.keyValueHeads());
     const AttentionInputs context{&data.q, &data.k, &data.v};
     const auto step = prepareDecodeStep(variant, context, params, request.threads);

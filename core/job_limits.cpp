@@ -55,6 +55,11 @@ void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, con
     requireMemory(runIoBytes(shape, withWeights) + cost.workspaceBytes, what);
 }
 
+void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    requireMemory(runIoBytes(shape, false) + decodeLayerCost(variant, shape, params).kvCacheBytes,
+                  "a decoding step of " + describeJob(variant, shape));
+}
+
 void requirePatternLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
     const double n = static_cast<double>(shape.n);
     requireMemory(2.0 * n * n, "the " + std::to_string(shape.n) + " x " + std::to_string(shape.n) + " pattern");

@@ -23,6 +23,10 @@ void requireWork(double macs, const std::string& what);
 // MACs against the work limit. Shared by run, bench and the GUI's jobs.
 void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, bool withWeights);
 
+// Limits of one decoding step of `variant` at context n (bench --decode): the generated context and the
+// cache or state the step keeps, against the job budget.
+void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
 // Limits of `pattern`: the dense n × n mask (and its copy while writing) and the work of the variant's
 // pattern at `shape` (lsh hashing).
 void requirePatternLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);

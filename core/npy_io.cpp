@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits>
 #include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace attnlab {
@@ -151,22 +152,45 @@ NpyArray parseNpy(const std::string& name, std::string_view bytes) {
     return decode(header, type, count, bytes.data() + header.dataOffset);
 }
 
-NpyArray readNpy(const std::string& path) {
-    const FileReader file(path);
+namespace {
+
+// What readNpy and inspectNpy know once the header is read and checked against the file's size.
+struct CheckedLayout {
+    NpyHeader header;
+    ElementType type;
+    std::size_t count = 0;
+    std::size_t dataBytes = 0;
+};
+
+CheckedLayout checkedLayout(const std::string& path, const FileReader& file) {
     std::string start(std::min(file.size(), kNpyPreambleBytes), '\0');
     file.read(start.data(), start.size(), 0);
     const std::size_t headerEnd = npyHeaderEnd(path, start);
     if (file.size() < headerEnd) fail(path, "truncated NPY header");
     std::string headerBytes(headerEnd, '\0');
     file.read(headerBytes.data(), headerEnd, 0);
-    const NpyHeader header = parseNpyHeader(path, headerBytes);
-    const ElementType type = elementType(path, header.descr);
-    const auto [count, dataBytes] = dataSize(path, header, type.itemSize);
-    checkFileSize(path, file.size(), headerEnd, dataBytes);
-    requireMemory(static_cast<double>(dataBytes) + 4.0 * static_cast<double>(count), "reading " + path);
-    std::vector<char> data(dataBytes);
-    file.read(data.data(), dataBytes, headerEnd);
-    return decode(header, type, count, data.data());
+    CheckedLayout layout;
+    layout.header = parseNpyHeader(path, headerBytes);
+    layout.type = elementType(path, layout.header.descr);
+    std::tie(layout.count, layout.dataBytes) = dataSize(path, layout.header, layout.type.itemSize);
+    checkFileSize(path, file.size(), headerEnd, layout.dataBytes);
+    return layout;
+}
+
+} // namespace
+
+NpyHeader inspectNpy(const std::string& path) {
+    const FileReader file(path);
+    return checkedLayout(path, file).header;
+}
+
+NpyArray readNpy(const std::string& path) {
+    const FileReader file(path);
+    const CheckedLayout layout = checkedLayout(path, file);
+    requireMemory(static_cast<double>(layout.dataBytes) + 4.0 * static_cast<double>(layout.count), "reading " + path);
+    std::vector<char> data(layout.dataBytes);
+    file.read(data.data(), layout.dataBytes, layout.header.dataOffset);
+    return decode(layout.header, layout.type, layout.count, data.data());
 }
 
 namespace {

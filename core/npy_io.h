@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/npy_header.h"
 #include "core/output_file.h"
 
 #include <cstdint>
@@ -23,7 +24,11 @@ struct NpyArray {
 // data is read), and the array must fit the job's memory budget (core/memory_budget.h).
 NpyArray readNpy(const std::string& path);
 
-// The same from bytes already in memory; `name` prefixes the messages.
+// The header of the NPY file at `path`, checked as readNpy checks it (a regular file, a supported dtype,
+// exactly the size the header promises) without reading or allocating the data.
+NpyHeader inspectNpy(const std::string& path);
+
+// The same as readNpy from bytes already in memory; `name` prefixes the messages.
 NpyArray parseNpy(const std::string& name, std::string_view bytes);
 
 // Writes an NPY 1.0 header and data into `file` (float32 little-endian or uint8, C order).

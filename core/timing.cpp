@@ -2,15 +2,19 @@
 
 #include "core/cost_model.h"
 #include "core/input_generator.h"
+#include "core/job_limits.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/machine_peak.h"
+#include "core/memory_budget.h"
 #include "core/registry.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -67,6 +71,28 @@ std::vector<float> filledMatrix(std::int64_t rows, std::int64_t cols, std::uint3
         x = static_cast<float>(state >> 8) / 16777216.0f - 0.5f;
     }
     return values;
+}
+
+// Memory and multiply-adds of the products C = A·B (A m×k, B k×n) of one layer timing, each given as
+// {m, k, n}: memory for the largest (one product's matrices live at a time), work for all of them.
+void requireProductLimits(const std::vector<std::array<double, 3>>& products, const std::string& what) {
+    double largestBytes = 0, macs = 0;
+    for (const auto& [m, k, n] : products) {
+        largestBytes = std::max(largestBytes, 4.0 * (m * k + k * n + m * n));
+        macs += m * k * n;
+    }
+    requireMemory(largestBytes, what);
+    requireWork(macs, what);
+}
+
+ProblemShape gauCoreShape(std::int64_t n, std::int64_t width, bool causal) {
+    ProblemShape shape;
+    shape.heads = 1;
+    shape.n = n;
+    shape.d = kGauHeadSize;
+    shape.dv = 2 * width;
+    shape.causal = causal;
+    return shape;
 }
 
 // Median seconds of C = A·B with A m×k, B k×n.
@@ -142,6 +168,7 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
 TimingResult timeVariant(const TimingRequest& request) {
     const VariantInfo& variant = requireVariant(request.variant);
     const ParamSet params = prepareParams(variant, request.shape, request.overrides);
+    requireRunLimits(variant, request.shape, params, false);
     const auto data = generateInputs(GeneratedKind::Gaussian, request.shape.heads, request.shape.n, request.shape.d,
                                      request.shape.dv, 1, request.shape.keyValueHeads());
     const AttentionInputs inputs{&data.q, &data.k, &data.v};
@@ -194,8 +221,18 @@ double costModelPredictedSeconds(double macs, double referenceMacs, double refer
     return macs * referenceSeconds / referenceMacs;
 }
 
+void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
+    const VariantInfo& info = requireVariant(variant);
+    requireRunLimits(info, shape, prepareParams(info, shape, overrides), false);
+    const double n = static_cast<double>(shape.n), width = static_cast<double>(shape.heads) * static_cast<double>(shape.d);
+    requireProductLimits({{n, width, 3 * width}, {n, width, width}, {n, width, 4 * width}, {n, 4 * width, width}},
+                         "the projections and FFN of a layer of width " + std::to_string(shape.heads * shape.d) +
+                             " at n=" + std::to_string(shape.n));
+}
+
 LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
                               int threads, double budgetSeconds, const CancelCheck& cancelled) {
+    requireLayerPartsLimits(variant, shape, overrides);
     LayerPartTimes times;
     const std::int64_t width = shape.heads * shape.d;
     const double budget = budgetSeconds / 4;
@@ -212,8 +249,18 @@ LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& sh
     return times;
 }
 
+void requireGauLayerLimits(std::int64_t n, std::int64_t width, bool causal) {
+    const VariantInfo& relu2 = requireVariant("relu2");
+    const ProblemShape shape = gauCoreShape(n, width, causal);
+    requireRunLimits(relu2, shape, prepareParams(relu2, shape, {}), false);
+    const double rows = static_cast<double>(n), w = static_cast<double>(width), e = 2 * w;
+    requireProductLimits({{rows, w, 2 * e + kGauHeadSize}, {rows, e, w}},
+                         "the projections of a GAU layer of width " + std::to_string(width) + " at n=" + std::to_string(n));
+}
+
 GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int threads, double budgetSeconds,
                           const CancelCheck& cancelled) {
+    requireGauLayerLimits(n, width, causal);
     GauPartTimes times;
     const std::int64_t expanded = 2 * width;
     const double budget = budgetSeconds / 3;
@@ -221,13 +268,7 @@ GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int t
     times.projections =
         timeProduct(n, width, 2 * expanded + kGauHeadSize, threads, budget, cancelled, times.cancelled);
     if (times.cancelled) return times;
-    ProblemShape shape;
-    shape.heads = 1;
-    shape.n = n;
-    shape.d = kGauHeadSize;
-    shape.dv = expanded;
-    shape.causal = causal;
-    const TimingResult core = timeCore("relu2", shape, {}, threads, budget, cancelled);
+    const TimingResult core = timeCore("relu2", gauCoreShape(n, width, causal), {}, threads, budget, cancelled);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;

@@ -86,6 +86,9 @@ struct LayerPartTimes {
 };
 LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
                               int threads, double budgetSeconds, const CancelCheck& cancelled = {});
+// The job limits of timeLayerParts (the core as a run, the four products in memory and multiply-adds),
+// checked before anything is allocated; timeLayerParts checks them itself, callers may check first.
+void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides);
 
 // One GAU layer (FLASH) of model width hd with expansion e = 2·hd and shared head size s = 128:
 // projections X·W_u, X·W_v (n×hd·hd×e each) and X·W_z (hd×s), relu² attention over Z (h = 1, d = s,
@@ -99,6 +102,8 @@ struct GauPartTimes {
 };
 GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int threads, double budgetSeconds,
                           const CancelCheck& cancelled = {});
+// The job limits of timeGauLayer, as requireLayerPartsLimits.
+void requireGauLayerLimits(std::int64_t n, std::int64_t width, bool causal);
 
 // GAU's shared head size s.
 inline constexpr std::int64_t kGauHeadSize = 128;

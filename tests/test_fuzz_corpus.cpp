@@ -3,86 +3,22 @@
 // targets use. Each must return (valid, or refused with InputError); a crash, a sanitizer report, any
 // other exception or a broken pattern invariant (std::abort) fails the run.
 #include "fuzz/fuzz_entry_points.h"
+#include "fuzz/fuzz_mutation.h"
 
 #include <gtest/gtest.h>
-
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <random>
-#include <string>
-#include <vector>
 
 namespace attnlab {
 namespace {
 
-namespace fs = std::filesystem;
+TEST(FuzzCorpus, NpyReaderSurvivesFourThousandMutations) { fuzz::runMutations("npy", fuzz::npyInput, 4000, 1); }
 
-std::vector<std::string> corpus(const std::string& kind) {
-    std::vector<fs::path> paths;
-    for (const auto& entry : fs::directory_iterator(fs::path(ATTNLAB_FUZZ_CORPUS) / kind)) paths.push_back(entry.path());
-    std::sort(paths.begin(), paths.end()); // the run does not depend on directory order
-    std::vector<std::string> files;
-    for (const auto& path : paths) {
-        std::ifstream in(path, std::ios::binary);
-        files.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    return files;
+TEST(FuzzCorpus, ParameterParserSurvivesThreeThousandMutations) {
+    fuzz::runMutations("params", fuzz::paramInput, 3000, 2);
 }
 
-// Byte strings that steer mutations into the parsers' interesting corners.
-const std::vector<std::string> kTokens = {
-    "(", ")", "{", "}", "[", "]", ",", ":", "'", "\"", "\n", " ", "\\", "\0", "\x7f", "\x93NUMPY",
-    "'descr'", "'shape'", "'fortran_order'", "True", "False", "None", "<f4", ">f8", "<f2", "(0,)", "()",
-    "9223372036854775807", "4611686018427387904", "9223372036854775808", "-1", "0", "00", "1e300",
-    "--set", "--n", "--causal", "=", "stride=", "window=", "rounds=", "buckets=", "globals=", "random="};
-
-std::string mutate(std::string bytes, std::mt19937_64& random) {
-    auto below = [&random](std::size_t n) { return n == 0 ? std::size_t{0} : static_cast<std::size_t>(random() % n); };
-    const int edits = 1 + static_cast<int>(random() % 4);
-    for (int e = 0; e < edits; ++e) {
-        const std::size_t at = below(bytes.size() + 1);
-        switch (random() % 6) {
-        case 0: // bit flip
-            if (!bytes.empty()) bytes[below(bytes.size())] ^= static_cast<char>(1u << (random() % 8));
-            break;
-        case 1: // truncation
-            bytes.resize(at);
-            break;
-        case 2: // random bytes inserted
-            for (std::size_t k = 1 + below(8); k > 0; --k) bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at), static_cast<char>(random()));
-            break;
-        case 3: // a token inserted
-            bytes.insert(at, kTokens[below(kTokens.size())]);
-            break;
-        case 4: // a range deleted
-            bytes.erase(at, below(16));
-            break;
-        default: // a token overwriting bytes
-            bytes.replace(at, below(8), kTokens[below(kTokens.size())]);
-            break;
-        }
-    }
-    return bytes;
+TEST(FuzzCorpus, ExpressionParserSurvivesThreeThousandMutations) {
+    fuzz::runMutations("expression", fuzz::expressionInput, 3000, 3);
 }
-
-void fuzz(const std::string& kind, void (*entry)(const std::uint8_t*, std::size_t), int mutations, std::uint64_t seed) {
-    const auto seeds = corpus(kind);
-    ASSERT_FALSE(seeds.empty()) << kind;
-    std::mt19937_64 random(seed);
-    for (const auto& bytes : seeds) entry(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-    for (int m = 0; m < mutations; ++m) {
-        const std::string input = mutate(seeds[static_cast<std::size_t>(m) % seeds.size()], random);
-        entry(reinterpret_cast<const std::uint8_t*>(input.data()), input.size());
-    }
-}
-
-TEST(FuzzCorpus, NpyReaderSurvivesFourThousandMutations) { fuzz("npy", fuzz::npyInput, 4000, 1); }
-
-TEST(FuzzCorpus, ParameterParserSurvivesThreeThousandMutations) { fuzz("params", fuzz::paramInput, 3000, 2); }
-
-TEST(FuzzCorpus, ExpressionHookRunsOverItsCorpus) { fuzz("expression", fuzz::expressionInput, 100, 3); }
 
 } // namespace
 } // namespace attnlab

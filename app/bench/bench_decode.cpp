@@ -4,6 +4,7 @@
 #include "core/decode.h"
 #include "core/decode_step.h"
 #include "core/errors.h"
+#include "core/job_limits.h"
 #include "core/json_writer.h"
 #include "core/registry.h"
 
@@ -87,7 +88,9 @@ int benchDecode(const CliArgs& cli, const BenchSettings& settings) {
         requireDecoding(variant);
         for (const std::int64_t n : sizes) {
             base.n = n;
-            points.push_back({id, base, {}, decodeLayerCost(variant, base, prepareParams(variant, base, cli.overrides()))});
+            const ParamSet params = prepareParams(variant, base, cli.overrides());
+            requireDecodeLimits(variant, base, params);
+            points.push_back({id, base, {}, decodeLayerCost(variant, base, params)});
         }
     }
     Progress progress(points.size());

@@ -30,6 +30,13 @@ MeasuredCrossover findCrossover(const std::vector<LayerPoint>& points, Ratio rat
     return measuredCrossover(ns, ratios);
 }
 
+// The linear elu core the layer is compared with: the layer's shape at head size 4d.
+ProblemShape linearCoreShape(const ProblemShape& shape) {
+    ProblemShape linear = shape;
+    linear.d = linear.dv = 4 * shape.d;
+    return linear;
+}
+
 std::string crossoverText(const MeasuredCrossover& crossing, const std::vector<LayerPoint>& points) {
     char text[64];
     if (crossing.n)
@@ -49,9 +56,11 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
     ProblemShape shape = readBenchShape(cli);
     shape.dv = shape.d;
     const std::int64_t width = shape.heads * shape.d;
-    for (const std::int64_t n : sizes) {
+    for (const std::int64_t n : sizes) { // every point's parameters and job limits before any timing
         shape.n = n;
-        prepareParams(requireVariant(variant), shape, cli.overrides());
+        requireLayerPartsLimits(variant, shape, cli.overrides());
+        requireBenchPoint("linear", linearCoreShape(shape), {});
+        requireGauLayerLimits(n, width, shape.causal);
     }
     Progress progress(sizes.size());
     // One unmeasured pass at the smallest n: the first products after start-up run slow while the GEMM
@@ -67,8 +76,7 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         point.layer = timeLayerParts(variant, shape, cli.overrides(), settings.threads, settings.budget);
         TimingRequest linear;
         linear.variant = "linear";
-        linear.shape = shape;
-        linear.shape.d = linear.shape.dv = 4 * shape.d;
+        linear.shape = linearCoreShape(shape);
         linear.threads = settings.threads;
         linear.budgetSeconds = settings.budget / 4;
         linear.minRepeats = 2;

@@ -111,6 +111,7 @@ int benchRoofline(const CliArgs& cli, const BenchSettings& settings) {
             row.variant = id;
             row.shape = shape;
             row.bytesMin = layerCost(variant, shape, prepareParams(variant, shape, cli.overrides())).bytesMin;
+            requireBenchPoint(id, shape, cli.overrides());
             rows.push_back(row);
         }
     const PeakResult peak = measureBenchPeak(settings);

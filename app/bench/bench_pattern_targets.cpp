@@ -52,13 +52,13 @@ struct Curve {
     const TimingResult& atLength() const { return points.back(); }
 };
 
-Curve measureCurve(const PatternCase& pattern, bool causal, int threads) {
+Curve measureCurve(const PatternCase& pattern, bool causal, const BenchSettings& settings) {
     Curve curve;
     curve.pattern = &pattern;
     for (const std::int64_t n : kSweep) {
         const bool large = n >= 8192; // a few long runs; small n get repeats enough for a stable median
-        curve.points.push_back(
-            timeAttention(pattern.variant, n, causal, pattern.overrides, threads, large ? 2 : 3, large ? 0.0 : 0.2));
+        curve.points.push_back(timeAttention(pattern.variant, n, causal, pattern.overrides, settings.threads, large ? 2 : 3,
+                                             pointBudget(settings, large ? 0.0 : 0.2)));
     }
     return curve;
 }
@@ -115,7 +115,7 @@ TargetRow slowestAt1024Row(const std::vector<Curve>& curves, const TimingResult&
                 format(" %.3f ms vs full %.3f ms", 1e3 * slowest->at1024().medianSeconds, 1e3 * full1024.medianSeconds)};
 }
 
-std::vector<TargetRow> directionTargets(bool causal, int threads, const TimingResult& full, const PeakResult& peak,
+std::vector<TargetRow> directionTargets(bool causal, const BenchSettings& settings, const TimingResult& full, const PeakResult& peak,
                                         Progress& progress) {
     std::vector<TargetRow> rows;
     const double fraction = full.gflops / peak.fmaGflops;
@@ -123,12 +123,12 @@ std::vector<TargetRow> directionTargets(bool causal, int threads, const TimingRe
                     fraction >= 0.6,
                     format("%.1f GFLOP/s of %.1f FMA peak (%.3f s)", full.gflops, peak.fmaGflops, full.medianSeconds)});
     progress.step(std::string("full ") + directionName(causal) + " n=1024");
-    const TimingResult full1024 = timeAttention("full", 1024, causal, {}, threads, 5, 0.3);
+    const TimingResult full1024 = timeAttention("full", 1024, causal, {}, settings.threads, 5, pointBudget(settings, 0.3));
     std::vector<Curve> curves;
     for (const PatternCase& pattern : patternCases()) {
         if (!supports(pattern, causal)) continue;
         progress.step(pattern.label + " " + directionName(causal) + " n=1024..16384");
-        curves.push_back(measureCurve(pattern, causal, threads));
+        curves.push_back(measureCurve(pattern, causal, settings));
     }
     for (const Curve& curve : curves) rows.push_back(rateRow(curve, full, causal));
     if (causal)
@@ -154,9 +154,9 @@ std::size_t patternTargetSteps() {
     return steps;
 }
 
-std::vector<TargetRow> patternTargets(int threads, const FullAtLength& full, const PeakResult& peak, Progress& progress) {
-    std::vector<TargetRow> rows = directionTargets(false, threads, full.bidirectional, peak, progress);
-    for (TargetRow& row : directionTargets(true, threads, full.causal, peak, progress)) rows.push_back(std::move(row));
+std::vector<TargetRow> patternTargets(const BenchSettings& settings, const FullAtLength& full, const PeakResult& peak, Progress& progress) {
+    std::vector<TargetRow> rows = directionTargets(false, settings, full.bidirectional, peak, progress);
+    for (TargetRow& row : directionTargets(true, settings, full.causal, peak, progress)) rows.push_back(std::move(row));
     return rows;
 }
 

@@ -1,6 +1,7 @@
 #include "app/bench/bench_support.h"
 
 #include "core/errors.h"
+#include "core/job_limits.h"
 #include "core/json_writer.h"
 #include "core/registry.h"
 
@@ -20,12 +21,36 @@ BenchSettings readBenchSettings(const CliArgs& cli, int defaultThreads) {
         settings.budget = std::strtod(budget->c_str(), &end);
         if (end == budget->c_str() || *end != '\0' || !(settings.budget >= 0) || settings.budget > 3600)
             throw InputError("attnlab bench: --budget expects seconds in [0, 3600], got '" + *budget + "'");
+        settings.budgetGiven = true;
     }
     settings.json = cli.flag("--json");
     settings.csv = cli.flag("--csv");
     if (settings.json && settings.csv) throw InputError("attnlab bench: --json and --csv exclude each other");
     settings.triadArrayBytes = cli.integer("--stream-mib", 0, 1, 1 << 16) << 20;
     return settings;
+}
+
+void requireModeOptions(const CliArgs& cli, const std::string& mode, const std::vector<std::string>& taken) {
+    const auto takes = [&taken](const std::string& option) {
+        return std::find(taken.begin(), taken.end(), option) != taken.end();
+    };
+    for (const char* option : {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget",
+                               "--stream-mib", "--causal", "--json", "--csv", "--peak", "--reference"}) {
+        const bool given = cli.value(option).has_value() || cli.flag(option);
+        if (given && !takes(option))
+            throw InputError("attnlab bench: " + mode + " does not take " + option + " (see attnlab bench --help)");
+    }
+    if (!cli.overrides().empty() && !takes("--set"))
+        throw InputError("attnlab bench: " + mode + " does not take --set (see attnlab bench --help)");
+}
+
+double pointBudget(const BenchSettings& settings, double defaultSeconds) {
+    return settings.budgetGiven ? settings.budget : defaultSeconds;
+}
+
+void requireBenchPoint(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
+    const VariantInfo& info = requireVariant(variant);
+    requireRunLimits(info, shape, prepareParams(info, shape, overrides), false);
 }
 
 ProblemShape readBenchShape(const CliArgs& cli) {

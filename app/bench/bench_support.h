@@ -16,12 +16,24 @@ namespace attnlab {
 struct BenchSettings {
     int threads = 1;
     double budget = 0.5; // seconds of timed repeats per point
+    bool budgetGiven = false; // --budget was given: modes with their own per-point budgets use it instead
     bool json = false;
     bool csv = false;
     std::int64_t triadArrayBytes = 0; // --stream-mib; 0: as large as the last-level cache (at least 64 MiB)
 };
 
 BenchSettings readBenchSettings(const CliArgs& cli, int defaultThreads);
+
+// The options each mode takes: anything else given with the mode is refused, so that an option the mode
+// would ignore (--dv with --layer, --n with --targets) is not silently dropped.
+void requireModeOptions(const CliArgs& cli, const std::string& mode, const std::vector<std::string>& taken);
+
+// A mode's per-point repeat budget: --budget when given, else the mode's own default.
+double pointBudget(const BenchSettings& settings, double defaultSeconds);
+
+// The job limits (memory budget, work limit) of timing `variant` at `shape`, checked for every point
+// before the first one is timed, so that an impossible point refuses the run at once.
+void requireBenchPoint(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides);
 
 // --d, --dv, --heads and --causal (n is set per point).
 ProblemShape readBenchShape(const CliArgs& cli);

@@ -12,7 +12,7 @@ namespace attnlab {
 
 namespace {
 
-double eluRecurrenceSeconds(std::int64_t n, int threads) {
+double eluRecurrenceSeconds(std::int64_t n, int threads, double budgetSeconds) {
     const auto data = generateInputs(GeneratedKind::Gaussian, 12, n, 64, 64, 1);
     const AttentionInputs inputs{&data.q, &data.k, &data.v};
     RunOptions options;
@@ -24,7 +24,7 @@ double eluRecurrenceSeconds(std::int64_t n, int threads) {
         previous = runEluRecurrence(inputs, options);
         return !previous.cancelled;
     };
-    return timeRepeated(once, 0.5, 3, 100).medianSeconds;
+    return timeRepeated(once, budgetSeconds, 3, 100).medianSeconds;
 }
 
 double patternDensity(const std::string& variant, std::int64_t n, bool causal, const ParamOverrides& overrides) {
@@ -39,18 +39,20 @@ double patternDensity(const std::string& variant, std::int64_t n, bool causal, c
 
 // The kernel targets: full attention's rate and memory, longformer against its density, linear attention
 // against full and against its per-token recurrence.
-std::vector<TargetRow> kernelTargets(int threads, const FullAtLength& full, const PeakResult& peak, Progress& progress) {
+std::vector<TargetRow> kernelTargets(const BenchSettings& settings, const FullAtLength& full, const PeakResult& peak, Progress& progress) {
     progress.step("full n=4096");
-    const TimingResult bidirectional = timeAttention("full", 4096, false, {}, threads, 5, 2.0);
+    const TimingResult bidirectional = timeAttention("full", 4096, false, {}, settings.threads, 5, pointBudget(settings, 2.0));
     progress.step("full causal n=4096");
-    const TimingResult causal = timeAttention("full", 4096, true, {}, threads, 5, 2.0);
+    const TimingResult causal = timeAttention("full", 4096, true, {}, settings.threads, 5, pointBudget(settings, 2.0));
     progress.step("longformer window 512 n=16384");
     const ParamOverrides window = {{"window", "512"}};
-    const TimingResult longformer = timeAttention("longformer", kTargetLength, false, window, threads, 3, 1.0);
+    const TimingResult longformer =
+        timeAttention("longformer", kTargetLength, false, window, settings.threads, 3, pointBudget(settings, 1.0));
     progress.step("linear elu causal n=16384");
-    const TimingResult linear = timeAttention("linear", kTargetLength, true, {{"kernel", "elu"}}, threads, 5, 1.0);
+    const TimingResult linear =
+        timeAttention("linear", kTargetLength, true, {{"kernel", "elu"}}, settings.threads, 5, pointBudget(settings, 1.0));
     progress.step("per-token recurrence n=16384");
-    const double recurrence = eluRecurrenceSeconds(kTargetLength, threads);
+    const double recurrence = eluRecurrenceSeconds(kTargetLength, settings.threads, pointBudget(settings, 0.5));
 
     const double density = patternDensity("longformer", kTargetLength, false, window);
     const double outputBytes = 4.0 * 12 * kTargetLength * 64;
@@ -118,19 +120,18 @@ void printTargets(const std::vector<TargetRow>& rows, const PeakResult& peak, co
 } // namespace
 
 int benchTargets(const BenchSettings& settings) {
-    const int threads = settings.threads;
     Progress progress(3 + kKernelTargetSteps + patternTargetSteps());
     // First, while the process has allocated nothing large: peak resident memory only shows what no
     // earlier measurement left behind for reuse.
     FullAtLength full;
     progress.step("full n=16384");
-    full.bidirectional = timeAttention("full", kTargetLength, false, {}, threads, 2, 0.0);
+    full.bidirectional = timeAttention("full", kTargetLength, false, {}, settings.threads, 2, pointBudget(settings, 0.0));
     progress.step("FMA peak, sgemm and memory bandwidth");
     const PeakResult peak = measureBenchPeak(settings, 3.0);
     progress.step("full causal n=16384");
-    full.causal = timeAttention("full", kTargetLength, true, {}, threads, 2, 0.0);
-    std::vector<TargetRow> rows = kernelTargets(threads, full, peak, progress);
-    for (TargetRow& row : patternTargets(threads, full, peak, progress)) rows.push_back(std::move(row));
+    full.causal = timeAttention("full", kTargetLength, true, {}, settings.threads, 2, pointBudget(settings, 0.0));
+    std::vector<TargetRow> rows = kernelTargets(settings, full, peak, progress);
+    for (TargetRow& row : patternTargets(settings, full, peak, progress)) rows.push_back(std::move(row));
     progress.finish();
     printTargets(rows, peak, settings);
     return 0;

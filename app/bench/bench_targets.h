@@ -29,7 +29,7 @@ inline constexpr std::int64_t kTargetLength = 16384;
 
 // Sparse patterns against full attention (GFLOP/s ratios, speed-ups, n = 1024 times, peak fraction) and
 // the cost-model prediction against the measured curves from n = 1024 to kTargetLength.
-std::vector<TargetRow> patternTargets(int threads, const FullAtLength& full, const PeakResult& peak, Progress& progress);
+std::vector<TargetRow> patternTargets(const BenchSettings& settings, const FullAtLength& full, const PeakResult& peak, Progress& progress);
 
 // Progress steps patternTargets takes.
 std::size_t patternTargetSteps();

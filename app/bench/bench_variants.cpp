@@ -83,10 +83,10 @@ int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
     const std::vector<std::string> variants = splitList(cli.required("--variant"));
     const std::vector<std::int64_t> sizes = parseSizes(cli.value("--n").value_or("1024,2048,4096"));
     ProblemShape base = readBenchShape(cli);
-    for (const auto& id : variants) // fail on a bad id or parameter before any timing
+    for (const auto& id : variants) // fail on a bad id, a bad parameter or a point over a job limit before any timing
         for (const std::int64_t n : sizes) {
             base.n = n;
-            prepareParams(requireVariant(id), base, cli.overrides());
+            requireBenchPoint(id, base, cli.overrides());
         }
     std::optional<PeakResult> peak;
     if (cli.flag("--peak")) peak = measureBenchPeak(settings, 2.0);

@@ -1,6 +1,7 @@
 #include "core/analysis/accuracy.h"
 
 #include "core/errors.h"
+#include "core/job_limits.h"
 #include "core/memory_budget.h"
 #include "core/registry.h"
 
@@ -29,7 +30,9 @@ public:
         : m_q(scaled(q, inputScale)), m_k(scaled(k, inputScale)), m_v(v), m_shape(shape), m_measure(options.measure),
           m_threads(options.threads), m_cancelled(cancelled) {
         const VariantInfo& full = requireVariant("full");
-        const RunResult result = full.run(inputs(true), runOptions(prepareParams(full, shape, {})));
+        const ParamSet params = prepareParams(full, shape, {});
+        requireRunLimits(full, shape, params, m_measure == AccuracyMeasure::Weights);
+        const RunResult result = full.run(inputs(true), runOptions(params));
         m_reference = compared(result);
         m_valid = !result.cancelled;
     }
@@ -39,6 +42,7 @@ public:
     // nullopt when cancelled; throws InputError for parameters outside their range.
     std::optional<double> error(const VariantInfo& variant, const ParamOverrides& overrides) const {
         const ParamSet params = prepareParams(variant, m_shape, overrides);
+        requireRunLimits(variant, m_shape, params, m_measure == AccuracyMeasure::Weights);
         const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
         const RunResult result = variant.run(inputs(needsKeys), runOptions(params));
         if (result.cancelled || cancelled()) return std::nullopt;

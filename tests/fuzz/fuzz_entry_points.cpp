@@ -2,6 +2,7 @@
 
 #include "app/cli_args.h"
 #include "core/errors.h"
+#include "core/expression_pattern.h"
 #include "core/job_limits.h"
 #include "core/npy_io.h"
 #include "core/registry.h"
@@ -78,10 +79,21 @@ void paramInput(const std::uint8_t* data, std::size_t size) {
 }
 
 void expressionInput(const std::uint8_t* data, std::size_t size) {
-    // Hook for the `custom` variant's expression parser: once core/ has it, parse
-    // std::string_view(data, size) here, accept InputError, and checkPattern() the result at small n.
-    (void)data;
-    (void)size;
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    // The size picks n and causality, so every input is checked at one small, reproducible shape.
+    const auto n = static_cast<std::int64_t>(1 + size % 48);
+    const bool causal = size % 2 == 1;
+    try {
+        const PatternExpression expression = parseExpression(text);
+        const ExpressionPattern pattern(expression, n, causal);
+        checkPattern(pattern);
+        const auto components = expressionComponents(text, n, causal);
+        const auto labels = denseComponents(*components);
+        const auto mask = denseMask(pattern);
+        require(labels.size() == mask.size());
+        for (std::size_t cell = 0; cell < mask.size(); ++cell) require((labels[cell] != 0) == (mask[cell] != 0));
+    } catch (const InputError&) {
+    }
 }
 
 } // namespace attnlab::fuzz

@@ -19,8 +19,9 @@ void npyInput(const std::uint8_t* data, std::size_t size);
 // counts and predicate must agree.
 void paramInput(const std::uint8_t* data, std::size_t size);
 
-// The pattern-expression parser of the `custom` variant: a hook until that parser exists in core/.
-// It will take the bytes as an expression and check the parsed pattern the same way.
+// The bytes as a pattern expression of the `custom` variant (core/pattern_expression parseExpression);
+// an accepted expression is evaluated at a small n (from the input's size), checked like a parameter
+// set's pattern, and its components must label exactly the pattern's cells.
 void expressionInput(const std::uint8_t* data, std::size_t size);
 
 } // namespace attnlab::fuzz

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QPainter>
@@ -20,6 +21,7 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
 #include <string>
 
 namespace attnlab {
@@ -227,18 +229,55 @@ TEST_F(FigureCommandTest, ScreenshotOfEveryView) {
 
 TEST_F(FigureCommandTest, ScreenshotErrors) {
     ASSERT_TRUE(QFile(path(QStringLiteral("broken.attnlab.json"))).open(QIODevice::WriteOnly));
+    ASSERT_TRUE(QDir().mkpath(path(QStringLiteral("folder"))));
+    // Sessions reading Q from a file that is missing, a directory or not NPY at all.
+    for (const auto& [name, q] : {std::pair<const char*, QString>{"missing-q", path(QStringLiteral("missing.npy"))},
+                                  {"folder-q", path(QStringLiteral("folder"))}, {"passwd-q", QStringLiteral("/etc/passwd")}}) {
+        LabSettings settings;
+        settings.source = InputSource::NpyFiles;
+        settings.qPath = q.toStdString();
+        saveSession(path(QString::fromLatin1(name) + QStringLiteral(".attnlab.json")), Session{settings, QStringLiteral("accuracy")});
+    }
     const QStringList before = files();
     const std::vector<std::pair<const char*, QStringList>> cases = {
         {"unknown view", {"--screenshot", path("x.png"), "--view", "nonesuch"}},
         {"missing directory", {"--screenshot", path("missing/x.png"), "--view", "pattern"}},
         {"missing value", {"--screenshot", path("x.png"), "--view"}},
         {"broken session", {"--screenshot", path("x.png"), "--session", path("broken.attnlab.json")}},
+        {"session is a directory", {"--screenshot", path("x.png"), "--session", path("folder")}},
+        {"missing Q file", {"--screenshot", path("x.png"), "--session", path("missing-q.attnlab.json")}},
+        {"Q file is a directory", {"--screenshot", path("x.png"), "--session", path("folder-q.attnlab.json")}},
+        {"Q file is not NPY", {"--screenshot", path("x.png"), "--session", path("passwd-q.attnlab.json")}},
+        {"bad time limit", {"--screenshot", path("x.png"), "--time-limit", "0"}},
+        {"time limit not a number", {"--screenshot", path("x.png"), "--time-limit", "soon"}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);
         expectOneLineError(run(arguments));
         EXPECT_EQ(files(), before) << "a file was left behind";
     }
+}
+
+// n = 65,536 keeps the accuracy view busy far longer than the time limit given: the screenshot cancels the
+// work, says so in one line, exits 3 and writes no file, within the limit plus the cancel grace.
+TEST_F(FigureCommandTest, ScreenshotStopsAtItsTimeLimit) {
+    LabSettings settings;
+    settings.n = 65536;
+    const QString session = path(QStringLiteral("long.attnlab.json"));
+    saveSession(session, Session{settings, QStringLiteral("accuracy")});
+    const QStringList before = files();
+    QElapsedTimer clock;
+    clock.start();
+    const ProcessRun result = run({QStringLiteral("--screenshot"), path(QStringLiteral("long.png")), QStringLiteral("--session"),
+                                   session, QStringLiteral("--time-limit"), QStringLiteral("2")});
+    ASSERT_TRUE(result.finished);
+    EXPECT_LT(clock.elapsed(), 2000 + 10000 + 5000) << "the time limit was not kept";
+    EXPECT_EQ(result.exitCode, 3) << result.err.toStdString();
+    EXPECT_EQ(result.err.count('\n'), 1) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(QStringLiteral("time limit of 2 s"))) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(QStringLiteral("the accuracy view"))) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(QStringLiteral("--time-limit"))) << result.err.toStdString();
+    EXPECT_EQ(files(), before) << "a screenshot was written after the time limit";
 }
 
 TEST_F(FigureCommandTest, TheWindowWithoutADisplayFailsWithOneLine) {

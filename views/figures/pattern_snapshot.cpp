@@ -6,6 +6,7 @@
 #include "views/figures/view_inputs.h"
 
 #include "core/errors.h"
+#include "core/job_limits.h"
 #include "core/pattern_expression.h"
 #include "core/registry.h"
 
@@ -43,6 +44,10 @@ QImage weightsImageOf(const std::vector<float>& weights, std::int64_t n, float m
 
 void computeWeights(PatternPanel& panel, const VariantInfo& variant, const ProblemInputs& inputs, const ParamSet& params,
                     int head, const CancelCheck& cancelled) {
+    ProblemShape oneHead = inputs.shape;
+    oneHead.heads = 1;
+    oneHead.kvHeads = 1;
+    requireRunLimits(variant, oneHead, params, true);
     const Tensor3 q = headSlice(inputs.q, head), k = headSlice(inputs.k, head), v = headSlice(inputs.v, head);
     RunOptions options;
     options.causal = inputs.shape.causal;

@@ -44,6 +44,8 @@ public:
     bool selectView(const QString& name);
     // Runs the event loop until every view has drawn and no job is busy; false on timeout.
     bool waitUntilIdle(int timeoutMs);
+    // Stops every view's work in flight (the status bar's Cancel, Esc, a screenshot's time limit).
+    void cancelWork();
 
     // Applies a session file; on any error shows it (status bar and a non-blocking message box),
     // keeps the current settings and returns false.
@@ -62,8 +64,6 @@ private:
     void restoreFromSettings();
     void storeToSettings() const;
     void refreshBusy();
-    // Stops every view's work in flight (the status bar's Cancel, Esc).
-    void cancelWork();
     void showError(const QString& message);
     void exportCurrentFigure();
     void exportCurrentCsv();
