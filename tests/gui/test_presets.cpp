@@ -203,7 +203,8 @@ TEST_F(MainWindowTest, TheTokensFieldLabelsThePatternWhenThereAreNWords) {
     auto* pattern = qobject_cast<PatternView*>(window->view(QStringLiteral("pattern")));
     ASSERT_NE(pattern, nullptr);
     EXPECT_EQ(pattern->settings().tokens, "The cat sat on the mat");
-    EXPECT_TRUE(pattern->tokenNote().isEmpty());
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    EXPECT_TRUE(pattern->tokenNote().isEmpty()) << pattern->tokenNote().toStdString();
     window->parameterPanel()->lengthEditor()->setValue(7);
     ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
     EXPECT_EQ(pattern->tokenNote(), QStringLiteral("6 tokens for n = 7: token labels need exactly n tokens, indices shown"));

@@ -55,6 +55,24 @@ RowRuns imageRuns(const QImage& image, std::int64_t col0, std::int64_t col1) {
     };
 }
 
+// Runs of row i's allowed cells within columns [col0, col1), each in its component's colour.
+RowRuns componentRuns(const PatternComponents& components, std::int64_t col0, std::int64_t col1) {
+    return [&components, col0, col1, labelled = std::vector<ComponentRange>()](std::int64_t i, std::vector<CellRun>& out) mutable {
+        labelled.clear();
+        components.rowComponents(i, labelled);
+        for (const ComponentRange& run : labelled) {
+            const std::int64_t begin = std::max(run.begin, col0), end = std::min(run.end, col1);
+            if (begin < end) out.push_back({begin, end, componentColor(run.component)});
+        }
+    };
+}
+
+// The vector cells of a panel's mask: by component, in the panel's one colour, or by density.
+RowRuns maskRuns(const PatternPanel& panel, const PlaneRegion& visible) {
+    if (panel.components) return componentRuns(*panel.components, visible.col0, visible.col1);
+    return allowedRuns(*panel.pattern, visible.col0, visible.col1, panel.colour ? *panel.colour : densityColor(1.0));
+}
+
 void fillCells(QPainter& painter, const PlaneViewport& view, const std::vector<CellRect>& rects) {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
@@ -163,8 +181,7 @@ void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index,
             return;
         }
         if (!weights && side <= kMaxVectorMaskCells) {
-            fillCells(painter, view,
-                      mergeRowRuns(visible.row0, visible.row1, allowedRuns(*panel.pattern, visible.col0, visible.col1, densityColor(1.0))));
+            fillCells(painter, view, mergeRowRuns(visible.row0, visible.row1, maskRuns(panel, visible)));
             return;
         }
     }

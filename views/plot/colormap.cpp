@@ -37,7 +37,7 @@ QRgb densityColor(double density) {
 QRgb componentColor(int component) {
     static constexpr std::array<QRgb, 7> kOkabeIto = {0x0072b2, 0xe69f00, 0x009e73, 0xcc79a7, 0xd55e00, 0x56b4e9, 0xf0e442};
     if (component == 255) return qRgb(0x20, 0x20, 0x20);
-    return kOkabeIto[static_cast<std::size_t>(std::max(component - 1, 0)) % kOkabeIto.size()];
+    return 0xff000000u | kOkabeIto[static_cast<std::size_t>(std::max(component - 1, 0)) % kOkabeIto.size()];
 }
 
 QRgb fadedComponentColor(QRgb mixed, double density) {
