@@ -13,6 +13,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev
   xvfb xauth
   desktop-file-utils appstream dpkg-dev
+  qt6-l10n-tools qt6-tools-dev qt6-translations-l10n libfontconfig-dev fonts-dejavu-core fonts-wqy-microhei
 )
 # Only for `./setup.sh fuzz`: clang with libFuzzer and its OpenMP runtime.
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)

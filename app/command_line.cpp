@@ -16,8 +16,8 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: attnlab [--session FILE] [--view NAME]     open the desktop app
-       attnlab --screenshot FILE [--session FILE] [--view NAME]   save the window as PNG and exit
+constexpr const char* kUsage = R"(usage: attnlab [--session FILE] [--view NAME] [--lang en|zh_CN]     open the desktop app
+       attnlab --screenshot FILE [--session FILE] [--view NAME] [--lang en|zh_CN]   save the window as PNG and exit
        attnlab run       ...   compute a variant on Q/K/V NPY files
        attnlab pattern   ...   write a variant's n x n allowed set
        attnlab cost      ...   multiply-add counts of a layer and its attention core
@@ -95,7 +95,8 @@ int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
 bool isCommandLineInvocation(int argc, char** argv) {
     if (argc < 2) return false;
     const std::string first = argv[1];
-    return first != "--screenshot" && first != "--view" && first != "--session" && first.rfind("-platform", 0) != 0;
+    return first != "--screenshot" && first != "--view" && first != "--session" && first != "--lang" &&
+           first.rfind("-platform", 0) != 0;
 }
 
 int runCommandLine(int argc, char** argv, const std::vector<Subcommand>& extra) {

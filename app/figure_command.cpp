@@ -4,6 +4,7 @@
 #include "app/headless_qt.h"
 
 #include "views/figures/figure_export.h"
+#include "views/i18n/language.h"
 #include "views/shell/main_window.h"
 
 #include "core/analysis/settings_check.h"
@@ -26,7 +27,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure pattern|reach|timin
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--n N] [--d D] [--heads H] [--head H]
                       [--causal] [--set KEY=VALUE]... [--layers L] [--weights] [--no-outline] [--flops]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
-                      [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H]
+                      [--timing-max-n N] [--layer] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -37,6 +38,7 @@ each --set applies to every compared variant that has the parameter.
 FLOPs (2 x MACs) instead of MACs. Defaults: --variant full --n 256 --d 64 --heads 1 --input local.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN).
+--lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -115,7 +117,7 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: unknown view '" + args[0] + "' (pattern, reach, timing, flops, accuracy)");
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + 1, args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
-                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height"},
+                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--lang"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer"});
     const auto shortOut = cli.value("-o");
     if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
@@ -125,6 +127,9 @@ int figureCommand(const std::vector<std::string>& args) {
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
                           static_cast<double>(cli.integer("--height", 600, 150, 8000)));
+    const QString language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
+    if (language.isEmpty())
+        throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
     exportFormatOf(QString::fromStdString(out));
     checkOutputPath("attnlab figure", out);
     for (const std::string* input : {&settings.qPath, &settings.kPath, &settings.vPath})
@@ -140,6 +145,13 @@ int figureCommand(const std::vector<std::string>& args) {
         static char* argv[] = {program, nullptr};
         ownApp.emplace(argc, argv);
     }
+    // The figure's language for this export only; an app running this in process gets its own back.
+    const QString before = currentLanguage();
+    installLanguage(language);
+    struct LanguageRestore {
+        QString language;
+        ~LanguageRestore() { installLanguage(language); }
+    } restoreLanguage{before};
     const auto view = createFigureView(name);
     view->setAttribute(Qt::WA_DontShowOnScreen);
     view->resize(options.size.toSize());

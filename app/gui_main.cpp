@@ -1,6 +1,7 @@
 #include "app/gui_main.h"
 #include "app/headless_qt.h"
 
+#include "views/i18n/language.h"
 #include "views/shell/main_window.h"
 
 #include "core/errors.h"
@@ -24,9 +25,10 @@ struct GuiOptions {
     QString screenshot; // empty: interactive
     QString view;
     QString session;
+    QString language; // --lang: empty follows the View → Language choice, else the system locale
 };
 
-// Parses --screenshot FILE, --view NAME and --session FILE; Qt's own options (-platform …) are left to
+// Parses --screenshot FILE, --view NAME, --session FILE and --lang LANGUAGE; Qt's own options (-platform …) are left to
 // QApplication.
 bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
     for (int a = 1; a < argc; ++a) {
@@ -34,6 +36,7 @@ bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
         if (std::strcmp(argv[a], "--screenshot") == 0) target = &options.screenshot;
         if (std::strcmp(argv[a], "--view") == 0) target = &options.view;
         if (std::strcmp(argv[a], "--session") == 0) target = &options.session;
+        if (std::strcmp(argv[a], "--lang") == 0) target = &options.language;
         if (!target) continue;
         if (a + 1 >= argc) {
             std::fprintf(stderr, "attnlab: error: %s needs a value\n", argv[a]);
@@ -51,6 +54,11 @@ bool checkGuiOptions(const GuiOptions& options) {
     if (!options.view.isEmpty() && !views.contains(options.view)) {
         std::fprintf(stderr, "attnlab: error: unknown view '%s' (%s)\n", qPrintable(options.view),
                      qPrintable(views.join(QStringLiteral(", "))));
+        return false;
+    }
+    if (!options.language.isEmpty() && matchUiLanguage(options.language).isEmpty()) {
+        std::fprintf(stderr, "attnlab: error: unknown language '%s' (%s)\n", qPrintable(options.language),
+                     qPrintable(uiLanguages().join(QStringLiteral(", "))));
         return false;
     }
     if (!options.screenshot.isEmpty()) {
@@ -98,6 +106,8 @@ int runGui(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("attnlab"));
     QApplication::setApplicationName(QStringLiteral("attnlab"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/assets/attnlab.svg")));
+    // A screenshot follows --lang or the system locale, never the user's stored choice.
+    installLanguage(startupLanguage(options.language, !headless));
     // A screenshot shows the defaults (or the session given), never the user's last state.
     MainWindow window(!headless);
     if (!options.session.isEmpty() && !window.openSession(options.session)) {

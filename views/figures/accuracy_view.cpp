@@ -92,7 +92,7 @@ AccuracyView::AccuracyView(QWidget* parent) : FigureView(parent) {
 
 AccuracyView::~AccuracyView() = default;
 
-QString AccuracyView::title() const { return QStringLiteral("Error of the approximations against exact softmax attention"); }
+QString AccuracyView::title() const { return AccuracyView::tr("Error of the approximations against exact softmax attention"); }
 
 QString AccuracyView::caption() const {
     LabSettings reference = m_settings;
@@ -101,7 +101,7 @@ QString AccuracyView::caption() const {
     reference.compareVariants.clear();
     QString text = settingsCaption(reference);
     if (m_snapshot && !m_snapshot->inputNote.isEmpty()) text += QStringLiteral("   (") + m_snapshot->inputNote + QLatin1Char(')');
-    return text + QStringLiteral("   |   relative error ‖out − out_full‖_F / ‖out_full‖_F over all %1 head(s), same Q, K, V; "
+    return text + AccuracyView::tr("   |   relative error ‖out − out_full‖_F / ‖out_full‖_F over all %1 head(s), same Q, K, V; "
                                  "other parameters at their defaults; random methods: mean of %2 seeds, bars min–max")
                       .arg(m_snapshot && m_snapshot->heads > 0 ? m_snapshot->heads : m_settings.heads)
                       .arg(kAccuracySeeds);
@@ -134,13 +134,13 @@ void AccuracyView::paintFigure(QPainter& painter, const QRectF& rect) const {
             if (isCurve(point)) xs.push_back(point.x);
             if (plotted(point)) errors.insert(errors.end(), {point.error, point.minError, point.maxError});
         }
-    const Axis x = Axis::fitted(QStringLiteral("features m (performer) · projected length k (linformer) · hashing rounds (lsh)"),
+    const Axis x = Axis::fitted(AccuracyView::tr("features m (performer) · projected length k (linformer) · hashing rounds (lsh)"),
                                 AxisScale::Log2, xs);
-    const Axis y = Axis::fitted(QStringLiteral("relative error (Frobenius)"), AxisScale::Log10, errors);
-    const PlotAxes axes(painter, plotArea, x, y, QStringLiteral("Relative error vs the method's own budget (log–log)"));
+    const Axis y = Axis::fitted(AccuracyView::tr("relative error (Frobenius)"), AxisScale::Log10, errors);
+    const PlotAxes axes(painter, plotArea, x, y, AccuracyView::tr("Relative error vs the method's own budget (log–log)"));
     axes.drawAxes();
     if (!m_snapshot) {
-        axes.drawNotice(QStringLiteral("Computing exact attention and the approximations…"));
+        axes.drawNotice(AccuracyView::tr("Computing exact attention and the approximations…"));
         return;
     }
     if (!m_snapshot->error.isEmpty()) {
@@ -202,15 +202,15 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
                        QString::fromStdString(point.value), QString::number(point.error, 'g', 3)));
         ++reference;
     }
-    entry(kUnitErrorColor, Qt::SolidLine, false, QStringLiteral("error 1: as far off as an all-zero output"));
+    entry(kUnitErrorColor, Qt::SolidLine, false, AccuracyView::tr("error 1: as far off as an all-zero output"));
     QStringList notes = m_snapshot->notes;
     for (const Measurement& point : m_snapshot->measurements)
         if (!plotted(point))
-            notes << QStringLiteral("%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted")
+            notes << AccuracyView::tr("%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted")
                          .arg(QString::fromStdString(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')),
                               QString::fromStdString(point.parameter), QString::fromStdString(point.value),
                               QString::number(point.error, 'g', 2));
-    notes.prepend(QStringLiteral("Exact softmax (full) is the reference; it is not plotted (error 0)."));
+    notes.prepend(AccuracyView::tr("Exact softmax (full) is the reference; it is not plotted (error 0)."));
     painter.setPen(QColor(0x44, 0x44, 0x44));
     painter.drawText(QRectF(box.left(), y + 8, box.width(), box.bottom() - y - 8), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                      notes.join(QStringLiteral("\n")));

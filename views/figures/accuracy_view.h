@@ -41,7 +41,7 @@ private:
     }
     void paintKey(QPainter& painter, const QRectF& box) const;
 
-    JobRunner m_jobs{QStringLiteral("accuracy")};
+    JobRunner m_jobs{tr("accuracy")};
     std::shared_ptr<const Snapshot> m_snapshot;
 };
 

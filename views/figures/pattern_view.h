@@ -86,8 +86,8 @@ private:
     void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const;
     const Tile* bestTile(int index) const;
 
-    JobRunner m_jobs{QStringLiteral("pattern")};             // snapshots: patterns, stats, weights
-    JobRunner m_tileJobs{QStringLiteral("pattern tiles")};   // density images of the visible region
+    JobRunner m_jobs{tr("pattern")};             // snapshots: patterns, stats, weights
+    JobRunner m_tileJobs{tr("pattern tiles")};   // density images of the visible region
     LabSettings m_started; // the settings of the last snapshot started
     std::shared_ptr<const Snapshot> m_snapshot;
     // Per panel, the most recent density images (newest last), reused when the view returns to a region.

@@ -92,7 +92,7 @@ private:
     void paintCrossoverMarkers(const PlotAxes& axes) const;
     QString crossoverText() const;
 
-    JobRunner m_jobs{QStringLiteral("timing sweep")};
+    JobRunner m_jobs{tr("timing sweep")};
     std::vector<Point> m_points;
     // Layer mode: where the cost model puts self-attention past the FFN for the measured variant and its
     // parameters (searched on a worker when the sweep starts).

@@ -1,5 +1,7 @@
 #include "views/shell/model_presets.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace attnlab {
@@ -62,12 +64,14 @@ LabSettings bertLayerFlops() {
 
 const std::vector<ModelPreset>& modelPresets() {
     static const std::vector<ModelPreset> presets = {
-        {QStringLiteral("BERT-base (12 × 64, n = 512)"), 12, 64, 512},
-        {QStringLiteral("GPT-2 small (12 × 64, n = 1024)"), 12, 64, 1024},
-        {QStringLiteral("LLaMA-7B (32 × 128, n = 2048)"), 32, 128, 2048},
+        {QT_TRANSLATE_NOOP("ModelPresets", "BERT-base (12 × 64, n = 512)"), 12, 64, 512},
+        {QT_TRANSLATE_NOOP("ModelPresets", "GPT-2 small (12 × 64, n = 1024)"), 12, 64, 1024},
+        {QT_TRANSLATE_NOOP("ModelPresets", "LLaMA-7B (32 × 128, n = 2048)"), 32, 128, 2048},
     };
     return presets;
 }
+
+QString presetText(const QString& name) { return QCoreApplication::translate("ModelPresets", name.toUtf8().constData()); }
 
 LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset) {
     LabSettings applied = settings;
@@ -80,12 +84,12 @@ LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& pre
 
 const std::vector<FigurePreset>& figurePresets() {
     static const std::vector<FigurePreset> presets = {
-        {QStringLiteral("Sparse Transformer: strided vs fixed"), QStringLiteral("pattern"), sparseTransformer()},
-        {QStringLiteral("Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"), longformer()},
-        {QStringLiteral("BigBird: random / window / global / combined"), QStringLiteral("pattern"), bigBird()},
-        {QStringLiteral("FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), flash()},
-        {QStringLiteral("Transformer-XL: segments with memory"), QStringLiteral("pattern"), transformerXl()},
-        {QStringLiteral("BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops()},
+        {QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer: strided vs fixed"), QStringLiteral("pattern"), sparseTransformer()},
+        {QT_TRANSLATE_NOOP("ModelPresets", "Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"), longformer()},
+        {QT_TRANSLATE_NOOP("ModelPresets", "BigBird: random / window / global / combined"), QStringLiteral("pattern"), bigBird()},
+        {QT_TRANSLATE_NOOP("ModelPresets", "FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), flash()},
+        {QT_TRANSLATE_NOOP("ModelPresets", "Transformer-XL: segments with memory"), QStringLiteral("pattern"), transformerXl()},
+        {QT_TRANSLATE_NOOP("ModelPresets", "BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops()},
     };
     return presets;
 }

@@ -30,4 +30,8 @@ struct FigurePreset {
 
 const std::vector<FigurePreset>& figurePresets();
 
+// A preset's name in the UI language (names are kept in English, marked for translation, context
+// "ModelPresets").
+QString presetText(const QString& name);
+
 } // namespace attnlab
