@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AppMenus</name>
@@ -47,7 +48,7 @@
         <translation>&lt;b&gt;感受野&lt;/b&gt;：查询需要经过多少层才能到达每个键，以及覆盖范围随层数的变化。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Timing&lt;/b&gt;: measured wall time against n (log-log) beside the cost model's prediction, measured in the background while the tab is shown.</source>
+        <source>&lt;b&gt;Timing&lt;/b&gt;: measured wall time against n (log-log) beside the cost model&apos;s prediction, measured in the background while the tab is shown.</source>
         <translation>&lt;b&gt;耗时&lt;/b&gt;：实测耗时随 n 的变化 (双对数) 及计算量模型的预测；仅在该标签页显示时于后台测量。</translation>
     </message>
     <message>
@@ -381,6 +382,170 @@
         <source>Seed of the random draws; the same seed gives the same numbers</source>
         <translation>随机抽样的种子；相同种子得到相同结果</translation>
     </message>
+    <message>
+        <source>strided: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)</source>
+        <translation>strided：2 层内全部可达 (Child et al. 2019：≤ p + 1 跳，p = 2)</translation>
+    </message>
+    <message>
+        <source>longformer: all pairs in 2 layers via a global token (Beltagy et al. 2020)</source>
+        <translation>longformer：经全局令牌 2 层内全部可达 (Beltagy et al. 2020)</translation>
+    </message>
+    <message>
+        <source>bigbird: all pairs in 2 layers via a global token (Zaheer et al. 2020)</source>
+        <translation>bigbird：经全局令牌 2 层内全部可达 (Zaheer et al. 2020)</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>linear</translation>
+    </message>
+    <message>
+        <source>linformer, Gaussian E, F vs k</source>
+        <translation>linformer，高斯随机 E、F，随 k 变化</translation>
+    </message>
+    <message>
+        <source>linformer, pooling vs k</source>
+        <translation>linformer，池化，随 k 变化</translation>
+    </message>
+    <message>
+        <source>lsh (shared_qk=false) vs rounds</source>
+        <translation>lsh (shared_qk=false)，随哈希轮数变化</translation>
+    </message>
+    <message>
+        <source>performer vs features m</source>
+        <translation>performer，随特征数 m 变化</translation>
+    </message>
+    <message>
+        <source>tiled</source>
+        <translation>tiled</translation>
+    </message>
+    <message>
+        <source>dense|tiled</source>
+        <translation>dense|tiled</translation>
+    </message>
+    <message>
+        <source>ceil(sqrt(n))</source>
+        <translation>ceil(sqrt(n))</translation>
+    </message>
+    <message>
+        <source>&gt;= 1</source>
+        <translation>&gt;= 1</translation>
+    </message>
+    <message>
+        <source>max(1, floor(block/8))</source>
+        <translation>max(1, floor(block/8))</translation>
+    </message>
+    <message>
+        <source>1 &lt;= c &lt;= block</source>
+        <translation>1 &lt;= c &lt;= block</translation>
+    </message>
+    <message>
+        <source>2*ceil(sqrt(n))</source>
+        <translation>2*ceil(sqrt(n))</translation>
+    </message>
+    <message>
+        <source>&gt;= 0</source>
+        <translation>&gt;= 0</translation>
+    </message>
+    <message>
+        <source>1</source>
+        <translation>1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>indices in [0, n)</source>
+        <translation>下标取值于 [0, n)</translation>
+    </message>
+    <message>
+        <source>min(n, 64)</source>
+        <translation>min(n, 64)</translation>
+    </message>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>sinusoid</source>
+        <translation>sinusoid</translation>
+    </message>
+    <message>
+        <source>none|sinusoid</source>
+        <translation>none|sinusoid</translation>
+    </message>
+    <message>
+        <source>elu</source>
+        <translation>elu</translation>
+    </message>
+    <message>
+        <source>elu|efficient|taylor</source>
+        <translation>elu|efficient|taylor</translation>
+    </message>
+    <message>
+        <source>4*d</source>
+        <translation>4*d</translation>
+    </message>
+    <message>
+        <source>0</source>
+        <translation>0</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>true</translation>
+    </message>
+    <message>
+        <source>true|false</source>
+        <translation>true|false</translation>
+    </message>
+    <message>
+        <source>&gt;= 1 (pool: k &lt;= n)</source>
+        <translation>&gt;= 1 (pool 时 k &lt;= n)</translation>
+    </message>
+    <message>
+        <source>gaussian</source>
+        <translation>gaussian</translation>
+    </message>
+    <message>
+        <source>gaussian|pool</source>
+        <translation>gaussian|pool</translation>
+    </message>
+    <message>
+        <source>max(2, 2*floor(n/64))</source>
+        <translation>max(2, 2*floor(n/64))</translation>
+    </message>
+    <message>
+        <source>&gt;= 2, even</source>
+        <translation>&gt;= 2，偶数</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>ns|n2</source>
+        <translation>ns|n2</translation>
+    </message>
+    <message>
+        <source>6</source>
+        <translation>6</translation>
+    </message>
+    <message>
+        <source>2</source>
+        <translation>2</translation>
+    </message>
+    <message>
+        <source>3</source>
+        <translation>3</translation>
+    </message>
+    <message>
+        <source>band(8) | global(0)</source>
+        <translation>band(8) | global(0)</translation>
+    </message>
+    <message>
+        <source>an expression of at most 1000 characters, parentheses nested at most 64 deep</source>
+        <translation>不超过 1000 个字符的表达式，括号嵌套不超过 64 层</translation>
+    </message>
 </context>
 <context>
     <name>ModelPresets</name>
@@ -440,7 +605,7 @@
         <translation>相对误差 (Frobenius 范数)</translation>
     </message>
     <message>
-        <source>Relative error vs the method's own budget (log–log)</source>
+        <source>Relative error vs the method&apos;s own budget (log–log)</source>
         <translation>相对误差随各方法自身预算的变化 (双对数)</translation>
     </message>
     <message>
@@ -462,6 +627,18 @@
     <message>
         <source>accuracy</source>
         <translation>精度</translation>
+    </message>
+    <message>
+        <source>%1: %2 = %3 left out (%4 &gt; n = %5)</source>
+        <translation>%1：%2 = %3 未计入 (%4 &gt; n = %5)</translation>
+    </message>
+    <message>
+        <source>%1 is bidirectional only: left out for causal attention</source>
+        <translation>%1 仅支持双向注意力：因果注意力下未计入</translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3 left out: %4</source>
+        <translation>%1 %2 = %3 未计入：%4</translation>
     </message>
 </context>
 <context>
@@ -566,7 +743,7 @@
         <translation>LSH 哈希</translation>
     </message>
     <message>
-        <source>Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)</source>
+        <source>Where one layer&apos;s %1 go: %2, h=%3, d=%4 (hd=%5)</source>
         <translation>单层 %1 的去向：%2，h=%3，d=%4 (hd=%5)</translation>
     </message>
     <message>
@@ -586,7 +763,7 @@
         <translation>序列长度 n</translation>
     </message>
     <message>
-        <source>share of the layer's %1 (%)</source>
+        <source>share of the layer&apos;s %1 (%)</source>
         <translation>占本层 %1 的比例 (%)</translation>
     </message>
     <message>
@@ -719,6 +896,14 @@ range: %3</source>
     <message>
         <source>seed</source>
         <translation>种子</translation>
+    </message>
+    <message>
+        <source>lab pattern</source>
+        <translation>实验台模式</translation>
+    </message>
+    <message>
+        <source>lab pattern tiles</source>
+        <translation>实验台模式图块</translation>
     </message>
 </context>
 <context>
@@ -911,10 +1096,6 @@ Every other view works; run on a desktop session to use the lab.</source>
     <message>
         <source>%1 = %2</source>
         <translation>%1 = %2</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
     </message>
     <message>
         <source>default %1</source>
@@ -1197,6 +1378,10 @@ allowed: %4</source>
         <source>all</source>
         <translation>全部</translation>
     </message>
+    <message>
+        <source>exactly 0</source>
+        <translation>恰为 0</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ReceptiveFieldView</name>
@@ -1296,6 +1481,14 @@ allowed: %4</source>
         <source>receptive field</source>
         <translation>感受野</translation>
     </message>
+    <message>
+        <source> reach </source>
+        <translation> 覆盖距离 </translation>
+    </message>
+    <message>
+        <source>: field </source>
+        <translation>：感受野 </translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TimingView</name>
@@ -1332,11 +1525,11 @@ allowed: %4</source>
         <translation>否</translation>
     </message>
     <message>
-        <source>   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output projection; the FFN's activation is not timed</source>
+        <source>   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output projection; the FFN&apos;s activation is not timed</source>
         <translation>   |   投影和 FFN 由 GEMM 引擎计算；自注意力 = QKV + 核心 + 输出投影；FFN 的激活函数不计时</translation>
     </message>
     <message>
-        <source>   |   memory: the process's peak resident set during the runs minus before them (outputs and workspaces; the inputs already exist); a kernel's kept workspace counts at the first point that needs it</source>
+        <source>   |   memory: the process&apos;s peak resident set during the runs minus before them (outputs and workspaces; the inputs already exist); a kernel&apos;s kept workspace counts at the first point that needs it</source>
         <translation>   |   内存：运行期间进程常驻内存峰值减去运行前的值 (输出与工作区；输入已事先存在)；内核保留的工作区计入首个需要它的点</translation>
     </message>
     <message>

@@ -120,10 +120,12 @@ TEST_F(Polish, HelpMenuShowsTheEssentialsTheShortcutsAndTheVersion) {
     ASSERT_NE(keys, nullptr);
     const QString keysText = keys->findChild<QTextBrowser*>()->toPlainText();
     // Every menu action with a shortcut is listed with it.
-    for (const QAction* menuAction : window->menuBar()->actions())
-        for (const QAction* action : menuAction->menu()->findChildren<QAction*>())
-            if (!action->shortcut().isEmpty())
-                EXPECT_TRUE(keysText.contains(action->shortcut().toString(QKeySequence::NativeText))) << action->text().toStdString();
+    for (const QAction* menuAction : window->menuBar()->actions()) {
+        for (const QAction* action : menuAction->menu()->findChildren<QAction*>()) {
+            if (action->shortcut().isEmpty()) continue;
+            EXPECT_TRUE(keysText.contains(action->shortcut().toString(QKeySequence::NativeText))) << action->text().toStdString();
+        }
+    }
     QWidget* about = trigger(3, "aboutDialog");
     ASSERT_NE(about, nullptr);
     EXPECT_TRUE(QRegularExpression(QStringLiteral("AttnLab \\d+\\.\\d+\\.\\d+")).match(qobject_cast<QMessageBox*>(about)->text()).hasMatch());

@@ -47,11 +47,11 @@ const std::set<QString>& allowedWords() {
             // proper names and products
             "AttnLab", "attnlab", "Longformer", "BigBird", "Performer", "Linformer", "Reformer", "Transformer", "XL",
             "Sparse", "FLASH", "Quad", "GAU", "LSH", "FAVOR", "Dear", "ImGui", "Qt", "OpenGL", "NumPy", "NPY", "CSV", "PNG",
-            "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "al", "Frobenius",
-            "BertViz", "Gaussian",
+            "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "Beltagy", "Dai", "et", "al", "Frobenius",
+            "BertViz", "Gaussian", "Child", "English", "offscreen", "npy", "vs", "CPU", "float32",
             // quantities, units and formula symbols
             "FFN", "QKV", "MAC", "MACs", "FLOP", "FLOPs", "GFLOP", "GEMM", "nnz", "softmax", "relu", "elu", "cos", "exp",
-            "log", "max", "min", "viridis", "hd", "dv", "µs", "ms", "KiB", "MiB", "GiB", "out", "full", "hops", "id",
+            "log", "max", "min", "viridis", "hd", "dv", "QK", "EK", "FV", "µs", "ms", "KiB", "MiB", "GiB", "out", "full", "hops", "id",
             "Ctrl", "Shift", "Alt", "Esc", "Del", "PgUp", "PgDown", "Home", "End", "Tab", "F1", "F5", "Enter", "Return",
             "Backspace", "Space", "Ins", "Up", "Down", "Left", "Right",
         };
@@ -67,13 +67,16 @@ const std::set<QString>& allowedWords() {
     return words;
 }
 
-// The English words of `text` (runs of two or more Latin letters not allowed above; one letter is a
-// symbol: n, d, h, Q, K, V, W, M, i, j, …).
+// The English words of `text`: runs of two or more Latin letters (with digits and underscores, as in
+// shared_qk or float32) not allowed above and not a function name in a formula (ceil(n), band(8)); one
+// letter is a symbol: n, d, h, Q, K, V, W, M, i, j, ….
 QStringList englishWords(const QString& text) {
-    static const QRegularExpression word(QStringLiteral("[A-Za-z][A-Za-z]+"));
+    static const QRegularExpression word(QStringLiteral("[A-Za-z][A-Za-z0-9_]*\\b(?!\\()"));
+    static const QRegularExpression letter(QStringLiteral("[A-Za-z]"));
     QStringList found;
     for (auto match = word.globalMatch(text); match.hasNext();) {
         const QString candidate = match.next().captured();
+        if (candidate.count(letter) < 2) continue;
         if (!allowedWords().count(candidate) && !allowedWords().count(candidate.toLower())) found << candidate;
     }
     return found;
@@ -139,6 +142,13 @@ TEST(Translation, EveryCoreTextHasAChineseTranslation) {
         for (const auto& spec : variant.params) finder.check(QStringLiteral("CoreText"), coreText(spec.description));
     }
     for (const auto& part : kLayerParts) finder.check(QStringLiteral("CoreText"), coreText(part.label));
+    for (const auto& variant : allVariants()) {
+        for (const auto& sweep : variant.accuracySweeps) finder.check(QStringLiteral("CoreText"), coreText(sweep.label));
+        for (const auto& spec : variant.params) {
+            finder.check(QStringLiteral("CoreText"), coreText(spec.defaultText));
+            finder.check(QStringLiteral("CoreText"), coreText(spec.rangeText));
+        }
+    }
     EXPECT_TRUE(finder.empty()) << "untranslated registry texts (run the update_translations target, then translate):\n"
                                 << finder.report();
 }

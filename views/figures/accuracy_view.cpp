@@ -1,4 +1,5 @@
 #include "views/figures/accuracy_view.h"
+#include "views/i18n/language.h"
 
 #include "views/plot/plot_axes.h"
 #include "views/figures/view_inputs.h"
@@ -7,6 +8,7 @@
 #include "core/errors.h"
 #include "core/registry.h"
 
+#include <QRegularExpression>
 #include <QFontMetricsF>
 #include <QPainter>
 
@@ -29,6 +31,22 @@ struct AccuracyView::Snapshot {
 
 namespace {
 
+// The core's notes on values it left out, in the UI language: their forms are fixed
+// (core/analysis/accuracy.cpp), ids and values stay; a note of another form is shown as it is.
+QString accuracyNoteText(const QString& note) {
+    static const QRegularExpression aboveN(QStringLiteral("^(\\w+): (\\w+) = (.+) left out \\((\\w+) > n = (\\d+)\\)$"));
+    static const QRegularExpression causal(QStringLiteral("^(\\w+) is bidirectional only: left out for causal attention$"));
+    static const QRegularExpression failed(QStringLiteral("^(\\w+) (\\w+) = (\\S+) left out: (.*)$"));
+    if (const auto match = aboveN.match(note); match.hasMatch())
+        return AccuracyView::tr("%1: %2 = %3 left out (%4 > n = %5)")
+            .arg(match.captured(1), match.captured(2), match.captured(3), match.captured(4), match.captured(5));
+    if (const auto match = causal.match(note); match.hasMatch())
+        return AccuracyView::tr("%1 is bidirectional only: left out for causal attention").arg(match.captured(1));
+    if (const auto match = failed.match(note); match.hasMatch())
+        return AccuracyView::tr("%1 %2 = %3 left out: %4").arg(match.captured(1), match.captured(2), match.captured(3), match.captured(4));
+    return note;
+}
+
 // Errors below this are float32 rounding of an exact method (e.g. pooling with k = n): listed, not plotted.
 constexpr double kRoundingLevel = 1e-5;
 
@@ -45,7 +63,7 @@ std::vector<Curve> curves() {
     std::vector<Curve> list;
     for (const RegisteredSweep& entry : registeredAccuracySweeps())
         if (entry.sweep->budget)
-            list.push_back({QString::fromStdString(entry.sweep->family), QString::fromStdString(entry.sweep->label),
+            list.push_back({QString::fromStdString(entry.sweep->family), coreText(entry.sweep->label),
                             seriesColor(static_cast<int>(list.size()))});
     return list;
 }
@@ -74,7 +92,7 @@ AccuracyView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCh
         snapshot.heads = inputs.shape.heads;
         const AccuracyReport report = measureAccuracy(inputs.q, inputs.k, inputs.v, inputs.shape, JobRunner::kernelThreads(), cancelled);
         snapshot.measurements = report.measurements;
-        for (const std::string& note : report.notes) snapshot.notes << QString::fromStdString(note);
+        for (const std::string& note : report.notes) snapshot.notes << accuracyNoteText(QString::fromStdString(note));
     } catch (const std::exception& error) {
         snapshot.error = QString::fromUtf8(error.what());
     }

@@ -72,7 +72,13 @@ const ReceptiveFieldView::Panel* firstCausal(const ReceptiveFieldView::Snapshot&
     return nullptr;
 }
 
-QString theoryLabel(const ReachTheory& theory) { return QString::fromStdString(theory.label); }
+// The core's label is a formula with a citation and two words of prose ("reach", "field"); those two are
+// translated as terms, the formula and the citation stay.
+QString theoryLabel(const ReachTheory& theory) {
+    return coreText(theory.label)
+        .replace(QStringLiteral(" reach "), ReceptiveFieldView::tr(" reach "))
+        .replace(QStringLiteral(": field "), ReceptiveFieldView::tr(": field "));
+}
 
 std::vector<QPointF> theoryPoints(const ReachTheory& theory) {
     std::vector<QPointF> points;

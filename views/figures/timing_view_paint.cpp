@@ -27,12 +27,17 @@ std::vector<double> positive(std::vector<double> values) {
 
 void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
     QRectF body = paintFrame(painter, rect, title(), caption());
-    const double line = QFontMetricsF(painter.font(), painter.device()).height();
+    // The status line wraps rather than being cut where it is wider than the figure.
+    const QString status = statusText();
+    const QRectF statusRect = QFontMetricsF(painter.font(), painter.device())
+                                  .boundingRect(QRectF(body.left(), body.top() - 2, body.width(), 1e6),
+                                                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
     painter.save();
     painter.setPen(partial() ? QColor(0xB0, 0x00, 0x20) : QColor(0x44, 0x44, 0x44));
-    painter.drawText(QRectF(body.left(), body.top() - 2, body.width(), line), Qt::AlignHCenter | Qt::AlignTop, statusText());
+    painter.drawText(QRectF(body.left(), body.top() - 2, body.width(), statusRect.height()),
+                     Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
     painter.restore();
-    body.setTop(body.top() + line + 2);
+    body.setTop(body.top() + statusRect.height() + 2);
 
     const double split = body.left() + body.width() * 0.55;
     const double middle = body.top() + body.height() / 2;

@@ -226,8 +226,7 @@ void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettin
         recordControl(spec.key.c_str(), QString::fromStdString(paramValueText(shown)));
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", tr("%1\ndefault: %2\nrange: %3")
-                                        .arg(coreText(spec.description), QString::fromStdString(spec.defaultText),
-                                             QString::fromStdString(spec.rangeText))
+                                        .arg(coreText(spec.description), coreText(spec.defaultText), coreText(spec.rangeText))
                                         .toUtf8()
                                         .constData());
         if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) edited.params.erase(spec.key);

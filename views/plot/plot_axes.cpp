@@ -323,15 +323,18 @@ void PlotAxes::drawVerticalMarker(double x, const QString& label, const QColor& 
     const double px = mapX(x);
     painter.setPen(QPen(color, 1.4, Qt::DashLine));
     painter.drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
-    const double width = metrics.horizontalAdvance(label) + 2 * kGap;
-    const bool roomOnRight = px + width <= m_plot.right();
-    const QRectF box(roomOnRight ? px + 2 : px - 2 - width, m_plot.top() + 2 + row * (metrics.height() + 2), width,
-                     metrics.height());
+    // The label stays inside the plot: beside the line where it fits, else against the plot's edge, and
+    // elided when it is wider than the plot.
+    const double width = std::min(metrics.horizontalAdvance(label) + 2 * kGap, m_plot.width());
+    const QString shown = metrics.elidedText(label, Qt::ElideRight, width - 2 * kGap + 0.5);
+    const bool roomOnRight = px + 2 + width <= m_plot.right();
+    const double left = std::clamp(roomOnRight ? px + 2 : px - 2 - width, m_plot.left(), m_plot.right() - width);
+    const QRectF box(left, m_plot.top() + 2 + row * (metrics.height() + 2), width, metrics.height());
     painter.setPen(Qt::NoPen);
     painter.setBrush(QColor(255, 255, 255, 225));
     painter.drawRect(box);
     painter.setPen(color.darker(120));
-    painter.drawText(box, Qt::AlignCenter, label);
+    painter.drawText(box, Qt::AlignCenter, shown);
     painter.restore();
 }
 

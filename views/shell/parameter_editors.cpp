@@ -160,11 +160,11 @@ void ParameterPanel::refreshParameterValues() {
         editor->setFont(font);
         const auto resolved = defaults.find(spec.key);
         // The default as written in the schema, what it resolves to at this shape when that differs, and the range.
-        QString defaultValue = text(spec.defaultText);
-        if (resolved != defaults.end() && text(resolved->second) != text(spec.defaultText))
-            defaultValue = tr("%1 = %2").arg(defaultValue, resolved->second.empty() ? tr("none") : text(resolved->second));
+        QString defaultValue = coreText(spec.defaultText);
+        if (resolved != defaults.end() && !resolved->second.empty() && text(resolved->second) != text(spec.defaultText))
+            defaultValue = tr("%1 = %2").arg(defaultValue, text(resolved->second));
         const QString note = spec.rangeText.empty() ? tr("default %1").arg(defaultValue)
-                                                    : tr("default %1 · range %2").arg(defaultValue, text(spec.rangeText));
+                                                    : tr("default %1 · range %2").arg(defaultValue, coreText(spec.rangeText));
         m_defaultLabels.value(key)->setText(note);
     }
     m_updating = wasUpdating;
