@@ -47,11 +47,11 @@ const std::set<QString>& allowedWords() {
             // proper names and products
             "AttnLab", "attnlab", "Longformer", "BigBird", "Performer", "Linformer", "Reformer", "Transformer", "XL",
             "Sparse", "FLASH", "Quad", "GAU", "LSH", "FAVOR", "Dear", "ImGui", "Qt", "OpenGL", "NumPy", "NPY", "CSV", "PNG",
-            "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "Beltagy", "Dai", "et", "al", "Frobenius",
+            "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "Beltagy", "Dai", "Zaheer", "et", "al", "Frobenius",
             "BertViz", "Gaussian", "Child", "English", "offscreen", "npy", "vs", "CPU", "float32",
             // quantities, units and formula symbols
             "FFN", "QKV", "MAC", "MACs", "FLOP", "FLOPs", "GFLOP", "GEMM", "nnz", "softmax", "relu", "elu", "cos", "exp",
-            "log", "max", "min", "viridis", "hd", "dv", "QK", "EK", "FV", "µs", "ms", "KiB", "MiB", "GiB", "out", "full", "hops", "id",
+            "log", "max", "min", "viridis", "hd", "dv", "QK", "EK", "FV", "q_i", "k_j", "out_full", "µs", "ms", "KiB", "MiB", "GiB", "out", "full", "hops", "id",
             "Ctrl", "Shift", "Alt", "Esc", "Del", "PgUp", "PgDown", "Home", "End", "Tab", "F1", "F5", "Enter", "Return",
             "Backspace", "Space", "Ins", "Up", "Down", "Left", "Right",
         };
