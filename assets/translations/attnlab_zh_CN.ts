@@ -744,7 +744,7 @@
     </message>
     <message>
         <source>Where one layer&apos;s %1 go: %2, h=%3, d=%4 (hd=%5)</source>
-        <translation>单层 %1 的去向：%2，h=%3，d=%4 (hd=%5)</translation>
+        <translation>单层%1的去向：%2，h=%3，d=%4 (hd=%5)</translation>
     </message>
     <message>
         <source>MACs</source>
@@ -764,7 +764,7 @@
     </message>
     <message>
         <source>share of the layer&apos;s %1 (%)</source>
-        <translation>占本层 %1 的比例 (%)</translation>
+        <translation>占本层%1的比例 (%)</translation>
     </message>
     <message>
         <source>softmax: %1 exps at n=%2 (not MACs)</source>
@@ -792,7 +792,7 @@
     </message>
     <message>
         <source>attention-core %1 (log scale)</source>
-        <translation>注意力核心 %1 (对数坐标)</translation>
+        <translation>注意力核心%1 (对数坐标)</translation>
     </message>
     <message>
         <source>chosen (its parameters)</source>
@@ -1343,10 +1343,6 @@ allowed: %4</source>
         <translation>平均行长度：%1</translation>
     </message>
     <message>
-        <source>core MACs: %1 = %2 % of full (%3)</source>
-        <translation>核心 MACs：%1 = 完整注意力 (%3) 的 %2 %</translation>
-    </message>
-    <message>
         <source>no mask: shows where W may be non-zero</source>
         <translation>无掩码：显示 W 可能非零的位置</translation>
     </message>
@@ -1381,6 +1377,14 @@ allowed: %4</source>
     <message>
         <source>exactly 0</source>
         <translation>恰为 0</translation>
+    </message>
+    <message>
+        <source>core MACs: %1 = %2 % of full</source>
+        <translation>核心 MACs：%1 = 完整注意力的 %2 %</translation>
+    </message>
+    <message>
+        <source>full attention: %1 MACs</source>
+        <translation>完整注意力：%1 MACs</translation>
     </message>
 </context>
 <context>

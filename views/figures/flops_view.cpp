@@ -180,13 +180,7 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
         return;
     }
     axes.drawStackedAreas(xs, layers, colors);
-    struct Marker {
-        double n;
-        QString label;
-        QColor color;
-        int row;
-    };
-    std::vector<Marker> markers = {{static_cast<double>(m_settings.n), FlopsView::tr("current n = %1").arg(m_settings.n),
+    std::vector<VerticalMarker> markers = {{static_cast<double>(m_settings.n), FlopsView::tr("current n = %1").arg(m_settings.n),
                                     QColor(0x55, 0x55, 0x55), 2}};
     // Only crossovers this case has, each at its own threshold: "n > 2hd = 1536" (bidirectional full),
     // "n > 4hd - 1 = 3071" (causal), none for linear attention's n² term.
@@ -197,9 +191,7 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     };
     addCrossover(m_crossovers.attentionExceedsFfn, FlopsView::tr("attention > FFN"), 0);
     addCrossover(m_crossovers.coreDominates, FlopsView::tr("attention core dominates"), 1);
-    // Right to left: a label reaching over a marker further right is painted after that marker's line.
-    std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.n > b.n; });
-    for (const Marker& marker : markers) axes.drawVerticalMarker(marker.n, marker.label, marker.color, marker.row);
+    axes.drawVerticalMarkers(markers);
 }
 
 void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {

@@ -215,10 +215,8 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     lines << PatternView::tr("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
           << PatternView::tr("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
           << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1)
-          << PatternView::tr("core MACs: %1 = %2 % of full (%3)")
-                 .arg(formatCount(panel.coreMacs))
-                 .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
-                 .arg(formatCount(panel.fullMacs));
+          << PatternView::tr("core MACs: %1 = %2 % of full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
+          << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
     if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
     if (m_highlightRow && *m_highlightRow < panel.n)

@@ -337,9 +337,11 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
         const double share = (static_cast<double>(causalPanel->n) + 1) / (2.0 * static_cast<double>(causalPanel->n));
         fraction.drawSeries({QString(), kCausalColor, {{layersAxis.min, share}, {layersAxis.max, share}}, Qt::DotLine, false});
     }
-    int row = 0;
+    std::vector<VerticalMarker> markers;
     for (const auto& [l, variants] : allPairsMarkers)
-        fraction.drawVerticalMarker(l, ReceptiveFieldView::tr("all pairs: %1").arg(variants.join(QStringLiteral(", "))), kMarkerColor, row++);
+        markers.push_back({static_cast<double>(l), ReceptiveFieldView::tr("all pairs: %1").arg(variants.join(QStringLiteral(", "))),
+                           kMarkerColor, static_cast<int>(markers.size())});
+    fraction.drawVerticalMarkers(markers);
     for (int index = 0; index < static_cast<int>(panels.size()); ++index) {
         const Panel& panel = panels[index];
         const QColor colour = seriesColor(index);

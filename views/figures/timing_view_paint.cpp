@@ -115,14 +115,13 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
 }
 
 void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
-    // The model's label (top row) is drawn last so its box covers the measured line where they cross.
+    std::vector<VerticalMarker> markers;
     if (const MeasuredCrossover measured = measuredCrossover(); measured.n)
-        axes.drawVerticalMarker(*measured.n, TimingView::tr("measured ≈ %1").arg(compactNumber(std::round(*measured.n))),
-                                Qt::black, 1);
+        markers.push_back({*measured.n, TimingView::tr("measured ≈ %1").arg(compactNumber(std::round(*measured.n))), Qt::black, 1});
     if (m_modelCrossover && m_modelCrossover->threshold && *m_modelCrossover->threshold > 0)
-        axes.drawVerticalMarker(static_cast<double>(*m_modelCrossover->threshold),
-                                TimingView::tr("cost model: %1").arg(attnlab::crossoverText(*m_modelCrossover)),
-                                QColor(0x66, 0x66, 0x66), 0);
+        markers.push_back({static_cast<double>(*m_modelCrossover->threshold),
+                           TimingView::tr("cost model: %1").arg(attnlab::crossoverText(*m_modelCrossover)), QColor(0x66, 0x66, 0x66), 0});
+    axes.drawVerticalMarkers(markers);
 }
 
 QString TimingView::crossoverText() const {
