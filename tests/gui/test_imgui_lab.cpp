@@ -164,8 +164,9 @@ TEST_F(ImGuiLabWidgetTest, DrawsWithDejaVuSansAtTheScreensDpiAndHasChineseGlyphs
     EXPECT_NEAR(font->FontSize, 10.0f * static_cast<float>(lab->logicalDpiY()) / 72.0f * ratio, 0.01f);
     EXPECT_NEAR(io.FontGlobalScale, 1.0f / ratio, 1e-6f);
     EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(U'√')), nullptr);
-    if (!matchFontFile(":lang=zh-cn", U'\u4E2D').isEmpty())
+    if (!matchFontFile(":lang=zh-cn", U'\u4E2D').isEmpty()) {
         EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(U'\u6CE8')), nullptr) << "注 is missing from the merged CJK font";
+    }
 }
 
 TEST(LabFonts, FontconfigFindsDejaVuSansAndRejectsAFontWithoutTheCharacter) {
