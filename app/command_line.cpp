@@ -16,8 +16,8 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: attnlab [--session FILE] [--view NAME]     open the desktop app
-       attnlab --screenshot FILE [--session FILE] [--view NAME] [--time-limit SECONDS]
+constexpr const char* kUsage = R"(usage: attnlab [--session FILE] [--view NAME] [--lang en|zh_CN]     open the desktop app
+       attnlab --screenshot FILE [--session FILE] [--view NAME] [--lang en|zh_CN] [--time-limit SECONDS]
                                  save the window as PNG and exit; work still running after the
                                  time limit (default 50 s) is cancelled, exit 3, no file written
        attnlab run       ...   compute a variant on Q/K/V NPY files
@@ -98,6 +98,7 @@ bool isCommandLineInvocation(int argc, char** argv) {
     if (argc < 2) return false;
     const std::string first = argv[1];
     return first != "--screenshot" && first != "--view" && first != "--session" && first != "--time-limit" &&
+           first != "--lang" &&
            first.rfind("-platform", 0) != 0;
 }
 

@@ -4,6 +4,7 @@
 #include "app/headless_qt.h"
 
 #include "views/figures/figure_export.h"
+#include "views/i18n/language.h"
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 #include "views/shell/session_file.h"
@@ -36,7 +37,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
-                      [--components [--split]] [--dpi DPI] [--width W] [--height H]
+                      [--components [--split]] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -65,6 +66,7 @@ one layer and of --model-layers L layers (default 1) vs context length, with the
 exceeds --memory-budget (e.g. 16G; default this machine's physical RAM), beside the measured time of
 one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
 bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
+--lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -245,7 +247,7 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
-                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--memory-budget"},
+                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--memory-budget", "--lang"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
@@ -265,6 +267,9 @@ int figureCommand(const std::vector<std::string>& args) {
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
                           static_cast<double>(cli.integer("--height", 600, 150, 8000)));
+    const QString language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
+    if (language.isEmpty())
+        throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
     exportFormatOf(QString::fromStdString(out));
     checkOutputPath("attnlab figure", out);
     for (const std::string* input : {&settings.qPath, &settings.kPath, &settings.vPath})
@@ -280,6 +285,13 @@ int figureCommand(const std::vector<std::string>& args) {
         static char* argv[] = {program, nullptr};
         ownApp.emplace(argc, argv);
     }
+    // The figure's language for this export only; an app running this in process gets its own back.
+    const QString before = currentLanguage();
+    installLanguage(language);
+    struct LanguageRestore {
+        QString language;
+        ~LanguageRestore() { installLanguage(language); }
+    } restoreLanguage{before};
     const auto view = createFigureView(name);
     view->setAttribute(Qt::WA_DontShowOnScreen);
     view->resize(options.size.toSize());

@@ -1,6 +1,7 @@
 #include "app/gui_main.h"
 #include "app/headless_qt.h"
 
+#include "views/i18n/language.h"
 #include "views/shell/main_window.h"
 
 #include "core/errors.h"
@@ -36,10 +37,11 @@ struct GuiOptions {
     QString session;
     QString timeLimit;
     int timeLimitSeconds = kDefaultScreenshotSeconds;
+    QString language; // --lang: empty follows the View → Language choice, else the system locale
 };
 
-// Parses --screenshot FILE, --view NAME, --session FILE and --time-limit SECONDS; Qt's own options
-// (-platform …) are left to QApplication.
+// Parses --screenshot FILE, --view NAME, --session FILE, --time-limit SECONDS and --lang LANGUAGE; Qt's own
+// options (-platform …) are left to QApplication.
 bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
     for (int a = 1; a < argc; ++a) {
         QString* target = nullptr;
@@ -47,6 +49,7 @@ bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
         if (std::strcmp(argv[a], "--view") == 0) target = &options.view;
         if (std::strcmp(argv[a], "--session") == 0) target = &options.session;
         if (std::strcmp(argv[a], "--time-limit") == 0) target = &options.timeLimit;
+        if (std::strcmp(argv[a], "--lang") == 0) target = &options.language;
         if (!target) continue;
         if (a + 1 >= argc) {
             std::fprintf(stderr, "attnlab: error: %s needs a value\n", argv[a]);
@@ -84,6 +87,11 @@ bool checkGuiOptions(const GuiOptions& options) {
     if (!options.view.isEmpty() && !views.contains(options.view)) {
         std::fprintf(stderr, "attnlab: error: unknown view '%s' (%s)\n", qPrintable(options.view),
                      qPrintable(views.join(QStringLiteral(", "))));
+        return false;
+    }
+    if (!options.language.isEmpty() && matchUiLanguage(options.language).isEmpty()) {
+        std::fprintf(stderr, "attnlab: error: unknown language '%s' (%s)\n", qPrintable(options.language),
+                     qPrintable(uiLanguages().join(QStringLiteral(", "))));
         return false;
     }
     if (!options.screenshot.isEmpty()) {
@@ -145,6 +153,8 @@ int runGui(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("attnlab"));
     QApplication::setApplicationName(QStringLiteral("attnlab"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/assets/attnlab.svg")));
+    // A screenshot follows --lang or the system locale, never the user's stored choice.
+    installLanguage(startupLanguage(options.language, !headless));
     // A screenshot shows the defaults (or the session given), never the user's last state.
     MainWindow window(!headless);
     if (!options.session.isEmpty() && !window.openSession(options.session)) {

@@ -16,6 +16,9 @@ curves and FLOP breakdowns; every figure can also be drawn from the command line
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 # The Depends line comes from the libraries the executable really links (dpkg-shlibdeps).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Fonts and Qt's own Chinese strings are data, not linked libraries: the ImGui lab's TrueType font, the
+# Chinese UI's glyphs and the translated standard dialogs.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, fonts-wqy-microhei | fonts-noto-cjk, qt6-translations-l10n")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_STRIP_FILES ON)
 include(CPack)

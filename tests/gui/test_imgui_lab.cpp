@@ -6,6 +6,7 @@
 
 #include "views/plot/colormap.h"
 #include "views/imgui/imgui_lab_widget.h"
+#include "views/imgui/lab_fonts.h"
 
 #include "core/param_schema.h"
 #include "core/registry.h"
@@ -148,6 +149,29 @@ TEST_F(ImGuiLabWidgetTest, EachWidgetOwnsAnImGuiContext) {
     ImGuiLabWidget second;
     EXPECT_NE(second.imguiContext(), nullptr);
     EXPECT_NE(second.imguiContext(), lab->imguiContext());
+}
+
+TEST_F(ImGuiLabWidgetTest, DrawsWithDejaVuSansAtTheScreensDpiAndHasChineseGlyphs) {
+    frame();
+    ImGui::SetCurrentContext(lab->imguiContext());
+    const ImGuiIO& io = ImGui::GetIO();
+    ASSERT_FALSE(io.Fonts->Fonts.empty());
+    const ImFont* font = io.Fonts->Fonts[0];
+    ASSERT_GT(font->ConfigDataCount, 0);
+    EXPECT_TRUE(std::string(font->ConfigData[0].Name).rfind("DejaVuSans.ttf", 0) == 0) << font->ConfigData[0].Name;
+    // 10 pt at the widget's logical DPI, rasterised at its pixel ratio and drawn at 1 / ratio.
+    const float ratio = static_cast<float>(lab->devicePixelRatioF());
+    EXPECT_NEAR(font->FontSize, 10.0f * static_cast<float>(lab->logicalDpiY()) / 72.0f * ratio, 0.01f);
+    EXPECT_NEAR(io.FontGlobalScale, 1.0f / ratio, 1e-6f);
+    EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(U'√')), nullptr);
+    if (!matchFontFile(":lang=zh-cn", U'\u4E2D').isEmpty()) {
+        EXPECT_NE(font->FindGlyphNoFallback(static_cast<ImWchar>(U'\u6CE8')), nullptr) << "注 is missing from the merged CJK font";
+    }
+}
+
+TEST(LabFonts, FontconfigFindsDejaVuSansAndRejectsAFontWithoutTheCharacter) {
+    EXPECT_TRUE(matchFontFile("DejaVu Sans").endsWith(QStringLiteral("DejaVuSans.ttf"))) << matchFontFile("DejaVu Sans").toStdString();
+    EXPECT_TRUE(matchFontFile("DejaVu Sans", U'\U0010FFFD').isEmpty());
 }
 
 TEST_F(ImGuiLabWidgetTest, CausalFullPatternFillsTheLowerTriangleOfTheCanvas) {

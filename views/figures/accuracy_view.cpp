@@ -1,4 +1,5 @@
 #include "views/figures/accuracy_view.h"
+#include "views/i18n/language.h"
 
 #include "views/figures/accuracy_view_snapshot.h"
 #include "views/figures/view_inputs.h"
@@ -7,9 +8,27 @@
 #include "core/errors.h"
 #include "core/registry.h"
 
+#include <QRegularExpression>
+
 namespace attnlab {
 
 namespace {
+
+// The core's notes on values it left out, in the UI language: their forms are fixed
+// (core/analysis/accuracy.cpp), ids and values stay; a note of another form is shown as it is.
+QString accuracyNoteText(const QString& note) {
+    static const QRegularExpression aboveN(QStringLiteral("^(\\w+): (\\w+) = (.+) left out \\((\\w+) > n = (\\d+)\\)$"));
+    static const QRegularExpression causal(QStringLiteral("^(\\w+) is bidirectional only: left out for causal attention$"));
+    static const QRegularExpression failed(QStringLiteral("^(\\w+) (\\w+) = (\\S+) left out: (.*)$"));
+    if (const auto match = aboveN.match(note); match.hasMatch())
+        return AccuracyView::tr("%1: %2 = %3 left out (%4 > n = %5)")
+            .arg(match.captured(1), match.captured(2), match.captured(3), match.captured(4), match.captured(5));
+    if (const auto match = causal.match(note); match.hasMatch())
+        return AccuracyView::tr("%1 is bidirectional only: left out for causal attention").arg(match.captured(1));
+    if (const auto match = failed.match(note); match.hasMatch())
+        return AccuracyView::tr("%1 %2 = %3 left out: %4").arg(match.captured(1), match.captured(2), match.captured(3), match.captured(4));
+    return note;
+}
 
 AccuracyView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCheck& cancelled) {
     AccuracyView::Snapshot snapshot;
@@ -27,7 +46,7 @@ AccuracyView::Snapshot buildSnapshot(const LabSettings& settings, const CancelCh
         snapshot.measurements = report.measurements;
         snapshot.scaleMeasurements = report.scaleMeasurements;
         for (const std::string& note : report.notes)
-            if (!snapshot.notes.contains(QString::fromStdString(note))) snapshot.notes << QString::fromStdString(note);
+            if (const QString text = accuracyNoteText(QString::fromStdString(note)); !snapshot.notes.contains(text)) snapshot.notes << text;
     } catch (const std::exception& error) {
         snapshot.error = QString::fromUtf8(error.what());
     }

@@ -51,7 +51,7 @@ private:
     void paintKey(QPainter& painter, const QRectF& box) const;
     QString measureText() const;
 
-    JobRunner m_jobs{QStringLiteral("accuracy")};
+    JobRunner m_jobs{tr("accuracy")};
     std::shared_ptr<const Snapshot> m_snapshot;
 };
 

@@ -41,12 +41,12 @@ void openForWriting(QSaveFile& file, const QString& path) {
 void writePng(const FigureView& view, const QString& path, const ExportOptions& options) {
     const QImage image = renderFigure(view, options.size, options.dpi);
     if (image.isNull())
-        fail(path, QStringLiteral("%1 × %2 pixels is too large an image (lower the dpi or the size)")
+        fail(path, QCoreApplication::translate("attnlab::FigureView", "%1 × %2 pixels is too large an image (lower the dpi or the size)")
                        .arg(std::ceil(options.size.width() * options.dpi / kLogicalDpi))
                        .arg(std::ceil(options.size.height() * options.dpi / kLogicalDpi)));
     QSaveFile file(path);
     openForWriting(file, path);
-    if (!image.save(&file, "PNG")) fail(path, QStringLiteral("PNG encoding failed"));
+    if (!image.save(&file, "PNG")) fail(path, QCoreApplication::translate("attnlab::FigureView", "PNG encoding failed"));
     commit(file, path);
 }
 

@@ -22,9 +22,9 @@ QString variantText(const VariantChoice& choice) {
 
 QString sourceText(const LabSettings& settings) {
     switch (settings.source) {
-    case InputSource::RandomGaussian: return QStringLiteral("Gaussian, seed %1").arg(settings.inputSeed);
-    case InputSource::LocalSimilarity: return QStringLiteral("local similarity, seed %1").arg(settings.inputSeed);
-    case InputSource::NpyFiles: return QStringLiteral("NPY %1").arg(QString::fromStdString(settings.qPath));
+    case InputSource::RandomGaussian: return FigureView::tr("Gaussian, seed %1").arg(settings.inputSeed);
+    case InputSource::LocalSimilarity: return FigureView::tr("local similarity, seed %1").arg(settings.inputSeed);
+    case InputSource::NpyFiles: return FigureView::tr("NPY %1").arg(QString::fromStdString(settings.qPath));
     }
     return {};
 }
@@ -34,12 +34,12 @@ QString sourceText(const LabSettings& settings) {
 QString FigureView::settingsCaption(const LabSettings& settings) {
     QStringList variants;
     for (const auto& choice : chosenVariants(settings)) variants << variantText(choice);
-    QString caption = QStringLiteral("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
-                          .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"), variants.join(QStringLiteral(" | ")))
+    QString caption = FigureView::tr("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
+                          .arg(variants.size() > 1 ? FigureView::tr("variants") : FigureView::tr("variant"), variants.join(QStringLiteral(" | ")))
                           .arg(settings.n)
                           .arg(settings.d)
                           .arg(settings.heads)
-                          .arg(settings.causal ? QStringLiteral("yes") : QStringLiteral("no"), sourceText(settings));
+                          .arg(settings.causal ? FigureView::tr("yes") : FigureView::tr("no"), sourceText(settings));
     if (const std::string note = presetLengthNote(settings); !note.empty()) caption += QStringLiteral("   [%1]").arg(QString::fromStdString(note));
     return caption;
 }
@@ -101,7 +101,7 @@ void FigureView::cancelByUser() {
     cancelWork();
     m_stale = true;
     m_cancelledByUser = true;
-    emit statusMessage(title() + QStringLiteral(": cancelled"));
+    emit statusMessage(FigureView::tr("%1: cancelled").arg(title()));
     update();
 }
 
@@ -140,8 +140,8 @@ void FigureView::paintEvent(QPaintEvent*) {
     if (m_jobError.isEmpty() && !m_cancelledByUser) return;
     // On screen only: the figure keeps its last good result, and says why it is not current.
     const QString note = m_jobError.isEmpty()
-                             ? QStringLiteral("cancelled: the figure shows the last finished result (View → Recompute, F5)")
-                             : QStringLiteral("error: ") + m_jobError;
+                             ? FigureView::tr("cancelled: the figure shows the last finished result (View → Recompute, F5)")
+                             : FigureView::tr("error: %1").arg(m_jobError);
     const QRectF line(0, height() - 22, width(), 22);
     painter.fillRect(line, m_jobError.isEmpty() ? QColor(0xFF, 0xF4, 0xD6) : QColor(0xFF, 0xEB, 0xEE));
     painter.setPen(m_jobError.isEmpty() ? QColor(0x6B, 0x4E, 0x00) : QColor(0xB0, 0x00, 0x20));

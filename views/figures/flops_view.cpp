@@ -1,4 +1,5 @@
 #include "views/figures/flops_view.h"
+#include "views/i18n/language.h"
 
 #include "core/analysis/flop_breakdown.h"
 #include "core/errors.h"
@@ -18,17 +19,17 @@ namespace attnlab {
 namespace {
 
 QString termLabel(const std::string& term) {
-    static const std::map<std::string, QString> labels = {
-        {"qkv_proj", QStringLiteral("QKV projections 3n(hd)²")},
-        {"scores", QStringLiteral("scores QKᵀ")},
-        {"weights_v", QStringLiteral("weights × V")},
-        {"out_proj", QStringLiteral("output projection n(hd)²")},
-        {"ffn", QStringLiteral("FFN 8n(hd)²")},
-        {"feature_map", QStringLiteral("feature map")},
-        {"linear_state", QStringLiteral("linear state")},
-        {"projection", QStringLiteral("low-rank projection")},
-        {"relpos", QStringLiteral("relative position q·R")},
-        {"hashing", QStringLiteral("LSH hashing")},
+    const std::map<std::string, QString> labels = {
+        {"qkv_proj", FlopsView::tr("QKV projections 3n(hd)²")},
+        {"scores", FlopsView::tr("scores QKᵀ")},
+        {"weights_v", FlopsView::tr("weights × V")},
+        {"out_proj", FlopsView::tr("output projection n(hd)²")},
+        {"ffn", FlopsView::tr("FFN 8n(hd)²")},
+        {"feature_map", FlopsView::tr("feature map")},
+        {"linear_state", FlopsView::tr("linear state")},
+        {"projection", FlopsView::tr("low-rank projection")},
+        {"relpos", FlopsView::tr("relative position q·R")},
+        {"hashing", FlopsView::tr("LSH hashing")},
     };
     const auto found = labels.find(term);
     return found != labels.end() ? found->second : QString::fromStdString(term);
@@ -40,18 +41,18 @@ QString termLabel(const std::string& term) {
 FlopsView::FlopsView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
 
 QString FlopsView::title() const {
-    return QStringLiteral("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
+    return FlopsView::tr("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
         .arg(unitName(), QString::fromStdString(m_settings.variant))
         .arg(m_settings.heads)
         .arg(m_settings.d)
         .arg(m_settings.heads * m_settings.d);
 }
 
-QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? QStringLiteral("MACs") : QStringLiteral("FLOPs"); }
+QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? FlopsView::tr("MACs") : FlopsView::tr("FLOPs"); }
 
 QString FlopsView::caption() const {
     return settingsCaption(m_settings) +
-           QStringLiteral("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
+           FlopsView::tr("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
                           "FLOPs = 2 × MACs; softmax exponentials are counted apart, not as MACs. Model width hd, "
                           "FFN width 4hd. Shown in %1.")
                .arg(unitName());
@@ -88,9 +89,9 @@ void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const {
 void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs;
     for (const SweepPoint& point : m_sweep) xs.push_back(static_cast<double>(point.n));
-    Axis x = Axis::fitted(QStringLiteral("sequence length n"), AxisScale::Log2, xs);
+    Axis x = Axis::fitted(FlopsView::tr("sequence length n"), AxisScale::Log2, xs);
     Axis y;
-    y.label = QStringLiteral("share of the layer's %1 (%)").arg(unitName());
+    y.label = FlopsView::tr("share of the layer's %1 (%)").arg(unitName());
     y.min = 0;
     y.max = 100;
     std::vector<std::vector<double>> layers;
@@ -109,37 +110,29 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     }
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)
-        legend.push_back({QStringLiteral("softmax: %1 exps at n=%2 (not MACs)").arg(compactNumber(m_current->exps)).arg(m_settings.n),
+        legend.push_back({FlopsView::tr("softmax: %1 exps at n=%2 (not MACs)").arg(compactNumber(m_current->exps)).arg(m_settings.n),
                           Qt::black, Qt::NoPen, false});
     const QRectF chart = aboveLegend(painter, area, legend);
-    const PlotAxes axes(painter, chart, x, y, QStringLiteral("Layer terms stacked (share of the whole layer)"));
+    const PlotAxes axes(painter, chart, x, y, FlopsView::tr("Layer terms stacked (share of the whole layer)"));
     axes.drawAxes();
     drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
     if (m_sweep.empty()) {
-        axes.drawNotice(m_error.isEmpty() ? QStringLiteral("no valid n for these parameters") : m_error);
+        axes.drawNotice(m_error.isEmpty() ? FlopsView::tr("no valid n for these parameters") : m_error);
         return;
     }
     axes.drawStackedAreas(xs, layers, colors);
-    struct Marker {
-        double n;
-        QString label;
-        QColor color;
-        int row;
-    };
-    std::vector<Marker> markers = {{static_cast<double>(m_settings.n), QStringLiteral("current n = %1").arg(m_settings.n),
+    std::vector<VerticalMarker> markers = {{static_cast<double>(m_settings.n), FlopsView::tr("current n = %1").arg(m_settings.n),
                                     QColor(0x55, 0x55, 0x55), 2}};
     // Only crossovers this case has, each at its own threshold: "n > 2hd = 1536" (bidirectional full),
     // "n > 4hd - 1 = 3071" (causal), none for linear attention's n² term.
     auto addCrossover = [&](const Crossover& crossover, const QString& what, int row) {
         if (crossover.threshold && *crossover.threshold > 0)
             markers.push_back({static_cast<double>(*crossover.threshold),
-                               QStringLiteral("%1: %2").arg(QString::fromStdString(crossoverStatement(crossover)), what), Qt::black, row});
+                               QStringLiteral("%1: %2").arg(crossoverText(crossover), what), Qt::black, row});
     };
-    addCrossover(m_crossovers.attentionExceedsFfn, QStringLiteral("attention > FFN"), 0);
-    addCrossover(m_crossovers.coreDominates, QStringLiteral("attention core dominates"), 1);
-    // Right to left: a label reaching over a marker further right is painted after that marker's line.
-    std::sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.n > b.n; });
-    for (const Marker& marker : markers) axes.drawVerticalMarker(marker.n, marker.label, marker.color, marker.row);
+    addCrossover(m_crossovers.attentionExceedsFfn, FlopsView::tr("attention > FFN"), 0);
+    addCrossover(m_crossovers.coreDominates, FlopsView::tr("attention core dominates"), 1);
+    axes.drawVerticalMarkers(markers);
 }
 
 void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
@@ -151,12 +144,12 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
         values.push_back(bar.attentionMacs * unitFactor());
         colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
     }
-    Axis x = Axis::fitted(QStringLiteral("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
-    const std::vector<LegendEntry> legend = {{QStringLiteral("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
-                                             {QStringLiteral("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
+    Axis x = Axis::fitted(FlopsView::tr("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
+    const std::vector<LegendEntry> legend = {{FlopsView::tr("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
+                                             {FlopsView::tr("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
     const QRectF chart = aboveLegend(painter, area, legend);
     const PlotAxes axes(painter, chart, x, Axis::categorical(QString(), names),
-                        QStringLiteral("Attention core of every variant at n = %1").arg(m_settings.n));
+                        FlopsView::tr("Attention core of every variant at n = %1").arg(m_settings.n));
     axes.drawAxes();
     axes.drawHorizontalBars(values, colors);
     drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);

@@ -53,7 +53,7 @@ private:
     std::optional<LayerCost> m_current; // the chosen variant at the current n
     LayerCrossovers m_crossovers;       // of the chosen variant, for this case
     QString m_error;
-    JobRunner m_jobs{QStringLiteral("FLOP counts")};
+    JobRunner m_jobs{tr("FLOP counts")};
 };
 
 } // namespace attnlab

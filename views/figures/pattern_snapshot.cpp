@@ -1,4 +1,5 @@
 #include "views/figures/pattern_snapshot.h"
+#include "views/i18n/language.h"
 
 #include "views/plot/colormap.h"
 #include "views/plot/component_image.h"
@@ -83,7 +84,7 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
     panel.name = QString::fromStdString(choice.variant);
     try {
         const VariantInfo& variant = requireVariant(choice.variant);
-        panel.name = QString::fromStdString(variant.displayName);
+        panel.name = coreText(variant.displayName);
         panel.hasMask = variant.hasMask;
         panel.error = compareCausalProblem(settings, variant);
         if (!panel.error.isEmpty()) return panel;
@@ -108,7 +109,7 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         panel.fullMacs = sumTerms(full.cost(fullShape, prepareParams(full, fullShape, {})));
         if (!settings.showWeights) return panel;
         if (shape.n > kMaxPatternWeightsN)
-            panel.weightsNote = QStringLiteral("weights need an n × n matrix: shown for n ≤ %1").arg(kMaxPatternWeightsN);
+            panel.weightsNote = QCoreApplication::translate("attnlab::PatternView", "weights need an n × n matrix: shown for n ≤ %1").arg(kMaxPatternWeightsN);
         else if (inputs)
             computeWeights(panel, variant, *inputs, params, settings.head, cancelled);
     } catch (const std::exception& error) {

@@ -1,4 +1,5 @@
 #include "views/figures/pattern_view.h"
+#include "views/i18n/language.h"
 
 #include "views/plot/colormap.h"
 
@@ -38,14 +39,14 @@ PatternView::~PatternView() = default;
 
 QString PatternView::title() const {
     const bool compare = m_settings.compareVariants.size() > 1;
-    const QString what = m_settings.showWeights ? (m_settings.showMaskOutline ? QStringLiteral("Effective weights W with mask outline")
-                                                                              : QStringLiteral("Effective weights W"))
-                          : m_settings.splitComponents ? tr("Pattern components as separate heads (A(1), A(2), …)")
-                          : m_settings.showComponents  ? tr("Attention pattern coloured by component")
-                                                       : QStringLiteral("Attention pattern (allowed set M)");
-    if (compare) return what + QStringLiteral(" — compared");
+    const QString what = m_settings.showWeights ? (m_settings.showMaskOutline ? PatternView::tr("Effective weights W with mask outline")
+                                                                              : PatternView::tr("Effective weights W"))
+                          : m_settings.splitComponents ? PatternView::tr("Pattern components as separate heads (A(1), A(2), …)")
+                          : m_settings.showComponents  ? PatternView::tr("Attention pattern coloured by component")
+                                                       : PatternView::tr("Attention pattern (allowed set M)");
+    if (compare) return PatternView::tr("%1 — compared").arg(what);
     const VariantInfo* variant = findVariant(m_settings.variant);
-    return what + QStringLiteral(" — ") + (variant ? QString::fromStdString(variant->displayName) : QString::fromStdString(m_settings.variant));
+    return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }
 
 bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_repaintTimer.isActive(); }
@@ -234,11 +235,11 @@ QString PatternView::hoverText(int index, const PlaneCell& cell) const {
     if (!m_snapshot || index >= static_cast<int>(m_snapshot->panels.size())) return {};
     const Panel& panel = m_snapshot->panels[index];
     if (!panel.pattern) return panel.error;
-    QString text = QStringLiteral("%1: query i = %2, key j = %3\nallowed: %4")
+    QString text = PatternView::tr("%1: query i = %2, key j = %3\nallowed: %4")
                        .arg(panel.name)
                        .arg(cell.i)
                        .arg(cell.j)
-                       .arg(panel.pattern->allowed(cell.i, cell.j) ? QStringLiteral("yes") : QStringLiteral("no"));
+                       .arg(panel.pattern->allowed(cell.i, cell.j) ? PatternView::tr("yes") : PatternView::tr("no"));
     if (panel.components && panel.pattern->allowed(cell.i, cell.j)) {
         std::vector<ComponentRange> runs;
         panel.components->rowComponents(cell.i, runs);
@@ -248,7 +249,7 @@ QString PatternView::hoverText(int index, const PlaneCell& cell) const {
                     if (entry.component == run.component) text += tr("\ncomponent %1: %2").arg(run.component).arg(entry.text);
     }
     if (panel.weights)
-        text += QStringLiteral("\nweight: %1").arg((*panel.weights)[static_cast<std::size_t>(cell.i * panel.n + cell.j)], 0, 'g', 4);
+        text += QLatin1Char('\n') + PatternView::tr("weight: %1").arg((*panel.weights)[static_cast<std::size_t>(cell.i * panel.n + cell.j)], 0, 'g', 4);
     return text;
 }
 

@@ -96,8 +96,8 @@ private:
     double componentLegendHeight(const Panel& panel, const QRectF& box) const;
     const Tile* bestTile(int index) const;
 
-    JobRunner m_jobs{QStringLiteral("pattern")};             // snapshots: patterns, stats, weights
-    JobRunner m_tileJobs{QStringLiteral("pattern tiles")};   // density images of the visible region
+    JobRunner m_jobs{tr("pattern")};             // snapshots: patterns, stats, weights
+    JobRunner m_tileJobs{tr("pattern tiles")};   // density images of the visible region
     LabSettings m_started; // the settings of the last snapshot started
     std::shared_ptr<const Snapshot> m_snapshot;
     // Per panel, the most recent density images (newest last), reused when the view returns to a region.

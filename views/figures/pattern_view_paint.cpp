@@ -88,12 +88,12 @@ void fillCells(QPainter& painter, const PlaneViewport& view, const std::vector<C
 // Painting (one path for the screen and every export)
 
 void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
-    QString caption = this->caption() + QStringLiteral("   head=%1").arg(m_settings.head);
+    QString caption = this->caption() + PatternView::tr("   head=%1").arg(m_settings.head);
     if (m_snapshot && !m_snapshot->note.isEmpty()) caption += QStringLiteral("   (") + m_snapshot->note + QStringLiteral(")");
     if (const QString note = tokenNote(); !note.isEmpty()) caption += QStringLiteral("   [%1]").arg(note);
     FigureView::paintFrame(painter, rect, title(), caption);
     if (!m_snapshot) {
-        painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the pattern…"));
+        painter.drawText(rect, Qt::AlignCenter, PatternView::tr("Computing the pattern…"));
         return;
     }
     const int count = panelCount();
@@ -131,7 +131,7 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         small.setPointSizeF(7.5);
         painter.setFont(small);
         const QString params = !panel.detail.isEmpty() ? panel.detail
-                               : items.isEmpty()       ? QStringLiteral("(defaults)")
+                               : items.isEmpty()       ? PatternView::tr("(defaults)")
                                                        : items.join(QStringLiteral(" · "));
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
@@ -299,25 +299,23 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     }
     if (!cellLabels || !prefixed)
         painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
-                         Qt::AlignLeft | Qt::AlignTop, QStringLiteral("query i ↓   key j →"));
+                         Qt::AlignLeft | Qt::AlignTop, PatternView::tr("query i ↓   key j →"));
     painter.restore();
 }
 
 void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const {
     const double n = static_cast<double>(panel.n);
     QStringList lines;
-    lines << QStringLiteral("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
-          << QStringLiteral("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
-          << QStringLiteral("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
+    lines << PatternView::tr("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
+          << PatternView::tr("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
+          << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
     if (panel.coreMacs > 0)
-        lines << QStringLiteral("core MACs: %1 = %2 % of full (%3)")
-                     .arg(formatCount(panel.coreMacs))
-                     .arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
-                     .arg(formatCount(panel.fullMacs));
-    if (!panel.hasMask) lines << QStringLiteral("no mask: shows where W may be non-zero");
+        lines << PatternView::tr("core MACs: %1 = %2 % of full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
+              << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
+    if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
     if (m_highlightRow && *m_highlightRow < panel.n)
-        lines << QStringLiteral("row Q%1 attends to %2 keys").arg(*m_highlightRow).arg(panel.pattern->rowCount(*m_highlightRow));
+        lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*m_highlightRow).arg(panel.pattern->rowCount(*m_highlightRow));
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);
@@ -332,7 +330,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
         return;
     }
     const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
-    paintLegend(painter, QRectF(box.left(), box.bottom() - kLegendHeight, std::min(box.width(), 200.0), kLegendHeight - 4),
+    paintLegend(painter, QRectF(box.left(), box.bottom() - kLegendHeight, std::min(box.width(), 240.0), kLegendHeight - 4),
                 weights, cellLevel);
 }
 
@@ -345,8 +343,8 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
         const double swatch = 12.0;
         const QFontMetricsF metrics(font, painter.device());
         double x = box.left();
-        for (const auto& [colour, label] : {std::pair{densityColor(1.0), QStringLiteral("allowed (j ∈ M(i))")},
-                                            std::pair{emptyCellColor(), QStringLiteral("masked")}}) {
+        for (const auto& [colour, label] : {std::pair{densityColor(1.0), PatternView::tr("allowed (j ∈ M(i))")},
+                                            std::pair{emptyCellColor(), PatternView::tr("masked")}}) {
             painter.setPen(QPen(Qt::black, 0.5));
             painter.setBrush(QColor::fromRgb(colour));
             painter.drawRect(QRectF(x, box.top(), swatch, swatch));
@@ -358,7 +356,21 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
         painter.restore();
         return;
     }
-    const QRectF bar(box.left(), box.top(), box.width(), 10);
+    // Weights exactly 0 (masked cells, relu² zeros) are drawn in the background colour: a swatch for them
+    // first, then the colour bar over the rest of the box.
+    double barLeft = box.left();
+    if (weights) {
+        const QString zero = PatternView::tr("exactly 0");
+        const double swatch = 10.0;
+        painter.setPen(QPen(Qt::black, 0.5));
+        painter.setBrush(QColor::fromRgb(emptyCellColor()));
+        painter.drawRect(QRectF(box.left(), box.top(), swatch, swatch));
+        const double width = QFontMetricsF(font, painter.device()).horizontalAdvance(zero);
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(box.left() + swatch + 3, box.top() - 2, width + 2, swatch + 4), Qt::AlignLeft | Qt::AlignVCenter, zero);
+        barLeft += swatch + 3 + width + 10;
+    }
+    const QRectF bar(barLeft, box.top(), box.right() - barLeft, 10);
     const int steps = 48;
     for (int s = 0; s < steps; ++s) {
         const double t = (s + 0.5) / steps;
@@ -368,10 +380,10 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
     }
     painter.setPen(QPen(Qt::black, 0.5));
     painter.drawRect(bar);
-    const QRectF labels(box.left(), bar.bottom() + 1, box.width(), 14);
-    painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : QStringLiteral("sparse"));
-    painter.drawText(labels, Qt::AlignHCenter, weights ? QStringLiteral("√(w / max w), viridis") : QStringLiteral("allowed share per pixel"));
-    painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : QStringLiteral("all"));
+    const QRectF labels(bar.left(), bar.bottom() + 1, bar.width(), 14);
+    painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
+    painter.drawText(labels, Qt::AlignHCenter, weights ? PatternView::tr("√(w / max w), viridis") : PatternView::tr("allowed share per pixel"));
+    painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : PatternView::tr("all"));
     painter.restore();
 }
 

@@ -1,9 +1,11 @@
 #include "views/figures/reach_snapshot.h"
+#include "views/i18n/language.h"
 
 #include "views/figures/view_inputs.h"
 
 #include "core/registry.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 #include <optional>
 
@@ -47,7 +49,7 @@ bool fillHeatmap(ReceptiveFieldView::Panel& panel, const Pattern& pattern, const
             for (std::int64_t i = blockStart(y, cells, n); i < blockStart(y + 1, cells, n); ++i)
                 foldRow(panel, y, matrix.hops.data() + i * n);
         if (cells < n)
-            panel.heatmapNote = QStringLiteral("n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops")
+            panel.heatmapNote = QCoreApplication::translate("attnlab::ReceptiveFieldView", "n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops")
                                     .arg(n).arg(static_cast<double>(n) / static_cast<double>(cells), 0, 'g', 3);
     } else {
         panel.sampledRows = true;
@@ -55,7 +57,7 @@ bool fillHeatmap(ReceptiveFieldView::Panel& panel, const Pattern& pattern, const
             if (cancelled && cancelled()) return false;
             foldRow(panel, y, hopsFrom(pattern, sampledRow(y, panel.rows, n), panel.layers).data());
         }
-        panel.heatmapNote = QStringLiteral("n = %1 > %2: heatmap and curves from %3 evenly spaced queries i (rows); each cell "
+        panel.heatmapNote = QCoreApplication::translate("attnlab::ReceptiveFieldView", "n = %1 > %2: heatmap and curves from %3 evenly spaced queries i (rows); each cell "
                                            "shows the fewest hops over its %4 keys")
                                 .arg(n).arg(ReceptiveFieldView::kMaxHopMatrixN).arg(panel.rows).arg(n / cells);
     }
@@ -75,7 +77,7 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
     panel.layers = static_cast<int>(settings.layers);
     try {
         const VariantInfo& variant = requireVariant(choice.variant);
-        panel.name = choiceName(choice, QString::fromStdString(variant.displayName));
+        panel.name = choiceName(choice, coreText(variant.displayName));
         panel.error = compareCausalProblem(settings, variant);
         if (!panel.error.isEmpty()) return panel;
         const ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);

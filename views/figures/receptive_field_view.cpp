@@ -1,4 +1,5 @@
 #include "views/figures/receptive_field_view.h"
+#include "views/i18n/language.h"
 
 #include "views/figures/reach_snapshot.h"
 #include "views/plot/colormap.h"
@@ -71,7 +72,13 @@ const ReceptiveFieldView::Panel* firstCausal(const ReceptiveFieldView::Snapshot&
     return nullptr;
 }
 
-QString theoryLabel(const ReachTheory& theory) { return QString::fromStdString(theory.label); }
+// The core's label is a formula with a citation and two words of prose ("reach", "field"); those two are
+// translated as terms, the formula and the citation stay.
+QString theoryLabel(const ReachTheory& theory) {
+    return coreText(theory.label)
+        .replace(QStringLiteral(" reach "), ReceptiveFieldView::tr(" reach "))
+        .replace(QStringLiteral(": field "), ReceptiveFieldView::tr(": field "));
+}
 
 std::vector<QPointF> theoryPoints(const ReachTheory& theory) {
     std::vector<QPointF> points;
@@ -89,7 +96,7 @@ std::vector<LegendEntry> curveLegend(const ReceptiveFieldView::Snapshot& snapsho
         if (!panel.theory.maxReach.empty()) legend.push_back({theoryLabel(panel.theory), Qt::black, Qt::DotLine, false});
         if (panel.theory.allPairsBy > 0) legend.push_back({theoryLabel(panel.theory), kMarkerColor, Qt::DashLine, false});
     }
-    if (firstCausal(snapshot)) legend.push_back({QStringLiteral("all causal pairs j ≤ i: (n + 1) / 2n"), kCausalColor, Qt::DotLine, false});
+    if (firstCausal(snapshot)) legend.push_back({ReceptiveFieldView::tr("all causal pairs j ≤ i: (n + 1) / 2n"), kCausalColor, Qt::DotLine, false});
     return legend;
 }
 
@@ -114,16 +121,16 @@ QRgb ReceptiveFieldView::hopColor(int hops, int layers) {
 }
 
 QString ReceptiveFieldView::title() const {
-    const QString what = QStringLiteral("Receptive field of %1 stacked layers").arg(m_settings.layers);
-    if (m_settings.compareVariants.size() > 1) return what + QStringLiteral(" — compared");
+    const QString what = ReceptiveFieldView::tr("Receptive field of %1 stacked layers").arg(m_settings.layers);
+    if (m_settings.compareVariants.size() > 1) return ReceptiveFieldView::tr("%1 — compared").arg(what);
     const VariantInfo* variant = findVariant(m_settings.variant);
-    return what + QStringLiteral(" — ") + (variant ? QString::fromStdString(variant->displayName) : QString::fromStdString(m_settings.variant));
+    return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }
 
 QString ReceptiveFieldView::caption() const {
-    QString text = settingsCaption(m_settings) + QStringLiteral("   layers L=%1   head=%2").arg(m_settings.layers).arg(m_settings.head);
+    QString text = settingsCaption(m_settings) + ReceptiveFieldView::tr("   layers L=%1   head=%2").arg(m_settings.layers).arg(m_settings.head);
     if (m_snapshot && !m_snapshot->note.isEmpty()) text += QStringLiteral("   (") + m_snapshot->note + QLatin1Char(')');
-    return text + QStringLiteral("   |   every layer uses the same pattern with a residual path: input j reaches query i after "
+    return text + ReceptiveFieldView::tr("   |   every layer uses the same pattern with a residual path: input j reaches query i after "
                                  "l layers iff j is within l hops of i");
 }
 
@@ -189,7 +196,7 @@ std::optional<ReceptiveFieldView::CellInfo> ReceptiveFieldView::cellAt(const QRe
 void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) const {
     FigureView::paintFrame(painter, rect, title(), caption());
     if (!m_snapshot) {
-        painter.drawText(rect, Qt::AlignCenter, QStringLiteral("Computing the receptive field…"));
+        painter.drawText(rect, Qt::AlignCenter, ReceptiveFieldView::tr("Computing the receptive field…"));
         return;
     }
     const Layout layout = layoutOf(rect);
@@ -201,7 +208,7 @@ void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) cons
         painter.save();
         painter.setFont(bold);
         const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - 14 - kNameHeight, plot.width() + kAxisMargin, kNameHeight);
-        const QString name = panelCount() > 1 ? panel.name : QStringLiteral("hops(i, j): layers until query i sees input j");
+        const QString name = panelCount() > 1 ? panel.name : ReceptiveFieldView::tr("hops(i, j): layers until query i sees input j");
         painter.drawText(nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(name, Qt::ElideRight, nameRect.width()));
         painter.restore();
         paintHeatmap(painter, panel, plot);
@@ -225,7 +232,7 @@ void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, con
         painter.setPen(panel.error.isEmpty() ? QColor(0x55, 0x55, 0x55) : QColor(0xb0, 0x00, 0x20));
         painter.drawRect(plot);
         painter.drawText(plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
-                         panel.error.isEmpty() ? QStringLiteral("cancelled") : panel.error);
+                         panel.error.isEmpty() ? ReceptiveFieldView::tr("cancelled") : panel.error);
         painter.restore();
         return;
     }
@@ -268,7 +275,7 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
         painter.drawText(QRectF(x + swatch + 3, box.top(), width + 2, line), Qt::AlignLeft | Qt::AlignVCenter, label);
         x += swatch + width + 12;
     };
-    entry(kSelfColor, QStringLiteral("0 (i itself)"));
+    entry(kSelfColor, ReceptiveFieldView::tr("0 (i itself)"));
     if (layers <= 8) {
         for (int hops = 1; hops <= layers; ++hops) entry(hopColor(hops, layers), QString::number(hops));
     } else {
@@ -282,13 +289,13 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
         painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignRight, QString::number(layers));
         x = bar.right() + 8;
     }
-    entry(hopColor(layers + 1, layers), QStringLiteral("not within %1").arg(layers));
+    entry(hopColor(layers + 1, layers), ReceptiveFieldView::tr("not within %1").arg(layers));
     QStringList notes;
     if (m_snapshot)
         for (const auto& panel : m_snapshot->panels)
             if (!panel.heatmapNote.isEmpty() && !notes.contains(panel.heatmapNote)) notes << panel.heatmapNote;
     painter.setPen(QColor(0x44, 0x44, 0x44));
-    notes.prepend(QStringLiteral("rows: query i (0 at the top), columns: input j; colour: layers until i sees j"));
+    notes.prepend(ReceptiveFieldView::tr("rows: query i (0 at the top), columns: input j; colour: layers until i sees j"));
     painter.drawText(QRectF(box.left(), box.top() + line + (layers > 8 ? line : 2), box.width(), box.height() - line),
                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join('\n'));
     painter.restore();
@@ -304,16 +311,16 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
     const QRectF top(area.left(), area.top(), area.width(), plotHeight);
     const QRectF bottom(area.left(), top.bottom() + 8, area.width(), plotHeight);
     Axis layersAxis;
-    layersAxis.label = QStringLiteral("layers l");
+    layersAxis.label = ReceptiveFieldView::tr("layers l");
     layersAxis.min = 0;
     layersAxis.max = std::max<double>(1, static_cast<double>(m_settings.layers));
     layersAxis.format = integerTick;
 
     Axis fractionAxis;
-    fractionAxis.label = QStringLiteral("pairs (i, j) reachable");
+    fractionAxis.label = ReceptiveFieldView::tr("pairs (i, j) reachable");
     fractionAxis.max = 1;
     fractionAxis.format = [](double value) { return QStringLiteral("%1 %").arg(100.0 * value, 0, 'g', 3); };
-    const PlotAxes fraction(painter, top, layersAxis, fractionAxis, QStringLiteral("Share of the n² pairs reachable within l layers"));
+    const PlotAxes fraction(painter, top, layersAxis, fractionAxis, ReceptiveFieldView::tr("Share of the n² pairs reachable within l layers"));
     fraction.drawAxes();
 
     std::vector<double> distances;
@@ -321,18 +328,20 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
         distances.insert(distances.end(), panel.curve.maxReachDistance.begin(), panel.curve.maxReachDistance.end());
         for (const auto& point : panel.theory.maxReach) distances.push_back(point.second);
     }
-    const Axis distanceAxis = Axis::fitted(QStringLiteral("farthest |i − j| reached"), AxisScale::Linear, distances);
+    const Axis distanceAxis = Axis::fitted(ReceptiveFieldView::tr("farthest |i − j| reached"), AxisScale::Linear, distances);
     const PlotAxes reach(painter, bottom, layersAxis, distanceAxis,
-                         QStringLiteral("Reach distance: max (solid) and mean (dashed) over queries"));
+                         ReceptiveFieldView::tr("Reach distance: max (solid) and mean (dashed) over queries"));
     reach.drawAxes();
 
     if (causalPanel) {
         const double share = (static_cast<double>(causalPanel->n) + 1) / (2.0 * static_cast<double>(causalPanel->n));
         fraction.drawSeries({QString(), kCausalColor, {{layersAxis.min, share}, {layersAxis.max, share}}, Qt::DotLine, false});
     }
-    int row = 0;
+    std::vector<VerticalMarker> markers;
     for (const auto& [l, variants] : allPairsMarkers)
-        fraction.drawVerticalMarker(l, QStringLiteral("all pairs: ") + variants.join(QStringLiteral(", ")), kMarkerColor, row++);
+        markers.push_back({static_cast<double>(l), ReceptiveFieldView::tr("all pairs: %1").arg(variants.join(QStringLiteral(", "))),
+                           kMarkerColor, static_cast<int>(markers.size())});
+    fraction.drawVerticalMarkers(markers);
     for (int index = 0; index < static_cast<int>(panels.size()); ++index) {
         const Panel& panel = panels[index];
         const QColor colour = seriesColor(index);
@@ -378,10 +387,10 @@ void ReceptiveFieldView::mouseMoveEvent(QMouseEvent* event) {
     const auto span = [](std::int64_t begin, std::int64_t end) {
         return end - begin == 1 ? QString::number(begin) : QStringLiteral("%1–%2").arg(begin).arg(end - 1);
     };
-    const QString hops = cell->hops == 0               ? QStringLiteral("the query itself (0 layers)")
-                         : cell->hops > panel.layers ? QStringLiteral("not reached within %1 layers").arg(panel.layers)
-                                                     : QStringLiteral("reached after %1 layer(s)").arg(cell->hops);
-    const QString text = QStringLiteral("%1: query i = %2, key j = %3: %4")
+    const QString hops = cell->hops == 0               ? ReceptiveFieldView::tr("the query itself (0 layers)")
+                         : cell->hops > panel.layers ? ReceptiveFieldView::tr("not reached within %1 layers").arg(panel.layers)
+                                                     : ReceptiveFieldView::tr("reached after %1 layer(s)").arg(cell->hops);
+    const QString text = ReceptiveFieldView::tr("%1: query i = %2, key j = %3: %4")
                              .arg(panel.name, span(cell->row0, cell->row1), span(cell->col0, cell->col1), hops);
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
     emit statusMessage(text);

@@ -70,7 +70,7 @@ private:
     void paintHopLegend(QPainter& painter, const QRectF& box) const;
     void paintCurves(QPainter& painter, const QRectF& area) const;
 
-    JobRunner m_jobs{QStringLiteral("receptive field")};
+    JobRunner m_jobs{tr("receptive field")};
     std::shared_ptr<const Snapshot> m_snapshot;
 };
 

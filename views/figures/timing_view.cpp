@@ -1,4 +1,5 @@
 #include "views/figures/timing_view.h"
+#include "views/i18n/language.h"
 
 #include "views/plot/plot_axes.h"
 
@@ -51,15 +52,15 @@ std::vector<std::int64_t> TimingView::sweepSizes(std::int64_t maxN) { return tim
 
 QString TimingView::title() const {
     if (m_settings.timingMode == TimingMode::Layer)
-        return QStringLiteral("One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)")
+        return TimingView::tr("One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)")
             .arg(QString::fromStdString(measuredChoices(m_settings).front().variant))
             .arg(m_settings.heads)
             .arg(m_settings.d)
             .arg(static_cast<std::int64_t>(m_settings.heads) * m_settings.d);
     QStringList names;
     for (const VariantChoice& choice : measuredChoices(m_settings)) names << QString::fromStdString(choice.variant);
-    return QStringLiteral("Measured attention time vs n: %1 (d=%2, h=%3)")
-        .arg(names.join(QStringLiteral(" vs ")))
+    return TimingView::tr("Measured attention time vs n: %1 (d=%2, h=%3)")
+        .arg(names.join(TimingView::tr(" vs ")))
         .arg(m_settings.d)
         .arg(m_settings.heads);
 }
@@ -70,25 +71,24 @@ QString TimingView::caption() const {
     const std::vector<std::int64_t> sizes = sweepSizes(m_settings.timingMaxN);
     const int threads = JobRunner::kernelThreads();
     const bool layer = m_settings.timingMode == TimingMode::Layer;
-    QString text = QStringLiteral("%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   %8 thread%9, "
-                                  "median of ≥ %10 runs after a warm-up (≥ %11 s per point)   |   dashed: prediction = "
+    QString text = TimingView::tr("%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   threads: %8, "
+                                  "median of ≥ %9 runs after a warm-up (≥ %10 s per point)   |   dashed: prediction = "
                                   "cost-model MACs ÷ the MAC rate measured at the largest n of the same curve")
-                       .arg(variants.size() > 1 ? QStringLiteral("variants") : QStringLiteral("variant"),
+                       .arg(variants.size() > 1 ? TimingView::tr("variants") : TimingView::tr("variant"),
                             variants.join(QStringLiteral(" | ")))
                        .arg(m_settings.d)
                        .arg(m_settings.heads)
-                       .arg(m_settings.causal ? QStringLiteral("yes") : QStringLiteral("no"))
+                       .arg(m_settings.causal ? TimingView::tr("yes") : TimingView::tr("no"))
                        .arg(sizes.front())
                        .arg(sizes.back())
                        .arg(threads)
-                       .arg(threads == 1 ? QString() : QStringLiteral("s"))
                        .arg(kTimingMinRepeats)
                        .arg(layer ? kTimingLayerBudgetSeconds : kTimingPointBudgetSeconds);
     if (layer)
-        text += QStringLiteral("   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output "
+        text += TimingView::tr("   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output "
                                "projection; the FFN's activation is not timed");
     else
-        text += QStringLiteral("   |   memory: the process's peak resident set during the runs minus before them "
+        text += TimingView::tr("   |   memory: the process's peak resident set during the runs minus before them "
                                "(outputs and workspaces; the inputs already exist); a kernel's kept workspace "
                                "counts at the first point that needs it");
     return text;
@@ -197,9 +197,8 @@ QString TimingView::seriesLabel(const SeriesInfo& series) const {
     if (m_settings.timingMode != TimingMode::Layer) return QString::fromStdString(series.name);
     const LayerPartInfo& part = kLayerParts[static_cast<std::size_t>(series.index)];
     if (std::string(part.id) == "attention")
-        return QStringLiteral("%1 (%2)").arg(QString::fromLatin1(part.label),
-                                             QString::fromStdString(measuredChoices(m_settings).front().variant));
-    return QString::fromLatin1(part.label);
+        return QStringLiteral("%1 (%2)").arg(coreText(part.label), QString::fromStdString(measuredChoices(m_settings).front().variant));
+    return coreText(part.label);
 }
 
 QColor TimingView::seriesColorOf(const SeriesInfo& series) const {
@@ -217,17 +216,17 @@ MeasuredCrossover TimingView::measuredCrossover() const {
 QString TimingView::statusText() const {
     QString text;
     if (busy() && !m_cancelled)
-        text = QStringLiteral("measuring %1/%2…").arg(m_done).arg(m_total);
+        text = TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total);
     else if (partial())
-        text = QStringLiteral("cancelled: %1 of %2 points measured (partial)").arg(m_done).arg(m_total);
+        text = TimingView::tr("cancelled: %1 of %2 points measured (partial)").arg(m_done).arg(m_total);
     else if (m_total == 0 || busy())
-        text = QStringLiteral("waiting to measure");
+        text = TimingView::tr("waiting to measure");
     else
-        text = QStringLiteral("%1 points measured in %2").arg(m_done).arg(durationText(m_sweepSeconds));
+        text = TimingView::tr("%1 points measured in %2").arg(m_done).arg(durationText(m_sweepSeconds));
     if (m_settings.timingMode == TimingMode::Layer) text += QStringLiteral("   ·   ") + crossoverText();
     const auto starved = std::count_if(m_points.begin(), m_points.end(), [](const Point& point) { return point.starved(); });
     if (starved > 0)
-        text += QStringLiteral("   ·   %1 point(s) got less than %2% of their cores (other programs were busy): "
+        text += TimingView::tr("   ·   %1 point(s) got less than %2% of their cores (other programs were busy): "
                                "their times are inflated")
                     .arg(starved)
                     .arg(static_cast<int>(kStarvedCpuShare * 100));
@@ -270,10 +269,10 @@ QString TimingView::csvData() const {
                        .arg(note);
         };
         const MeasuredCrossover measured = measuredCrossover();
-        if (measured.n) marker(QStringLiteral("crossover_measured"), *measured.n, QStringLiteral("self-attention > FFN"));
+        if (measured.n) marker(QStringLiteral("crossover_measured"), *measured.n, TimingView::tr("self-attention > FFN"));
         if (m_modelCrossover && m_modelCrossover->threshold)
             marker(QStringLiteral("crossover_cost_model"), static_cast<double>(*m_modelCrossover->threshold),
-                   QStringLiteral("self-attention > FFN: ") + QString::fromStdString(crossoverStatement(*m_modelCrossover)));
+                   TimingView::tr("self-attention > FFN: %1").arg(attnlab::crossoverText(*m_modelCrossover)));
     }
     return csv;
 }

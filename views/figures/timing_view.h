@@ -95,7 +95,7 @@ private:
     static void paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres);
     QString crossoverText() const;
 
-    JobRunner m_jobs{QStringLiteral("timing sweep")};
+    JobRunner m_jobs{tr("timing sweep")};
     std::vector<Point> m_points;
     // Layer mode: where the cost model puts self-attention past the FFN for the measured variant and its
     // parameters (searched on a worker when the sweep starts).

@@ -1,4 +1,5 @@
 // The timing view's painting: the four panels and the crossover markers.
+#include "views/i18n/language.h"
 #include "views/figures/timing_view.h"
 
 #include "views/plot/plot_axes.h"
@@ -26,12 +27,17 @@ std::vector<double> positive(std::vector<double> values) {
 
 void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
     QRectF body = paintFrame(painter, rect, title(), caption());
-    const double line = QFontMetricsF(painter.font(), painter.device()).height();
+    // The status line wraps rather than being cut where it is wider than the figure.
+    const QString status = statusText();
+    const QRectF statusRect = QFontMetricsF(painter.font(), painter.device())
+                                  .boundingRect(QRectF(body.left(), body.top() - 2, body.width(), 1e6),
+                                                Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
     painter.save();
     painter.setPen(partial() ? QColor(0xB0, 0x00, 0x20) : QColor(0x44, 0x44, 0x44));
-    painter.drawText(QRectF(body.left(), body.top() - 2, body.width(), line), Qt::AlignHCenter | Qt::AlignTop, statusText());
+    painter.drawText(QRectF(body.left(), body.top() - 2, body.width(), statusRect.height()),
+                     Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
     painter.restore();
-    body.setTop(body.top() + line + 2);
+    body.setTop(body.top() + statusRect.height() + 2);
 
     const double split = body.left() + body.width() * 0.55;
     const double middle = body.top() + body.height() / 2;
@@ -56,12 +62,12 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         ys.push_back(point.medianSeconds);
         ys.push_back(predictedSeconds(point));
     }
-    Axis x = Axis::fitted(QStringLiteral("sequence length n"), AxisScale::Log2, xs);
-    Axis y = Axis::fitted(QStringLiteral("wall time per run (median)"), AxisScale::Log10, positive(ys));
+    Axis x = Axis::fitted(TimingView::tr("sequence length n"), AxisScale::Log2, xs);
+    Axis y = Axis::fitted(TimingView::tr("wall time per run (median)"), AxisScale::Log10, positive(ys));
     y.format = durationText;
     const bool layer = m_settings.timingMode == TimingMode::Layer;
     const PlotAxes axes(painter, area, x, y,
-                        layer ? QStringLiteral("Time of each part (log-log); markers: self-attention = FFN") : QStringLiteral("Attention core time (log-log)"));
+                        layer ? TimingView::tr("Time of each part (log-log); markers: self-attention = FFN") : TimingView::tr("Attention core time (log-log)"));
     axes.drawAxes();
     std::vector<LegendEntry> legend;
     QString firstError;
@@ -92,14 +98,15 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         if (!starved.isEmpty()) name += tr(" — CPU-starved (ringed, left out of fits and crossovers) at n = %1").arg(starved.join(QStringLiteral(", ")));
         if (!layer)
             if (const auto slopes = seriesSlopes(m_points, series.index))
-                name += QStringLiteral(" · slope %1 (cost model %2)")
-                            .arg(slopes->measured, 0, 'f', 2)
-                            .arg(slopes->model, 0, 'f', 2);
-        if (!skipped.isEmpty() && !layer) name += QStringLiteral(" — not valid at n = %1").arg(skipped.join(QStringLiteral(", ")));
+                name = TimingView::tr("%1 · slope %2 (cost model %3)")
+                           .arg(name)
+                           .arg(slopes->measured, 0, 'f', 2)
+                           .arg(slopes->model, 0, 'f', 2);
+        if (!skipped.isEmpty() && !layer) name = TimingView::tr("%1 — not valid at n = %2").arg(name, skipped.join(QStringLiteral(", ")));
         legend.push_back({name, color, Qt::SolidLine, false});
     }
-    legend.push_back({layer ? QStringLiteral("cost model, scaled to the largest n")
-                            : QStringLiteral("cost model; slopes fitted over n ≥ %1").arg(kSlopeMinN),
+    legend.push_back({layer ? TimingView::tr("cost model, scaled to the largest n")
+                            : TimingView::tr("cost model; slopes fitted over n ≥ %1").arg(kSlopeMinN),
                        QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
     paintStarvedRings(painter, starvedPoints);
     if (layer) paintCrossoverMarkers(axes);
@@ -107,9 +114,9 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         if (!firstError.isEmpty())
             axes.drawNotice(firstError);
         else if (busy())
-            axes.drawNotice(QStringLiteral("measuring %1/%2…").arg(m_done).arg(m_total));
+            axes.drawNotice(TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total));
         else
-            axes.drawNotice(QStringLiteral("no measurement yet"));
+            axes.drawNotice(TimingView::tr("no measurement yet"));
         return;
     }
     axes.drawLegend(legend, layer ? Qt::BottomRightCorner : Qt::TopLeftCorner);
@@ -152,14 +159,13 @@ void TimingView::paintGuides(const PlotAxes& axes, std::vector<LegendEntry>& leg
 }
 
 void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
-    // The model's label (top row) is drawn last so its box covers the measured line where they cross.
+    std::vector<VerticalMarker> markers;
     if (const MeasuredCrossover measured = measuredCrossover(); measured.n)
-        axes.drawVerticalMarker(*measured.n, QStringLiteral("measured ≈ %1").arg(compactNumber(std::round(*measured.n))),
-                                Qt::black, 1);
+        markers.push_back({*measured.n, TimingView::tr("measured ≈ %1").arg(compactNumber(std::round(*measured.n))), Qt::black, 1});
     if (m_modelCrossover && m_modelCrossover->threshold && *m_modelCrossover->threshold > 0)
-        axes.drawVerticalMarker(static_cast<double>(*m_modelCrossover->threshold),
-                                QStringLiteral("cost model: ") + QString::fromStdString(crossoverStatement(*m_modelCrossover)),
-                                QColor(0x66, 0x66, 0x66), 0);
+        markers.push_back({static_cast<double>(*m_modelCrossover->threshold),
+                           TimingView::tr("cost model: %1").arg(attnlab::crossoverText(*m_modelCrossover)), QColor(0x66, 0x66, 0x66), 0});
+    axes.drawVerticalMarkers(markers);
 }
 
 QString TimingView::crossoverText() const {
@@ -169,13 +175,13 @@ QString TimingView::crossoverText() const {
     if (measured.n)
         found = QStringLiteral("n ≈ %1").arg(compactNumber(std::round(*measured.n)));
     else if (measured.alwaysAbove)
-        found = QStringLiteral("already at n = %1").arg(sizes.front());
+        found = TimingView::tr("already at n = %1").arg(sizes.front());
     else if (busy())
-        found = QStringLiteral("not yet");
+        found = TimingView::tr("not yet");
     else
-        found = QStringLiteral("not up to n = %1").arg(sizes.back());
-    const QString model = m_modelCrossover ? QString::fromStdString(crossoverStatement(*m_modelCrossover)) : QStringLiteral("…");
-    return QStringLiteral("self-attention > FFN: measured %1, cost model %2").arg(found, model);
+        found = TimingView::tr("not up to n = %1").arg(sizes.back());
+    const QString model = m_modelCrossover ? attnlab::crossoverText(*m_modelCrossover) : QStringLiteral("…");
+    return TimingView::tr("self-attention > FFN: measured %1, cost model %2").arg(found, model);
 }
 
 void TimingView::paintRate(QPainter& painter, const QRectF& area) const {
@@ -185,8 +191,8 @@ void TimingView::paintRate(QPainter& painter, const QRectF& area) const {
     for (const Point& point : m_points)
         if (point.valid()) rates.push_back(point.gflops);
     const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, xs),
-                        Axis::fitted(QStringLiteral("GFLOP/s"), AxisScale::Linear, rates),
-                        QStringLiteral("Rate: 2 × cost-model MACs / median time"));
+                        Axis::fitted(TimingView::tr("GFLOP/s"), AxisScale::Linear, rates),
+                        TimingView::tr("Rate: 2 × cost-model MACs / median time"));
     axes.drawAxes();
     for (const SeriesInfo& series : seriesList()) {
         Series measured{seriesLabel(series), seriesColorOf(series), {}, Qt::SolidLine, true};
@@ -205,10 +211,10 @@ void TimingView::paintMemory(QPainter& painter, const QRectF& area) const {
             bytes.push_back(point.peakExtraBytes);
             bytes.push_back(point.modelExtraBytes);
         }
-    Axis y = Axis::fitted(QStringLiteral("bytes"), AxisScale::Log2, positive(bytes));
+    Axis y = Axis::fitted(TimingView::tr("bytes"), AxisScale::Log2, positive(bytes));
     y.format = bytesText;
     const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, xs), y,
-                        QStringLiteral("Peak extra memory (dashed: output + workspace)"));
+                        TimingView::tr("Peak extra memory (dashed: output + workspace)"));
     axes.drawAxes();
     for (const SeriesInfo& series : seriesList()) {
         const QColor color = seriesColorOf(series);
@@ -237,11 +243,11 @@ void TimingView::paintLayerShare(QPainter& painter, const QRectF& area) const {
     std::vector<double> sizes;
     for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) sizes.push_back(static_cast<double>(n));
     Axis y;
-    y.label = QStringLiteral("% of layer time");
+    y.label = TimingView::tr("% of layer time");
     y.min = 0;
     y.max = 100;
     const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, sizes), y,
-                        QStringLiteral("Measured layer time, stacked"));
+                        TimingView::tr("Measured layer time, stacked"));
     axes.drawAxes();
     if (xs.size() < 2) return;
     std::vector<QColor> colors;

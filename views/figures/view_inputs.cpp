@@ -8,6 +8,7 @@
 #include "core/memory_budget.h"
 #include "core/registry.h"
 
+#include <QCoreApplication>
 #include <algorithm>
 
 namespace attnlab {
@@ -41,7 +42,7 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
         inputs.q = std::move(files.q);
         inputs.k = std::move(files.k);
         inputs.v = std::move(files.v);
-        inputs.note = QStringLiteral("shape from the NPY files: h=%1, n=%2, d=%3")
+        inputs.note = QCoreApplication::translate("attnlab::FigureView", "shape from the NPY files: h=%1, n=%2, d=%3")
                           .arg(inputs.shape.heads).arg(inputs.shape.n).arg(inputs.shape.d);
         return inputs;
     }

@@ -2,6 +2,7 @@
 
 #include "views/plot/colormap.h"
 #include "views/imgui/imgui_qt_bridge.h"
+#include "views/imgui/lab_fonts.h"
 #include "views/imgui/lab_style.h"
 #include "views/imgui/lab_pattern_canvas.h"
 
@@ -94,6 +95,9 @@ void ImGuiLabWidget::initializeGL() {
     ImGui::SetCurrentContext(m_context);
     // A core profile context (macOS, some drivers) rejects GLSL 1.30, the backend's default.
     const bool core = context()->format().profile() == QSurfaceFormat::CoreProfile;
+    // Text at the window's point size (10 pt at the screen's logical DPI), rasterised for its pixel ratio.
+    const float pixelSize = 10.0f * static_cast<float>(logicalDpiY()) / 72.0f;
+    loadLabFonts(ImGui::GetIO(), pixelSize, static_cast<float>(devicePixelRatioF()));
     m_rendererReady = context()->format().majorVersion() >= 3 && ImGui_ImplOpenGL3_Init(core ? "#version 150" : "#version 130");
     // Reparenting into another window gives the widget a new context: drop the old one's objects.
     connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ImGuiLabWidget::releaseGl);
@@ -155,13 +159,15 @@ LabSettings ImGuiLabWidget::buildFrame() {
 void ImGuiLabWidget::drawCanvas() {
     const LabPattern& lab = m_canvas->pattern();
     if (!m_canvas->patternCurrent())
-        ImGui::TextDisabled("computing the pattern for n = %lld ...", static_cast<long long>(m_settings.n));
+        ImGui::TextDisabled("%s", tr("computing the pattern for n = %1 …").arg(m_settings.n).toUtf8().constData());
     else if (lab.pattern)
-        ImGui::Text("n = %lld   nnz = %lld   density %.4g%%   %s", static_cast<long long>(lab.n), static_cast<long long>(lab.nnz),
-                    100.0 * static_cast<double>(lab.nnz) / (static_cast<double>(lab.n) * static_cast<double>(lab.n)),
-                    lab.note.toUtf8().constData());
+        labText(tr("n = %1   nnz = %2   density %3%   %4")
+                    .arg(lab.n)
+                    .arg(lab.nnz)
+                    .arg(100.0 * static_cast<double>(lab.nnz) / (static_cast<double>(lab.n) * static_cast<double>(lab.n)), 0, 'g', 4)
+                    .arg(lab.note));
     else
-        ImGui::TextColored(kLabErrorColor, "no pattern: %s", lab.error.toUtf8().constData());
+        ImGui::TextColored(kLabErrorColor, "%s", tr("no pattern: %1").arg(lab.error).toUtf8().constData());
 
     const ImVec2 available = ImGui::GetContentRegionAvail();
     const float side = std::max(32.0f, std::min(available.x, available.y - ImGui::GetTextLineHeightWithSpacing()));
@@ -184,10 +190,12 @@ void ImGuiLabWidget::drawCanvas() {
     paintCanvas();
 
     if (m_hover)
-        ImGui::Text("query i = %lld, key j = %lld: %s   zoom x%.3g", static_cast<long long>(m_hover->row),
-                    static_cast<long long>(m_hover->col), m_hover->allowed ? "allowed" : "masked", m_viewport.zoom());
+        labText((m_hover->allowed ? tr("query i = %1, key j = %2: allowed   zoom ×%3") : tr("query i = %1, key j = %2: masked   zoom ×%3"))
+                    .arg(m_hover->row)
+                    .arg(m_hover->col)
+                    .arg(m_viewport.zoom(), 0, 'g', 3));
     else
-        ImGui::TextDisabled("wheel zooms at the cursor, drag pans, double-click shows all   zoom x%.3g", m_viewport.zoom());
+        ImGui::TextDisabled("%s", tr("wheel zooms at the cursor, drag pans, double-click shows all   zoom ×%1").arg(m_viewport.zoom(), 0, 'g', 3).toUtf8().constData());
 }
 
 void ImGuiLabWidget::handleCanvasInput() {

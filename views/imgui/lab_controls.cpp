@@ -5,6 +5,8 @@
 #include "views/imgui/lab_pattern_canvas.h"
 #include "views/imgui/lab_style.h"
 
+#include "views/i18n/language.h"
+
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -134,27 +136,27 @@ void ImGuiLabWidget::drawControls(LabSettings& edited) {
 
 void ImGuiLabWidget::drawVariantChooser(LabSettings& edited) {
     const VariantInfo* current = findVariant(m_settings.variant);
-    const std::string preview = current ? current->displayName : m_settings.variant;
-    const bool open = ImGui::BeginCombo("variant", preview.c_str(), ImGuiComboFlags_HeightLarge);
+    const std::string preview = current ? coreText(current->displayName).toStdString() : m_settings.variant;
+    const bool open = ImGui::BeginCombo(labLabel(tr("variant"), "variant").c_str(), preview.c_str(), ImGuiComboFlags_HeightLarge);
     recordControl("variant", QString::fromStdString(m_settings.variant));
     if (open) {
         for (const std::string& family : familiesInOrder()) {
-            ImGui::TextDisabled("%s", family.c_str());
+            ImGui::TextDisabled("%s", coreText(family).toUtf8().constData());
             for (const auto& variant : allVariants()) {
                 if (variant.family != family) continue;
-                const std::string label = "  " + variant.displayName + "##" + variant.id;
+                const std::string label = "  " + coreText(variant.displayName).toStdString() + "##" + variant.id;
                 if (ImGui::Selectable(label.c_str(), variant.id == m_settings.variant) && variant.id != m_settings.variant) {
                     edited.variant = variant.id;
                     edited.params.clear();
                 }
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", variant.summary.c_str());
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", coreText(variant.summary).toUtf8().constData());
             }
         }
         ImGui::EndCombo();
     }
     if (current) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", current->summary.c_str());
+        ImGui::TextDisabled("%s", coreText(current->summary).toUtf8().constData());
         ImGui::PopTextWrapPos();
     }
 }
@@ -170,14 +172,14 @@ void ImGuiLabWidget::drawShapeControls(LabSettings& edited) {
         edited.d = std::clamp(d, kMinD, kMaxD);
     recordControl("d", QString::number(m_settings.d));
     int heads = m_settings.heads;
-    if (ImGui::SliderInt("h (heads)", &heads, 1, kMaxHeads)) {
+    if (ImGui::SliderInt(labLabel(tr("h (heads)"), "h").c_str(), &heads, 1, kMaxHeads)) {
         edited.heads = std::clamp(heads, 1, kMaxHeads);
         edited.head = std::min(edited.head, edited.heads - 1);
     }
     recordControl("h", QString::number(m_settings.heads));
     int head = m_settings.head;
     ImGui::BeginDisabled(m_settings.heads <= 1);
-    if (ImGui::SliderInt("head", &head, 0, std::max(0, m_settings.heads - 1))) edited.head = std::clamp(head, 0, m_settings.heads - 1);
+    if (ImGui::SliderInt(labLabel(tr("shown head"), "head").c_str(), &head, 0, std::max(0, m_settings.heads - 1))) edited.head = std::clamp(head, 0, m_settings.heads - 1);
     ImGui::EndDisabled();
     recordControl("head", QString::number(m_settings.head));
 
@@ -185,18 +187,20 @@ void ImGuiLabWidget::drawShapeControls(LabSettings& edited) {
     const bool forced = variant && variant->causalSupport != CausalSupport::Both;
     bool causal = variant ? problemShape(m_settings, *variant).causal : m_settings.causal;
     ImGui::BeginDisabled(forced);
-    if (ImGui::Checkbox("causal", &causal)) edited.causal = causal;
+    if (ImGui::Checkbox(labLabel(tr("causal"), "causal").c_str(), &causal)) edited.causal = causal;
     ImGui::EndDisabled();
     recordControl("causal", causal ? "true" : "false");
     if (forced && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", variant->causalSupport == CausalSupport::CausalOnly ? "this variant is causal only"
-                                                                                     : "this variant is bidirectional only");
+        ImGui::SetTooltip("%s", (variant->causalSupport == CausalSupport::CausalOnly ? tr("this variant is causal only")
+                                                                                      : tr("this variant is bidirectional only"))
+                                    .toUtf8()
+                                    .constData());
 }
 
 void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettings& edited) {
     if (variant.params.empty()) return;
     ImGui::Separator();
-    ImGui::TextDisabled("%s parameters (right-click: default)", variant.displayName.c_str());
+    ImGui::TextDisabled("%s", tr("%1 parameters (right-click: default)").arg(coreText(variant.displayName)).toUtf8().constData());
     const ProblemShape shape = problemShape(m_settings, variant);
     ParamSet defaults, resolved;
     try {
@@ -226,7 +230,10 @@ void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettin
         if (overridden) ImGui::PopStyleColor();
         recordControl(spec.key.c_str(), QString::fromStdString(paramValueText(shown)));
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s\ndefault: %s\nrange: %s", spec.description.c_str(), spec.defaultText.c_str(), spec.rangeText.c_str());
+            ImGui::SetTooltip("%s", tr("%1\ndefault: %2\nrange: %3")
+                                        .arg(coreText(spec.description), coreText(spec.defaultText), coreText(spec.rangeText))
+                                        .toUtf8()
+                                        .constData());
         if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) edited.params.erase(spec.key);
         if (!changed) continue;
         const bool isDefault = defaults.contains(spec.key) && paramValueText(defaults.values().at(spec.key)) == *changed;
@@ -239,10 +246,11 @@ void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettin
 
 void ImGuiLabWidget::drawInputControls(LabSettings& edited) {
     ImGui::Separator();
-    ImGui::TextDisabled("inputs (the pattern depends on Q and K)");
-    static const char* const sourceNames[] = {"random Gaussian", "local similarity", "NPY files"};
+    ImGui::TextDisabled("%s", tr("inputs (the pattern depends on Q and K)").toUtf8().constData());
+    const QByteArray names[] = {tr("random Gaussian").toUtf8(), tr("local similarity").toUtf8(), tr("NPY files").toUtf8()};
+    const char* const sourceNames[] = {names[0].constData(), names[1].constData(), names[2].constData()};
     int source = static_cast<int>(m_settings.source);
-    if (ImGui::Combo("source", &source, sourceNames, IM_ARRAYSIZE(sourceNames))) edited.source = static_cast<InputSource>(source);
+    if (ImGui::Combo(labLabel(tr("source"), "source").c_str(), &source, sourceNames, IM_ARRAYSIZE(sourceNames))) edited.source = static_cast<InputSource>(source);
     recordControl("source", QString::fromStdString(inputSourceName(m_settings.source)));
     if (m_settings.source == InputSource::NpyFiles) {
         ImGui::TextWrapped("Q: %s\nK: %s", m_settings.qPath.c_str(), m_settings.kPath.empty() ? "(Q)" : m_settings.kPath.c_str());
@@ -250,7 +258,7 @@ void ImGuiLabWidget::drawInputControls(LabSettings& edited) {
     }
     unsigned long long seed = m_settings.inputSeed;
     const unsigned long long minSeed = 0;
-    if (ImGui::DragScalar("seed", ImGuiDataType_U64, &seed, 0.2f, &minSeed, nullptr, "%llu")) edited.inputSeed = seed;
+    if (ImGui::DragScalar(labLabel(tr("seed"), "seed").c_str(), ImGuiDataType_U64, &seed, 0.2f, &minSeed, nullptr, "%llu")) edited.inputSeed = seed;
     recordControl("seed", QString::number(m_settings.inputSeed));
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/pattern.h"
 
+#include <QCoreApplication>
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -78,8 +79,8 @@ private:
     unsigned m_texture = 0;
     bool m_textureStale = true;
     // Declared last: destroyed (and waited for) first, so no delivery outlives the members above.
-    JobRunner m_patternRunner;
-    JobRunner m_tileRunner;
+    JobRunner m_patternRunner{QCoreApplication::translate("attnlab::ImGuiLabWidget", "lab pattern")};
+    JobRunner m_tileRunner{QCoreApplication::translate("attnlab::ImGuiLabWidget", "lab pattern tiles")};
 };
 
 } // namespace attnlab

@@ -315,23 +315,34 @@ void PlotAxes::drawHorizontalBars(const std::vector<double>& values, const std::
     painter.restore();
 }
 
-void PlotAxes::drawVerticalMarker(double x, const QString& label, const QColor& color, int row) const {
-    if (!inDomain(m_x, x) || x < m_x.min || x > m_x.max) return;
+void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const {
     QPainter& painter = m_painter;
     painter.save();
     const QFontMetricsF metrics = metricsOf(painter);
-    const double px = mapX(x);
-    painter.setPen(QPen(color, 1.4, Qt::DashLine));
-    painter.drawLine(QPointF(px, m_plot.top()), QPointF(px, m_plot.bottom()));
-    const double width = metrics.horizontalAdvance(label) + 2 * kGap;
-    const bool roomOnRight = px + width <= m_plot.right();
-    const QRectF box(roomOnRight ? px + 2 : px - 2 - width, m_plot.top() + 2 + row * (metrics.height() + 2), width,
-                     metrics.height());
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(QColor(255, 255, 255, 225));
-    painter.drawRect(box);
-    painter.setPen(color.darker(120));
-    painter.drawText(box, Qt::AlignCenter, label);
+    const auto shown = [this](const VerticalMarker& marker) {
+        return inDomain(m_x, marker.x) && marker.x >= m_x.min && marker.x <= m_x.max;
+    };
+    for (const VerticalMarker& marker : markers) {
+        if (!shown(marker)) continue;
+        painter.setPen(QPen(marker.color, 1.4, Qt::DashLine));
+        painter.drawLine(QPointF(mapX(marker.x), m_plot.top()), QPointF(mapX(marker.x), m_plot.bottom()));
+    }
+    for (const VerticalMarker& marker : markers) {
+        if (!shown(marker)) continue;
+        const double px = mapX(marker.x);
+        // The label stays inside the plot: beside the line where it fits, else against the plot's edge,
+        // and elided when it is wider than the plot.
+        const double width = std::min(metrics.horizontalAdvance(marker.label) + 2 * kGap, m_plot.width());
+        const QString text = metrics.elidedText(marker.label, Qt::ElideRight, width - 2 * kGap + 0.5);
+        const bool roomOnRight = px + 2 + width <= m_plot.right();
+        const double left = std::clamp(roomOnRight ? px + 2 : px - 2 - width, m_plot.left(), m_plot.right() - width);
+        const QRectF box(left, m_plot.top() + 2 + marker.row * (metrics.height() + 2), width, metrics.height());
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(255, 255, 255, 235));
+        painter.drawRect(box);
+        painter.setPen(marker.color.darker(120));
+        painter.drawText(box, Qt::AlignCenter, text);
+    }
     painter.restore();
 }
 

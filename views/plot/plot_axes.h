@@ -54,6 +54,13 @@ struct Series {
     bool markers = true;
 };
 
+struct VerticalMarker {
+    double x = 0;      // data coordinate
+    QString label;
+    QColor color;
+    int row = 0;       // label line from the top of the plot
+};
+
 struct LegendEntry {
     QString name;
     QColor color;
@@ -80,8 +87,9 @@ public:
                           const std::vector<QColor>& colors) const;
     // Horizontal bars from the x axis' minimum to values[k] on a categorical y axis, value printed at the end.
     void drawHorizontalBars(const std::vector<double>& values, const std::vector<QColor>& colors) const;
-    // Dashed vertical line at data x with its label at the top of the plot, `row` lines down.
-    void drawVerticalMarker(double x, const QString& label, const QColor& color, int row = 0) const;
+    // Dashed vertical lines at data x with their labels at the top of the plot, `row` lines down: every
+    // line first, then every label on top, so no line crosses a label.
+    void drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const;
     void drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner corner = Qt::TopLeftCorner) const;
     // Text centred in the plot area (e.g. "measuring…" or an error).
     void drawNotice(const QString& text) const;

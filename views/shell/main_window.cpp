@@ -7,11 +7,13 @@
 #include "views/figures/roofline_view.h"
 #include "views/imgui/imgui_lab_widget.h"
 #include "views/jobs/job_board.h"
+#include "views/shell/app_menus.h"
 #include "views/shell/model_presets.h"
 #include "views/shell/parameter_panel.h"
 #include "views/figures/pattern_view.h"
 #include "views/figures/receptive_field_view.h"
 #include "views/shell/session_file.h"
+#include "views/shell/wheel_guard.h"
 #include "views/figures/timing_view.h"
 
 #include "core/analysis/settings_check.h"
@@ -43,14 +45,14 @@ namespace {
 const QString kLabName = QStringLiteral("lab");
 
 QString tabLabel(const QString& name) {
-    if (name == QLatin1String("pattern")) return QStringLiteral("Pattern");
-    if (name == QLatin1String("reach")) return QStringLiteral("Receptive field");
-    if (name == QLatin1String("timing")) return QStringLiteral("Timing");
-    if (name == QLatin1String("flops")) return QStringLiteral("FLOP breakdown");
-    if (name == QLatin1String("accuracy")) return QStringLiteral("Accuracy");
-    if (name == QLatin1String("inference")) return QCoreApplication::translate("MainWindow", "Inference");
-    if (name == QLatin1String("roofline")) return QCoreApplication::translate("MainWindow", "Roofline");
-    return QStringLiteral("ImGui lab");
+    if (name == QLatin1String("pattern")) return MainWindow::tr("Pattern");
+    if (name == QLatin1String("reach")) return MainWindow::tr("Receptive field");
+    if (name == QLatin1String("timing")) return MainWindow::tr("Timing");
+    if (name == QLatin1String("flops")) return MainWindow::tr("FLOP breakdown");
+    if (name == QLatin1String("accuracy")) return MainWindow::tr("Accuracy");
+    if (name == QLatin1String("inference")) return MainWindow::tr("Inference");
+    if (name == QLatin1String("roofline")) return MainWindow::tr("Roofline");
+    return MainWindow::tr("ImGui lab");
 }
 
 // The timing sweep's progress bar and its button in the status bar: Cancel while it measures, Measure
@@ -59,7 +61,7 @@ void addTimingControls(QStatusBar* bar, TimingView* timing) {
     auto* progress = new QProgressBar;
     progress->setObjectName(QStringLiteral("timingProgress"));
     progress->setMaximumWidth(160);
-    progress->setFormat(QStringLiteral("timing %v/%m"));
+    progress->setFormat(MainWindow::tr("timing %v/%m"));
     progress->setVisible(false);
     auto* button = new QToolButton;
     button->setObjectName(QStringLiteral("timingCancel"));
@@ -72,7 +74,7 @@ void addTimingControls(QStatusBar* bar, TimingView* timing) {
     });
     QObject::connect(timing, &FigureView::busyChanged, button, [timing, progress, button](bool busy) {
         progress->setVisible(busy);
-        button->setText(busy ? QStringLiteral("Cancel timing") : QStringLiteral("Measure timing again"));
+        button->setText(busy ? MainWindow::tr("Cancel timing") : MainWindow::tr("Measure timing again"));
         button->setVisible(busy || timing->partial());
     });
     QObject::connect(button, &QToolButton::clicked, timing, [timing] { timing->busy() ? timing->cancel() : timing->remeasure(); });
@@ -97,13 +99,14 @@ std::unique_ptr<FigureView> createFigureView(const QString& name) {
 }
 
 MainWindow::MainWindow(bool restoreState, QWidget* parent) : QMainWindow(parent), m_storeOnClose(restoreState) {
-    setWindowTitle(QStringLiteral("AttnLab — what attention costs"));
+    setWindowTitle(tr("AttnLab — what attention costs"));
+    installWheelGuard();
     m_panel = new ParameterPanel;
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(m_panel->sizeHint().width() + 24);
-    auto* dock = new QDockWidget(QStringLiteral("Parameters"), this);
+    auto* dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(QStringLiteral("parametersDock"));
     dock->setWidget(scroll);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -122,7 +125,7 @@ MainWindow::MainWindow(bool restoreState, QWidget* parent) : QMainWindow(parent)
     working->setObjectName(QStringLiteral("jobsRunning"));
     connect(&JobBoard::instance(), &JobBoard::changed, working, [working] {
         const QString running = JobBoard::instance().runningText();
-        working->setText(running.isEmpty() ? QString() : QStringLiteral("working: ") + running);
+        working->setText(running.isEmpty() ? QString() : tr("working: %1").arg(running));
     });
     statusBar()->addPermanentWidget(working);
     m_statusNote = new QLabel;
@@ -130,8 +133,8 @@ MainWindow::MainWindow(bool restoreState, QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(m_busy);
     m_cancelJobs = new QToolButton;
     m_cancelJobs->setObjectName(QStringLiteral("cancelJobs"));
-    m_cancelJobs->setText(QStringLiteral("Cancel"));
-    m_cancelJobs->setToolTip(QStringLiteral("Stop the work under way (Esc); View → Recompute (F5) starts it again"));
+    m_cancelJobs->setText(tr("Cancel"));
+    m_cancelJobs->setToolTip(tr("Stop the work under way (Esc); View → Recompute (F5) starts it again"));
     m_cancelJobs->setVisible(false);
     connect(m_cancelJobs, &QToolButton::clicked, this, &MainWindow::cancelWork);
     statusBar()->addPermanentWidget(m_cancelJobs);
@@ -160,8 +163,8 @@ void MainWindow::buildViews() {
         m_tabs->addTab(m_lab, tabLabel(kLabName));
         connect(m_lab, &ImGuiLabWidget::settingsEdited, this, &MainWindow::applySettings);
     } else {
-        auto* note = new QLabel(QStringLiteral("The Dear ImGui live lab is unavailable: this platform (%1) has no OpenGL.\n"
-                                               "Every other view works; run on a desktop session to use the lab.")
+        auto* note = new QLabel(tr("The Dear ImGui live lab is unavailable: this platform (%1) has no OpenGL.\n"
+                                   "Every other view works; run on a desktop session to use the lab.")
                                     .arg(QGuiApplication::platformName()));
         note->setAlignment(Qt::AlignCenter);
         note->setObjectName(QStringLiteral("labUnavailable"));
@@ -171,8 +174,8 @@ void MainWindow::buildViews() {
 }
 
 void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
-    QToolBar* toolbar = addToolBar(QStringLiteral("Main"));
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QToolBar* toolbar = addToolBar(tr("Main toolbar"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto add = [this](QMenu* menu, const QString& text, const QKeySequence& keys, auto slot) {
@@ -181,18 +184,18 @@ void MainWindow::buildMenus() {
         connect(action, &QAction::triggered, this, slot);
         return action;
     };
-    toolbar->addAction(add(file, QStringLiteral("&Open session…"), QKeySequence::Open, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open session"), QString(),
-                                                          QStringLiteral("AttnLab sessions (*.attnlab.json *.json)"));
+    toolbar->addAction(add(file, tr("&Open session…"), QKeySequence::Open, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
+                                                          tr("AttnLab sessions (*.attnlab.json *.json)"));
         if (!path.isEmpty()) openSession(path);
     }));
-    toolbar->addAction(add(file, QStringLiteral("&Save session…"), QKeySequence::Save, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save session"), QStringLiteral("session.attnlab.json"),
-                                                          QStringLiteral("AttnLab sessions (*.attnlab.json *.json)"));
+    toolbar->addAction(add(file, tr("&Save session…"), QKeySequence::Save, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), QStringLiteral("session.attnlab.json"),
+                                                          tr("AttnLab sessions (*.attnlab.json *.json)"));
         if (!path.isEmpty()) {
             try {
                 saveSession(path);
-                statusBar()->showMessage(QStringLiteral("saved %1").arg(path), 5000);
+                statusBar()->showMessage(tr("saved %1").arg(path), 5000);
             } catch (const InputError& error) {
                 showError(QString::fromStdString(error.what()));
             }
@@ -200,13 +203,13 @@ void MainWindow::buildMenus() {
     }));
     file->addSeparator();
     toolbar->addSeparator();
-    toolbar->addAction(add(file, QStringLiteral("&Export figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportCurrentFigure(); }));
-    add(file, QStringLiteral("Export data &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportCurrentCsv(); });
-    toolbar->addAction(add(file, QStringLiteral("Cop&y figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyCurrentFigure(); }));
+    toolbar->addAction(add(file, tr("&Export figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportCurrentFigure(); }));
+    add(file, tr("Export data &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportCurrentCsv(); });
+    toolbar->addAction(add(file, tr("Cop&y figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyCurrentFigure(); }));
     file->addSeparator();
-    add(file, QStringLiteral("&Quit"), QKeySequence::Quit, [this] { close(); });
+    add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
-    QMenu* viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     toolbar->addSeparator();
     QStringList names = figureViewNames();
     names << kLabName;
@@ -216,20 +219,23 @@ void MainWindow::buildMenus() {
         toolbar->addAction(action);
     }
     viewMenu->addSeparator();
-    add(viewMenu, QStringLiteral("Recompute"), QKeySequence(Qt::Key_F5), [this] {
+    add(viewMenu, tr("Recompute"), QKeySequence(Qt::Key_F5), [this] {
         if (FigureView* shown = currentView()) shown->recompute();
     });
-    add(viewMenu, QStringLiteral("Cancel work"), QKeySequence(Qt::Key_Escape), [this] { cancelWork(); });
+    add(viewMenu, tr("Cancel work"), QKeySequence(Qt::Key_Escape), [this] { cancelWork(); });
+    viewMenu->addSeparator();
+    addLanguageMenu(viewMenu, this);
 
-    QMenu* presets = menuBar()->addMenu(QStringLiteral("&Presets"));
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     for (const auto& preset : modelPresets())
-        presets->addAction(preset.name, this, [this, preset] { applySettings(applyModelPreset(m_settings, preset)); });
+        presets->addAction(presetText(preset.name), this, [this, preset] { applySettings(applyModelPreset(m_settings, preset)); });
     presets->addSeparator();
     for (const auto& preset : figurePresets())
-        presets->addAction(preset.name, this, [this, preset] {
+        presets->addAction(presetText(preset.name), this, [this, preset] {
             applySettings(preset.settings);
             selectView(preset.view);
         });
+    addHelpMenu(this);
 }
 
 void MainWindow::applySettings(const LabSettings& settings) {
@@ -289,7 +295,7 @@ bool MainWindow::openSession(const QString& path) {
         const Session session = loadSession(path);
         applySettings(session.settings);
         selectView(session.view);
-        statusBar()->showMessage(QStringLiteral("opened %1").arg(path), 5000);
+        statusBar()->showMessage(tr("opened %1").arg(path), 5000);
         return true;
     } catch (const InputError& error) {
         showError(QString::fromStdString(error.what()));
@@ -348,20 +354,20 @@ QSizeF MainWindow::exportSize(const FigureView& view) const {
 
 void MainWindow::exportCurrentFigure() {
     const FigureView* figure = currentView();
-    if (!figure) return showError(QStringLiteral("the ImGui lab has no figure to export: choose another view"));
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export figure"), figure->viewName() + QStringLiteral(".png"),
-                                                      QStringLiteral("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (!figure) return showError(tr("the ImGui lab has no figure to export: choose another view"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"), figure->viewName() + QStringLiteral(".png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty()) return;
     ExportOptions options;
     options.size = exportSize(*figure);
     try {
         if (exportFormatOf(path) == ExportFormat::Png) {
             bool ok = false;
-            options.dpi = QInputDialog::getInt(this, QStringLiteral("PNG resolution"), QStringLiteral("dots per inch"), 300, 30, 1200, 10, &ok);
+            options.dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("dots per inch"), 300, 30, 1200, 10, &ok);
             if (!ok) return;
         }
         exportFigure(*figure, path, options);
-        statusBar()->showMessage(QStringLiteral("exported %1").arg(path), 5000);
+        statusBar()->showMessage(tr("exported %1").arg(path), 5000);
     } catch (const InputError& error) {
         showError(QString::fromStdString(error.what()));
     }
@@ -369,13 +375,13 @@ void MainWindow::exportCurrentFigure() {
 
 void MainWindow::exportCurrentCsv() {
     const FigureView* figure = currentView();
-    if (!figure) return showError(QStringLiteral("the ImGui lab has no data to export: choose another view"));
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export data"), figure->viewName() + QStringLiteral(".csv"),
-                                                      QStringLiteral("CSV (*.csv)"));
+    if (!figure) return showError(tr("the ImGui lab has no data to export: choose another view"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export data"), figure->viewName() + QStringLiteral(".csv"),
+                                                      tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     try {
         exportFigure(*figure, path, ExportOptions{});
-        statusBar()->showMessage(QStringLiteral("exported %1").arg(path), 5000);
+        statusBar()->showMessage(tr("exported %1").arg(path), 5000);
     } catch (const InputError& error) {
         showError(QString::fromStdString(error.what()));
     }
@@ -385,7 +391,7 @@ void MainWindow::copyCurrentFigure() {
     const FigureView* figure = currentView();
     if (!figure) return;
     copyFigureToClipboard(*figure, exportSize(*figure));
-    statusBar()->showMessage(QStringLiteral("figure copied to the clipboard"), 5000);
+    statusBar()->showMessage(tr("figure copied to the clipboard"), 5000);
 }
 
 } // namespace attnlab

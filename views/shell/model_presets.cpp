@@ -130,14 +130,16 @@ LabSettings keptOverN(LabSettings settings) {
 
 const std::vector<ModelPreset>& modelPresets() {
     static const std::vector<ModelPreset> presets = {
-        {QStringLiteral("BERT-base (12 × 64, 12 layers, n = 512)"), 12, 12, 64, 12, 512},
-        {QStringLiteral("GPT-2 small (12 × 64, 12 layers, n = 1024)"), 12, 12, 64, 12, 1024},
-        {QStringLiteral("LLaMA-2-7B (32 × 128, 32 layers, n = 4096)"), 32, 32, 128, 32, 4096},
-        {QStringLiteral("LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)"), 64, 8, 128, 80, 4096},
-        {QStringLiteral("Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)"), 32, 8, 128, 32, 8192, 4096},
+        {QT_TRANSLATE_NOOP("ModelPresets", "BERT-base (12 × 64, 12 layers, n = 512)"), 12, 12, 64, 12, 512},
+        {QT_TRANSLATE_NOOP("ModelPresets", "GPT-2 small (12 × 64, 12 layers, n = 1024)"), 12, 12, 64, 12, 1024},
+        {QT_TRANSLATE_NOOP("ModelPresets", "LLaMA-2-7B (32 × 128, 32 layers, n = 4096)"), 32, 32, 128, 32, 4096},
+        {QT_TRANSLATE_NOOP("ModelPresets", "LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)"), 64, 8, 128, 80, 4096},
+        {QT_TRANSLATE_NOOP("ModelPresets", "Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)"), 32, 8, 128, 32, 8192, 4096},
     };
     return presets;
 }
+
+QString presetText(const QString& name) { return QCoreApplication::translate("ModelPresets", name.toUtf8().constData()); }
 
 LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset) {
     LabSettings applied = settings;
@@ -152,23 +154,23 @@ LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& pre
 
 const std::vector<FigurePreset>& figurePresets() {
     static const std::vector<FigurePreset> presets = {
-        {QStringLiteral("sparse-transformer"), QStringLiteral("Sparse Transformer: full / strided / fixed"), QStringLiteral("pattern"),
+        {QStringLiteral("sparse-transformer"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer: full / strided / fixed"), QStringLiteral("pattern"),
          sparseTransformer(64), sparseTransformer},
-        {QStringLiteral("longformer"), QStringLiteral("Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"),
+        {QStringLiteral("longformer"), QT_TRANSLATE_NOOP("ModelPresets", "Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"),
          keptOverN(longformer()), nullptr},
-        {QStringLiteral("bigbird"), QStringLiteral("BigBird: random / window / global / combined"), QStringLiteral("pattern"), keptOverN(bigBird()),
+        {QStringLiteral("bigbird"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird: random / window / global / combined"), QStringLiteral("pattern"), keptOverN(bigBird()),
          nullptr},
-        {QStringLiteral("flash"), QStringLiteral("FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), keptOverN(flash()), nullptr},
-        {QStringLiteral("transformer-xl"), QStringLiteral("Transformer-XL: segments with memory"), QStringLiteral("pattern"),
+        {QStringLiteral("flash"), QT_TRANSLATE_NOOP("ModelPresets", "FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), keptOverN(flash()), nullptr},
+        {QStringLiteral("transformer-xl"), QT_TRANSLATE_NOOP("ModelPresets", "Transformer-XL: segments with memory"), QStringLiteral("pattern"),
          keptOverN(transformerXl()), nullptr},
-        {QStringLiteral("bert-flops"), QStringLiteral("BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops(512),
+        {QStringLiteral("bert-flops"), QT_TRANSLATE_NOOP("ModelPresets", "BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops(512),
          bertLayerFlops},
-        {QStringLiteral("streaming-llm"), QCoreApplication::translate("FigurePresets", "StreamingLLM: sliding window + attention sinks"), QStringLiteral("pattern"), keptOverN(expressionFigure("streaming-llm", "band(8) | sink(4)", true)), nullptr},
-        {QStringLiteral("prefix-lm"), QCoreApplication::translate("FigurePresets", "Prefix-LM: bidirectional prefix, causal continuation"), QStringLiteral("pattern"), keptOverN(expressionFigure("prefix-lm", "prefix(24) | causal", false)), nullptr},
-        {QStringLiteral("document-masking"), QCoreApplication::translate("FigurePresets", "Document masking: packed sequences"), QStringLiteral("pattern"), keptOverN(expressionFigure("document-masking", "docs(20, 12, 32)", true)), nullptr},
-        {QStringLiteral("dilated-global"), QCoreApplication::translate("FigurePresets", "Dilated window + global tokens"), QStringLiteral("pattern"), keptOverN(expressionFigure("dilated-global", "dilated(4, 2) | global(0, 32)", false)), nullptr},
-        {QStringLiteral("bigbird-components"), QCoreApplication::translate("FigurePresets", "BigBird coloured by random / window / global"), QStringLiteral("pattern"), keptOverN(bigBirdByComponent()), nullptr},
-        {QStringLiteral("sparse-transformer-heads"), QCoreApplication::translate("FigurePresets", "Sparse Transformer factorised: A(1) band, A(2) strided columns"), QStringLiteral("pattern"), keptOverN(sparseTransformerHeads()), nullptr},
+        {QStringLiteral("streaming-llm"), QT_TRANSLATE_NOOP("ModelPresets", "StreamingLLM: sliding window + attention sinks"), QStringLiteral("pattern"), keptOverN(expressionFigure("streaming-llm", "band(8) | sink(4)", true)), nullptr},
+        {QStringLiteral("prefix-lm"), QT_TRANSLATE_NOOP("ModelPresets", "Prefix-LM: bidirectional prefix, causal continuation"), QStringLiteral("pattern"), keptOverN(expressionFigure("prefix-lm", "prefix(24) | causal", false)), nullptr},
+        {QStringLiteral("document-masking"), QT_TRANSLATE_NOOP("ModelPresets", "Document masking: packed sequences"), QStringLiteral("pattern"), keptOverN(expressionFigure("document-masking", "docs(20, 12, 32)", true)), nullptr},
+        {QStringLiteral("dilated-global"), QT_TRANSLATE_NOOP("ModelPresets", "Dilated window + global tokens"), QStringLiteral("pattern"), keptOverN(expressionFigure("dilated-global", "dilated(4, 2) | global(0, 32)", false)), nullptr},
+        {QStringLiteral("bigbird-components"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird coloured by random / window / global"), QStringLiteral("pattern"), keptOverN(bigBirdByComponent()), nullptr},
+        {QStringLiteral("sparse-transformer-heads"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer factorised: A(1) band, A(2) strided columns"), QStringLiteral("pattern"), keptOverN(sparseTransformerHeads()), nullptr},
     };
     return presets;
 }

@@ -46,4 +46,8 @@ const FigurePreset* findFigurePreset(const std::string& id); // null when unknow
 // The preset's settings at length n: recomputed when it scales with n, else its settings with only n changed.
 LabSettings presetSettingsAt(const FigurePreset& preset, std::int64_t n);
 
+// A preset's name in the UI language (names are kept in English, marked for translation, context
+// "ModelPresets").
+QString presetText(const QString& name);
+
 } // namespace attnlab

@@ -3,6 +3,7 @@
 #include "views/shell/parameter_panel.h"
 
 #include "views/shell/expression_composer.h"
+#include "views/i18n/language.h"
 
 #include "core/errors.h"
 #include "core/registry.h"
@@ -71,10 +72,10 @@ void ParameterPanel::rebuildParameterEditors() {
         const bool overridden = m_settings.params.count(spec.key) != 0;
         QWidget* editor = makeEditor(spec, text(shown.at(spec.key)), overridden);
         editor->setObjectName(QStringLiteral("param_") + key);
-        editor->setToolTip(text(spec.description));
+        editor->setToolTip(coreText(spec.description));
         auto* reset = new QToolButton(this);
         reset->setText(QStringLiteral("↺"));
-        reset->setToolTip(QStringLiteral("back to the default"));
+        reset->setToolTip(tr("back to the default"));
         connect(reset, &QToolButton::clicked, this, [this, key = spec.key] { clearOverride(key); });
         auto* row = new QHBoxLayout;
         row->addWidget(editor, 1);
@@ -88,13 +89,13 @@ void ParameterPanel::rebuildParameterEditors() {
         note->setWordWrap(true);
         cell->addWidget(note);
         auto* name = new QLabel(key, this);
-        name->setToolTip(text(spec.description));
+        name->setToolTip(coreText(spec.description));
         m_paramForm->addRow(name, cell);
         m_keys << key;
         m_editors.insert(key, editor);
         m_defaultLabels.insert(key, note);
     }
-    if (variant->params.empty()) m_paramForm->addRow(new QLabel(QStringLiteral("(no parameters)"), this));
+    if (variant->params.empty()) m_paramForm->addRow(new QLabel(tr("(no parameters)"), this));
     refreshParameterValues();
 }
 
@@ -133,7 +134,7 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec, const QString& shown,
     }
     case ParamType::IndexList: {
         auto* edit = new QLineEdit(this);
-        edit->setPlaceholderText(QStringLiteral("comma list, e.g. 0,1,2"));
+        edit->setPlaceholderText(tr("comma list, e.g. 0,1,2"));
         if (overridden) edit->setText(shown);
         connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] {
             const std::string value = edit->text().trimmed().toStdString();
@@ -171,10 +172,12 @@ void ParameterPanel::refreshParameterValues() {
         font.setItalic(!overridden);
         editor->setFont(font);
         const auto resolved = defaults.find(spec.key);
-        QString note = QStringLiteral("default %1").arg(text(spec.defaultText));
-        if (resolved != defaults.end() && text(resolved->second) != text(spec.defaultText))
-            note += QStringLiteral(" = %1").arg(resolved->second.empty() ? QStringLiteral("none") : text(resolved->second));
-        if (!spec.rangeText.empty()) note += QStringLiteral(" · range %1").arg(text(spec.rangeText));
+        // The default as written in the schema, what it resolves to at this shape when that differs, and the range.
+        QString defaultValue = coreText(spec.defaultText);
+        if (resolved != defaults.end() && !resolved->second.empty() && text(resolved->second) != text(spec.defaultText))
+            defaultValue = tr("%1 = %2").arg(defaultValue, text(resolved->second));
+        QString note = spec.rangeText.empty() ? tr("default %1").arg(defaultValue)
+                                              : tr("default %1 · range %2").arg(defaultValue, coreText(spec.rangeText));
         if (fixedByPreset(0, spec.key)) note += QLatin1Char(' ') + tr("· fixed by the preset %1").arg(text(m_settings.preset));
         m_defaultLabels.value(key)->setText(note);
     }

@@ -1,6 +1,7 @@
 #include "views/shell/parameter_panel.h"
 
 #include "views/shell/expression_composer.h"
+#include "views/i18n/language.h"
 #include "views/shell/model_presets.h"
 
 #include "core/analysis/panel_spec.h"
@@ -62,12 +63,12 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
 QComboBox* ParameterPanel::makeVariantCombo(bool allowNone) {
     auto* combo = new QComboBox(this);
     auto* model = new QStandardItemModel(combo);
-    if (allowNone) model->appendRow(new QStandardItem(QStringLiteral("(none)")));
+    if (allowNone) model->appendRow(new QStandardItem(tr("(none)")));
     std::vector<std::string> families;
     for (const auto& variant : allVariants())
         if (std::find(families.begin(), families.end(), variant.family) == families.end()) families.push_back(variant.family);
     for (const auto& family : families) {
-        auto* header = new QStandardItem(text(family));
+        auto* header = new QStandardItem(coreText(family));
         header->setFlags(Qt::NoItemFlags);
         QFont bold = combo->font();
         bold.setBold(true);
@@ -75,9 +76,9 @@ QComboBox* ParameterPanel::makeVariantCombo(bool allowNone) {
         model->appendRow(header);
         for (const auto& variant : allVariants()) {
             if (variant.family != family) continue;
-            auto* item = new QStandardItem(QStringLiteral("   ") + text(variant.displayName));
+            auto* item = new QStandardItem(QStringLiteral("   ") + coreText(variant.displayName));
             item->setData(text(variant.id), Qt::UserRole);
-            item->setToolTip(text(variant.summary));
+            item->setToolTip(coreText(variant.summary));
             model->appendRow(item);
         }
     }
@@ -92,7 +93,7 @@ QComboBox* ParameterPanel::compareChooser(int k) const {
 }
 
 QWidget* ParameterPanel::buildVariantGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Variant"), this);
+    auto* group = new QGroupBox(tr("Variant"), this);
     auto* layout = new QVBoxLayout(group);
     m_variant = makeVariantCombo(false);
     m_variant->setObjectName(QStringLiteral("variantChooser"));
@@ -128,29 +129,29 @@ QWidget* ParameterPanel::buildVariantGroup() {
 }
 
 QWidget* ParameterPanel::buildShapeGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Shape"), this);
+    auto* group = new QGroupBox(tr("Shape"), this);
     auto* form = new QFormLayout(group);
     m_nSlider = new QSlider(Qt::Horizontal, group);
     m_nSlider->setRange(0, sliderOfN(kMaxN));
     m_n = new QSpinBox(group);
     m_n->setRange(1, kMaxN);
-    m_n->setToolTip(QStringLiteral("sequence length n (the slider is logarithmic)"));
+    m_n->setToolTip(tr("sequence length n (the slider is logarithmic)"));
     auto* nRow = new QHBoxLayout;
     nRow->addWidget(m_nSlider, 1);
     nRow->addWidget(m_n);
     form->addRow(QStringLiteral("n"), nRow);
     m_d = new QSpinBox(group);
     m_d->setRange(1, 4096);
-    m_d->setToolTip(QStringLiteral("head size d of Q and K (V uses the same)"));
+    m_d->setToolTip(tr("head size d of Q and K (V uses the same)"));
     form->addRow(QStringLiteral("d"), m_d);
     m_heads = new QSpinBox(group);
     m_heads->setRange(1, 256);
-    form->addRow(QStringLiteral("heads h"), m_heads);
+    form->addRow(tr("heads h"), m_heads);
     addKvHeadsRow(form, group);
     m_head = new QSpinBox(group);
-    m_head->setToolTip(QStringLiteral("the head drawn by per-head views"));
-    form->addRow(QStringLiteral("shown head"), m_head);
-    m_causal = new QCheckBox(QStringLiteral("causal (j ≤ i)"), group);
+    m_head->setToolTip(tr("the head drawn by per-head views"));
+    form->addRow(tr("shown head"), m_head);
+    m_causal = new QCheckBox(tr("causal (j ≤ i)"), group);
     form->addRow(QString(), m_causal);
 
     connect(m_nSlider, &QSlider::valueChanged, this, [this](int value) {
@@ -189,7 +190,7 @@ QWidget* ParameterPanel::buildShapeGroup() {
 }
 
 QWidget* ParameterPanel::buildParameterGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Variant parameters"), this);
+    auto* group = new QGroupBox(tr("Variant parameters"), this);
     m_paramForm = new QFormLayout(group);
     return group;
 }
@@ -211,8 +212,8 @@ QLineEdit* ParameterPanel::makeFileRow(QFormLayout* form, const QString& label, 
         commit();
     });
     connect(browse, &QToolButton::clicked, this, [this, edit, label, path] {
-        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open %1").arg(label), edit->text(),
-                                                          QStringLiteral("NumPy arrays (*.npy)"));
+        const QString file = QFileDialog::getOpenFileName(this, tr("Open %1").arg(label), edit->text(),
+                                                          tr("NumPy arrays (*.npy)"));
         if (file.isEmpty()) return;
         edit->setText(file);
         m_settings.*path = file.toStdString();
@@ -222,25 +223,25 @@ QLineEdit* ParameterPanel::makeFileRow(QFormLayout* form, const QString& label, 
 }
 
 QWidget* ParameterPanel::buildInputGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Inputs Q, K, V"), this);
+    auto* group = new QGroupBox(tr("Inputs Q, K, V"), this);
     auto* form = new QFormLayout(group);
     m_source = new QComboBox(group);
-    m_source->addItem(QStringLiteral("Random Gaussian"), static_cast<int>(InputSource::RandomGaussian));
-    m_source->addItem(QStringLiteral("Local similarity"), static_cast<int>(InputSource::LocalSimilarity));
-    m_source->addItem(QStringLiteral("NPY files"), static_cast<int>(InputSource::NpyFiles));
-    m_source->setToolTip(QStringLiteral("Local similarity: q_i·k_j largest for j near i, so weights look like trained attention"));
-    form->addRow(QStringLiteral("source"), m_source);
+    m_source->addItem(tr("Random Gaussian"), static_cast<int>(InputSource::RandomGaussian));
+    m_source->addItem(tr("Local similarity"), static_cast<int>(InputSource::LocalSimilarity));
+    m_source->addItem(tr("NPY files"), static_cast<int>(InputSource::NpyFiles));
+    m_source->setToolTip(tr("Local similarity: q_i·k_j largest for j near i, so weights look like trained attention"));
+    form->addRow(tr("source"), m_source);
     m_seed = new QSpinBox(group);
     m_seed->setRange(0, INT_MAX);
-    form->addRow(QStringLiteral("seed"), m_seed);
+    form->addRow(tr("seed"), m_seed);
     makeFileRow(form, QStringLiteral("Q"), &LabSettings::qPath);
     makeFileRow(form, QStringLiteral("K"), &LabSettings::kPath);
     makeFileRow(form, QStringLiteral("V"), &LabSettings::vPath);
     auto* presets = new QComboBox(group);
-    presets->addItem(QStringLiteral("Model shape…"));
-    for (const auto& preset : modelPresets()) presets->addItem(preset.name);
+    presets->addItem(tr("Model shape…"));
+    for (const auto& preset : modelPresets()) presets->addItem(presetText(preset.name));
     m_preset = presets;
-    form->addRow(QStringLiteral("preset"), presets);
+    form->addRow(tr("preset"), presets);
 
     connect(m_source, &QComboBox::activated, this, [this](int index) {
         m_settings.source = static_cast<InputSource>(m_source->itemData(index).toInt());
@@ -261,13 +262,13 @@ QWidget* ParameterPanel::buildInputGroup() {
 }
 
 QWidget* ParameterPanel::buildDisplayGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Display"), this);
+    auto* group = new QGroupBox(tr("Display"), this);
     auto* form = new QFormLayout(group);
     m_display = new QComboBox(group);
     m_display->setObjectName(QStringLiteral("patternDisplay"));
-    m_display->addItems({QStringLiteral("Mask M"), QStringLiteral("Weights W"), QStringLiteral("Weights W + mask outline"),
+    m_display->addItems({tr("Mask M"), tr("Weights W"), tr("Weights W + mask outline"),
                          tr("Mask M coloured by component"), tr("Components as separate heads")});
-    form->addRow(QStringLiteral("pattern shows"), m_display);
+    form->addRow(tr("pattern shows"), m_display);
     m_tokens = new QLineEdit(group);
     m_tokens->setObjectName(QStringLiteral("tokens"));
     m_tokens->setPlaceholderText(tr("The cat sat on the mat"));
@@ -280,20 +281,20 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     });
     m_layers = new QSpinBox(group);
     m_layers->setRange(1, 64);
-    form->addRow(QStringLiteral("layers L"), m_layers);
+    form->addRow(tr("layers L"), m_layers);
     m_unit = new QComboBox(group);
-    m_unit->addItems({QStringLiteral("MACs"), QStringLiteral("FLOPs (2 × MACs)")});
-    form->addRow(QStringLiteral("cost unit"), m_unit);
+    m_unit->addItems({tr("MACs"), tr("FLOPs (2 × MACs)")});
+    form->addRow(tr("cost unit"), m_unit);
     m_timingMode = new QComboBox(group);
     m_timingMode->setObjectName(QStringLiteral("timingMode"));
-    m_timingMode->addItem(QStringLiteral("Variants: attention core vs n"), static_cast<int>(TimingMode::Variants));
-    m_timingMode->addItem(QStringLiteral("Layer: projections, core, FFN vs n"), static_cast<int>(TimingMode::Layer));
-    form->addRow(QStringLiteral("timing"), m_timingMode);
+    m_timingMode->addItem(tr("Variants: attention core vs n"), static_cast<int>(TimingMode::Variants));
+    m_timingMode->addItem(tr("Layer: projections, core, FFN vs n"), static_cast<int>(TimingMode::Layer));
+    form->addRow(tr("timing"), m_timingMode);
     m_timingMaxN = new QComboBox(group);
     m_timingMaxN->setObjectName(QStringLiteral("timingMaxN"));
     for (std::int64_t n = 256; n <= 65536; n *= 2) m_timingMaxN->addItem(QString::number(n), static_cast<qlonglong>(n));
-    m_timingMaxN->setToolTip(QStringLiteral("the timing sweep measures n = 64, 128, … up to this"));
-    form->addRow(QStringLiteral("timing up to n"), m_timingMaxN);
+    m_timingMaxN->setToolTip(tr("the timing sweep measures n = 64, 128, … up to this"));
+    form->addRow(tr("timing up to n"), m_timingMaxN);
     m_timingGuides = new QCheckBox(tr("guide lines n², n√n, n"), group);
     m_timingGuides->setObjectName(QStringLiteral("timingGuides"));
     form->addRow(QString(), m_timingGuides);
@@ -356,7 +357,7 @@ void ParameterPanel::refreshWidgets() {
     const bool wasUpdating = std::exchange(m_updating, true);
     const VariantInfo* variant = findVariant(m_settings.variant);
     m_variant->setCurrentIndex(m_variant->findData(text(m_settings.variant), Qt::UserRole));
-    m_summary->setText(variant ? text(variant->summary) : QString());
+    m_summary->setText(variant ? coreText(variant->summary) : QString());
     m_editAsExpression->setVisible(variant && variant->printExpr);
     m_nSlider->setValue(sliderOfN(m_settings.n));
     m_n->setValue(static_cast<int>(m_settings.n));
@@ -368,8 +369,8 @@ void ParameterPanel::refreshWidgets() {
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
     m_causal->setEnabled(support == CausalSupport::Both);
     m_causal->setChecked(support == CausalSupport::Both ? m_settings.causal : support == CausalSupport::CausalOnly);
-    m_causal->setToolTip(support == CausalSupport::Both ? QStringLiteral("queries see only keys j ≤ i")
-                                                        : QStringLiteral("this variant is %1 only").arg(text(causalSupportName(support))));
+    m_causal->setToolTip(support == CausalSupport::Both ? tr("queries see only keys j ≤ i")
+                                                        : support == CausalSupport::CausalOnly ? tr("this variant is causal only") : tr("this variant is bidirectional only"));
     m_source->setCurrentIndex(m_source->findData(static_cast<int>(m_settings.source)));
     m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(m_settings.inputSeed, INT_MAX)));
     m_fileEdits.value(QStringLiteral("Q"))->setText(text(m_settings.qPath));

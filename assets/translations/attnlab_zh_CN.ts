@@ -1,0 +1,1656 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AppMenus</name>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The language changes to %1 when AttnLab starts again.</source>
+        <translation>AttnLab 下次启动时界面语言将切换为%1。</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>立即重启</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <source>AttnLab</source>
+        <translation>AttnLab</translation>
+    </message>
+    <message>
+        <source>AttnLab runs the common attention variants on the CPU and shows their patterns, receptive fields, measured timing curves and FLOP breakdowns live while you change the sequence length n, the head size d and the number of heads h.</source>
+        <translation>AttnLab 在 CPU 上运行常见的注意力变体，在你调整序列长度 n、头维度 d 和头数 h 的同时，实时展示它们的稀疏模式、感受野、实测耗时曲线和浮点运算量分解。</translation>
+    </message>
+    <message>
+        <source>Parameter panel</source>
+        <translation>参数面板</translation>
+    </message>
+    <message>
+        <source>On the left: the variant (grouped by family, with its summary), the shape (n, d, h, the head shown, causal), every parameter of the variant with its default and range (↺ resets it), the inputs Q, K, V (seeded Gaussian, local similarity or NPY files), model shapes, display options and compare mode (2–4 variants side by side on the same inputs). A field changes with the mouse wheel only after a click gives it focus.</source>
+        <translation>左侧依次为：变体 (按类别分组并附简介)、形状 (n、d、h、显示的头、因果)、该变体的全部参数及其默认值和取值范围 (↺ 恢复默认)、输入 Q、K、V (带种子的高斯随机、局部相似或 NPY 文件)、模型形状、显示选项，以及对比模式 (在同一输入上并排比较 2–4 个变体)。输入框只有在单击获得焦点后才会响应鼠标滚轮。</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Pattern&lt;/b&gt;: the mask M or the attention weights W of one head. Hover names the cell, a click highlights what a query row attends to, the wheel zooms and a drag pans; a double click shows everything.</source>
+        <translation>&lt;b&gt;模式&lt;/b&gt;：单个头的掩码 M 或注意力权重 W。悬停显示单元格信息，单击高亮某一查询行关注的键，滚轮缩放，拖动平移；双击显示全部。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Receptive field&lt;/b&gt;: how many layers a query needs to reach each key, and the reach against the number of layers.</source>
+        <translation>&lt;b&gt;感受野&lt;/b&gt;：查询需要经过多少层才能到达每个键，以及覆盖范围随层数的变化。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Timing&lt;/b&gt;: measured wall time against n (log-log) beside the cost model&apos;s prediction, measured in the background while the tab is shown.</source>
+        <translation>&lt;b&gt;耗时&lt;/b&gt;：实测耗时随 n 的变化 (双对数) 及计算量模型的预测；仅在该标签页显示时于后台测量。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;FLOP breakdown&lt;/b&gt;: the cost of one layer split into projections, attention core and FFN against n.</source>
+        <translation>&lt;b&gt;计算量分解&lt;/b&gt;：单层的计算量按投影、注意力核心和 FFN 拆分，随 n 变化。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accuracy&lt;/b&gt;: how far the approximating variants are from full softmax attention.</source>
+        <translation>&lt;b&gt;精度&lt;/b&gt;：各近似变体与完整 softmax 注意力的差距。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ImGui lab&lt;/b&gt;: the same pattern drawn live with Dear ImGui (needs OpenGL).</source>
+        <translation>&lt;b&gt;ImGui 实验台&lt;/b&gt;：用 Dear ImGui 实时绘制同一模式 (需要 OpenGL)。</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>File → Export figure saves the current figure as PNG, SVG or PDF, File → Export data saves its numbers as CSV, and sessions (File → Save session) keep every setting.</source>
+        <translation>“文件 → 导出图表”将当前图表保存为 PNG、SVG 或 PDF，“文件 → 导出数据”将其数据保存为 CSV，会话 (“文件 → 保存会话”) 保存全部设置。</translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>Every figure and measurement is also available without a window; &lt;code&gt;attnlab --help&lt;/code&gt; lists the subcommands.</source>
+        <translation>所有图表和测量均可在无窗口时使用；&lt;code&gt;attnlab --help&lt;/code&gt; 列出全部子命令。</translation>
+    </message>
+    <message>
+        <source>In the pattern view: the wheel zooms at the cursor, a drag pans, a click highlights a query row and a double click shows everything.</source>
+        <translation>在模式视图中：滚轮以光标为中心缩放，拖动平移，单击高亮某一查询行，双击显示全部。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;AttnLab %1&lt;/h3&gt;&lt;p&gt;See and measure what attention mechanisms cost: sparse, linear, low-rank and data-dependent variants against full softmax attention.&lt;/p&gt;&lt;p&gt;Built with Qt %2 and Dear ImGui.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AttnLab %1&lt;/h3&gt;&lt;p&gt;观察并测量注意力机制的代价：稀疏、线性、低秩及数据相关的变体与完整 softmax 注意力的对比。&lt;/p&gt;&lt;p&gt;基于 Qt %2 和 Dear ImGui 构建。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Language (applies after restart)</source>
+        <translation>语言(&amp;L) (重启后生效)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>AttnLab &amp;help</source>
+        <translation>AttnLab 帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>AttnLab help</source>
+        <translation>AttnLab 帮助</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnLab</source>
+        <translation>关于 AttnLab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About AttnLab</source>
+        <translation>关于 AttnLab</translation>
+    </message>
+</context>
+<context>
+    <name>CoreText</name>
+    <message>
+        <source>QKV projections</source>
+        <translation>QKV 投影</translation>
+    </message>
+    <message>
+        <source>attention core</source>
+        <translation>注意力核心</translation>
+    </message>
+    <message>
+        <source>output projection</source>
+        <translation>输出投影</translation>
+    </message>
+    <message>
+        <source>FFN (width 4hd)</source>
+        <translation>FFN (宽度 4hd)</translation>
+    </message>
+    <message>
+        <source>never for n ≤ %1</source>
+        <translation>n ≤ %1 时从未出现</translation>
+    </message>
+    <message>
+        <source>for every n</source>
+        <translation>对所有 n 均成立</translation>
+    </message>
+    <message>
+        <source>BigBird</source>
+        <translation>BigBird</translation>
+    </message>
+    <message>
+        <source>Sparse patterns</source>
+        <translation>稀疏模式</translation>
+    </message>
+    <message>
+        <source>Sliding window + global tokens + r random keys per query: O(n·(w+g+r)·d).</source>
+        <translation>滑动窗口 + 全局令牌 + 每个查询 r 个随机键：O(n·(w+g+r)·d)。</translation>
+    </message>
+    <message>
+        <source>Window size w; each query sees floor(w/2) positions on each side</source>
+        <translation>窗口大小 w；每个查询看到两侧各 floor(w/2) 个位置</translation>
+    </message>
+    <message>
+        <source>Global tokens g: positions 0..g-1 (clamped to n)</source>
+        <translation>全局令牌数 g：位置 0..g-1 (不超过 n)</translation>
+    </message>
+    <message>
+        <source>Random extra keys r per query</source>
+        <translation>每个查询额外的随机键数 r</translation>
+    </message>
+    <message>
+        <source>Block-local chunks</source>
+        <translation>块内局部注意力</translation>
+    </message>
+    <message>
+        <source>Each query attends only inside its own chunk of c positions: O(n·c·d).</source>
+        <translation>每个查询只在自身所在的 c 个位置的块内计算注意力：O(n·c·d)。</translation>
+    </message>
+    <message>
+        <source>Chunk length c</source>
+        <translation>块长度 c</translation>
+    </message>
+    <message>
+        <source>Pattern expression</source>
+        <translation>模式表达式</translation>
+    </message>
+    <message>
+        <source>Any pattern composed from windows, strides, blocks, sinks, globals, documents and random keys.</source>
+        <translation>由窗口、跨步、分块、汇聚令牌、全局令牌、文档边界和随机键组合而成的任意模式。</translation>
+    </message>
+    <message>
+        <source>Pattern expression: primitives such as band(r), sink(s), global(g, ...) combined with | &amp; ! ( )</source>
+        <translation>模式表达式：用 | &amp; ! ( ) 组合 band(r)、sink(s)、global(g, ...) 等基本模式</translation>
+    </message>
+    <message>
+        <source>Sparse Transformer (fixed)</source>
+        <translation>Sparse Transformer (固定)</translation>
+    </message>
+    <message>
+        <source>Blocks of l positions; the last c columns of each block summarise it for all later queries.</source>
+        <translation>每块 l 个位置；每块最后 c 列为其后所有查询汇总该块。</translation>
+    </message>
+    <message>
+        <source>Block length l</source>
+        <translation>块长度 l</translation>
+    </message>
+    <message>
+        <source>Summary columns c at the end of each block</source>
+        <translation>每块末尾的汇总列数 c</translation>
+    </message>
+    <message>
+        <source>Full softmax</source>
+        <translation>完整 softmax</translation>
+    </message>
+    <message>
+        <source>Dense</source>
+        <translation>稠密</translation>
+    </message>
+    <message>
+        <source>Standard scaled dot-product attention over every pair: O(n²·d).</source>
+        <translation>对所有位置对计算的标准缩放点积注意力：O(n²·d)。</translation>
+    </message>
+    <message>
+        <source>dense: one row of scores at a time; tiled: online softmax over blocks</source>
+        <translation>dense：每次计算一行分数；tiled：分块在线 softmax</translation>
+    </message>
+    <message>
+        <source>Linear attention</source>
+        <translation>线性注意力</translation>
+    </message>
+    <message>
+        <source>Linear kernels</source>
+        <translation>线性核方法</translation>
+    </message>
+    <message>
+        <source>Softmax replaced by a kernel so that Q(KᵀV) costs O(n·d²): elu+1, efficient (Shen et al.) or 1+cos.</source>
+        <translation>用核函数替代 softmax，使 Q(KᵀV) 的时间复杂度为 O(n·d²)：elu+1、efficient (Shen 等) 或 1+cos。</translation>
+    </message>
+    <message>
+        <source>elu: φ=elu+1; efficient: softmax over features; taylor: 1+cos</source>
+        <translation>elu：φ=elu+1；efficient：在特征维上做 softmax；taylor：1+cos</translation>
+    </message>
+    <message>
+        <source>Linformer</source>
+        <translation>Linformer</translation>
+    </message>
+    <message>
+        <source>Low rank</source>
+        <translation>低秩</translation>
+    </message>
+    <message>
+        <source>Keys and values projected along the sequence to k rows: softmax(Q(EK)ᵀ/√d)(FV) in O(n·k·d).</source>
+        <translation>键和值沿序列维投影到 k 行：softmax(Q(EK)ᵀ/√d)(FV)，复杂度 O(n·k·d)。</translation>
+    </message>
+    <message>
+        <source>Projected length k</source>
+        <translation>投影长度 k</translation>
+    </message>
+    <message>
+        <source>gaussian: E, F with N(0, 1/k) entries; pool: mean over k contiguous segments</source>
+        <translation>gaussian：E、F 的元素服从 N(0, 1/k)；pool：对 k 个连续片段取平均</translation>
+    </message>
+    <message>
+        <source>Longformer</source>
+        <translation>Longformer</translation>
+    </message>
+    <message>
+        <source>Sliding window of w positions (optionally dilated by δ) plus global tokens that see and are seen by all.</source>
+        <translation>w 个位置的滑动窗口 (可按 δ 空洞) 加上与所有位置互相可见的全局令牌。</translation>
+    </message>
+    <message>
+        <source>Dilation δ: gap between attended positions in the window</source>
+        <translation>空洞率 δ：窗口内相邻被关注位置的间隔</translation>
+    </message>
+    <message>
+        <source>Comma list of global token indices in [0, n)</source>
+        <translation>全局令牌下标的逗号分隔列表，取值于 [0, n)</translation>
+    </message>
+    <message>
+        <source>Reformer LSH</source>
+        <translation>Reformer LSH</translation>
+    </message>
+    <message>
+        <source>Data-dependent</source>
+        <translation>数据相关</translation>
+    </message>
+    <message>
+        <source>Queries attend to keys hashed into the same bucket by random rotations (angular LSH).</source>
+        <translation>查询只关注经随机旋转哈希到同一桶中的键 (角度 LSH)。</translation>
+    </message>
+    <message>
+        <source>Number of hash buckets b (even)</source>
+        <translation>哈希桶数 b (偶数)</translation>
+    </message>
+    <message>
+        <source>Hashing rounds; a pair is allowed if it collides in any round</source>
+        <translation>哈希轮数；任一轮中碰撞的位置对即被允许</translation>
+    </message>
+    <message>
+        <source>Keys are the normalised queries (K is ignored)</source>
+        <translation>键取归一化后的查询 (忽略 K)</translation>
+    </message>
+    <message>
+        <source>FLASH mixed chunk</source>
+        <translation>FLASH 混合分块</translation>
+    </message>
+    <message>
+        <source>FLASH</source>
+        <translation>FLASH</translation>
+    </message>
+    <message>
+        <source>relu² attention inside chunks of c plus linear attention across chunks: O(n·c·d + n·d²).</source>
+        <translation>块长 c 的块内 relu² 注意力加上跨块的线性注意力：O(n·c·d + n·d²)。</translation>
+    </message>
+    <message>
+        <source>Performer (FAVOR+)</source>
+        <translation>Performer (FAVOR+)</translation>
+    </message>
+    <message>
+        <source>Positive random features whose dot products approximate softmax attention in O(n·m·d).</source>
+        <translation>用正随机特征的点积近似 softmax 注意力，复杂度 O(n·m·d)。</translation>
+    </message>
+    <message>
+        <source>Number of random features m</source>
+        <translation>随机特征数 m</translation>
+    </message>
+    <message>
+        <source>Draw the features in orthogonal blocks</source>
+        <translation>按正交块抽取随机特征</translation>
+    </message>
+    <message>
+        <source>FLASH-Quad (GAU relu²)</source>
+        <translation>FLASH-Quad (GAU relu²)</translation>
+    </message>
+    <message>
+        <source>Gated attention unit scores: relu(q·k)² / Z instead of softmax, still O(n²·d).</source>
+        <translation>门控注意力单元 (GAU) 的分数：用 relu(q·k)² / Z 代替 softmax，复杂度仍为 O(n²·d)。</translation>
+    </message>
+    <message>
+        <source>Normaliser Z: ns = n·d, n2 = n²</source>
+        <translation>归一化因子 Z：ns = n·d，n2 = n²</translation>
+    </message>
+    <message>
+        <source>Sparse Transformer (strided)</source>
+        <translation>Sparse Transformer (跨步)</translation>
+    </message>
+    <message>
+        <source>Local band of width l plus every l-th earlier position: O(n·√n·d) at l = √n.</source>
+        <translation>宽度为 l 的局部带加上之前每隔 l 个的位置：l = √n 时为 O(n·√n·d)。</translation>
+    </message>
+    <message>
+        <source>Stride l: local band width and step of the strided columns</source>
+        <translation>步长 l：局部带宽度及跨步列的间隔</translation>
+    </message>
+    <message>
+        <source>Transformer-XL</source>
+        <translation>Transformer-XL</translation>
+    </message>
+    <message>
+        <source>Memory and recurrence</source>
+        <translation>记忆与循环</translation>
+    </message>
+    <message>
+        <source>Segments of L tokens that also see the previous m tokens as memory, with sinusoidal relative positions.</source>
+        <translation>每段 L 个令牌，并把之前的 m 个令牌作为记忆一并关注，使用正弦相对位置编码。</translation>
+    </message>
+    <message>
+        <source>Segment length L</source>
+        <translation>段长 L</translation>
+    </message>
+    <message>
+        <source>Memory length m: earlier tokens each segment also sees</source>
+        <translation>记忆长度 m：每段额外可见的之前令牌数</translation>
+    </message>
+    <message>
+        <source>Relative position term added to the scores</source>
+        <translation>加到分数上的相对位置项</translation>
+    </message>
+    <message>
+        <source>Seed of the random draws; the same seed gives the same numbers</source>
+        <translation>随机抽样的种子；相同种子得到相同结果</translation>
+    </message>
+    <message>
+        <source>strided: all pairs in 2 layers (Child et al. 2019: ≤ p + 1 hops, p = 2)</source>
+        <translation>strided：2 层内全部可达 (Child et al. 2019：≤ p + 1 跳，p = 2)</translation>
+    </message>
+    <message>
+        <source>longformer: all pairs in 2 layers via a global token (Beltagy et al. 2020)</source>
+        <translation>longformer：经全局令牌 2 层内全部可达 (Beltagy et al. 2020)</translation>
+    </message>
+    <message>
+        <source>bigbird: all pairs in 2 layers via a global token (Zaheer et al. 2020)</source>
+        <translation>bigbird：经全局令牌 2 层内全部可达 (Zaheer et al. 2020)</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>linear</translation>
+    </message>
+    <message>
+        <source>linformer, Gaussian E, F vs k</source>
+        <translation>linformer，高斯随机 E、F，随 k 变化</translation>
+    </message>
+    <message>
+        <source>linformer, pooling vs k</source>
+        <translation>linformer，池化，随 k 变化</translation>
+    </message>
+    <message>
+        <source>lsh (shared_qk=false) vs rounds</source>
+        <translation>lsh (shared_qk=false)，随哈希轮数变化</translation>
+    </message>
+    <message>
+        <source>performer vs features m</source>
+        <translation>performer，随特征数 m 变化</translation>
+    </message>
+    <message>
+        <source>tiled</source>
+        <translation>tiled</translation>
+    </message>
+    <message>
+        <source>dense|tiled</source>
+        <translation>dense|tiled</translation>
+    </message>
+    <message>
+        <source>ceil(sqrt(n))</source>
+        <translation>ceil(sqrt(n))</translation>
+    </message>
+    <message>
+        <source>&gt;= 1</source>
+        <translation>&gt;= 1</translation>
+    </message>
+    <message>
+        <source>max(1, floor(block/8))</source>
+        <translation>max(1, floor(block/8))</translation>
+    </message>
+    <message>
+        <source>1 &lt;= c &lt;= block</source>
+        <translation>1 &lt;= c &lt;= block</translation>
+    </message>
+    <message>
+        <source>2*ceil(sqrt(n))</source>
+        <translation>2*ceil(sqrt(n))</translation>
+    </message>
+    <message>
+        <source>&gt;= 0</source>
+        <translation>&gt;= 0</translation>
+    </message>
+    <message>
+        <source>1</source>
+        <translation>1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>indices in [0, n)</source>
+        <translation>下标取值于 [0, n)</translation>
+    </message>
+    <message>
+        <source>min(n, 64)</source>
+        <translation>min(n, 64)</translation>
+    </message>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>sinusoid</source>
+        <translation>sinusoid</translation>
+    </message>
+    <message>
+        <source>none|sinusoid</source>
+        <translation>none|sinusoid</translation>
+    </message>
+    <message>
+        <source>elu</source>
+        <translation>elu</translation>
+    </message>
+    <message>
+        <source>elu|efficient|taylor</source>
+        <translation>elu|efficient|taylor</translation>
+    </message>
+    <message>
+        <source>4*d</source>
+        <translation>4*d</translation>
+    </message>
+    <message>
+        <source>0</source>
+        <translation>0</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>true</translation>
+    </message>
+    <message>
+        <source>true|false</source>
+        <translation>true|false</translation>
+    </message>
+    <message>
+        <source>&gt;= 1 (pool: k &lt;= n)</source>
+        <translation>&gt;= 1 (pool 时 k &lt;= n)</translation>
+    </message>
+    <message>
+        <source>gaussian</source>
+        <translation>gaussian</translation>
+    </message>
+    <message>
+        <source>gaussian|pool</source>
+        <translation>gaussian|pool</translation>
+    </message>
+    <message>
+        <source>max(2, 2*floor(n/64))</source>
+        <translation>max(2, 2*floor(n/64))</translation>
+    </message>
+    <message>
+        <source>&gt;= 2, even</source>
+        <translation>&gt;= 2，偶数</translation>
+    </message>
+    <message>
+        <source>ns</source>
+        <translation>ns</translation>
+    </message>
+    <message>
+        <source>ns|n2</source>
+        <translation>ns|n2</translation>
+    </message>
+    <message>
+        <source>6</source>
+        <translation>6</translation>
+    </message>
+    <message>
+        <source>2</source>
+        <translation>2</translation>
+    </message>
+    <message>
+        <source>3</source>
+        <translation>3</translation>
+    </message>
+    <message>
+        <source>band(8) | global(0)</source>
+        <translation>band(8) | global(0)</translation>
+    </message>
+    <message>
+        <source>an expression of at most 1000 characters, parentheses nested at most 64 deep</source>
+        <translation>不超过 1000 个字符的表达式，括号嵌套不超过 64 层</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPresets</name>
+    <message>
+        <source>BERT-base (12 × 64, n = 512)</source>
+        <translation>BERT-base (12 × 64，n = 512)</translation>
+    </message>
+    <message>
+        <source>GPT-2 small (12 × 64, n = 1024)</source>
+        <translation>GPT-2 small (12 × 64，n = 1024)</translation>
+    </message>
+    <message>
+        <source>LLaMA-7B (32 × 128, n = 2048)</source>
+        <translation>LLaMA-7B (32 × 128，n = 2048)</translation>
+    </message>
+    <message>
+        <source>Sparse Transformer: strided vs fixed</source>
+        <translation>Sparse Transformer：跨步 vs 固定</translation>
+    </message>
+    <message>
+        <source>Longformer: full / sliding / dilated / global</source>
+        <translation>Longformer：完整 / 滑动窗口 / 空洞 / 全局</translation>
+    </message>
+    <message>
+        <source>BigBird: random / window / global / combined</source>
+        <translation>BigBird：随机 / 窗口 / 全局 / 组合</translation>
+    </message>
+    <message>
+        <source>FLASH: quad / linear / mixed chunk</source>
+        <translation>FLASH：二次 / 线性 / 混合分块</translation>
+    </message>
+    <message>
+        <source>Transformer-XL: segments with memory</source>
+        <translation>Transformer-XL：带记忆的分段</translation>
+    </message>
+    <message>
+        <source>BERT-base layer FLOP breakdown</source>
+        <translation>BERT-base 单层计算量分解</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AccuracyView</name>
+    <message>
+        <source>Error of the approximations against exact softmax attention</source>
+        <translation>近似方法相对精确 softmax 注意力的误差</translation>
+    </message>
+    <message>
+        <source>   |   relative error ‖out − out_full‖_F / ‖out_full‖_F over all %1 head(s), same Q, K, V; other parameters at their defaults; random methods: mean of %2 seeds, bars min–max</source>
+        <translation>   |   相对误差 ‖out − out_full‖_F / ‖out_full‖_F，覆盖全部 %1 个头，Q、K、V 相同；其余参数取默认值；随机方法：%2 个种子的均值，误差条为最小–最大</translation>
+    </message>
+    <message>
+        <source>features m (performer) · projected length k (linformer) · hashing rounds (lsh)</source>
+        <translation>特征数 m (performer) · 投影长度 k (linformer) · 哈希轮数 (lsh)</translation>
+    </message>
+    <message>
+        <source>relative error (Frobenius)</source>
+        <translation>相对误差 (Frobenius 范数)</translation>
+    </message>
+    <message>
+        <source>Relative error vs the method&apos;s own budget (log–log)</source>
+        <translation>相对误差随各方法自身预算的变化 (双对数)</translation>
+    </message>
+    <message>
+        <source>Computing exact attention and the approximations…</source>
+        <translation>正在计算精确注意力与各近似方法…</translation>
+    </message>
+    <message>
+        <source>error 1: as far off as an all-zero output</source>
+        <translation>误差 1：与全零输出偏差相当</translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted</source>
+        <translation>%1 %2 = %3：误差 %4 为 float32 舍入误差 (精确方法)，未绘出</translation>
+    </message>
+    <message>
+        <source>Exact softmax (full) is the reference; it is not plotted (error 0).</source>
+        <translation>以精确 softmax (full) 为参照，不绘出 (误差为 0)。</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>%1: %2 = %3 left out (%4 &gt; n = %5)</source>
+        <translation>%1：%2 = %3 未计入 (%4 &gt; n = %5)</translation>
+    </message>
+    <message>
+        <source>%1 is bidirectional only: left out for causal attention</source>
+        <translation>%1 仅支持双向注意力：因果注意力下未计入</translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3 left out: %4</source>
+        <translation>%1 %2 = %3 未计入：%4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FigureView</name>
+    <message>
+        <source>%1 × %2 pixels is too large an image (lower the dpi or the size)</source>
+        <translation>%1 × %2 像素的图像过大 (请降低 dpi 或尺寸)</translation>
+    </message>
+    <message>
+        <source>PNG encoding failed</source>
+        <translation>PNG 编码失败</translation>
+    </message>
+    <message>
+        <source>Gaussian, seed %1</source>
+        <translation>高斯随机，种子 %1</translation>
+    </message>
+    <message>
+        <source>local similarity, seed %1</source>
+        <translation>局部相似，种子 %1</translation>
+    </message>
+    <message>
+        <source>NPY %1</source>
+        <translation>NPY 文件 %1</translation>
+    </message>
+    <message>
+        <source>%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7</source>
+        <translation>%1=%2   n=%3   d=%4   h=%5   因果=%6   输入=%7</translation>
+    </message>
+    <message>
+        <source>variants</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1: cancelled</source>
+        <translation>%1：已取消</translation>
+    </message>
+    <message>
+        <source>cancelled: the figure shows the last finished result (View → Recompute, F5)</source>
+        <translation>已取消：图中为上一次完成的结果 (视图 → 重新计算，F5)</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>shape from the NPY files: h=%1, n=%2, d=%3</source>
+        <translation>形状取自 NPY 文件：h=%1，n=%2，d=%3</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FlopsView</name>
+    <message>
+        <source>QKV projections 3n(hd)²</source>
+        <translation>QKV 投影 3n(hd)²</translation>
+    </message>
+    <message>
+        <source>scores QKᵀ</source>
+        <translation>注意力分数 QKᵀ</translation>
+    </message>
+    <message>
+        <source>weights × V</source>
+        <translation>权重 × V</translation>
+    </message>
+    <message>
+        <source>output projection n(hd)²</source>
+        <translation>输出投影 n(hd)²</translation>
+    </message>
+    <message>
+        <source>FFN 8n(hd)²</source>
+        <translation>FFN 8n(hd)²</translation>
+    </message>
+    <message>
+        <source>feature map</source>
+        <translation>特征映射</translation>
+    </message>
+    <message>
+        <source>linear state</source>
+        <translation>线性状态</translation>
+    </message>
+    <message>
+        <source>low-rank projection</source>
+        <translation>低秩投影</translation>
+    </message>
+    <message>
+        <source>relative position q·R</source>
+        <translation>相对位置 q·R</translation>
+    </message>
+    <message>
+        <source>LSH hashing</source>
+        <translation>LSH 哈希</translation>
+    </message>
+    <message>
+        <source>Where one layer&apos;s %1 go: %2, h=%3, d=%4 (hd=%5)</source>
+        <translation>单层%1的去向：%2，h=%3，d=%4 (hd=%5)</translation>
+    </message>
+    <message>
+        <source>MACs</source>
+        <translation>乘加次数 (MACs)</translation>
+    </message>
+    <message>
+        <source>FLOPs</source>
+        <translation>浮点运算 (FLOPs)</translation>
+    </message>
+    <message>
+        <source>   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); FLOPs = 2 × MACs; softmax exponentials are counted apart, not as MACs. Model width hd, FFN width 4hd. Shown in %1.</source>
+        <translation>   |   约定：1 MAC = 一次乘加 (a×b 与 b×c 矩阵相乘为 a·b·c 次 MAC)；FLOPs = 2 × MACs；softmax 的指数运算单独计数，不计入 MACs。模型宽度 hd，FFN 宽度 4hd。单位：%1。</translation>
+    </message>
+    <message>
+        <source>sequence length n</source>
+        <translation>序列长度 n</translation>
+    </message>
+    <message>
+        <source>share of the layer&apos;s %1 (%)</source>
+        <translation>占本层%1的比例 (%)</translation>
+    </message>
+    <message>
+        <source>softmax: %1 exps at n=%2 (not MACs)</source>
+        <translation>softmax：n=%2 时 %1 次指数运算 (不计入 MACs)</translation>
+    </message>
+    <message>
+        <source>Layer terms stacked (share of the whole layer)</source>
+        <translation>各层内项堆叠 (占整层比例)</translation>
+    </message>
+    <message>
+        <source>no valid n for these parameters</source>
+        <translation>这些参数下没有有效的 n</translation>
+    </message>
+    <message>
+        <source>current n = %1</source>
+        <translation>当前 n = %1</translation>
+    </message>
+    <message>
+        <source>attention &gt; FFN</source>
+        <translation>注意力 &gt; FFN</translation>
+    </message>
+    <message>
+        <source>attention core dominates</source>
+        <translation>注意力核心占主导</translation>
+    </message>
+    <message>
+        <source>attention-core %1 (log scale)</source>
+        <translation>注意力核心%1 (对数坐标)</translation>
+    </message>
+    <message>
+        <source>chosen (its parameters)</source>
+        <translation>所选变体 (其参数)</translation>
+    </message>
+    <message>
+        <source>others (defaults)</source>
+        <translation>其他变体 (默认参数)</translation>
+    </message>
+    <message>
+        <source>Attention core of every variant at n = %1</source>
+        <translation>n = %1 时各变体的注意力核心计算量</translation>
+    </message>
+    <message>
+        <source>FLOP counts</source>
+        <translation>计算量统计</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ImGuiLabWidget</name>
+    <message>
+        <source>computing the pattern for n = %1 …</source>
+        <translation>正在计算 n = %1 的模式…</translation>
+    </message>
+    <message>
+        <source>n = %1   nnz = %2   density %3%   %4</source>
+        <translation>n = %1   非零元 = %2   密度 %3%   %4</translation>
+    </message>
+    <message>
+        <source>no pattern: %1</source>
+        <translation>无模式：%1</translation>
+    </message>
+    <message>
+        <source>query i = %1, key j = %2: allowed   zoom ×%3</source>
+        <translation>查询 i = %1，键 j = %2：允许   缩放 ×%3</translation>
+    </message>
+    <message>
+        <source>query i = %1, key j = %2: masked   zoom ×%3</source>
+        <translation>查询 i = %1，键 j = %2：屏蔽   缩放 ×%3</translation>
+    </message>
+    <message>
+        <source>wheel zooms at the cursor, drag pans, double-click shows all   zoom ×%1</source>
+        <translation>滚轮以光标为中心缩放，拖动平移，双击显示全部   缩放 ×%1</translation>
+    </message>
+    <message>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>h (heads)</source>
+        <translation>h (头数)</translation>
+    </message>
+    <message>
+        <source>shown head</source>
+        <translation>显示的头</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>this variant is causal only</source>
+        <translation>该变体仅支持因果注意力</translation>
+    </message>
+    <message>
+        <source>this variant is bidirectional only</source>
+        <translation>该变体仅支持双向注意力</translation>
+    </message>
+    <message>
+        <source>%1 parameters (right-click: default)</source>
+        <translation>%1 参数 (右键：恢复默认)</translation>
+    </message>
+    <message>
+        <source>%1
+default: %2
+range: %3</source>
+        <translation>%1
+默认值：%2
+范围：%3</translation>
+    </message>
+    <message>
+        <source>inputs (the pattern depends on Q and K)</source>
+        <translation>输入 (该模式取决于 Q 和 K)</translation>
+    </message>
+    <message>
+        <source>random Gaussian</source>
+        <translation>高斯随机</translation>
+    </message>
+    <message>
+        <source>local similarity</source>
+        <translation>局部相似</translation>
+    </message>
+    <message>
+        <source>NPY files</source>
+        <translation>NPY 文件</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>lab pattern</source>
+        <translation>实验台模式</translation>
+    </message>
+    <message>
+        <source>lab pattern tiles</source>
+        <translation>实验台模式图块</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::MainWindow</name>
+    <message>
+        <source>Pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Receptive field</source>
+        <translation>感受野</translation>
+    </message>
+    <message>
+        <source>Timing</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>FLOP breakdown</source>
+        <translation>计算量分解</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>ImGui lab</source>
+        <translation>ImGui 实验台</translation>
+    </message>
+    <message>
+        <source>timing %v/%m</source>
+        <translation>计时 %v/%m</translation>
+    </message>
+    <message>
+        <source>Cancel timing</source>
+        <translation>取消计时</translation>
+    </message>
+    <message>
+        <source>Measure timing again</source>
+        <translation>重新计时</translation>
+    </message>
+    <message>
+        <source>AttnLab — what attention costs</source>
+        <translation>AttnLab — 注意力的代价</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>working: %1</source>
+        <translation>正在进行：%1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the work under way (Esc); View → Recompute (F5) starts it again</source>
+        <translation>停止正在进行的计算 (Esc)；“视图 → 重新计算” (F5) 可重新开始</translation>
+    </message>
+    <message>
+        <source>The Dear ImGui live lab is unavailable: this platform (%1) has no OpenGL.
+Every other view works; run on a desktop session to use the lab.</source>
+        <translation>Dear ImGui 实时实验台不可用：此平台 (%1) 没有 OpenGL。
+其他视图均可使用；请在桌面会话中运行以使用实验台。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>AttnLab sessions (*.attnlab.json *.json)</source>
+        <translation>AttnLab 会话 (*.attnlab.json *.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Save session…</source>
+        <translation>保存会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Export figure…</source>
+        <translation>导出图表(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export data &amp;CSV…</source>
+        <translation>导出数据 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Cop&amp;y figure</source>
+        <translation>复制图表(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重新计算</translation>
+    </message>
+    <message>
+        <source>Cancel work</source>
+        <translation>取消计算</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+        <source>opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>the ImGui lab has no figure to export: choose another view</source>
+        <translation>ImGui 实验台没有可导出的图表：请选择其他视图</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>PNG resolution</source>
+        <translation>PNG 分辨率</translation>
+    </message>
+    <message>
+        <source>dots per inch</source>
+        <translation>每英寸点数 (dpi)</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>the ImGui lab has no data to export: choose another view</source>
+        <translation>ImGui 实验台没有可导出的数据：请选择其他视图</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>figure copied to the clipboard</source>
+        <translation>图表已复制到剪贴板</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ParameterPanel</name>
+    <message>
+        <source>back to the default</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>(no parameters)</source>
+        <translation>(无参数)</translation>
+    </message>
+    <message>
+        <source>comma list, e.g. 0,1,2</source>
+        <translation>逗号分隔列表，例如 0,1,2</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>default %1</source>
+        <translation>默认值 %1</translation>
+    </message>
+    <message>
+        <source>default %1 · range %2</source>
+        <translation>默认值 %1 · 范围 %2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(无)</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>sequence length n (the slider is logarithmic)</source>
+        <translation>序列长度 n (滑块为对数刻度)</translation>
+    </message>
+    <message>
+        <source>head size d of Q and K (V uses the same)</source>
+        <translation>Q 和 K 的头维度 d (V 与之相同)</translation>
+    </message>
+    <message>
+        <source>heads h</source>
+        <translation>头数 h</translation>
+    </message>
+    <message>
+        <source>the head drawn by per-head views</source>
+        <translation>按头绘制的视图所显示的头</translation>
+    </message>
+    <message>
+        <source>shown head</source>
+        <translation>显示的头</translation>
+    </message>
+    <message>
+        <source>causal (j ≤ i)</source>
+        <translation>因果 (j ≤ i)</translation>
+    </message>
+    <message>
+        <source>Variant parameters</source>
+        <translation>变体参数</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <source>Inputs Q, K, V</source>
+        <translation>输入 Q、K、V</translation>
+    </message>
+    <message>
+        <source>Random Gaussian</source>
+        <translation>高斯随机</translation>
+    </message>
+    <message>
+        <source>Local similarity</source>
+        <translation>局部相似</translation>
+    </message>
+    <message>
+        <source>NPY files</source>
+        <translation>NPY 文件</translation>
+    </message>
+    <message>
+        <source>Local similarity: q_i·k_j largest for j near i, so weights look like trained attention</source>
+        <translation>局部相似：j 靠近 i 时 q_i·k_j 最大，使权重看起来像训练过的注意力</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>Model shape…</source>
+        <translation>模型形状…</translation>
+    </message>
+    <message>
+        <source>preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Display</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Mask M</source>
+        <translation>掩码 M</translation>
+    </message>
+    <message>
+        <source>Weights W</source>
+        <translation>权重 W</translation>
+    </message>
+    <message>
+        <source>Weights W + mask outline</source>
+        <translation>权重 W + 掩码轮廓</translation>
+    </message>
+    <message>
+        <source>pattern shows</source>
+        <translation>模式视图显示</translation>
+    </message>
+    <message>
+        <source>layers L</source>
+        <translation>层数 L</translation>
+    </message>
+    <message>
+        <source>MACs</source>
+        <translation>乘加次数 (MACs)</translation>
+    </message>
+    <message>
+        <source>FLOPs (2 × MACs)</source>
+        <translation>浮点运算 FLOPs (2 × MACs)</translation>
+    </message>
+    <message>
+        <source>cost unit</source>
+        <translation>计算量单位</translation>
+    </message>
+    <message>
+        <source>Variants: attention core vs n</source>
+        <translation>变体：注意力核心随 n 变化</translation>
+    </message>
+    <message>
+        <source>Layer: projections, core, FFN vs n</source>
+        <translation>整层：投影、核心、FFN 随 n 变化</translation>
+    </message>
+    <message>
+        <source>timing</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <source>the timing sweep measures n = 64, 128, … up to this</source>
+        <translation>计时扫描测量 n = 64, 128, … 直到此值</translation>
+    </message>
+    <message>
+        <source>timing up to n</source>
+        <translation>计时最大 n</translation>
+    </message>
+    <message>
+        <source>Compare (same inputs)</source>
+        <translation>对比 (相同输入)</translation>
+    </message>
+    <message>
+        <source>side by side with</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>queries see only keys j ≤ i</source>
+        <translation>查询只能看到 j ≤ i 的键</translation>
+    </message>
+    <message>
+        <source>this variant is causal only</source>
+        <translation>该变体仅支持因果注意力</translation>
+    </message>
+    <message>
+        <source>this variant is bidirectional only</source>
+        <translation>该变体仅支持双向注意力</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PatternView</name>
+    <message>
+        <source>weights need an n × n matrix: shown for n ≤ %1</source>
+        <translation>权重需要 n × n 矩阵：仅在 n ≤ %1 时显示</translation>
+    </message>
+    <message>
+        <source>Effective weights W with mask outline</source>
+        <translation>有效权重 W 与掩码轮廓</translation>
+    </message>
+    <message>
+        <source>Effective weights W</source>
+        <translation>有效权重 W</translation>
+    </message>
+    <message>
+        <source>Attention pattern (allowed set M)</source>
+        <translation>注意力模式 (允许集合 M)</translation>
+    </message>
+    <message>
+        <source>%1 — compared</source>
+        <translation>%1 — 对比</translation>
+    </message>
+    <message>
+        <source>%1: query i = %2, key j = %3
+allowed: %4</source>
+        <translation>%1：查询 i = %2，键 j = %3
+允许：%4</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>weight: %1</source>
+        <translation>权重：%1</translation>
+    </message>
+    <message>
+        <source>pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>pattern tiles</source>
+        <translation>模式图块</translation>
+    </message>
+    <message>
+        <source>   head=%1</source>
+        <translation>   头=%1</translation>
+    </message>
+    <message>
+        <source>Computing the pattern…</source>
+        <translation>正在计算模式…</translation>
+    </message>
+    <message>
+        <source>(defaults)</source>
+        <translation>(默认参数)</translation>
+    </message>
+    <message>
+        <source>query i ↓   key j →</source>
+        <translation>查询 i ↓   键 j →</translation>
+    </message>
+    <message>
+        <source>nnz: %1</source>
+        <translation>非零元：%1</translation>
+    </message>
+    <message>
+        <source>density: %1 %</source>
+        <translation>密度：%1 %</translation>
+    </message>
+    <message>
+        <source>mean row length: %1</source>
+        <translation>平均行长度：%1</translation>
+    </message>
+    <message>
+        <source>no mask: shows where W may be non-zero</source>
+        <translation>无掩码：显示 W 可能非零的位置</translation>
+    </message>
+    <message>
+        <source>row Q%1 attends to %2 keys</source>
+        <translation>行 Q%1 关注 %2 个键</translation>
+    </message>
+    <message>
+        <source>allowed (j ∈ M(i))</source>
+        <translation>允许 (j ∈ M(i))</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>屏蔽</translation>
+    </message>
+    <message>
+        <source>sparse</source>
+        <translation>稀疏</translation>
+    </message>
+    <message>
+        <source>√(w / max w), viridis</source>
+        <translation>√(w / max w)，viridis 色图</translation>
+    </message>
+    <message>
+        <source>allowed share per pixel</source>
+        <translation>每像素允许比例</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>exactly 0</source>
+        <translation>恰为 0</translation>
+    </message>
+    <message>
+        <source>core MACs: %1 = %2 % of full</source>
+        <translation>核心 MACs：%1 = 完整注意力的 %2 %</translation>
+    </message>
+    <message>
+        <source>full attention: %1 MACs</source>
+        <translation>完整注意力：%1 MACs</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ReceptiveFieldView</name>
+    <message>
+        <source>n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops</source>
+        <translation>n = %1：每个单元格约为 %2 × %2 对，显示其中最少跳数</translation>
+    </message>
+    <message>
+        <source>n = %1 &gt; %2: heatmap and curves from %3 evenly spaced queries i (rows); each cell shows the fewest hops over its %4 keys</source>
+        <translation>n = %1 &gt; %2：热图和曲线取自 %3 个均匀间隔的查询 i (行)；每个单元格显示其 %4 个键中的最少跳数</translation>
+    </message>
+    <message>
+        <source>all causal pairs j ≤ i: (n + 1) / 2n</source>
+        <translation>全部因果对 j ≤ i：(n + 1) / 2n</translation>
+    </message>
+    <message>
+        <source>Receptive field of %1 stacked layers</source>
+        <translation>%1 层堆叠的感受野</translation>
+    </message>
+    <message>
+        <source>%1 — compared</source>
+        <translation>%1 — 对比</translation>
+    </message>
+    <message>
+        <source>   layers L=%1   head=%2</source>
+        <translation>   层数 L=%1   头=%2</translation>
+    </message>
+    <message>
+        <source>   |   every layer uses the same pattern with a residual path: input j reaches query i after l layers iff j is within l hops of i</source>
+        <translation>   |   每层使用相同模式并带残差连接：输入 j 经过 l 层到达查询 i，当且仅当 j 在 i 的 l 跳之内</translation>
+    </message>
+    <message>
+        <source>Computing the receptive field…</source>
+        <translation>正在计算感受野…</translation>
+    </message>
+    <message>
+        <source>hops(i, j): layers until query i sees input j</source>
+        <translation>hops(i, j)：查询 i 看到输入 j 所需的层数</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>0 (i itself)</source>
+        <translation>0 (i 自身)</translation>
+    </message>
+    <message>
+        <source>not within %1</source>
+        <translation>%1 层内不可达</translation>
+    </message>
+    <message>
+        <source>rows: query i (0 at the top), columns: input j; colour: layers until i sees j</source>
+        <translation>行：查询 i (0 在顶部)，列：输入 j；颜色：i 看到 j 所需层数</translation>
+    </message>
+    <message>
+        <source>layers l</source>
+        <translation>层数 l</translation>
+    </message>
+    <message>
+        <source>pairs (i, j) reachable</source>
+        <translation>可达的 (i, j) 对</translation>
+    </message>
+    <message>
+        <source>Share of the n² pairs reachable within l layers</source>
+        <translation>l 层内可达的 n² 对所占比例</translation>
+    </message>
+    <message>
+        <source>farthest |i − j| reached</source>
+        <translation>可达的最远 |i − j|</translation>
+    </message>
+    <message>
+        <source>Reach distance: max (solid) and mean (dashed) over queries</source>
+        <translation>覆盖距离：各查询的最大值 (实线) 与平均值 (虚线)</translation>
+    </message>
+    <message>
+        <source>all pairs: %1</source>
+        <translation>全部可达：%1</translation>
+    </message>
+    <message>
+        <source>the query itself (0 layers)</source>
+        <translation>查询自身 (0 层)</translation>
+    </message>
+    <message>
+        <source>not reached within %1 layers</source>
+        <translation>%1 层内未到达</translation>
+    </message>
+    <message>
+        <source>reached after %1 layer(s)</source>
+        <translation>经过 %1 层到达</translation>
+    </message>
+    <message>
+        <source>%1: query i = %2, key j = %3: %4</source>
+        <translation>%1：查询 i = %2，键 j = %3：%4</translation>
+    </message>
+    <message>
+        <source>receptive field</source>
+        <translation>感受野</translation>
+    </message>
+    <message>
+        <source> reach </source>
+        <translation> 覆盖距离 </translation>
+    </message>
+    <message>
+        <source>: field </source>
+        <translation>：感受野 </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TimingView</name>
+    <message>
+        <source>One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)</source>
+        <translation>实测单个 Transformer 层：%1 注意力，h=%2，d=%3 (hd=%4)</translation>
+    </message>
+    <message>
+        <source>Measured attention time vs n: %1 (d=%2, h=%3)</source>
+        <translation>实测注意力耗时随 n 的变化：%1 (d=%2，h=%3)</translation>
+    </message>
+    <message>
+        <source> vs </source>
+        <translation> vs </translation>
+    </message>
+    <message>
+        <source>%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   threads: %8, median of ≥ %9 runs after a warm-up (≥ %10 s per point)   |   dashed: prediction = cost-model MACs ÷ the MAC rate measured at the largest n of the same curve</source>
+        <translation>%1=%2   d=%3   h=%4   因果=%5   n=%6…%7   高斯随机输入   |   线程数：%8，预热后至少 %9 次运行的中位数 (每点 ≥ %10 秒)   |   虚线：预测值 = 计算量模型 MACs ÷ 同一曲线最大 n 处实测的 MAC 速率</translation>
+    </message>
+    <message>
+        <source>variants</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output projection; the FFN&apos;s activation is not timed</source>
+        <translation>   |   投影和 FFN 由 GEMM 引擎计算；自注意力 = QKV + 核心 + 输出投影；FFN 的激活函数不计时</translation>
+    </message>
+    <message>
+        <source>   |   memory: the process&apos;s peak resident set during the runs minus before them (outputs and workspaces; the inputs already exist); a kernel&apos;s kept workspace counts at the first point that needs it</source>
+        <translation>   |   内存：运行期间进程常驻内存峰值减去运行前的值 (输出与工作区；输入已事先存在)；内核保留的工作区计入首个需要它的点</translation>
+    </message>
+    <message>
+        <source>measuring %1/%2…</source>
+        <translation>正在测量 %1/%2…</translation>
+    </message>
+    <message>
+        <source>cancelled: %1 of %2 points measured (partial)</source>
+        <translation>已取消：已测 %2 个点中的 %1 个 (部分结果)</translation>
+    </message>
+    <message>
+        <source>waiting to measure</source>
+        <translation>等待测量</translation>
+    </message>
+    <message>
+        <source>%1 points measured in %2</source>
+        <translation>已测量 %1 个点，用时 %2</translation>
+    </message>
+    <message>
+        <source>   ·   %1 point(s) got less than %2% of their cores (other programs were busy): their times are inflated</source>
+        <translation>   ·   %1 个点获得的 CPU 核心时间不足 %2% (其他程序繁忙)：其耗时偏高</translation>
+    </message>
+    <message>
+        <source>self-attention &gt; FFN</source>
+        <translation>自注意力 &gt; FFN</translation>
+    </message>
+    <message>
+        <source>self-attention &gt; FFN: %1</source>
+        <translation>自注意力 &gt; FFN：%1</translation>
+    </message>
+    <message>
+        <source>timing sweep</source>
+        <translation>计时扫描</translation>
+    </message>
+    <message>
+        <source>sequence length n</source>
+        <translation>序列长度 n</translation>
+    </message>
+    <message>
+        <source>wall time per run (median)</source>
+        <translation>每次运行耗时 (中位数)</translation>
+    </message>
+    <message>
+        <source>Time of each part (log-log); markers: self-attention = FFN</source>
+        <translation>各部分耗时 (双对数)；标记：自注意力 = FFN</translation>
+    </message>
+    <message>
+        <source>Attention core time (log-log)</source>
+        <translation>注意力核心耗时 (双对数)</translation>
+    </message>
+    <message>
+        <source>%1 · slope %2 (cost model %3)</source>
+        <translation>%1 · 斜率 %2 (计算量模型 %3)</translation>
+    </message>
+    <message>
+        <source>%1 — not valid at n = %2</source>
+        <translation>%1 — 在 n = %2 时无效</translation>
+    </message>
+    <message>
+        <source>cost model, scaled to the largest n</source>
+        <translation>计算量模型，按最大 n 缩放</translation>
+    </message>
+    <message>
+        <source>cost model; slopes fitted over n ≥ %1</source>
+        <translation>计算量模型；斜率在 n ≥ %1 上拟合</translation>
+    </message>
+    <message>
+        <source>no measurement yet</source>
+        <translation>尚无测量</translation>
+    </message>
+    <message>
+        <source>measured ≈ %1</source>
+        <translation>实测 ≈ %1</translation>
+    </message>
+    <message>
+        <source>cost model: %1</source>
+        <translation>计算量模型：%1</translation>
+    </message>
+    <message>
+        <source>already at n = %1</source>
+        <translation>在 n = %1 时即已成立</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>尚未出现</translation>
+    </message>
+    <message>
+        <source>not up to n = %1</source>
+        <translation>直到 n = %1 仍未出现</translation>
+    </message>
+    <message>
+        <source>self-attention &gt; FFN: measured %1, cost model %2</source>
+        <translation>自注意力 &gt; FFN：实测 %1，计算量模型 %2</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Rate: 2 × cost-model MACs / median time</source>
+        <translation>速率：2 × 计算量模型 MACs / 耗时中位数</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Peak extra memory (dashed: output + workspace)</source>
+        <translation>额外内存峰值 (虚线：输出 + 工作区)</translation>
+    </message>
+    <message>
+        <source>% of layer time</source>
+        <translation>占层耗时的 %</translation>
+    </message>
+    <message>
+        <source>Measured layer time, stacked</source>
+        <translation>实测层耗时 (堆叠)</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,163 @@
+// The window's manners: the wheel changes a field only when it has focus, every busy state names its
+// task, the Help menu (essentials, shortcuts, About) and the Language menu.
+#include "views/i18n/language.h"
+#include "views/jobs/job_board.h"
+#include "views/shell/main_window.h"
+#include "views/shell/parameter_panel.h"
+#include "views/shell/wheel_guard.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QWheelEvent>
+
+namespace attnlab {
+namespace {
+
+constexpr int kIdleTimeoutMs = 120000;
+
+// One notch of the wheel over the middle of `widget`, delivered as Qt delivers it (through the
+// application's event filters). Up: +120.
+void wheel(QWidget* widget, int notches) {
+    const QPointF centre(widget->width() / 2.0, widget->height() / 2.0);
+    QWheelEvent event(centre, widget->mapToGlobal(centre), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+
+class Polish : public ::testing::Test {
+protected:
+    void SetUp() override {
+        QSettings().clear();
+        window = std::make_unique<MainWindow>(false);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        window->activateWindow();
+        ASSERT_TRUE(QTest::qWaitForWindowActive(window.get()));
+    }
+
+    QMenu* menu(const char* objectName) const { return window->menuBar()->findChild<QMenu*>(QString::fromLatin1(objectName)); }
+
+    std::unique_ptr<MainWindow> window;
+};
+
+TEST_F(Polish, TheWheelChangesASpinBoxOnlyWhenItHasFocus) {
+    QSpinBox* length = window->parameterPanel()->lengthEditor();
+    ASSERT_TRUE(wheelGuarded(length));
+    window->setFocus();
+    const int before = length->value();
+    wheel(length, 1);
+    EXPECT_EQ(length->value(), before) << "an unfocused spin box took the wheel";
+    EXPECT_EQ(window->labSettings().n, before);
+    length->setFocus();
+    ASSERT_TRUE(length->hasFocus());
+    wheel(length, 1);
+    EXPECT_EQ(length->value(), before + 1) << "a focused spin box ignores the wheel";
+    EXPECT_EQ(window->labSettings().n, before + 1);
+}
+
+TEST_F(Polish, TheWheelChangesAComboBoxOnlyWhenItHasFocus) {
+    QComboBox* variant = window->parameterPanel()->variantChooser();
+    window->setFocus();
+    const std::string before = window->labSettings().variant;
+    const int index = variant->currentIndex();
+    wheel(variant, -1);
+    EXPECT_EQ(variant->currentIndex(), index);
+    EXPECT_EQ(window->labSettings().variant, before);
+    variant->setFocus();
+    wheel(variant, -1);
+    EXPECT_NE(variant->currentIndex(), index) << "a focused combo box ignores the wheel";
+}
+
+TEST_F(Polish, EveryBusyViewNamesItsTaskInTheStatusBar) {
+    const QLabel* working = window->findChild<QLabel*>(QStringLiteral("jobsRunning"));
+    ASSERT_NE(working, nullptr);
+    LabSettings settings = window->labSettings();
+    settings.timingMaxN = 256;
+    for (FigureView* view : window->views()) {
+        settings.inputSeed += 1; // new inputs: every view has work to do
+        window->applySettings(settings);
+        window->selectView(view->viewName());
+        if (view->busy()) {
+            EXPECT_FALSE(JobBoard::instance().runningText().isEmpty()) << view->viewName().toStdString();
+            EXPECT_FALSE(working->text().isEmpty()) << view->viewName().toStdString() << " is busy with no task named";
+        }
+        ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+        EXPECT_TRUE(working->text().isEmpty()) << working->text().toStdString();
+    }
+}
+
+TEST_F(Polish, HelpMenuShowsTheEssentialsTheShortcutsAndTheVersion) {
+    QMenu* help = menu("helpMenu");
+    ASSERT_NE(help, nullptr);
+    const QList<QAction*> actions = help->actions();
+    const auto trigger = [&](int index, const char* dialogName) -> QWidget* {
+        actions[index]->trigger();
+        return window->findChild<QWidget*>(QString::fromLatin1(dialogName));
+    };
+    ASSERT_GE(actions.size(), 4);
+    EXPECT_EQ(actions[0]->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    QWidget* guide = trigger(0, "helpDialog");
+    ASSERT_NE(guide, nullptr);
+    const QString guideText = guide->findChild<QTextBrowser*>()->toPlainText();
+    for (const char* topic : {"Parameter panel", "Pattern", "Receptive field", "Timing", "Export", "attnlab --help"})
+        EXPECT_TRUE(guideText.contains(QString::fromLatin1(topic))) << topic;
+    QWidget* keys = trigger(1, "shortcutsDialog");
+    ASSERT_NE(keys, nullptr);
+    const QString keysText = keys->findChild<QTextBrowser*>()->toPlainText();
+    // Every menu action with a shortcut is listed with it.
+    for (const QAction* menuAction : window->menuBar()->actions()) {
+        for (const QAction* action : menuAction->menu()->findChildren<QAction*>()) {
+            if (action->shortcut().isEmpty()) continue;
+            EXPECT_TRUE(keysText.contains(action->shortcut().toString(QKeySequence::NativeText))) << action->text().toStdString();
+        }
+    }
+    QWidget* about = trigger(3, "aboutDialog");
+    ASSERT_NE(about, nullptr);
+    EXPECT_TRUE(QRegularExpression(QStringLiteral("AttnLab \\d+\\.\\d+\\.\\d+")).match(qobject_cast<QMessageBox*>(about)->text()).hasMatch());
+}
+
+TEST_F(Polish, TheLanguageMenuStoresTheChoiceAndSaysItAppliesAfterARestart) {
+    QMenu* languages = window->findChild<QMenu*>(QStringLiteral("languageMenu"));
+    ASSERT_NE(languages, nullptr);
+    QAction* chinese = languages->findChild<QAction*>(QStringLiteral("language_zh_CN"));
+    QAction* english = languages->findChild<QAction*>(QStringLiteral("language_en"));
+    ASSERT_NE(chinese, nullptr);
+    ASSERT_NE(english, nullptr);
+    EXPECT_EQ(chinese->text(), QStringLiteral("简体中文"));
+    EXPECT_TRUE(english->isChecked());
+    chinese->trigger();
+    EXPECT_EQ(storedLanguage(), QStringLiteral("zh_CN"));
+    EXPECT_EQ(startupLanguage(QString(), true), QStringLiteral("zh_CN"));
+    EXPECT_EQ(startupLanguage(QStringLiteral("en"), true), QStringLiteral("en")) << "--lang wins over the stored choice";
+    EXPECT_NE(window->findChild<QMessageBox*>(QStringLiteral("languageRestart")), nullptr);
+    EXPECT_EQ(currentLanguage(), QStringLiteral("en")) << "the running window keeps its language";
+}
+
+} // namespace
+} // namespace attnlab
+
+int main(int argc, char** argv) {
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QTemporaryDir settingsDir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+    QApplication::setOrganizationName(QStringLiteral("attnlab-test"));
+    QApplication::setApplicationName(QStringLiteral("test_polish"));
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
