@@ -189,7 +189,7 @@ void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const 
                   QString());
         ++reference;
     }
-    axes.drawVerticalMarker(m_settings.accuracyInputScale, tr("s of the budget panels"), QColor(0x55, 0x55, 0x55));
+    axes.drawVerticalMarkers({{m_settings.accuracyInputScale, tr("s of the budget panels"), QColor(0x55, 0x55, 0x55)}});
     axes.drawLegend(legend, Qt::BottomRightCorner);
 }
 

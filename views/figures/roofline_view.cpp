@@ -111,7 +111,7 @@ void RooflineView::paintRoof(const PlotAxes& axes, double xMin, double xMax) con
     for (const double intensity : {xMin, std::clamp(ridgeX, xMin, xMax), xMax})
         roof.points.emplace_back(intensity, std::min(m_peak->fmaGflops, intensity * m_peak->bandwidthGBs));
     axes.drawSeries(roof);
-    axes.drawVerticalMarker(ridgeX, tr("ridge %1 flop/byte").arg(ridgeX, 0, 'f', 1), QColor(0x55, 0x55, 0x55));
+    axes.drawVerticalMarkers({{ridgeX, tr("ridge %1 flop/byte").arg(ridgeX, 0, 'f', 1), QColor(0x55, 0x55, 0x55)}});
 }
 
 // Each point's label at the first place beside it (right or left, then a line farther up or down each
