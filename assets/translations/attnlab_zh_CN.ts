@@ -550,22 +550,6 @@
 <context>
     <name>ModelPresets</name>
     <message>
-        <source>BERT-base (12 × 64, n = 512)</source>
-        <translation>BERT-base (12 × 64，n = 512)</translation>
-    </message>
-    <message>
-        <source>GPT-2 small (12 × 64, n = 1024)</source>
-        <translation>GPT-2 small (12 × 64，n = 1024)</translation>
-    </message>
-    <message>
-        <source>LLaMA-7B (32 × 128, n = 2048)</source>
-        <translation>LLaMA-7B (32 × 128，n = 2048)</translation>
-    </message>
-    <message>
-        <source>Sparse Transformer: strided vs fixed</source>
-        <translation>Sparse Transformer：跨步 vs 固定</translation>
-    </message>
-    <message>
         <source>Longformer: full / sliding / dilated / global</source>
         <translation>Longformer：完整 / 滑动窗口 / 空洞 / 全局</translation>
     </message>
@@ -585,29 +569,83 @@
         <source>BERT-base layer FLOP breakdown</source>
         <translation>BERT-base 单层计算量分解</translation>
     </message>
+    <message>
+        <source>BERT-base (12 × 64, 12 layers, n = 512)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPT-2 small (12 × 64, 12 layers, n = 1024)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LLaMA-2-7B (32 × 128, 32 layers, n = 4096)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sparse Transformer: full / strided / fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>StreamingLLM: sliding window + attention sinks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prefix-LM: bidirectional prefix, causal continuation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Document masking: packed sequences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dilated window + global tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BigBird coloured by random / window / global</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sparse Transformer factorised: A(1) band, A(2) strided columns</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PatternView</name>
+    <message>
+        <source>diagonal added to an empty row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>component %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A(%1): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ViewInputs</name>
+    <message>
+        <source>%1 is bidirectional only: it has no causal form, so it is not drawn for causal attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is causal only: it has no bidirectional form, so it is not drawn without causal</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::AccuracyView</name>
-    <message>
-        <source>Error of the approximations against exact softmax attention</source>
-        <translation>近似方法相对精确 softmax 注意力的误差</translation>
-    </message>
-    <message>
-        <source>   |   relative error ‖out − out_full‖_F / ‖out_full‖_F over all %1 head(s), same Q, K, V; other parameters at their defaults; random methods: mean of %2 seeds, bars min–max</source>
-        <translation>   |   相对误差 ‖out − out_full‖_F / ‖out_full‖_F，覆盖全部 %1 个头，Q、K、V 相同；其余参数取默认值；随机方法：%2 个种子的均值，误差条为最小–最大</translation>
-    </message>
-    <message>
-        <source>features m (performer) · projected length k (linformer) · hashing rounds (lsh)</source>
-        <translation>特征数 m (performer) · 投影长度 k (linformer) · 哈希轮数 (lsh)</translation>
-    </message>
-    <message>
-        <source>relative error (Frobenius)</source>
-        <translation>相对误差 (Frobenius 范数)</translation>
-    </message>
-    <message>
-        <source>Relative error vs the method&apos;s own budget (log–log)</source>
-        <translation>相对误差随各方法自身预算的变化 (双对数)</translation>
-    </message>
     <message>
         <source>Computing exact attention and the approximations…</source>
         <translation>正在计算精确注意力与各近似方法…</translation>
@@ -619,10 +657,6 @@
     <message>
         <source>%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted</source>
         <translation>%1 %2 = %3：误差 %4 为 float32 舍入误差 (精确方法)，未绘出</translation>
-    </message>
-    <message>
-        <source>Exact softmax (full) is the reference; it is not plotted (error 0).</source>
-        <translation>以精确 softmax (full) 为参照，不绘出 (误差为 0)。</translation>
     </message>
     <message>
         <source>accuracy</source>
@@ -639,6 +673,89 @@
     <message>
         <source>%1 %2 = %3 left out: %4</source>
         <translation>%1 %2 = %3 未计入：%4</translation>
+    </message>
+    <message>
+        <source>Where the approximations of softmax attention work, and where they break</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>effective-weights error ‖W − W_full‖_F / ‖W_full‖_F (out = W·V per head)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output error ‖out − out_full‖_F / ‖out_full‖_F</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q, K × s = %1 (logits q·k/√d × %2); relative %3 over all %4 head(s), same Q, K, V; other parameters at their defaults; random methods: mean of %5 seeds, bars min–max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>relative error of the weights W</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>relative error of the output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 vs %2 at s = %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is bidirectional only: not measured for causal attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value of this sweep fits the inputs (see the notes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input scale s (Q, K × s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error vs input scale at a fixed budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>s of the budget panels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2 = %3: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error: %1. Exact softmax (full) is the reference (error 0).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3: the output is not finite (the kernel overflowed at this input scale), not plotted</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ExpressionComposer</name>
+    <message>
+        <source>e.g. band(8) | sink(4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A pattern expression: | union, &amp; intersection, ! complement, parentheses; checked as you type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert the operator %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Insert %1 at the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the pattern shown is the last valid expression)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -907,6 +1024,81 @@ range: %3</source>
     </message>
 </context>
 <context>
+    <name>attnlab::InferenceView</name>
+    <message>
+        <source>Decoding: KV cache and step time (h=%1, h_kv=%2, d=%3, L=%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>   |   KV cache: what one layer must keep after a step to produce every later token exactly, float32: retained keys × h_kv × (d + d_v) × 4 bytes, plus any recurrent state (docs/inference.md). Memory budget %1. Decoding step: one query row against a cache of n − 1 tokens, median of timed runs on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot decode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: out at n = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: never (≤ %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context length n (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV cache (bytes, float32)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV cache: %1 layers (solid), one layer (dotted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV cache of one layer vs context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>computing the cache sizes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory budget %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory budget %1 (this machine&apos;s RAM)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time per decoding step, one layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decoding step, measured (%1/%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decoding step, measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decoding steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnlab::MainWindow</name>
     <message>
         <source>Pattern</source>
@@ -1078,6 +1270,14 @@ Every other view works; run on a desktop session to use the lab.</source>
         <source>figure copied to the clipboard</source>
         <translation>图表已复制到剪贴板</translation>
     </message>
+    <message>
+        <source>Inference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ParameterPanel</name>
@@ -1246,14 +1446,6 @@ Every other view works; run on a desktop session to use the lab.</source>
         <translation>计时最大 n</translation>
     </message>
     <message>
-        <source>Compare (same inputs)</source>
-        <translation>对比 (相同输入)</translation>
-    </message>
-    <message>
-        <source>side by side with</source>
-        <translation>并排对比</translation>
-    </message>
-    <message>
         <source>queries see only keys j ≤ i</source>
         <translation>查询只能看到 j ≤ i 的键</translation>
     </message>
@@ -1264,6 +1456,114 @@ Every other view works; run on a desktop session to use the lab.</source>
     <message>
         <source>this variant is bidirectional only</source>
         <translation>该变体仅支持双向注意力</translation>
+    </message>
+    <message>
+        <source>KEY=VALUE … | title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This panel&apos;s own parameters, e.g. window=8 dilation=2, and after a | its title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>· fixed by the preset %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>= h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key/value heads h_kv: K and V have h_kv heads shared by groups of h / h_kv query heads (h_kv = 1: multi-query attention); must divide h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key/value heads h_kv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layers of the whole model whose KV cache the inference view adds up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this machine&apos;s RAM (%1 GiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the memory the KV cache may take: the inference view marks where each curve outgrows it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit as expression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch to the custom variant with an expression that gives exactly this pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mask M coloured by component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Components as separate heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The cat sat on the mat</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Words separated by spaces label the pattern&apos;s rows and columns when there are exactly n of them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>guide lines n², n√n, n</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy view: Q and K multiplied by s, the logits q·k/√d by s² (the softmax temperature)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy input scale s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>output: ‖out − out_full‖ / ‖out_full‖</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>effective weights: ‖W − W_full‖ / ‖W_full‖</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fixed by the preset %1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1386,6 +1686,19 @@ allowed: %4</source>
         <source>full attention: %1 MACs</source>
         <translation>完整注意力：%1 MACs</translation>
     </message>
+    <message>
+        <source>Pattern components as separate heads (A(1), A(2), …)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention pattern coloured by component</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+component %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ReceptiveFieldView</name>
@@ -1492,6 +1805,81 @@ allowed: %4</source>
     <message>
         <source>: field </source>
         <translation>：感受野 </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::RooflineView</name>
+    <message>
+        <source>Roofline of this machine: prefill vs one decoding step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline: FMA peak %1 GFLOP/s, memory %2 GB/s (threads: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>   |   h_kv=%1. Arithmetic intensity = 2 × MACs / bytes_min (the least memory traffic: docs/benchmarks.md, docs/inference.md); GFLOP/s = 2 × MACs / median time. Roof = min(FMA peak, intensity × STREAM-triad bandwidth); left of the ridge memory-bound, right of it compute-bound. Prefill: a full forward at n; decode: one token at context n. A kernel repeated on data that fits the caches (last level: %2) reads it from there and can pass the memory roof, which is measured on arrays larger than the cache.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>size unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>arithmetic intensity (flop per byte of minimum memory traffic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GFLOP/s (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prefill (filled circles) and one decoding step (open squares) under the roof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s FMA peak and memory bandwidth…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timing prefill and decoding…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>roof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ridge %1 flop/byte</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prefill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 GFLOP/s (cached)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 GFLOP/s, %4% of roof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>roofline</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1651,6 +2039,22 @@ allowed: %4</source>
     <message>
         <source>Measured layer time, stacked</source>
         <translation>实测层耗时 (堆叠)</translation>
+    </message>
+    <message>
+        <source> — CPU-starved (ringed, left out of fits and crossovers) at n = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>guide ∝ n²</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>guide ∝ n√n</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>guide ∝ n</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
