@@ -571,77 +571,77 @@
     </message>
     <message>
         <source>BERT-base (12 × 64, 12 layers, n = 512)</source>
-        <translation type="unfinished"></translation>
+        <translation>BERT-base (12 × 64，12 层，n = 512)</translation>
     </message>
     <message>
         <source>GPT-2 small (12 × 64, 12 layers, n = 1024)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPT-2 small (12 × 64，12 层，n = 1024)</translation>
     </message>
     <message>
         <source>LLaMA-2-7B (32 × 128, 32 layers, n = 4096)</source>
-        <translation type="unfinished"></translation>
+        <translation>LLaMA-2-7B (32 × 128，32 层，n = 4096)</translation>
     </message>
     <message>
         <source>LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)</source>
-        <translation type="unfinished"></translation>
+        <translation>LLaMA-2-70B (64 × 128，8 个键/值头，80 层，n = 4096)</translation>
     </message>
     <message>
         <source>Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)</source>
-        <translation type="unfinished"></translation>
+        <translation>Mistral-7B (32 × 128，8 个键/值头，32 层，窗口 4096，n = 8192)</translation>
     </message>
     <message>
         <source>Sparse Transformer: full / strided / fixed</source>
-        <translation type="unfinished"></translation>
+        <translation>Sparse Transformer：完整 / 跨步 / 固定</translation>
     </message>
     <message>
         <source>StreamingLLM: sliding window + attention sinks</source>
-        <translation type="unfinished"></translation>
+        <translation>StreamingLLM：滑动窗口 + 注意力汇聚令牌</translation>
     </message>
     <message>
         <source>Prefix-LM: bidirectional prefix, causal continuation</source>
-        <translation type="unfinished"></translation>
+        <translation>Prefix-LM：双向前缀，因果续写</translation>
     </message>
     <message>
         <source>Document masking: packed sequences</source>
-        <translation type="unfinished"></translation>
+        <translation>文档掩码：打包序列</translation>
     </message>
     <message>
         <source>Dilated window + global tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>空洞窗口 + 全局令牌</translation>
     </message>
     <message>
         <source>BigBird coloured by random / window / global</source>
-        <translation type="unfinished"></translation>
+        <translation>BigBird 按随机 / 窗口 / 全局着色</translation>
     </message>
     <message>
         <source>Sparse Transformer factorised: A(1) band, A(2) strided columns</source>
-        <translation type="unfinished"></translation>
+        <translation>Sparse Transformer 分解：A(1) 局部带，A(2) 跨步列</translation>
     </message>
 </context>
 <context>
     <name>PatternView</name>
     <message>
         <source>diagonal added to an empty row</source>
-        <translation type="unfinished"></translation>
+        <translation>已为空行补上对角元</translation>
     </message>
     <message>
         <source>component %1</source>
-        <translation type="unfinished"></translation>
+        <translation>组成部分 %1</translation>
     </message>
     <message>
         <source>A(%1): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>A(%1)：%2</translation>
     </message>
 </context>
 <context>
     <name>ViewInputs</name>
     <message>
         <source>%1 is bidirectional only: it has no causal form, so it is not drawn for causal attention</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 仅支持双向注意力：没有因果形式，因此因果注意力下不绘制</translation>
     </message>
     <message>
         <source>%1 is causal only: it has no bidirectional form, so it is not drawn without causal</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 仅支持因果注意力：没有双向形式，因此非因果时不绘制</translation>
     </message>
 </context>
 <context>
@@ -676,86 +676,86 @@
     </message>
     <message>
         <source>Where the approximations of softmax attention work, and where they break</source>
-        <translation type="unfinished"></translation>
+        <translation>softmax 注意力的各近似方法何时有效、何时失效</translation>
     </message>
     <message>
         <source>effective-weights error ‖W − W_full‖_F / ‖W_full‖_F (out = W·V per head)</source>
-        <translation type="unfinished"></translation>
+        <translation>有效权重误差 ‖W − W_full‖_F / ‖W_full‖_F (每个头 out = W·V)</translation>
     </message>
     <message>
         <source>output error ‖out − out_full‖_F / ‖out_full‖_F</source>
-        <translation type="unfinished"></translation>
+        <translation>输出误差 ‖out − out_full‖_F / ‖out_full‖_F</translation>
     </message>
     <message>
         <source>Q, K × s = %1 (logits q·k/√d × %2); relative %3 over all %4 head(s), same Q, K, V; other parameters at their defaults; random methods: mean of %5 seeds, bars min–max</source>
-        <translation type="unfinished"></translation>
+        <translation>Q、K × s = %1 (logits q·k/√d × %2)；全部 %4 个头上的相对%3，Q、K、V 相同；其他参数取默认值；随机方法：%5 个种子的均值，误差条为最小–最大值</translation>
     </message>
     <message>
         <source>relative error of the weights W</source>
-        <translation type="unfinished"></translation>
+        <translation>权重 W 的相对误差</translation>
     </message>
     <message>
         <source>relative error of the output</source>
-        <translation type="unfinished"></translation>
+        <translation>输出的相对误差</translation>
     </message>
     <message>
         <source>%1 vs %2 at s = %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 随 %2 变化 (s = %3)</translation>
     </message>
     <message>
         <source>%1 is bidirectional only: not measured for causal attention</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 仅支持双向注意力：因果注意力下不测量</translation>
     </message>
     <message>
         <source>no value of this sweep fits the inputs (see the notes)</source>
-        <translation type="unfinished"></translation>
+        <translation>本次扫描没有适用于当前输入的取值 (见注释)</translation>
     </message>
     <message>
         <source>input scale s (Q, K × s)</source>
-        <translation type="unfinished"></translation>
+        <translation>输入缩放 s (Q、K × s)</translation>
     </message>
     <message>
         <source>Error vs input scale at a fixed budget</source>
-        <translation type="unfinished"></translation>
+        <translation>固定预算下误差随输入缩放的变化</translation>
     </message>
     <message>
         <source>s of the budget panels</source>
-        <translation type="unfinished"></translation>
+        <translation>预算面板所用的 s</translation>
     </message>
     <message>
         <source>%1, %2 = %3: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2 = %3：%4</translation>
     </message>
     <message>
         <source>Error: %1. Exact softmax (full) is the reference (error 0).</source>
-        <translation type="unfinished"></translation>
+        <translation>误差：%1。以精确 softmax (full) 为基准 (误差 0)。</translation>
     </message>
     <message>
         <source>%1 %2 = %3: the output is not finite (the kernel overflowed at this input scale), not plotted</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 = %3：输出非有限值 (该输入缩放下核函数溢出)，未绘出</translation>
     </message>
 </context>
 <context>
     <name>attnlab::ExpressionComposer</name>
     <message>
         <source>e.g. band(8) | sink(4)</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 band(8) | sink(4)</translation>
     </message>
     <message>
         <source>A pattern expression: | union, &amp; intersection, ! complement, parentheses; checked as you type</source>
-        <translation type="unfinished"></translation>
+        <translation>模式表达式：| 并集，&amp; 交集，! 补集，可用括号；输入时即时检查</translation>
     </message>
     <message>
         <source>Insert the operator %1</source>
-        <translation type="unfinished"></translation>
+        <translation>插入运算符 %1</translation>
     </message>
     <message>
         <source>Insert %1 at the cursor</source>
-        <translation type="unfinished"></translation>
+        <translation>在光标处插入 %1</translation>
     </message>
     <message>
         <source>%1 (the pattern shown is the last valid expression)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (显示的是上一个有效表达式的模式)</translation>
     </message>
 </context>
 <context>
@@ -1027,75 +1027,75 @@ range: %3</source>
     <name>attnlab::InferenceView</name>
     <message>
         <source>Decoding: KV cache and step time (h=%1, h_kv=%2, d=%3, L=%4)</source>
-        <translation type="unfinished"></translation>
+        <translation>解码：KV 缓存与单步耗时 (h=%1，h_kv=%2，d=%3，L=%4)</translation>
     </message>
     <message>
         <source>   |   KV cache: what one layer must keep after a step to produce every later token exactly, float32: retained keys × h_kv × (d + d_v) × 4 bytes, plus any recurrent state (docs/inference.md). Memory budget %1. Decoding step: one query row against a cache of n − 1 tokens, median of timed runs on this machine.</source>
-        <translation type="unfinished"></translation>
+        <translation> | KV 缓存：单层在一步之后为精确生成后续所有令牌而必须保留的数据，float32：保留的键数 × h_kv × (d + d_v) × 4 字节，另加可能的循环状态 (docs/inference.md)。内存预算 %1。解码步：一个查询行对 n − 1 个令牌的缓存，取本机多次计时运行的中位数。</translation>
     </message>
     <message>
         <source>%1: cannot decode</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法解码</translation>
     </message>
     <message>
         <source>%1: out at n = %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：n = %2 时超出预算</translation>
     </message>
     <message>
         <source>%1: never (≤ %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：从不超出 (≤ %2)</translation>
     </message>
     <message>
         <source>context length n (tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文长度 n (令牌)</translation>
     </message>
     <message>
         <source>KV cache (bytes, float32)</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存 (字节，float32)</translation>
     </message>
     <message>
         <source>KV cache: %1 layers (solid), one layer (dotted)</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存：%1 层 (实线)，单层 (点线)</translation>
     </message>
     <message>
         <source>KV cache of one layer vs context</source>
-        <translation type="unfinished"></translation>
+        <translation>单层 KV 缓存随上下文长度的变化</translation>
     </message>
     <message>
         <source>computing the cache sizes…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在计算缓存大小…</translation>
     </message>
     <message>
         <source>memory budget %1</source>
-        <translation type="unfinished"></translation>
+        <translation>内存预算 %1</translation>
     </message>
     <message>
         <source>memory budget %1 (this machine&apos;s RAM)</source>
-        <translation type="unfinished"></translation>
+        <translation>内存预算 %1 (本机内存)</translation>
     </message>
     <message>
         <source>time per decoding step, one layer</source>
-        <translation type="unfinished"></translation>
+        <translation>单层每个解码步耗时</translation>
     </message>
     <message>
         <source>Decoding step, measured (%1/%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>解码步实测 (%1/%2)</translation>
     </message>
     <message>
         <source>Decoding step, measured</source>
-        <translation type="unfinished"></translation>
+        <translation>解码步实测</translation>
     </message>
     <message>
         <source>measuring…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测量…</translation>
     </message>
     <message>
         <source>no measurement</source>
-        <translation type="unfinished"></translation>
+        <translation>无测量</translation>
     </message>
     <message>
         <source>decoding steps</source>
-        <translation type="unfinished"></translation>
+        <translation>解码步</translation>
     </message>
 </context>
 <context>
@@ -1272,11 +1272,11 @@ Every other view works; run on a desktop session to use the lab.</source>
     </message>
     <message>
         <source>Inference</source>
-        <translation type="unfinished"></translation>
+        <translation>推理</translation>
     </message>
     <message>
         <source>Roofline</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶线</translation>
     </message>
 </context>
 <context>
@@ -1459,111 +1459,111 @@ Every other view works; run on a desktop session to use the lab.</source>
     </message>
     <message>
         <source>KEY=VALUE … | title</source>
-        <translation type="unfinished"></translation>
+        <translation>参数=值 … | 标题</translation>
     </message>
     <message>
         <source>This panel&apos;s own parameters, e.g. window=8 dilation=2, and after a | its title</source>
-        <translation type="unfinished"></translation>
+        <translation>本面板自己的参数，例如 window=8 dilation=2；| 之后为其标题</translation>
     </message>
     <message>
         <source>· fixed by the preset %1</source>
-        <translation type="unfinished"></translation>
+        <translation>· 由预设 %1 固定</translation>
     </message>
     <message>
         <source>= h</source>
-        <translation type="unfinished"></translation>
+        <translation>= h</translation>
     </message>
     <message>
         <source>key/value heads h_kv: K and V have h_kv heads shared by groups of h / h_kv query heads (h_kv = 1: multi-query attention); must divide h</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数 h_kv：K 和 V 有 h_kv 个头，每 h / h_kv 个查询头为一组共享一个 (h_kv = 1：多查询注意力)；须整除 h</translation>
     </message>
     <message>
         <source>key/value heads h_kv</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数 h_kv</translation>
     </message>
     <message>
         <source>Inference</source>
-        <translation type="unfinished"></translation>
+        <translation>推理</translation>
     </message>
     <message>
         <source>layers of the whole model whose KV cache the inference view adds up</source>
-        <translation type="unfinished"></translation>
+        <translation>整个模型的层数，推理视图据此累加 KV 缓存</translation>
     </message>
     <message>
         <source>model layers</source>
-        <translation type="unfinished"></translation>
+        <translation>模型层数</translation>
     </message>
     <message>
         <source> GiB</source>
-        <translation type="unfinished"></translation>
+        <translation> GiB</translation>
     </message>
     <message>
         <source>this machine&apos;s RAM (%1 GiB)</source>
-        <translation type="unfinished"></translation>
+        <translation>本机内存 (%1 GiB)</translation>
     </message>
     <message>
         <source>the memory the KV cache may take: the inference view marks where each curve outgrows it</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 缓存可占用的内存：推理视图会标出每条曲线超出它的位置</translation>
     </message>
     <message>
         <source>memory budget</source>
-        <translation type="unfinished"></translation>
+        <translation>内存预算</translation>
     </message>
     <message>
         <source>Edit as expression</source>
-        <translation type="unfinished"></translation>
+        <translation>以表达式编辑</translation>
     </message>
     <message>
         <source>Switch to the custom variant with an expression that gives exactly this pattern</source>
-        <translation type="unfinished"></translation>
+        <translation>切换到自定义变体，并使用恰好给出此模式的表达式</translation>
     </message>
     <message>
         <source>Mask M coloured by component</source>
-        <translation type="unfinished"></translation>
+        <translation>按组成部分着色的掩码 M</translation>
     </message>
     <message>
         <source>Components as separate heads</source>
-        <translation type="unfinished"></translation>
+        <translation>各组成部分作为独立的头</translation>
     </message>
     <message>
         <source>The cat sat on the mat</source>
-        <translation type="unfinished"></translation>
+        <translation>一只 猫 坐 在 垫子 上</translation>
     </message>
     <message>
         <source>Words separated by spaces label the pattern&apos;s rows and columns when there are exactly n of them</source>
-        <translation type="unfinished"></translation>
+        <translation>以空格分隔的词恰好为 n 个时，用作模式的行列标签</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌</translation>
     </message>
     <message>
         <source>guide lines n², n√n, n</source>
-        <translation type="unfinished"></translation>
+        <translation>参考线 n²、n√n、n</translation>
     </message>
     <message>
         <source>accuracy view: Q and K multiplied by s, the logits q·k/√d by s² (the softmax temperature)</source>
-        <translation type="unfinished"></translation>
+        <translation>精度视图：Q 和 K 乘以 s，logits q·k/√d 乘以 s² (即 softmax 温度)</translation>
     </message>
     <message>
         <source>accuracy input scale s</source>
-        <translation type="unfinished"></translation>
+        <translation>精度输入缩放 s</translation>
     </message>
     <message>
         <source>output: ‖out − out_full‖ / ‖out_full‖</source>
-        <translation type="unfinished"></translation>
+        <translation>输出：‖out − out_full‖ / ‖out_full‖</translation>
     </message>
     <message>
         <source>effective weights: ‖W − W_full‖ / ‖W_full‖</source>
-        <translation type="unfinished"></translation>
+        <translation>有效权重：‖W − W_full‖ / ‖W_full‖</translation>
     </message>
     <message>
         <source>accuracy error</source>
-        <translation type="unfinished"></translation>
+        <translation>精度误差</translation>
     </message>
     <message>
         <source>Fixed by the preset %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>由预设 %1 固定：%2</translation>
     </message>
 </context>
 <context>
@@ -1688,16 +1688,17 @@ allowed: %4</source>
     </message>
     <message>
         <source>Pattern components as separate heads (A(1), A(2), …)</source>
-        <translation type="unfinished"></translation>
+        <translation>模式各组成部分作为独立的头 (A(1)、A(2)、…)</translation>
     </message>
     <message>
         <source>Attention pattern coloured by component</source>
-        <translation type="unfinished"></translation>
+        <translation>按组成部分着色的注意力模式</translation>
     </message>
     <message>
         <source>
 component %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>
+组成部分 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1811,75 +1812,75 @@ component %1: %2</source>
     <name>attnlab::RooflineView</name>
     <message>
         <source>Roofline of this machine: prefill vs one decoding step</source>
-        <translation type="unfinished"></translation>
+        <translation>本机屋顶线：预填充与单个解码步对比</translation>
     </message>
     <message>
         <source>Roofline: FMA peak %1 GFLOP/s, memory %2 GB/s (threads: %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶线：FMA 峰值 %1 GFLOP/s，内存 %2 GB/s (线程数：%3)</translation>
     </message>
     <message>
         <source>   |   h_kv=%1. Arithmetic intensity = 2 × MACs / bytes_min (the least memory traffic: docs/benchmarks.md, docs/inference.md); GFLOP/s = 2 × MACs / median time. Roof = min(FMA peak, intensity × STREAM-triad bandwidth); left of the ridge memory-bound, right of it compute-bound. Prefill: a full forward at n; decode: one token at context n. A kernel repeated on data that fits the caches (last level: %2) reads it from there and can pass the memory roof, which is measured on arrays larger than the cache.</source>
-        <translation type="unfinished"></translation>
+        <translation> | h_kv=%1。算术强度 = 2 × MACs / bytes_min (最小内存访问量：docs/benchmarks.md、docs/inference.md)；GFLOP/s = 2 × MACs / 耗时中位数。屋顶 = min(FMA 峰值, 算术强度 × STREAM-triad 带宽)；脊点左侧受内存限制，右侧受计算限制。预填充：长度 n 的完整前向计算；解码：上下文长度 n 下的单个令牌。若内核反复处理能装入 CPU 缓存 (末级：%2) 的数据，会直接从缓存读取，因而可能越过内存屋顶——后者是在大于缓存的数组上测得的。</translation>
     </message>
     <message>
         <source>size unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>大小未知</translation>
     </message>
     <message>
         <source>arithmetic intensity (flop per byte of minimum memory traffic)</source>
-        <translation type="unfinished"></translation>
+        <translation>算术强度 (每字节最小内存访问量的 flop 数)</translation>
     </message>
     <message>
         <source>GFLOP/s (measured)</source>
-        <translation type="unfinished"></translation>
+        <translation>GFLOP/s (实测)</translation>
     </message>
     <message>
         <source>Prefill (filled circles) and one decoding step (open squares) under the roof</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶下的预填充 (实心圆) 与单个解码步 (空心方块)</translation>
     </message>
     <message>
         <source>measuring this machine&apos;s FMA peak and memory bandwidth…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测量本机的 FMA 峰值与内存带宽…</translation>
     </message>
     <message>
         <source>timing prefill and decoding…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在为预填充和解码计时…</translation>
     </message>
     <message>
         <source>no measurement</source>
-        <translation type="unfinished"></translation>
+        <translation>无测量</translation>
     </message>
     <message>
         <source>roof</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶</translation>
     </message>
     <message>
         <source>ridge %1 flop/byte</source>
-        <translation type="unfinished"></translation>
+        <translation>脊点 %1 flop/byte</translation>
     </message>
     <message>
         <source>decode</source>
-        <translation type="unfinished"></translation>
+        <translation>解码</translation>
     </message>
     <message>
         <source>prefill</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充</translation>
     </message>
     <message>
         <source>%1 %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2：%3</translation>
     </message>
     <message>
         <source>%1 %2: %3 GFLOP/s (cached)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2：%3 GFLOP/s (命中缓存)</translation>
     </message>
     <message>
         <source>%1 %2: %3 GFLOP/s, %4% of roof</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2：%3 GFLOP/s，达屋顶的 %4%</translation>
     </message>
     <message>
         <source>roofline</source>
-        <translation type="unfinished"></translation>
+        <translation>屋顶线</translation>
     </message>
 </context>
 <context>
@@ -2042,19 +2043,19 @@ component %1: %2</source>
     </message>
     <message>
         <source> — CPU-starved (ringed, left out of fits and crossovers) at n = %1</source>
-        <translation type="unfinished"></translation>
+        <translation> — n = %1 处 CPU 资源不足 (带圈标记，不参与拟合与交叉点计算)</translation>
     </message>
     <message>
         <source>guide ∝ n²</source>
-        <translation type="unfinished"></translation>
+        <translation>参考线 ∝ n²</translation>
     </message>
     <message>
         <source>guide ∝ n√n</source>
-        <translation type="unfinished"></translation>
+        <translation>参考线 ∝ n√n</translation>
     </message>
     <message>
         <source>guide ∝ n</source>
-        <translation type="unfinished"></translation>
+        <translation>参考线 ∝ n</translation>
     </message>
 </context>
 </TS>
