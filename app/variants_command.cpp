@@ -67,6 +67,17 @@ std::string variantsJson() {
             json.key("description").value(spec.description);
             json.endObject();
         }
+        json.endArray();
+        json.key("accuracy_sweeps").beginArray();
+        for (const auto& sweep : variant.accuracySweeps) {
+            json.beginObject();
+            json.key("family").value(sweep.family);
+            json.key("label").value(sweep.label);
+            json.key("parameter").value(sweep.parameter);
+            json.key("axis").value(sweep.axis);
+            json.key("note").value(sweep.note);
+            json.endObject();
+        }
         json.endArray().endObject();
     }
     json.endArray().endObject();

@@ -399,22 +399,6 @@
         <translation>linear</translation>
     </message>
     <message>
-        <source>linformer, Gaussian E, F vs k</source>
-        <translation>linformer，高斯随机 E、F，随 k 变化</translation>
-    </message>
-    <message>
-        <source>linformer, pooling vs k</source>
-        <translation>linformer，池化，随 k 变化</translation>
-    </message>
-    <message>
-        <source>lsh (shared_qk=false) vs rounds</source>
-        <translation>lsh (shared_qk=false)，随哈希轮数变化</translation>
-    </message>
-    <message>
-        <source>performer vs features m</source>
-        <translation>performer，随特征数 m 变化</translation>
-    </message>
-    <message>
         <source>tiled</source>
         <translation>tiled</translation>
     </message>
@@ -545,6 +529,54 @@
     <message>
         <source>an expression of at most 1000 characters, parentheses nested at most 64 deep</source>
         <translation>不超过 1000 个字符的表达式，括号嵌套不超过 64 层</translation>
+    </message>
+    <message>
+        <source>performer (FAVOR+)</source>
+        <translation>performer (FAVOR+)</translation>
+    </message>
+    <message>
+        <source>random features m</source>
+        <translation>随机特征数 m</translation>
+    </message>
+    <message>
+        <source>FAVOR+ estimates exp(q·k/√d) by random features whose variance grows exponentially with (‖q‖² + ‖k‖²)/√d: close for small logits, far off for large ones whatever m</source>
+        <translation>FAVOR+ 用随机特征估计 exp(q·k/√d)，其方差随 (‖q‖² + ‖k‖²)/√d 指数增长：logits 小时接近，logits 大时无论 m 多大都偏差很远</translation>
+    </message>
+    <message>
+        <source>linformer, untrained Gaussian E, F</source>
+        <translation>linformer，未训练的高斯 E、F</translation>
+    </message>
+    <message>
+        <source>projected length k</source>
+        <translation>投影长度 k</translation>
+    </message>
+    <message>
+        <source>untrained Gaussian E, F: random mixtures of all keys, not the learned projections of the paper, so no k &lt; n keeps softmax&apos;s few large weights</source>
+        <translation>未训练的高斯 E、F：所有键的随机混合，而非论文中学到的投影，因此任何 k &lt; n 都保不住 softmax 的少数大权重</translation>
+    </message>
+    <message>
+        <source>linformer, mean pooling E = F</source>
+        <translation>linformer，均值池化 E = F</translation>
+    </message>
+    <message>
+        <source>pooling averages k blocks of neighbouring keys: exact at k = n</source>
+        <translation>池化把相邻的键分成 k 块取平均：k = n 时精确</translation>
+    </message>
+    <message>
+        <source>lsh (shared_qk=false)</source>
+        <translation>lsh (shared_qk=false)</translation>
+    </message>
+    <message>
+        <source>hashing rounds</source>
+        <translation>哈希轮数</translation>
+    </message>
+    <message>
+        <source>LSH keeps only the keys hashed into the query&apos;s bucket: where softmax is flat (small logits) the dropped keys hold most of the weight, and with separate Q and K the key with the largest q·k need not share the query&apos;s bucket; more rounds keep more keys</source>
+        <translation>LSH 只保留哈希到查询所在桶中的键：softmax 平坦时 (logits 小)，被丢弃的键占了大部分权重；而 Q 与 K 分开时，q·k 最大的键未必与查询同桶；轮数越多，保留的键越多</translation>
+    </message>
+    <message>
+        <source>window + 4 sinks</source>
+        <translation>窗口 + 4 个汇聚令牌</translation>
     </message>
 </context>
 <context>
@@ -1564,6 +1596,14 @@ Every other view works; run on a desktop session to use the lab.</source>
     <message>
         <source>Fixed by the preset %1: %2</source>
         <translation>由预设 %1 固定：%2</translation>
+    </message>
+    <message>
+        <source>Compare (same inputs)</source>
+        <translation>对比 (相同输入)</translation>
+    </message>
+    <message>
+        <source>side by side with</source>
+        <translation>并排对比</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // panel and the key with what each series means.
 #include "views/figures/accuracy_view.h"
 #include "views/figures/accuracy_view_snapshot.h"
+#include "views/i18n/language.h"
 
 #include "views/plot/plot_axes.h"
 
@@ -138,8 +139,8 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
     std::vector<double> xs;
     for (const Curve* curve : own)
         for (const std::string& value : curve->sweep->values) xs.push_back(std::stod(value));
-    const Axis x = Axis::fitted(text(own.front()->sweep->axis), AxisScale::Log2, xs);
-    const PlotAxes axes(painter, area, x, y, tr("%1 vs %2 at s = %3").arg(text(variant.displayName), text(own.front()->sweep->axis))
+    const Axis x = Axis::fitted(coreText(own.front()->sweep->axis), AxisScale::Log2, xs);
+    const PlotAxes axes(painter, area, x, y, tr("%1 vs %2 at s = %3").arg(coreText(variant.displayName), coreText(own.front()->sweep->axis))
                                                  .arg(m_settings.accuracyInputScale, 0, 'g', 4));
     axes.drawAxes();
     const bool measured = std::any_of(m_snapshot->measurements.begin(), m_snapshot->measurements.end(), [&](const Measurement& point) {
@@ -147,7 +148,7 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
     });
     if (!measured) {
         axes.drawNotice(variant.causalSupport == CausalSupport::BidirectionalOnly && m_settings.causal
-                            ? tr("%1 is bidirectional only: not measured for causal attention").arg(text(variant.displayName))
+                            ? tr("%1 is bidirectional only: not measured for causal attention").arg(coreText(variant.displayName))
                             : tr("no value of this sweep fits the inputs (see the notes)"));
         return;
     }
@@ -162,7 +163,7 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
     std::vector<LegendEntry> legend;
     for (const Curve* curve : own) {
         drawCurve(painter, axes, m_snapshot->measurements, curve->sweep->family, {}, curve->color, Qt::SolidLine, QString());
-        legend.push_back({text(curve->sweep->label), curve->color});
+        legend.push_back({coreText(curve->sweep->label), curve->color});
     }
     axes.drawLegend(legend, Qt::BottomLeftCorner);
 }
@@ -180,7 +181,7 @@ void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const 
         if (std::none_of(points.begin(), points.end(), [&](const Measurement& point) { return point.family == curve.sweep->family; }))
             continue;
         drawCurve(painter, axes, points, curve.sweep->family, {}, curve.color, Qt::SolidLine, QString());
-        legend.push_back({QStringLiteral("%1, %2 = %3").arg(text(curve.sweep->label), text(curve.sweep->parameter), text(curve.sweep->scaleBudget)),
+        legend.push_back({QStringLiteral("%1, %2 = %3").arg(coreText(curve.sweep->label), text(curve.sweep->parameter), text(curve.sweep->scaleBudget)),
                           curve.color});
     }
     int reference = 0;
@@ -216,7 +217,7 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
     QStringList notes;
     notes << tr("Error: %1. Exact softmax (full) is the reference (error 0).").arg(measureText());
     for (const Curve& curve : budgetCurves())
-        if (!curve.sweep->note.empty()) notes << QStringLiteral("%1: %2").arg(text(curve.sweep->label), text(curve.sweep->note));
+        if (!curve.sweep->note.empty()) notes << QStringLiteral("%1: %2").arg(coreText(curve.sweep->label), coreText(curve.sweep->note));
     notes << m_snapshot->notes;
     for (const Measurement& point : m_snapshot->measurements)
         if (!std::isfinite(point.error))

@@ -1,5 +1,7 @@
 #include "views/figures/inference_view.h"
 
+#include "views/i18n/language.h"
+
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 
@@ -120,7 +122,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
             ys.push_back(point.layerBytes);
             ys.push_back(point.layerBytes * layers(m_settings));
         }
-        const QString name = QString::fromStdString(curve.choice.label);
+        const QString name = coreText(curve.choice.label);
         const QString text = !curve.error.empty() ? tr("%1: cannot decode").arg(name)
                              : curve.runsOutAt   ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
                                                  : tr("%1: never (≤ %2)").arg(name, bytesText(maxBytes(curve) * layers(m_settings)));
@@ -142,7 +144,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     for (std::size_t k = 0; k < m_curves.size(); ++k) {
         const KvCacheCurve& curve = m_curves[k];
         const QColor color = seriesColor(static_cast<int>(k));
-        Series model{QString::fromStdString(curve.choice.label), color, {}, Qt::SolidLine, false};
+        Series model{coreText(curve.choice.label), color, {}, Qt::SolidLine, false};
         Series layer{model.name, color, {}, Qt::DotLine, false};
         for (const KvCachePoint& point : curve.points) {
             model.points.emplace_back(static_cast<double>(point.n), point.layerBytes * layers(m_settings));
@@ -212,7 +214,7 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
         return;
     }
     for (std::size_t k = 0; k < m_choices.size(); ++k) {
-        Series series{QString::fromStdString(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
+        Series series{coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
         std::vector<DecodeTiming> points;
         for (const DecodeTiming& timing : m_timings)
             if (timing.series == static_cast<int>(k) && timing.valid()) points.push_back(timing);

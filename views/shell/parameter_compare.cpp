@@ -17,9 +17,9 @@
 namespace attnlab {
 
 QWidget* ParameterPanel::buildCompareGroup() {
-    auto* group = new QGroupBox(QStringLiteral("Compare (same inputs)"), this);
+    auto* group = new QGroupBox(tr("Compare (same inputs)"), this);
     auto* form = new QFormLayout(group);
-    m_compare = new QCheckBox(QStringLiteral("side by side with"), group);
+    m_compare = new QCheckBox(tr("side by side with"), group);
     form->addRow(m_compare);
     for (int k = 0; k < 3; ++k) {
         QComboBox* combo = makeVariantCombo(k > 0);
