@@ -194,7 +194,7 @@ std::optional<ReceptiveFieldView::CellInfo> ReceptiveFieldView::cellAt(const QRe
 // Painting (one path for the screen and every export)
 
 void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) const {
-    FigureView::paintFrame(painter, rect, title(), caption());
+    const QRectF body = FigureView::paintFrame(painter, rect, title(), caption());
     if (!m_snapshot) {
         painter.drawText(rect, Qt::AlignCenter, ReceptiveFieldView::tr("Computing the receptive field…"));
         return;
@@ -221,7 +221,9 @@ void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) cons
     const double legendHeight = static_cast<double>(legend.size()) * kLegendLine + 8;
     const QRectF spare(hopLegend.left(), hopLegend.bottom() + 4, hopLegend.width(), layout.heatmaps.bottom() + kLegendHeight - hopLegend.bottom() - 4);
     const bool legendLeft = spare.height() >= legendHeight;
-    const QRectF curves = legendLeft ? layout.curves : layout.curves.adjusted(0, 0, 0, -legendHeight);
+    // A caption longer than kCaptionReserve (e.g. many variants listed) takes room from the curves.
+    const QRectF curvesArea = layout.curves.adjusted(0, 0, 0, std::min(0.0, body.bottom() - layout.curves.bottom()));
+    const QRectF curves = legendLeft ? curvesArea : curvesArea.adjusted(0, 0, 0, -legendHeight);
     paintCurves(painter, curves);
     paintLegendRows(painter, legendLeft ? spare : QRectF(curves.left() + 12, curves.bottom() + 6, curves.width() - 12, legendHeight), legend);
 }

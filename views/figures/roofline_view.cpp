@@ -149,7 +149,11 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
                                  : tr("%1 %2: %3 GFLOP/s, %4% of roof")
                                        .arg(QString::fromStdString(point.label), kind, rate,
                                             QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
-        const double width = metrics.horizontalAdvance(text) + 4;
+        // Elided to the wider side of the point, so the label fits inside the plot on that side.
+        const QRectF plot = axes.plotRect();
+        const double room = std::max(plot.right() - at.x() - 8, at.x() - 8 - plot.left()) - 4;
+        const QString shown = metrics.elidedText(text, Qt::ElideRight, std::max(0.0, room));
+        const double width = metrics.horizontalAdvance(shown) + 4;
         // Right of the point, then left, each at 0, ±1, ±2, … lines up or down.
         std::vector<QPointF> corners;
         for (int shift = 0; shift <= 12; ++shift) {
@@ -169,9 +173,12 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
                 break;
             }
         }
+        if (!placed)
+            box.moveTopLeft({std::clamp(box.left(), plot.left(), std::max(plot.left(), plot.right() - box.width())),
+                             std::clamp(box.top(), plot.top(), std::max(plot.top(), plot.bottom() - box.height()))});
         taken.push_back(box);
         painter.setPen(color.darker(150));
-        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, text);
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, shown);
     }
     painter.restore();
     if (!notes.empty()) axes.drawLegend(notes, Qt::BottomRightCorner);

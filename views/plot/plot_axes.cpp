@@ -189,17 +189,23 @@ void PlotAxes::drawAxes() const {
     const QPen gridPen(QColor(0xE4, 0xE4, 0xE4), 0.8);
     const QPen tickPen(QColor(0x44, 0x44, 0x44), 1.0);
 
+    // A label that would touch the previous one (or leave the panel) is skipped: its tick stays, unlabelled.
+    double previousRight = m_area.left() - kGap;
     for (const Tick& tick : ticks(m_x)) {
         const double x = mapX(tick.value);
-        painter.setPen(gridPen);
-        if (tick.labelled) painter.drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
-        painter.setPen(tickPen);
-        painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (tick.labelled ? 4 : 2)));
-        if (!tick.labelled) continue;
-        const QString text = m_x.categories.isEmpty() ? m_x.format(tick.value) : m_x.categories[static_cast<int>(tick.value)];
+        const QString text = !tick.labelled ? QString()
+                             : m_x.categories.isEmpty() ? m_x.format(tick.value)
+                                                        : m_x.categories[static_cast<int>(tick.value)];
         const double width = metrics.horizontalAdvance(text);
-        painter.drawText(QRectF(x - width / 2 - 1, m_plot.bottom() + kGap + 2, width + 2, metrics.height()),
-                         Qt::AlignCenter, text);
+        const QRectF box(x - width / 2 - 1, m_plot.bottom() + kGap + 2, width + 2, metrics.height());
+        const bool labelled = tick.labelled && box.left() >= previousRight + kGap && box.right() <= m_area.right();
+        painter.setPen(gridPen);
+        if (labelled) painter.drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
+        painter.setPen(tickPen);
+        painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (labelled ? 4 : 2)));
+        if (!labelled) continue;
+        painter.drawText(box, Qt::AlignCenter, text);
+        previousRight = box.right();
     }
     for (const Tick& tick : ticks(m_y)) {
         const double y = mapY(tick.value);
@@ -233,7 +239,7 @@ void PlotAxes::drawAxes() const {
         bold.setBold(true);
         painter.setFont(bold);
         painter.drawText(QRectF(m_area.left(), m_area.top(), m_area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         m_title);
+                         QFontMetricsF(bold, painter.device()).elidedText(m_title, Qt::ElideRight, m_area.width()));
     }
     painter.restore();
 }
@@ -352,17 +358,28 @@ void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner co
     painter.save();
     const QFontMetricsF metrics = metricsOf(painter);
     const double swatch = 20.0, line = metrics.height();
+    // The legend stays inside the plot so it never covers tick or axis labels: names are elided to the
+    // plot's width and entries that do not fit its height are left out.
+    const double inset = 6.0;
+    const double widest = std::max(0.0, m_plot.width() - 2 * inset - swatch - 3 * kGap);
     double textWidth = 0;
     for (const LegendEntry& entry : entries) textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.name));
-    const QSizeF size(swatch + 3 * kGap + textWidth, entries.size() * line + 2 * kGap);
+    textWidth = std::min(textWidth, widest);
+    const std::size_t fitting = static_cast<std::size_t>(std::max(0.0, (m_plot.height() - 2 * inset - 2 * kGap) / line));
+    const std::size_t shown = std::min(entries.size(), fitting);
+    if (shown == 0) {
+        painter.restore();
+        return;
+    }
+    const QSizeF size(swatch + 3 * kGap + textWidth, shown * line + 2 * kGap);
     const bool left = corner == Qt::TopLeftCorner || corner == Qt::BottomLeftCorner;
     const bool top = corner == Qt::TopLeftCorner || corner == Qt::TopRightCorner;
-    const QPointF origin(left ? m_plot.left() + 6 : m_plot.right() - 6 - size.width(),
-                         top ? m_plot.top() + 6 : m_plot.bottom() - 6 - size.height());
+    const QPointF origin(left ? m_plot.left() + inset : m_plot.right() - inset - size.width(),
+                         top ? m_plot.top() + inset : m_plot.bottom() - inset - size.height());
     painter.setPen(QPen(QColor(0xBB, 0xBB, 0xBB), 0.8));
     painter.setBrush(QColor(255, 255, 255, 230));
     painter.drawRect(QRectF(origin, size));
-    for (std::size_t k = 0; k < entries.size(); ++k) {
+    for (std::size_t k = 0; k < shown; ++k) {
         const LegendEntry& entry = entries[k];
         const double y = origin.y() + kGap + k * line + line / 2;
         const double x = origin.x() + kGap;
@@ -376,7 +393,7 @@ void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner co
         }
         painter.setPen(Qt::black);
         painter.drawText(QRectF(x + swatch + kGap, y - line / 2, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         entry.name);
+                         metrics.elidedText(entry.name, Qt::ElideRight, textWidth + 0.5));
     }
     painter.restore();
 }
