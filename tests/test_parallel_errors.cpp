@@ -26,7 +26,11 @@ void* operator new(std::size_t size) {
     if (void* memory = std::malloc(size == 0 ? 1 : size)) return memory;
     throw std::bad_alloc();
 }
-// The library's operator delete releases with std::free, which matches the malloc above.
+// Released with std::free to match the malloc above (AddressSanitizer checks the pair). GCC cannot see
+// that the two replacements belong together and warns where it inlines a delete.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* memory) noexcept { std::free(memory); }
+void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
 
 namespace attnlab::testing {
 namespace {
