@@ -78,8 +78,11 @@ QStringList englishWords(const QString& text) {
     static const QRegularExpression letter(QStringLiteral("[A-Za-z]"));
     // Hyphenated proper names and the repository's document paths (docs/inference.md) are names as a whole.
     static const QRegularExpression names(QStringLiteral("\\bPrefix-LM\\b|\\bSTREAM-triad\\b|\\bdocs/[a-z_]+\\.md\\b"));
+    // A word cut by eliding (shared_qk=fals…) is part of an allowed identifier or of a word judged in
+    // the full text elsewhere: the cut piece is left out.
+    static const QRegularExpression elided(QStringLiteral("[A-Za-z0-9_]+…$"));
     QStringList found;
-    for (auto match = word.globalMatch(QString(text).remove(names)); match.hasNext();) {
+    for (auto match = word.globalMatch(QString(text).remove(names).remove(elided)); match.hasNext();) {
         const QString candidate = match.next().captured();
         if (candidate.count(letter) < 2) continue;
         if (!allowedWords().count(candidate) && !allowedWords().count(candidate.toLower())) found << candidate;
