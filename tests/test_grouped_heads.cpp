@@ -94,6 +94,9 @@ double extraBytesOfRun(const VariantInfo& variant, const AttentionInputs& inputs
 // A kernel that copied each key/value head h/h_kv times would add (h − h_kv)·n·(d + dv) floats (7.3 MB
 // here); a grouped run must add no more than the same run on ungrouped K and V, within half of that.
 TEST_P(EveryVariant, GroupedRunDoesNotPayForRepeatedKeysAndValues) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer's allocator keeps freed memory in quarantine: resident memory says nothing here";
+#endif
     const VariantInfo& variant = requireVariant(GetParam());
     constexpr int heads = 8, kvHeads = 1;
     constexpr std::int64_t n = 2048, d = 64;
