@@ -7,6 +7,8 @@
 #include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
+#include "gui_test_main.h"
+
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 #include "views/shell/parameter_panel.h"
@@ -136,16 +138,6 @@ protected:
 };
 
 // main() of a main-window test program named `name`.
-inline int runMainWindowTests(int argc, char** argv, const char* name) {
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication app(argc, argv);
-    QTemporaryDir settingsDir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("attnlab-tests"));
-    QCoreApplication::setApplicationName(QString::fromLatin1(name));
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}
+inline int runMainWindowTests(int argc, char** argv, const char* name) { return guitest::runGuiTests(argc, argv, name); }
 
 } // namespace attnlab::mainwindowtest

@@ -8,6 +8,8 @@
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 
+#include "gui_test_main.h"
+
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -104,13 +106,4 @@ INSTANTIATE_TEST_SUITE_P(Languages, FigureLayout, ::testing::Values("en", "zh_CN
 } // namespace
 } // namespace attnlab
 
-int main(int argc, char** argv) {
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication app(argc, argv);
-    QTemporaryDir settingsDir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QApplication::setOrganizationName(QStringLiteral("attnlab-test"));
-    QApplication::setApplicationName(QStringLiteral("test_figure_layout"));
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}
+int main(int argc, char** argv) { return attnlab::guitest::runGuiTests(argc, argv, "test_figure_layout"); }

@@ -6,6 +6,8 @@
 #include "views/shell/parameter_panel.h"
 #include "views/shell/wheel_guard.h"
 
+#include "gui_test_main.h"
+
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -151,13 +153,4 @@ TEST_F(Polish, TheLanguageMenuStoresTheChoiceAndSaysItAppliesAfterARestart) {
 } // namespace
 } // namespace attnlab
 
-int main(int argc, char** argv) {
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication app(argc, argv);
-    QTemporaryDir settingsDir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QApplication::setOrganizationName(QStringLiteral("attnlab-test"));
-    QApplication::setApplicationName(QStringLiteral("test_polish"));
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}
+int main(int argc, char** argv) { return attnlab::guitest::runGuiTests(argc, argv, "test_polish"); }

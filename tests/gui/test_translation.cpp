@@ -13,6 +13,8 @@
 #include "core/analysis/timing_sweep.h"
 #include "core/registry.h"
 
+#include "gui_test_main.h"
+
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
@@ -224,16 +226,9 @@ TEST_F(ChineseWindow, EveryFigurePaintsChineseText) {
 } // namespace attnlab
 
 int main(int argc, char** argv) {
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication app(argc, argv);
-    QTemporaryDir settingsDir;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
-    QApplication::setOrganizationName(QStringLiteral("attnlab-test"));
-    QApplication::setApplicationName(QStringLiteral("test_translation"));
-    if (!attnlab::installLanguage(QStringLiteral("zh_CN"))) {
+    return attnlab::guitest::runGuiTests(argc, argv, "test_translation", [] {
+        if (attnlab::installLanguage(QStringLiteral("zh_CN"))) return true;
         std::fprintf(stderr, "the zh_CN translation is not embedded (:/i18n/attnlab_zh_CN.qm)\n");
-        return 1;
-    }
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+        return false;
+    });
 }
