@@ -66,11 +66,14 @@ ProblemShape AttentionInputs::shape(bool causal) const {
     return shape;
 }
 
+bool hasCausalForm(const VariantInfo& variant, bool causal) {
+    return variant.causalSupport == CausalSupport::Both || (variant.causalSupport == CausalSupport::CausalOnly) == causal;
+}
+
 std::string causalSupportProblem(const VariantInfo& variant, bool causal) {
-    if (variant.causalSupport == CausalSupport::CausalOnly && !causal) return "variant '" + variant.id + "' is causal only: pass --causal";
-    if (variant.causalSupport == CausalSupport::BidirectionalOnly && causal)
-        return "variant '" + variant.id + "' is bidirectional only: --causal is not supported";
-    return {};
+    if (hasCausalForm(variant, causal)) return {};
+    if (variant.causalSupport == CausalSupport::CausalOnly) return "variant '" + variant.id + "' is causal only: pass --causal";
+    return "variant '" + variant.id + "' is bidirectional only: --causal is not supported";
 }
 
 ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {

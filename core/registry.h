@@ -20,6 +20,8 @@ const VariantInfo& requireVariant(const std::string& id);
 // The one-line refusal of `causal` for a variant that has no such form (e.g. xl without --causal,
 // linformer with it), or empty when the variant supports it.
 std::string causalSupportProblem(const VariantInfo& variant, bool causal);
+// Whether the variant has a form for that causal choice (causalSupportProblem is empty).
+bool hasCausalForm(const VariantInfo& variant, bool causal);
 
 // Resolves parameters and checks the causal flag and cross-parameter rules for one problem.
 // Throws InputError with a one-line message.

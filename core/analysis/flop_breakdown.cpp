@@ -64,10 +64,15 @@ std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d) {
     return sizes;
 }
 
-FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& cancelled) {
+FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancelled) {
     FlopBreakdown result;
+    LabSettings settings = asked;
+    settings.causal = askedCausal(asked);
+    const VariantInfo* chosenVariant = findVariant(settings.variant);
+    const bool stackShown = !chosenVariant || !leftOutOfComparison(settings, *chosenVariant);
     std::set<std::string> ownTerms;
     for (const std::int64_t n : flopSweepSizes(settings.heads, settings.d)) {
+        if (!stackShown) break;
         if (cancelled && cancelled()) return result;
         if (auto cost = costAt(settings, settings.variant, settings.params, n)) {
             for (const auto& [term, macs] : cost->terms)
@@ -79,7 +84,7 @@ FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& canc
     result.terms.insert(result.terms.end(), ownTerms.begin(), ownTerms.end());
     result.terms.insert(result.terms.end(), kTrailingTerms.begin(), kTrailingTerms.end());
 
-    result.current = costAt(settings, settings.variant, settings.params, settings.n);
+    if (stackShown) result.current = costAt(settings, settings.variant, settings.params, settings.n);
     if (result.current) {
         const VariantInfo& variant = requireVariant(settings.variant);
         if (crossoversAffordable(variant, problemShape(settings, variant), settings.params))
@@ -87,7 +92,7 @@ FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& canc
         else
             result.crossoverNote = "crossovers not searched: this pattern has too many column ranges per row at n = " +
                                    std::to_string(kCrossoverSearchLimit) + " to count its cost there quickly";
-    } else {
+    } else if (stackShown) {
         try {
             const VariantInfo& variant = requireVariant(settings.variant);
             prepareParams(variant, problemShape(settings, variant), settings.params);
@@ -99,6 +104,10 @@ FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& canc
     const std::vector<VariantChoice> chosen = chosenVariants(settings);
     for (const VariantInfo& variant : allVariants()) {
         if (cancelled && cancelled()) return result;
+        if (!hasCausalForm(variant, settings.causal)) {
+            result.leftOut.push_back(variant.id);
+            continue;
+        }
         const auto choice = std::find_if(chosen.begin(), chosen.end(), [&](const VariantChoice& c) { return c.variant == variant.id; });
         const bool isChosen = choice != chosen.end();
         if (const auto cost = costAt(settings, variant.id, isChosen ? choice->params : ParamOverrides{}, settings.n))

@@ -28,7 +28,8 @@ struct FlopBreakdown {
     std::vector<SweepPoint> sweep;   // n where the parameters are valid
     std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest
     std::optional<LayerCost> current; // the chosen variant at the settings' n
-    std::vector<CoreBar> bars;        // registry order
+    std::vector<CoreBar> bars;        // registry order, in the causal form asked (askedCausal)
+    std::vector<std::string> leftOut; // variants without a form for the causal choice asked: no bar
     LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case
     std::string error;                // why `current` is missing
     std::string crossoverNote;        // why the crossovers were not searched (empty when they were)
@@ -37,7 +38,8 @@ struct FlopBreakdown {
 // n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.
 std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d);
 
-// Polls `cancelled` between costs; a cancelled breakdown is incomplete.
+// In compare mode a chosen variant left out of the comparison (leftOutOfComparison) has no sweep, no
+// `current` and no crossovers. Polls `cancelled` between costs; a cancelled breakdown is incomplete.
 FlopBreakdown flopBreakdown(const LabSettings& settings, const CancelCheck& cancelled = {});
 
 } // namespace attnlab

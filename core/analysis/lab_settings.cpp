@@ -1,6 +1,7 @@
 #include "core/analysis/lab_settings.h"
 
 #include "core/errors.h"
+#include "core/registry.h"
 
 #include <cstdio>
 #include <type_traits>
@@ -31,6 +32,16 @@ ProblemShape problemShape(const LabSettings& settings, const VariantInfo& varian
     if (variant.causalSupport == CausalSupport::CausalOnly) shape.causal = true;
     if (variant.causalSupport == CausalSupport::BidirectionalOnly) shape.causal = false;
     return shape;
+}
+
+bool askedCausal(const LabSettings& settings) {
+    if (!settings.compareVariants.empty()) return settings.causal;
+    const VariantInfo* variant = findVariant(settings.variant);
+    return variant ? problemShape(settings, *variant).causal : settings.causal;
+}
+
+bool leftOutOfComparison(const LabSettings& settings, const VariantInfo& variant) {
+    return !settings.compareVariants.empty() && !hasCausalForm(variant, settings.causal);
 }
 
 const std::vector<SettingsField>& settingsFields() {

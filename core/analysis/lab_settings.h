@@ -75,6 +75,15 @@ std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
 // The problem shape of the settings (dv = d) with the causal flag forced where the variant requires it.
 ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant);
 
+// The causal choice a figure shows: the settings' flag in compare mode; for one variant alone the form
+// that variant has (xl is causal whatever the flag says).
+bool askedCausal(const LabSettings& settings);
+
+// In compare mode a variant with no form for the causal choice asked (linformer has no causal form, xl
+// no bidirectional one) is left out of every figure, with a note saying why, rather than drawn in its
+// other form.
+bool leftOutOfComparison(const LabSettings& settings, const VariantInfo& variant);
+
 // What a consumer's result depends on. Each field of LabSettings names the uses it affects in
 // settingsFields(); change detection and cache keys derive from that one table.
 enum class SettingsUse : unsigned {

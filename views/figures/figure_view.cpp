@@ -39,7 +39,7 @@ QString FigureView::settingsCaption(const LabSettings& settings) {
                           .arg(settings.n)
                           .arg(settings.d)
                           .arg(settings.heads)
-                          .arg(settings.causal ? FigureView::tr("yes") : FigureView::tr("no"), sourceText(settings));
+                          .arg(askedCausal(settings) ? FigureView::tr("yes") : FigureView::tr("no"), sourceText(settings));
     if (const std::string note = presetLengthNote(settings); !note.empty()) caption += QStringLiteral("   [%1]").arg(QString::fromStdString(note));
     return caption;
 }

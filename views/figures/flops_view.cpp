@@ -4,6 +4,7 @@
 #include "core/analysis/flop_breakdown.h"
 #include "core/errors.h"
 #include "core/registry.h"
+#include "views/figures/view_inputs.h"
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 
@@ -68,6 +69,7 @@ void FlopsView::startWork() {
                                  [this](const FlopBreakdown& breakdown) {
                                      m_sweep = breakdown.sweep;
                                      m_bars = breakdown.bars;
+                                     m_leftOut = breakdown.leftOut;
                                      m_terms = breakdown.terms;
                                      m_current = breakdown.current;
                                      m_crossovers = breakdown.crossovers;
@@ -117,7 +119,11 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     axes.drawAxes();
     drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
     if (m_sweep.empty()) {
-        axes.drawNotice(m_error.isEmpty() ? FlopsView::tr("no valid n for these parameters") : m_error);
+        const VariantInfo* variant = findVariant(m_settings.variant);
+        const QString leftOut = variant ? compareCausalProblem(m_settings, *variant) : QString();
+        axes.drawNotice(!leftOut.isEmpty()    ? leftOut
+                        : m_error.isEmpty() ? FlopsView::tr("no valid n for these parameters")
+                                            : m_error);
         return;
     }
     axes.drawStackedAreas(xs, layers, colors);
@@ -145,8 +151,10 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
         colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
     }
     Axis x = Axis::fitted(FlopsView::tr("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
-    const std::vector<LegendEntry> legend = {{FlopsView::tr("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
-                                             {FlopsView::tr("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
+    std::vector<LegendEntry> legend = {{FlopsView::tr("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
+                                       {FlopsView::tr("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
+    for (const std::string& id : m_leftOut)
+        legend.push_back({causalFormProblem(requireVariant(id), askedCausal(m_settings)), Qt::black, Qt::NoPen, false});
     const QRectF chart = aboveLegend(painter, area, legend);
     const PlotAxes axes(painter, chart, x, Axis::categorical(QString(), names),
                         FlopsView::tr("Attention core of every variant at n = %1").arg(m_settings.n));

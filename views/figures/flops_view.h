@@ -32,6 +32,8 @@ public:
     using CoreBar = FlopBreakdown::CoreBar;
     const std::vector<SweepPoint>& sweep() const { return m_sweep; }
     const std::vector<CoreBar>& bars() const { return m_bars; }
+    // Variants without a bar: no form for the causal choice asked (each named below the bars).
+    const std::vector<std::string>& leftOut() const { return m_leftOut; }
     // Stacking order of the layer terms (bottom to top) for the current sweep.
     const std::vector<std::string>& stackedTerms() const { return m_terms; }
 
@@ -49,6 +51,7 @@ private:
 
     std::vector<SweepPoint> m_sweep;
     std::vector<CoreBar> m_bars;
+    std::vector<std::string> m_leftOut;
     std::vector<std::string> m_terms;
     std::optional<LayerCost> m_current; // the chosen variant at the current n
     LayerCrossovers m_crossovers;       // of the chosen variant, for this case

@@ -1,6 +1,7 @@
 #include "views/figures/timing_view.h"
 #include "views/i18n/language.h"
 
+#include "views/figures/view_inputs.h"
 #include "views/plot/plot_axes.h"
 
 #include "core/analysis/timing_sweep.h"
@@ -138,7 +139,15 @@ void TimingView::startSweep(bool resume) {
     const std::vector<VariantChoice> choices = measuredChoices(settings);
     const std::vector<std::int64_t> sizes = sweepSizes(settings.timingMaxN);
     const bool layer = settings.timingMode == TimingMode::Layer;
-    m_total = static_cast<int>(sizes.size() * (layer ? 1 : choices.size()));
+    std::vector<bool> shown(choices.size());
+    for (std::size_t k = 0; k < choices.size(); ++k) shown[k] = leftOutNote(choices[k]).isEmpty();
+    const auto shownCount = std::count(shown.begin(), shown.end(), true);
+    m_total = static_cast<int>(sizes.size()) * static_cast<int>(layer ? std::min<std::ptrdiff_t>(1, shownCount) : shownCount);
+    if (m_total == 0) {
+        emit progressChanged(m_done, m_total);
+        update();
+        return;
+    }
     if (layer && !m_modelCrossover)
         m_jobs.submit<Crossover>(
             [choice = choices.front(), settings](const CancelCheck&) {
@@ -161,7 +170,7 @@ void TimingView::startSweep(bool resume) {
             continue;
         }
         for (std::size_t k = 0; k < choices.size(); ++k)
-            if (!measured(static_cast<int>(k), n))
+            if (shown[k] && !measured(static_cast<int>(k), n))
                 m_jobs.submit<std::vector<Point>>(
                 [choice = choices[k], index = static_cast<int>(k), settings, n](const CancelCheck& cancelled) {
                     return measureVariantAt(choice, index, settings, n, JobRunner::kernelThreads(), cancelled);
@@ -187,8 +196,21 @@ std::vector<TimingView::SeriesInfo> TimingView::seriesList() const {
         return list;
     }
     const std::vector<VariantChoice> choices = measuredChoices(m_settings);
-    for (std::size_t k = 0; k < choices.size(); ++k) list.push_back({choiceLabel(choices[k]), static_cast<int>(k)});
+    for (std::size_t k = 0; k < choices.size(); ++k)
+        if (leftOutNote(choices[k]).isEmpty()) list.push_back({choiceLabel(choices[k]), static_cast<int>(k)});
     return list;
+}
+
+QString TimingView::leftOutNote(const VariantChoice& choice) const {
+    const VariantInfo* variant = findVariant(choice.variant);
+    return variant ? compareCausalProblem(m_settings, *variant) : QString();
+}
+
+QStringList TimingView::leftOutNotes() const {
+    QStringList notes;
+    for (const VariantChoice& choice : measuredChoices(m_settings))
+        if (const QString note = leftOutNote(choice); !note.isEmpty()) notes << note;
+    return notes;
 }
 
 std::vector<const Point*> TimingView::seriesPoints(int seriesIndex) const { return attnlab::seriesPoints(m_points, seriesIndex); }
@@ -214,6 +236,8 @@ MeasuredCrossover TimingView::measuredCrossover() const {
 }
 
 QString TimingView::statusText() const {
+    const QStringList leftOut = leftOutNotes();
+    if (m_total == 0 && !leftOut.isEmpty()) return {}; // the plot's notice says why nothing is measured
     QString text;
     if (busy() && !m_cancelled)
         text = TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total);
@@ -230,6 +254,7 @@ QString TimingView::statusText() const {
                                "their times are inflated")
                     .arg(starved)
                     .arg(static_cast<int>(kStarvedCpuShare * 100));
+    for (const QString& note : leftOut) text += QStringLiteral("   ·   ") + note;
     return text;
 }
 

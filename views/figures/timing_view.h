@@ -61,6 +61,9 @@ public:
     double predictedSeconds(const Point& point) const;
     // Layer mode only; empty before two n are measured.
     MeasuredCrossover measuredCrossover() const;
+    // One sentence per compared variant left out of the sweep because it has no form for the causal
+    // choice asked (compareCausalProblem); the figure's status line shows them.
+    QStringList leftOutNotes() const;
 
 signals:
     void progressChanged(int done, int total);
@@ -80,7 +83,10 @@ private:
     void startSweep(bool resume);
     bool measured(int seriesIndex, std::int64_t n) const;
     void deliver(const std::vector<Point>& points);
+    // The series drawn: in compare mode a variant with no form for the causal choice asked is left out
+    // (not measured, no curve, no CSV rows) and named by leftOutNotes() in the status line.
     std::vector<SeriesInfo> seriesList() const;
+    QString leftOutNote(const VariantChoice& choice) const;
     std::vector<const Point*> seriesPoints(int seriesIndex) const; // sorted by n
     QString seriesLabel(const SeriesInfo& series) const;
     QColor seriesColorOf(const SeriesInfo& series) const;

@@ -115,6 +115,8 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
             axes.drawNotice(firstError);
         else if (busy())
             axes.drawNotice(TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total));
+        else if (m_total == 0 && !leftOutNotes().isEmpty())
+            axes.drawNotice(leftOutNotes().join(QLatin1Char('\n')));
         else
             axes.drawNotice(TimingView::tr("no measurement yet"));
         return;

@@ -1,6 +1,6 @@
 #include "views/figures/view_inputs.h"
 
-#include <QCoreApplication>
+#include "views/i18n/language.h"
 
 #include "core/errors.h"
 #include "core/input_files.h"
@@ -13,18 +13,20 @@
 
 namespace attnlab {
 
-QString compareCausalProblem(const LabSettings& settings, const VariantInfo& variant) {
-    if (settings.compareVariants.empty()) return {};
-    const QString name = QString::fromStdString(variant.displayName);
-    if (variant.causalSupport == CausalSupport::BidirectionalOnly && settings.causal)
+QString causalFormProblem(const VariantInfo& variant, bool causal) {
+    if (hasCausalForm(variant, causal)) return {};
+    const QString name = coreText(variant.displayName);
+    if (causal)
         return QCoreApplication::translate("ViewInputs",
                                            "%1 is bidirectional only: it has no causal form, so it is not drawn for causal attention")
             .arg(name);
-    if (variant.causalSupport == CausalSupport::CausalOnly && !settings.causal)
-        return QCoreApplication::translate("ViewInputs",
-                                           "%1 is causal only: it has no bidirectional form, so it is not drawn without causal")
-            .arg(name);
-    return {};
+    return QCoreApplication::translate("ViewInputs",
+                                       "%1 is causal only: it has no bidirectional form, so it is not drawn without causal")
+        .arg(name);
+}
+
+QString compareCausalProblem(const LabSettings& settings, const VariantInfo& variant) {
+    return leftOutOfComparison(settings, variant) ? causalFormProblem(variant, settings.causal) : QString();
 }
 
 ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant) {

@@ -38,9 +38,13 @@ struct ViewPattern {
 ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs,
                              bool withComponents = false);
 
-// In compare mode, the sentence a panel shows instead of its drawing when its variant has no form for
-// the causal choice (linformer with causal on, xl with it off); empty otherwise. One variant alone is
-// drawn as it can be (the parameter panel forces its causal flag).
+// The sentence a figure shows where it leaves out a variant that has no form for the causal choice
+// asked (linformer with causal on, xl with it off); empty when the variant has that form.
+QString causalFormProblem(const VariantInfo& variant, bool causal);
+
+// In compare mode, that sentence for a variant left out of the comparison (leftOutOfComparison), shown
+// instead of its panel or curve; empty otherwise. One variant alone is drawn as it can be (the parameter
+// panel forces its causal flag).
 QString compareCausalProblem(const LabSettings& settings, const VariantInfo& variant);
 
 // Head `head` of a [h, rows, cols] tensor as a one-head tensor.

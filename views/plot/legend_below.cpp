@@ -13,12 +13,19 @@ constexpr double kSwatch = 14.0, kSwatchGap = 4.0, kColumnGap = 16.0;
 
 bool isNote(const LegendEntry& entry) { return !entry.filled && entry.style == Qt::NoPen; }
 
+constexpr int kNoteFlags = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
+
+// A note wider than the legend wraps at its words.
+double noteHeight(const QFontMetricsF& metrics, double width, const QString& note) {
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), kNoteFlags, note).height();
+}
+
 struct LegendLayout {
     int columns = 1;
     int rows = 0;
-    int notes = 0;
+    double notesHeight = 0;
     double columnWidth = 0;
-    double height(const QFontMetricsF& metrics) const { return (rows + notes) * metrics.height() + 6; }
+    double height(const QFontMetricsF& metrics) const { return rows * metrics.height() + notesHeight + 6; }
 };
 
 LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std::vector<LegendEntry>& entries) {
@@ -26,13 +33,14 @@ LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std:
     int swatches = 0;
     for (const LegendEntry& entry : entries) {
         if (isNote(entry)) {
-            ++layout.notes;
+            layout.notesHeight += noteHeight(metrics, width, entry.name);
             continue;
         }
         ++swatches;
         layout.columnWidth = std::max(layout.columnWidth, kSwatch + kSwatchGap + metrics.horizontalAdvance(entry.name) + kColumnGap);
     }
     if (swatches == 0) return layout;
+    layout.columnWidth = std::min(layout.columnWidth, width + kColumnGap);
     layout.columns = std::clamp(static_cast<int>((width + kColumnGap) / layout.columnWidth), 1, swatches);
     layout.rows = (swatches + layout.columns - 1) / layout.columns;
     return layout;
@@ -46,18 +54,22 @@ void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<Leg
     const double line = metrics.height();
     const double left = box.center().x() - (layout.columns * layout.columnWidth - kColumnGap) / 2;
     painter.save();
-    int swatch = 0, note = 0;
+    int swatch = 0;
+    double noteTop = box.top() + 3 + layout.rows * line;
     for (const LegendEntry& entry : entries) {
         painter.setPen(Qt::black);
         if (isNote(entry)) {
-            const double y = box.top() + 3 + (layout.rows + note++) * line;
-            painter.drawText(QRectF(box.left(), y, box.width(), line), Qt::AlignHCenter | Qt::AlignVCenter, entry.name);
+            const double height = noteHeight(metrics, box.width(), entry.name);
+            painter.drawText(QRectF(box.left(), noteTop, box.width(), height), kNoteFlags, entry.name);
+            noteTop += height;
             continue;
         }
         const double x = left + (swatch % layout.columns) * layout.columnWidth;
         const double y = box.top() + 3 + (swatch / layout.columns) * line;
         ++swatch;
-        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, layout.columnWidth, line), Qt::AlignLeft | Qt::AlignVCenter, entry.name);
+        const double textWidth = layout.columnWidth - kSwatch - kSwatchGap - kColumnGap;
+        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(entry.name, Qt::ElideRight, textWidth + 0.5));
         if (entry.filled) {
             painter.setPen(QPen(entry.color.darker(130), 0.8));
             painter.setBrush(entry.color);

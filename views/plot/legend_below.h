@@ -1,7 +1,8 @@
 #pragma once
 
 // Legends below their plot, out of the data: filled swatches or line samples in as many centred
-// columns as fit, then each note (an entry with neither swatch nor line) on a line of its own.
+// columns as fit, then each note (an entry with neither swatch nor line) on lines of its own, wrapped
+// at its words where it is wider than the legend. A name wider than the legend is elided.
 
 #include "views/plot/plot_axes.h"
 
