@@ -27,7 +27,7 @@ namespace attnlab {
 
 namespace {
 
-constexpr int kMaxBins = 2048;
+constexpr int kMaxBins = 2048; // device pixels of the density image across the canvas, at most
 constexpr int kFrameIntervalMs = 16;
 constexpr float kControlsWidth = 340.0f;
 constexpr float kLabelWidth = 110.0f;
@@ -41,7 +41,7 @@ QRectF tileRect(const PlaneViewport& viewport, const DensityTile& tile) {
     const double size = viewport.cellSize() * scale;
     const QPointF origin = viewport.origin() / scale;
     const QRectF& plot = viewport.plot();
-    const PlaneRegion& r = tile.region;
+    const PlaneRegion& r = tile.drawnCells;
     return QRectF(plot.left() + (static_cast<double>(r.col0) - origin.x()) * size,
                   plot.top() + (static_cast<double>(r.row0) - origin.y()) * size,
                   static_cast<double>(r.col1 - r.col0) * size, static_cast<double>(r.row1 - r.row0) * size);
@@ -180,13 +180,8 @@ void ImGuiLabWidget::drawCanvas() {
     m_viewport.setPlot(plot);
     handleCanvasInput();
 
-    const PlaneRegion region = m_viewport.visibleRegion();
-    const QRectF regionPixels = m_viewport.regionRect(region);
-    const double pixelScale = devicePixelRatioF();
-    auto bins = [pixelScale](std::int64_t cells, double extent) {
-        return static_cast<int>(std::clamp<double>(std::min(static_cast<double>(cells), std::ceil(extent * pixelScale)), 1.0, kMaxBins));
-    };
-    m_canvas->request(region, QSize(bins(region.col1 - region.col0, regionPixels.width()), bins(region.row1 - region.row0, regionPixels.height())));
+    const double pixels = std::clamp(std::ceil(plot.width() * devicePixelRatioF()), 16.0, static_cast<double>(kMaxBins));
+    m_canvas->request(m_viewport.visibleRegion(), static_cast<int>(pixels));
     paintCanvas();
 
     if (m_hover)
@@ -242,7 +237,8 @@ void ImGuiLabWidget::paintCanvas() {
         draw.AddRect(imPoint(cell.topLeft() - QPointF(1, 1)), imPoint(cell.bottomRight() + QPointF(1, 1)), IM_COL32(230, 97, 0, 255), 0.0f, 0, 2.0f);
     }
     draw.PopClipRect();
-    draw.AddRect(topLeft, bottomRight, IM_COL32(120, 120, 120, 255));
+    // The frame lies outside the image, so the first and last rows and columns (global tokens) stay visible.
+    draw.AddRect(ImVec2(topLeft.x - 1.0f, topLeft.y - 1.0f), ImVec2(bottomRight.x + 1.0f, bottomRight.y + 1.0f), IM_COL32(120, 120, 120, 255));
 }
 
 bool ImGuiLabWidget::event(QEvent* event) {

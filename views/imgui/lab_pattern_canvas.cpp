@@ -6,6 +6,7 @@
 
 #include <QOpenGLFunctions>
 
+#include <algorithm>
 #include <exception>
 #include <optional>
 #include <string>
@@ -42,9 +43,9 @@ LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation
 }
 
 DensityTile computeTile(const LabPattern& lab, const DensityTileRequest& request) {
-    const PlaneRegion& r = request.region;
-    const DensityImage density = densityImageRegion(*lab.pattern, r.row0, r.row1, r.col0, r.col1, request.bins.width(), request.bins.height());
-    return DensityTile{lab.generation, lab.n, request.region, densityColorImage(density).convertToFormat(QImage::Format_RGBA8888)};
+    const DensityImage density = regionDensity(*lab.pattern, request.region, request.block);
+    return DensityTile{lab.generation, lab.n, request.region, blocksRegion(request.region, density, request.block), request.block,
+                       densityColorImage(density).convertToFormat(QImage::Format_RGBA8888)};
 }
 
 bool runsInline(const LabSettings& key) {
@@ -75,9 +76,10 @@ void LabPatternCanvas::adoptPattern(const LabPattern& pattern) {
     m_wanted.reset();
 }
 
-void LabPatternCanvas::request(const PlaneRegion& region, QSize bins) {
+void LabPatternCanvas::request(const PlaneRegion& region, int pixels) {
     if (!m_pattern.pattern) return;
-    const DensityTileRequest wanted{m_pattern.generation, region, bins};
+    const std::int64_t block = densityBlock(std::max(region.col1 - region.col0, region.row1 - region.row0), std::max(1, pixels));
+    const DensityTileRequest wanted{m_pattern.generation, region, block};
     if (m_wanted == wanted) return;
     m_wanted = wanted;
     if (m_pattern.n <= kInlineMaxN) {
@@ -110,7 +112,7 @@ bool LabPatternCanvas::pending() const {
     if (!m_pattern.pattern) return false;
     if (!m_wanted) return true;
     return !m_tile || m_tile->patternGeneration != m_wanted->patternGeneration || !(m_tile->region == m_wanted->region) ||
-           m_tile->image.size() != m_wanted->bins;
+           m_tile->block != m_wanted->block;
 }
 
 unsigned LabPatternCanvas::texture(QOpenGLFunctions& gl) {

@@ -8,7 +8,6 @@
 
 #include <QCoreApplication>
 #include <QImage>
-#include <QSize>
 #include <QString>
 
 #include <cstdint>
@@ -29,19 +28,22 @@ struct LabPattern {
     std::int64_t nnz = 0;
 };
 
-// The colour-mapped density image of `region` of one pattern: width × height bins, RGBA bytes ready
-// for an OpenGL texture.
+// The colour-mapped density image of `region` of one pattern, each pixel a whole block of block × block
+// cells (regionDensity, as the pattern view draws it: no moiré, no thin structure lost), RGBA bytes
+// ready for an OpenGL texture.
 struct DensityTile {
     std::uint64_t patternGeneration = 0;
     std::int64_t n = 0;
-    PlaneRegion region;
+    PlaneRegion region;     // what was asked for
+    PlaneRegion drawnCells; // what the image covers: region grown to whole blocks
+    std::int64_t block = 1;
     QImage image; // Format_RGBA8888
 };
 
 struct DensityTileRequest {
     std::uint64_t patternGeneration = 0;
     PlaneRegion region;
-    QSize bins;
+    std::int64_t block = 1;
     bool operator==(const DensityTileRequest&) const = default;
 };
 
@@ -52,8 +54,9 @@ class LabPatternCanvas {
 public:
     // Rebuilds the pattern when what it depends on changed.
     void sync(const LabSettings& settings);
-    // Asks for the density image of `region` at `bins` resolution.
-    void request(const PlaneRegion& region, QSize bins);
+    // Asks for the density image of `region` drawn across `pixels` device pixels: one pixel per cell
+    // while cells are at least a pixel wide, else one per the smallest whole block that fits.
+    void request(const PlaneRegion& region, int pixels);
 
     const LabPattern& pattern() const { return m_pattern; }
     bool patternCurrent() const { return m_pattern.generation == m_generation; }
