@@ -5,6 +5,7 @@
 #include "text_recorder.h"
 
 #include "views/i18n/language.h"
+#include "views/plot/plot_axes.h"
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 
@@ -18,6 +19,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace attnlab {
@@ -102,6 +110,107 @@ TEST_P(FigureLayout, NoTextOverlapsOrLeavesTheFigureAtTheDefaultSizes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Languages, FigureLayout, ::testing::Values("en", "zh_CN"));
+
+// The x tick labels an axis keeps in a panel `width` pixels wide, left to right.
+std::vector<testing::PaintedText> xTickLabels(const Axis& x, double width) {
+    testing::TextRecordingDevice device(QSize(static_cast<int>(width), 220));
+    QRectF plot;
+    {
+        QPainter painter(&device);
+        const PlotAxes axes(painter, QRectF(0, 0, width, 220), x, Axis::fitted(QString(), AxisScale::Linear, {0.0, 1.0}));
+        axes.drawAxes();
+        plot = axes.plotRect();
+    }
+    std::vector<testing::PaintedText> labels;
+    for (const auto& text : device.texts())
+        if (text.rect.top() > plot.bottom() && text.rect.bottom() < plot.bottom() + 2 * text.rect.height() && text.text != x.label)
+            labels.push_back(text);
+    std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.rect.left() < b.rect.left(); });
+    return labels;
+}
+
+// Where tick labels must be thinned, every k-th is kept from the first: the kept labels are evenly
+// spaced in tick index (equal steps in log2 n, log10 or value), never skipped one by one where they
+// happened to collide. Log2 n from 16 to 65,536, a decade axis and a linear axis, from narrow to wide.
+TEST(TickLabels, ThinnedLabelsAreEvenlySpacedAndApart) {
+    const auto log2Axis = Axis::fitted(QStringLiteral("n"), AxisScale::Log2, {16.0, 65536.0});
+    const auto decades = Axis::fitted(QStringLiteral("MACs"), AxisScale::Log10, {1.0, 1e12});
+    const auto linear = Axis::fitted(QStringLiteral("value"), AxisScale::Linear, {0.0, 1000.0});
+    const std::vector<std::pair<Axis, std::function<double(double)>>> axes = {
+        {log2Axis, [](double v) { return std::log2(v); }},
+        {decades, [](double v) { return std::log10(v); }},
+        {linear, [](double v) { return v; }},
+    };
+    const auto parse = [](const QString& text) {
+        static const std::map<QString, double> suffixes = {{QStringLiteral("k"), 1e3}, {QStringLiteral("M"), 1e6},
+                                                           {QStringLiteral("G"), 1e9}, {QStringLiteral("T"), 1e12}};
+        const auto suffix = suffixes.find(text.right(1));
+        return suffix == suffixes.end() ? text.toDouble() : text.chopped(1).toDouble() * suffix->second;
+    };
+    for (const auto& [axis, position] : axes) {
+        std::set<double> stepsSeen;
+        for (double width = 90; width <= 900; width += 15) {
+            SCOPED_TRACE(axis.label.toStdString() + " at width " + std::to_string(width));
+            const auto labels = xTickLabels(axis, width);
+            ASSERT_GE(labels.size(), 2u);
+            std::vector<double> steps;
+            for (std::size_t k = 1; k < labels.size(); ++k) {
+                EXPECT_GT(labels[k].rect.left(), labels[k - 1].rect.right()) << "labels touch";
+                steps.push_back(position(parse(labels[k].text.trimmed())) - position(parse(labels[k - 1].text.trimmed())));
+            }
+            for (const double step : steps) ASSERT_NEAR(step, steps.front(), 1e-6) << "uneven: " << labels.front().text.toStdString();
+            EXPECT_NEAR(parse(labels.front().text), axis.min, 1e-9 * axis.max) << "the first tick keeps its label";
+            stepsSeen.insert(std::round(steps.front() * 1e6) / 1e6);
+        }
+        EXPECT_GE(stepsSeen.size(), 2u) << axis.label.toStdString() << ": narrow panels thin the labels further";
+    }
+}
+
+// The legend of a line panel sits where it hides no plotted point: in the accuracy view at the default
+// sizes, no marker of any panel lies under a legend inside a plot, nor under the error-vs-scale
+// panel's legend (below its plot: every method's curve crosses that panel).
+TEST(LegendPlacement, NoLegendOfTheAccuracyViewHidesAPlottedPoint) {
+    QSettings().clear();
+    MainWindow window(false);
+    window.resize(1280, 820);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.selectView(QStringLiteral("accuracy")));
+    ASSERT_TRUE(window.waitUntilIdle(kIdleTimeoutMs));
+    const FigureView* view = window.view(QStringLiteral("accuracy"));
+    for (const QSize size : {QSize(900, 600), view->size()}) {
+        SCOPED_TRACE(std::to_string(size.width()) + " x " + std::to_string(size.height()));
+        testing::TextRecordingDevice device(size);
+        {
+            QPainter painter(&device);
+            view->paintFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        const auto& engine = device.engine();
+        ASSERT_GT(engine.ellipses().size(), 10u) << "the panels plot their points";
+        const auto hidden = [&](const QRectF& rect) {
+            std::string points;
+            for (const QRectF& marker : engine.ellipses())
+                if (rect.intersects(marker))
+                    points += " (" + std::to_string(marker.center().x()) + ", " + std::to_string(marker.center().y()) + ")";
+            return points;
+        };
+        int legends = 0;
+        for (const auto& box : engine.rects())
+            if (box.pen == QColor(0xBB, 0xBB, 0xBB)) { // the outline of a legend inside a plot
+                ++legends;
+                EXPECT_EQ(hidden(box.rect), "") << "legend at (" << box.rect.x() << ", " << box.rect.y() << ") hides points";
+            }
+        EXPECT_GE(legends, 3) << "one legend per method's panel";
+        // The error-vs-scale panel names each method with its budget ("…, m = 256").
+        int scaleEntries = 0;
+        for (const auto& text : engine.texts())
+            if (text.text.contains(QStringLiteral(" = ")) && text.text.contains(QStringLiteral(", "))) {
+                ++scaleEntries;
+                EXPECT_EQ(hidden(text.rect), "") << text.text.toStdString();
+            }
+        EXPECT_GE(scaleEntries, 3);
+    }
+}
 
 } // namespace
 } // namespace attnlab

@@ -2,7 +2,8 @@
 
 // Records every piece of text a figure paints, with its rectangle in device pixels: a paint device whose
 // engine keeps QTextItems instead of drawing them. Tests read what a figure says (translation) and where
-// (overlap, clipping) without parsing pixels.
+// (overlap, clipping) without parsing pixels. The engine also keeps the ellipses (plot markers) and
+// the rectangles with their pen colour (legend boxes, bars).
 
 #include "views/figures/figure_view.h"
 
@@ -21,6 +22,11 @@ struct PaintedText {
     QRectF rect; // device pixels: the text's advance × (ascent + descent), through the painter's transform
 };
 
+struct PaintedRect {
+    QRectF rect; // device pixels
+    QColor pen;
+};
+
 class TextRecordingEngine : public QPaintEngine {
 public:
     TextRecordingEngine() : QPaintEngine(QPaintEngine::AllFeatures) {}
@@ -28,14 +34,17 @@ public:
     bool end() override { return true; }
     void updateState(const QPaintEngineState& changed) override {
         if (changed.state() & QPaintEngine::DirtyTransform) m_transform = changed.transform();
+        if (changed.state() & QPaintEngine::DirtyPen) m_pen = changed.pen().style() == Qt::NoPen ? QColor() : changed.pen().color();
     }
     void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
     void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {}
     void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
     void drawPath(const QPainterPath&) override {}
-    void drawRects(const QRectF*, int) override {}
+    void drawRects(const QRectF* rects, int count) override {
+        for (int k = 0; k < count; ++k) m_rects.push_back({m_transform.mapRect(rects[k]), m_pen});
+    }
     void drawLines(const QLineF*, int) override {}
-    void drawEllipse(const QRectF&) override {}
+    void drawEllipse(const QRectF& rect) override { m_ellipses.push_back(m_transform.mapRect(rect)); }
     void drawTextItem(const QPointF& origin, const QTextItem& item) override {
         if (item.text().trimmed().isEmpty()) return;
         const QRectF local(origin.x(), origin.y() - item.ascent(), item.width(), item.ascent() + item.descent());
@@ -43,10 +52,15 @@ public:
     }
     Type type() const override { return QPaintEngine::User; }
     const std::vector<PaintedText>& texts() const { return m_texts; }
+    const std::vector<PaintedRect>& rects() const { return m_rects; }
+    const std::vector<QRectF>& ellipses() const { return m_ellipses; }
 
 private:
     QTransform m_transform;
+    QColor m_pen;
     std::vector<PaintedText> m_texts;
+    std::vector<PaintedRect> m_rects;
+    std::vector<QRectF> m_ellipses;
 };
 
 class TextRecordingDevice : public QPaintDevice {
@@ -54,6 +68,7 @@ public:
     explicit TextRecordingDevice(QSize size) : m_size(size) {}
     ~TextRecordingDevice() override = default;
     QPaintEngine* paintEngine() const override { return &m_engine; }
+    const TextRecordingEngine& engine() const { return m_engine; }
     const std::vector<PaintedText>& texts() const { return m_engine.texts(); }
 
 protected:

@@ -4,6 +4,7 @@
 #include "views/figures/accuracy_view_snapshot.h"
 #include "views/i18n/language.h"
 
+#include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 
 #include <QFontMetricsF>
@@ -168,30 +169,32 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
     axes.drawLegend(legend, Qt::BottomLeftCorner);
 }
 
+// Every method's curve crosses this panel, so no corner of it is free: its legend goes below the plot.
 void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const Axis& y) const {
     std::vector<double> xs = kAccuracyScales;
     xs.push_back(m_settings.accuracyInputScale);
     const Axis x = Axis::fitted(tr("input scale s (Q, K × s)"), AxisScale::Log2, xs);
-    const PlotAxes axes(painter, area, x, y, tr("Error vs input scale at a fixed budget"));
-    axes.drawAxes();
-    drawUnitError(axes, x);
+    const auto& points = m_snapshot->scaleMeasurements;
+    std::vector<Curve> curves;
     std::vector<LegendEntry> legend;
     for (const Curve& curve : budgetCurves()) {
-        const auto& points = m_snapshot->scaleMeasurements;
         if (std::none_of(points.begin(), points.end(), [&](const Measurement& point) { return point.family == curve.sweep->family; }))
             continue;
-        drawCurve(painter, axes, points, curve.sweep->family, {}, curve.color, Qt::SolidLine, QString());
+        curves.push_back(curve);
         legend.push_back({QStringLiteral("%1, %2 = %3").arg(coreText(curve.sweep->label), text(curve.sweep->parameter), text(curve.sweep->scaleBudget)),
                           curve.color});
     }
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, tr("Error vs input scale at a fixed budget"));
+    axes.drawAxes();
+    drawUnitError(axes, x);
+    for (const Curve& curve : curves)
+        drawCurve(painter, axes, points, curve.sweep->family, {}, curve.color, Qt::SolidLine, QString());
     int reference = 0;
     for (const Measurement* line : referenceLines(m_snapshot->measurements)) {
-        drawCurve(painter, axes, m_snapshot->scaleMeasurements, line->family, line->value, lineColor(reference), lineStyle(reference),
-                  QString());
+        drawCurve(painter, axes, points, line->family, line->value, lineColor(reference), lineStyle(reference), QString());
         ++reference;
     }
     axes.drawVerticalMarkers({{m_settings.accuracyInputScale, tr("s of the budget panels"), QColor(0x55, 0x55, 0x55)}});
-    axes.drawLegend(legend, Qt::BottomRightCorner);
 }
 
 void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {

@@ -1,6 +1,7 @@
 #include "views/plot/plot_axes.h"
 
 #include <QFontMetricsF>
+#include <QLineF>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -12,9 +13,6 @@
 namespace attnlab {
 
 namespace {
-
-constexpr double kGap = 4.0;
-constexpr double kMarkerRadius = 3.0;
 
 double logOf(AxisScale scale, double value) { return scale == AxisScale::Log2 ? std::log2(value) : std::log10(value); }
 double baseOf(AxisScale scale) { return scale == AxisScale::Log2 ? 2.0 : 10.0; }
@@ -29,8 +27,6 @@ double niceStep(double rough) {
 }
 
 QString significant(double value) { return QString::number(value, 'g', 3); }
-
-QFontMetricsF metricsOf(const QPainter& painter) { return QFontMetricsF(painter.font(), painter.device()); }
 
 } // namespace
 
@@ -115,13 +111,10 @@ Axis Axis::categorical(const QString& label, const QStringList& names) {
 
 PlotAxes::PlotAxes(QPainter& painter, const QRectF& area, Axis x, Axis y, const QString& panelTitle)
     : m_painter(painter), m_x(std::move(x)), m_y(std::move(y)), m_title(panelTitle), m_area(area) {
-    const QFontMetricsF metrics = metricsOf(painter);
+    const QFontMetricsF metrics = fontMetrics();
     double labelWidth = 0;
-    for (const Tick& tick : ticks(m_y)) {
-        if (!tick.labelled) continue;
-        const QString text = m_y.categories.isEmpty() ? m_y.format(tick.value) : m_y.categories[static_cast<int>(tick.value)];
-        labelWidth = std::max(labelWidth, metrics.horizontalAdvance(text));
-    }
+    for (const Tick& tick : ticks(m_y))
+        if (tick.labelled) labelWidth = std::max(labelWidth, metrics.horizontalAdvance(tickText(m_y, tick)));
     const double line = metrics.height();
     const double left = labelWidth + 2 * kGap + (m_y.label.isEmpty() ? 0 : line + kGap);
     const double bottom = line + kGap * 2 + (m_x.label.isEmpty() ? 0 : line + kGap);
@@ -141,6 +134,8 @@ double PlotAxes::fraction(const Axis& axis, double value) const {
                (logOf(axis.scale, axis.max) - logOf(axis.scale, axis.min));
     return (value - axis.min) / (axis.max - axis.min);
 }
+
+QFontMetricsF PlotAxes::fontMetrics() const { return QFontMetricsF(m_painter.font(), m_painter.device()); }
 
 double PlotAxes::mapX(double x) const { return m_plot.left() + fraction(m_x, x) * m_plot.width(); }
 
@@ -176,36 +171,71 @@ std::vector<PlotAxes::Tick> PlotAxes::ticks(const Axis& axis) {
         const double decade = std::pow(10.0, e);
         for (int factor = 1; factor <= 9; ++factor) {
             const double value = factor * decade;
-            if (inside(value)) result.push_back({value, factor == 1 || (powers <= 3 && (factor == 2 || factor == 5))});
+            if (inside(value)) result.push_back({value, factor == 1 || (powers <= 3 && (factor == 2 || factor == 5)), factor == 1});
         }
     }
     return result;
 }
 
+QString PlotAxes::tickText(const Axis& axis, const Tick& tick) {
+    return axis.categories.isEmpty() ? axis.format(tick.value) : axis.categories[static_cast<int>(tick.value)];
+}
+
+QRectF PlotAxes::xLabelBox(const Tick& tick) const {
+    const QFontMetricsF metrics = fontMetrics();
+    const double width = metrics.horizontalAdvance(tickText(m_x, tick));
+    return QRectF(mapX(tick.value) - width / 2 - 1, m_plot.bottom() + kGap + 2, width + 2, metrics.height());
+}
+
+std::vector<bool> PlotAxes::shownXLabels(const std::vector<Tick>& ticks) const {
+    const auto fits = [&](const std::vector<std::size_t>& chosen) {
+        double previousRight = -std::numeric_limits<double>::infinity();
+        for (const std::size_t k : chosen) {
+            const QRectF box = xLabelBox(ticks[k]);
+            if (box.left() < previousRight + kGap) return false;
+            previousRight = box.right();
+        }
+        return true;
+    };
+    const auto candidates = [&](bool majorOnly) {
+        std::vector<std::size_t> list;
+        for (std::size_t k = 0; k < ticks.size(); ++k)
+            if (ticks[k].labelled && (ticks[k].major || !majorOnly)) list.push_back(k);
+        return list;
+    };
+    // 1-2-5 labels of a log axis that do not all fit give way to the powers alone, then thin those.
+    std::vector<std::size_t> list = candidates(false);
+    if (!fits(list)) list = candidates(true);
+    std::vector<std::size_t> chosen;
+    for (std::size_t every = 1; every <= std::max<std::size_t>(1, list.size()); ++every) {
+        chosen.clear();
+        for (std::size_t c = 0; c < list.size(); c += every) chosen.push_back(list[c]);
+        if (fits(chosen)) break;
+    }
+    std::vector<bool> shown(ticks.size(), false);
+    for (const std::size_t k : chosen) {
+        const QRectF box = xLabelBox(ticks[k]);
+        shown[k] = box.left() >= m_area.left() && box.right() <= m_area.right();
+    }
+    return shown;
+}
+
 void PlotAxes::drawAxes() const {
     QPainter& painter = m_painter;
     painter.save();
-    const QFontMetricsF metrics = metricsOf(painter);
+    const QFontMetricsF metrics = fontMetrics();
     const QPen gridPen(QColor(0xE4, 0xE4, 0xE4), 0.8);
     const QPen tickPen(QColor(0x44, 0x44, 0x44), 1.0);
 
-    // A label that would touch the previous one (or leave the panel) is skipped: its tick stays, unlabelled.
-    double previousRight = m_area.left() - kGap;
-    for (const Tick& tick : ticks(m_x)) {
-        const double x = mapX(tick.value);
-        const QString text = !tick.labelled ? QString()
-                             : m_x.categories.isEmpty() ? m_x.format(tick.value)
-                                                        : m_x.categories[static_cast<int>(tick.value)];
-        const double width = metrics.horizontalAdvance(text);
-        const QRectF box(x - width / 2 - 1, m_plot.bottom() + kGap + 2, width + 2, metrics.height());
-        const bool labelled = tick.labelled && box.left() >= previousRight + kGap && box.right() <= m_area.right();
+    const std::vector<Tick> xTicks = ticks(m_x);
+    const std::vector<bool> shown = shownXLabels(xTicks);
+    for (std::size_t k = 0; k < xTicks.size(); ++k) {
+        const double x = mapX(xTicks[k].value);
         painter.setPen(gridPen);
-        if (labelled) painter.drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
+        if (shown[k]) painter.drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
         painter.setPen(tickPen);
-        painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (labelled ? 4 : 2)));
-        if (!labelled) continue;
-        painter.drawText(box, Qt::AlignCenter, text);
-        previousRight = box.right();
+        painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (shown[k] ? 4 : 2)));
+        if (shown[k]) painter.drawText(xLabelBox(xTicks[k]), Qt::AlignCenter, tickText(m_x, xTicks[k]));
     }
     for (const Tick& tick : ticks(m_y)) {
         const double y = mapY(tick.value);
@@ -214,7 +244,7 @@ void PlotAxes::drawAxes() const {
         painter.setPen(tickPen);
         painter.drawLine(QPointF(m_plot.left() - (tick.labelled ? 4 : 2), y), QPointF(m_plot.left(), y));
         if (!tick.labelled) continue;
-        const QString text = m_y.categories.isEmpty() ? m_y.format(tick.value) : m_y.categories[static_cast<int>(tick.value)];
+        const QString text = tickText(m_y, tick);
         painter.drawText(QRectF(m_area.left(), y - metrics.height() / 2, m_plot.left() - m_area.left() - kGap - 2, metrics.height()),
                          Qt::AlignRight | Qt::AlignVCenter, text);
     }
@@ -244,6 +274,15 @@ void PlotAxes::drawAxes() const {
     painter.restore();
 }
 
+void PlotAxes::recordLine(const QPointF& from, const QPointF& to) const {
+    constexpr double kSampleSpacing = 4.0; // pixels between the samples the legend avoids
+    const int samples = static_cast<int>(std::ceil(QLineF(from, to).length() / kSampleSpacing));
+    for (int k = 0; k <= samples; ++k) {
+        const QPointF sample = from + (to - from) * (samples == 0 ? 0.0 : static_cast<double>(k) / samples);
+        if (m_plot.contains(sample)) m_drawnLines.push_back(sample);
+    }
+}
+
 void PlotAxes::drawSeries(const Series& series) const {
     QPainter& painter = m_painter;
     painter.save();
@@ -260,11 +299,14 @@ void PlotAxes::drawSeries(const Series& series) const {
             continue;
         }
         const QPointF mapped = map(point.x(), point.y());
-        if (open)
+        if (open) {
+            recordLine(path.currentPosition(), mapped);
             path.lineTo(mapped);
-        else
+        } else {
             path.moveTo(mapped);
+        }
         open = true;
+        if (series.markers) m_drawnPoints.push_back(mapped);
     }
     painter.drawPath(path);
     if (series.markers) {
@@ -302,7 +344,7 @@ void PlotAxes::drawStackedAreas(const std::vector<double>& xs, const std::vector
 void PlotAxes::drawHorizontalBars(const std::vector<double>& values, const std::vector<QColor>& colors) const {
     QPainter& painter = m_painter;
     painter.save();
-    const QFontMetricsF metrics = metricsOf(painter);
+    const QFontMetricsF metrics = fontMetrics();
     const double thickness = 0.62 * m_plot.height() / std::max<qsizetype>(1, m_y.categories.size());
     for (std::size_t k = 0; k < values.size(); ++k) {
         const double y = mapY(static_cast<double>(k));
@@ -319,90 +361,6 @@ void PlotAxes::drawHorizontalBars(const std::vector<double>& values, const std::
                          Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     painter.restore();
-}
-
-void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const {
-    QPainter& painter = m_painter;
-    painter.save();
-    const QFontMetricsF metrics = metricsOf(painter);
-    const auto shown = [this](const VerticalMarker& marker) {
-        return inDomain(m_x, marker.x) && marker.x >= m_x.min && marker.x <= m_x.max;
-    };
-    for (const VerticalMarker& marker : markers) {
-        if (!shown(marker)) continue;
-        painter.setPen(QPen(marker.color, 1.4, Qt::DashLine));
-        painter.drawLine(QPointF(mapX(marker.x), m_plot.top()), QPointF(mapX(marker.x), m_plot.bottom()));
-    }
-    for (const VerticalMarker& marker : markers) {
-        if (!shown(marker)) continue;
-        const double px = mapX(marker.x);
-        // The label stays inside the plot: beside the line where it fits, else against the plot's edge,
-        // and elided when it is wider than the plot.
-        const double width = std::min(metrics.horizontalAdvance(marker.label) + 2 * kGap, m_plot.width());
-        const QString text = metrics.elidedText(marker.label, Qt::ElideRight, width - 2 * kGap + 0.5);
-        const bool roomOnRight = px + 2 + width <= m_plot.right();
-        const double left = std::clamp(roomOnRight ? px + 2 : px - 2 - width, m_plot.left(), m_plot.right() - width);
-        const QRectF box(left, m_plot.top() + 2 + marker.row * (metrics.height() + 2), width, metrics.height());
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(QColor(255, 255, 255, 235));
-        painter.drawRect(box);
-        painter.setPen(marker.color.darker(120));
-        painter.drawText(box, Qt::AlignCenter, text);
-    }
-    painter.restore();
-}
-
-void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner corner) const {
-    if (entries.empty()) return;
-    QPainter& painter = m_painter;
-    painter.save();
-    const QFontMetricsF metrics = metricsOf(painter);
-    const double swatch = 20.0, line = metrics.height();
-    // The legend stays inside the plot so it never covers tick or axis labels: names are elided to the
-    // plot's width and entries that do not fit its height are left out.
-    const double inset = 6.0;
-    const double widest = std::max(0.0, m_plot.width() - 2 * inset - swatch - 3 * kGap);
-    double textWidth = 0;
-    for (const LegendEntry& entry : entries) textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.name));
-    textWidth = std::min(textWidth, widest);
-    const std::size_t fitting = static_cast<std::size_t>(std::max(0.0, (m_plot.height() - 2 * inset - 2 * kGap) / line));
-    const std::size_t shown = std::min(entries.size(), fitting);
-    if (shown == 0) {
-        painter.restore();
-        return;
-    }
-    const QSizeF size(swatch + 3 * kGap + textWidth, shown * line + 2 * kGap);
-    const bool left = corner == Qt::TopLeftCorner || corner == Qt::BottomLeftCorner;
-    const bool top = corner == Qt::TopLeftCorner || corner == Qt::TopRightCorner;
-    const QPointF origin(left ? m_plot.left() + inset : m_plot.right() - inset - size.width(),
-                         top ? m_plot.top() + inset : m_plot.bottom() - inset - size.height());
-    painter.setPen(QPen(QColor(0xBB, 0xBB, 0xBB), 0.8));
-    painter.setBrush(QColor(255, 255, 255, 230));
-    painter.drawRect(QRectF(origin, size));
-    for (std::size_t k = 0; k < shown; ++k) {
-        const LegendEntry& entry = entries[k];
-        const double y = origin.y() + kGap + k * line + line / 2;
-        const double x = origin.x() + kGap;
-        if (entry.filled) {
-            painter.setPen(QPen(entry.color.darker(130), 0.8));
-            painter.setBrush(entry.color);
-            painter.drawRect(QRectF(x, y - line * 0.3, swatch, line * 0.6));
-        } else {
-            painter.setPen(QPen(entry.color, 1.8, entry.style));
-            painter.drawLine(QPointF(x, y), QPointF(x + swatch, y));
-        }
-        painter.setPen(Qt::black);
-        painter.drawText(QRectF(x + swatch + kGap, y - line / 2, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(entry.name, Qt::ElideRight, textWidth + 0.5));
-    }
-    painter.restore();
-}
-
-void PlotAxes::drawNotice(const QString& text) const {
-    m_painter.save();
-    m_painter.setPen(QColor(0x55, 0x55, 0x55));
-    m_painter.drawText(m_plot, Qt::AlignCenter | Qt::TextWordWrap, text);
-    m_painter.restore();
 }
 
 } // namespace attnlab

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QPointF>
 #include <QRectF>
+#include <QSizeF>
 #include <QString>
 #include <QStringList>
 
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+class QFontMetricsF;
 class QPainter;
 
 namespace attnlab {
@@ -90,17 +92,35 @@ public:
     // Dashed vertical lines at data x with their labels at the top of the plot, `row` lines down: every
     // line first, then every label on top, so no line crosses a label.
     void drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const;
-    void drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner corner = Qt::TopLeftCorner) const;
+    // The legend inside the plot, at the `preferred` corner when that hides nothing drawn so far (marker
+    // labels, data points, lines), else at the corner or edge middle that hides the fewest labels, then
+    // points, then line samples. Draw it after the data; a panel whose data leave no room for its legend
+    // puts it below the plot instead (legend_below.h).
+    void drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner preferred = Qt::TopLeftCorner) const;
     // Text centred in the plot area (e.g. "measuring…" or an error).
     void drawNotice(const QString& text) const;
 
 private:
+    static constexpr double kGap = 4.0;
+    static constexpr double kMarkerRadius = 3.0;
+
     struct Tick {
         double value;
         bool labelled;
+        bool major = true; // false for the 2 and 5 between the powers of a log10 axis
     };
     static std::vector<Tick> ticks(const Axis& axis);
+    static QString tickText(const Axis& axis, const Tick& tick);
+    QRectF xLabelBox(const Tick& tick) const;
+    // Which x ticks carry their label: every k-th candidate from the first, with the smallest k that
+    // keeps neighbouring labels apart, so the kept labels are evenly spaced (16 64 256 1024 rather than
+    // 16 32 64 … 2048 with a gap wherever one label happened to collide). A label that would leave the
+    // panel at either end is dropped.
+    std::vector<bool> shownXLabels(const std::vector<Tick>& ticks) const;
     double fraction(const Axis& axis, double value) const;
+    QFontMetricsF fontMetrics() const;
+    QPointF legendOrigin(const QSizeF& size, double inset, Qt::Corner preferred) const;
+    void recordLine(const QPointF& from, const QPointF& to) const;
     bool inDomain(const Axis& axis, double value) const;
 
     QPainter& m_painter;
@@ -108,6 +128,11 @@ private:
     QString m_title;
     QRectF m_area;
     QRectF m_plot;
+    // What was drawn so far, in pixels, for the legend to avoid: series markers, samples along series
+    // lines, marker labels.
+    mutable std::vector<QPointF> m_drawnPoints;
+    mutable std::vector<QPointF> m_drawnLines;
+    mutable std::vector<QRectF> m_drawnLabels;
 };
 
 } // namespace attnlab

@@ -1,0 +1,137 @@
+// PlotAxes' annotations: vertical markers, the legend inside the plot (placed where it hides the least
+// of what was drawn before it) and notices.
+#include "views/plot/plot_axes.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <compare>
+
+namespace attnlab {
+
+namespace {
+
+bool isLeft(Qt::Corner corner) { return corner == Qt::TopLeftCorner || corner == Qt::BottomLeftCorner; }
+bool isTop(Qt::Corner corner) { return corner == Qt::TopLeftCorner || corner == Qt::TopRightCorner; }
+
+// What a legend box would hide, compared in this order: marker labels (text never goes under text),
+// then data points, then samples of drawn lines.
+struct Covered {
+    std::size_t labels = 0, points = 0, lines = 0;
+    auto operator<=>(const Covered&) const = default;
+};
+
+} // namespace
+
+QPointF PlotAxes::legendOrigin(const QSizeF& size, double inset, Qt::Corner preferred) const {
+    const double left = m_plot.left() + inset, right = m_plot.right() - inset - size.width();
+    const double top = m_plot.top() + inset, bottom = m_plot.bottom() - inset - size.height();
+    const auto cornerOrigin = [&](Qt::Corner corner) { return QPointF(isLeft(corner) ? left : right, isTop(corner) ? top : bottom); };
+    std::vector<QPointF> candidates = {cornerOrigin(preferred)};
+    for (const Qt::Corner corner : {Qt::TopLeftCorner, Qt::TopRightCorner, Qt::BottomLeftCorner, Qt::BottomRightCorner})
+        if (corner != preferred) candidates.push_back(cornerOrigin(corner));
+    const double middleX = (left + right) / 2, middleY = (top + bottom) / 2;
+    candidates.insert(candidates.end(), {{middleX, top}, {middleX, bottom}, {left, middleY}, {right, middleY}});
+    const auto covered = [&](const QPointF& origin) {
+        // A marker is hidden as soon as any of it is under the box.
+        const QRectF box(origin, size);
+        const QRectF grown = box.adjusted(-kMarkerRadius, -kMarkerRadius, kMarkerRadius, kMarkerRadius);
+        Covered count;
+        for (const QPointF& point : m_drawnPoints) count.points += grown.contains(point);
+        for (const QRectF& label : m_drawnLabels) count.labels += box.intersects(label);
+        for (const QPointF& sample : m_drawnLines) count.lines += box.contains(sample);
+        return count;
+    };
+    QPointF best = candidates.front();
+    Covered least = covered(best);
+    for (const QPointF& candidate : candidates) {
+        const Covered count = covered(candidate);
+        if (count < least) best = candidate, least = count;
+    }
+    return best;
+}
+
+void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const {
+    QPainter& painter = m_painter;
+    painter.save();
+    const QFontMetricsF metrics = fontMetrics();
+    const auto shown = [this](const VerticalMarker& marker) {
+        return inDomain(m_x, marker.x) && marker.x >= m_x.min && marker.x <= m_x.max;
+    };
+    for (const VerticalMarker& marker : markers) {
+        if (!shown(marker)) continue;
+        painter.setPen(QPen(marker.color, 1.4, Qt::DashLine));
+        painter.drawLine(QPointF(mapX(marker.x), m_plot.top()), QPointF(mapX(marker.x), m_plot.bottom()));
+    }
+    for (const VerticalMarker& marker : markers) {
+        if (!shown(marker)) continue;
+        const double px = mapX(marker.x);
+        // The label stays inside the plot: beside the line where it fits, else against the plot's edge,
+        // and elided when it is wider than the plot.
+        const double width = std::min(metrics.horizontalAdvance(marker.label) + 2 * kGap, m_plot.width());
+        const QString text = metrics.elidedText(marker.label, Qt::ElideRight, width - 2 * kGap + 0.5);
+        const bool roomOnRight = px + 2 + width <= m_plot.right();
+        const double left = std::clamp(roomOnRight ? px + 2 : px - 2 - width, m_plot.left(), m_plot.right() - width);
+        const QRectF box(left, m_plot.top() + 2 + marker.row * (metrics.height() + 2), width, metrics.height());
+        m_drawnLabels.push_back(box);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(255, 255, 255, 235));
+        painter.drawRect(box);
+        painter.setPen(marker.color.darker(120));
+        painter.drawText(box, Qt::AlignCenter, text);
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner preferred) const {
+    if (entries.empty()) return;
+    QPainter& painter = m_painter;
+    painter.save();
+    const QFontMetricsF metrics = fontMetrics();
+    const double swatch = 20.0, line = metrics.height();
+    // The legend stays inside the plot so it never covers tick or axis labels: names are elided to the
+    // plot's width and entries that do not fit its height are left out.
+    const double inset = 6.0;
+    const double widest = std::max(0.0, m_plot.width() - 2 * inset - swatch - 3 * kGap);
+    double textWidth = 0;
+    for (const LegendEntry& entry : entries) textWidth = std::max(textWidth, metrics.horizontalAdvance(entry.name));
+    textWidth = std::min(textWidth, widest);
+    const std::size_t fitting = static_cast<std::size_t>(std::max(0.0, (m_plot.height() - 2 * inset - 2 * kGap) / line));
+    const std::size_t shown = std::min(entries.size(), fitting);
+    if (shown == 0) {
+        painter.restore();
+        return;
+    }
+    const QSizeF size(swatch + 3 * kGap + textWidth, shown * line + 2 * kGap);
+    const QPointF origin = legendOrigin(size, inset, preferred);
+    painter.setPen(QPen(QColor(0xBB, 0xBB, 0xBB), 0.8));
+    painter.setBrush(QColor(255, 255, 255, 230));
+    painter.drawRect(QRectF(origin, size));
+    for (std::size_t k = 0; k < shown; ++k) {
+        const LegendEntry& entry = entries[k];
+        const double y = origin.y() + kGap + k * line + line / 2;
+        const double x = origin.x() + kGap;
+        if (entry.filled) {
+            painter.setPen(QPen(entry.color.darker(130), 0.8));
+            painter.setBrush(entry.color);
+            painter.drawRect(QRectF(x, y - line * 0.3, swatch, line * 0.6));
+        } else {
+            painter.setPen(QPen(entry.color, 1.8, entry.style));
+            painter.drawLine(QPointF(x, y), QPointF(x + swatch, y));
+        }
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(x + swatch + kGap, y - line / 2, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(entry.name, Qt::ElideRight, textWidth + 0.5));
+    }
+    painter.restore();
+}
+
+void PlotAxes::drawNotice(const QString& text) const {
+    m_painter.save();
+    m_painter.setPen(QColor(0x55, 0x55, 0x55));
+    m_painter.drawText(m_plot, Qt::AlignCenter | Qt::TextWordWrap, text);
+    m_painter.restore();
+}
+
+} // namespace attnlab
