@@ -255,7 +255,7 @@ void PlotAxes::drawAxes() const {
     painter.setPen(Qt::black);
     if (!m_x.label.isEmpty())
         painter.drawText(QRectF(m_plot.left(), m_plot.bottom() + metrics.height() + 2 * kGap, m_plot.width(), metrics.height()),
-                         Qt::AlignHCenter | Qt::AlignTop, m_x.label);
+                         Qt::AlignHCenter | Qt::AlignTop, metrics.elidedText(m_x.label, Qt::ElideRight, m_plot.width()));
     if (!m_y.label.isEmpty()) {
         painter.save();
         painter.translate(m_area.left(), m_plot.center().y());
