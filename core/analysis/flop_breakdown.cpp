@@ -71,8 +71,8 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
     const VariantInfo* chosenVariant = findVariant(settings.variant);
     const bool stackShown = !chosenVariant || !leftOutOfComparison(settings, *chosenVariant);
     std::set<std::string> ownTerms;
-    for (const std::int64_t n : flopSweepSizes(settings.heads, settings.d)) {
-        if (!stackShown) break;
+    const std::vector<std::int64_t> sizes = stackShown ? flopSweepSizes(settings.heads, settings.d) : std::vector<std::int64_t>{};
+    for (const std::int64_t n : sizes) {
         if (cancelled && cancelled()) return result;
         if (auto cost = costAt(settings, settings.variant, settings.params, n)) {
             for (const auto& [term, macs] : cost->terms)
