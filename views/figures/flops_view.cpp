@@ -91,7 +91,10 @@ void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const {
 void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs;
     for (const SweepPoint& point : m_sweep) xs.push_back(static_cast<double>(point.n));
-    Axis x = Axis::fitted(FlopsView::tr("sequence length n"), AxisScale::Log2, xs);
+    std::vector<double> range = xs;
+    if (range.empty()) // the axes of the sweep a notice stands in for
+        for (const std::int64_t n : flopSweepSizes(m_settings.heads, m_settings.d)) range.push_back(static_cast<double>(n));
+    Axis x = Axis::fitted(FlopsView::tr("sequence length n"), AxisScale::Log2, range);
     Axis y;
     y.label = FlopsView::tr("share of the layer's %1 (%)").arg(unitName());
     y.min = 0;
