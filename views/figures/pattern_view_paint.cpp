@@ -250,8 +250,8 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     const QRectF plot = view.plot();
     painter.save();
     painter.setPen(QColor(0x30, 0x30, 0x30));
-    const std::vector<std::string> words = splitTokens(m_settings.tokens);
-    const bool tokenLabels = !words.empty() && static_cast<std::int64_t>(words.size()) == view.n();
+    const std::vector<std::string> words = axisTokens(m_settings.tokens, view.n());
+    const bool tokenLabels = !words.empty();
     const bool cellLabels = view.visibleCells() <= 64 || (tokenLabels && view.cellSize() >= 5.0);
     // Cell labels read Q12 / K12 while they fit the margin; long indices drop the letter, and the font
     // shrinks (down to 5 pt) until the widest label fits. Token labels replace the indices when there is
