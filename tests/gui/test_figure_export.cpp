@@ -2,6 +2,7 @@
 // that parses and names the run's parameters in <title>/<desc>, PDF with its magic and XMP metadata,
 // CSV with a header and one row per datum, and atomic writes that leave nothing behind on failure.
 
+#include "gui/pixel_colors.h"
 #include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
@@ -33,10 +34,7 @@ namespace {
 constexpr int kIdleTimeoutMs = 60000;
 constexpr double kMetersPerInch = 0.0254;
 
-bool sameColor(QRgb a, QRgb b, int tolerance) {
-    return std::abs(qRed(a) - qRed(b)) <= tolerance && std::abs(qGreen(a) - qGreen(b)) <= tolerance &&
-           std::abs(qBlue(a) - qBlue(b)) <= tolerance;
-}
+using guitest::sameColor;
 
 QByteArray readAll(const QString& path) {
     QFile file(path);
