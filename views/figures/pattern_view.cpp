@@ -112,6 +112,11 @@ std::int64_t PatternView::nnzOf(int index) const {
     return panel.pattern ? panel.nnz : -1;
 }
 
+std::vector<ComponentLegendEntry> PatternView::componentLegend(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return {};
+    return m_snapshot->panels[static_cast<std::size_t>(index)].legend;
+}
+
 int PatternView::panelCount() const {
     if (m_snapshot && m_snapshot->settings.splitComponents) return std::max<int>(1, static_cast<int>(m_snapshot->panels.size()));
     return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));

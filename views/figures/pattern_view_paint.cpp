@@ -129,10 +129,13 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         QFont small = painter.font();
         small.setBold(false);
         small.setPointSizeF(7.5);
-        painter.setFont(small);
         const QString params = !panel.detail.isEmpty() ? panel.detail
                                : items.isEmpty()       ? PatternView::tr("(defaults)")
                                                        : items.join(QStringLiteral(" · "));
+        // A long parameter line shrinks (down to 6 pt, 3 % to spare for hinting) before it is elided.
+        const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
+        if (natural > nameRect.width()) small.setPointSizeF(std::max(6.0, 7.5 * 0.97 * nameRect.width() / natural));
+        painter.setFont(small);
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
