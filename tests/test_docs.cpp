@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -148,6 +149,91 @@ TEST_F(CommandLinePage, ErrorExamplesPrintTheirLineAndExitWithTwo) {
     }
     EXPECT_GE(examples, 3);
 }
+
+#ifdef ATTNLAB_TESTS_WITH_GUI
+// The words of a command line as a shell splits them: whitespace outside double quotes.
+std::vector<std::string> shellWords(const std::string& line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool quoted = false, inWord = false;
+    for (const char c : line) {
+        if (c == '"') {
+            quoted = !quoted;
+            inWord = true;
+        } else if (!quoted && (c == ' ' || c == '\t')) {
+            if (inWord) words.push_back(word);
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord) words.push_back(word);
+    return words;
+}
+
+// A documented example between `<!-- NAME -->` and `<!-- end of NAME -->`: its indented `attnlab` command
+// and the indented lines of the file it writes.
+struct FileExample {
+    std::vector<std::string> args;
+    std::string output;
+    std::vector<std::string> lines;
+};
+
+FileExample fileExample(const std::string& text, const std::string& name) {
+    FileExample example;
+    bool inside = false;
+    for (const std::string& line : linesOf(text)) {
+        if (line == "<!-- " + name + " -->") inside = true;
+        else if (line == "<!-- end of " + name + " -->") break;
+        else if (inside && line.rfind("    attnlab ", 0) == 0) example.args = shellWords(line.substr(12));
+        else if (inside && line.rfind("    ", 0) == 0) example.lines.push_back(line.substr(4));
+    }
+    const auto output = std::find(example.args.begin(), example.args.end(), "-o");
+    if (output != example.args.end() && output + 1 != example.args.end()) example.output = *(output + 1);
+    return example;
+}
+
+std::vector<std::string> csvCells(const std::string& line) {
+    std::vector<std::string> cells(1);
+    for (const char c : line) {
+        if (c == ',') cells.emplace_back();
+        else cells.back() += c;
+    }
+    return cells;
+}
+
+TEST_F(CommandLinePage, PatternCsvExampleIsWhatTheCommandWrites) {
+    const FileExample example = fileExample(readText(kSource / "docs/command_line.md"), "pattern csv example");
+    ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the pattern csv example";
+    succeed(example.args);
+    EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines);
+}
+
+// The weights depend on the inputs' rounding: the header and the masked (empty) cells must match, the
+// weights to 1e-6.
+TEST_F(CommandLinePage, PatternWeightsCsvExampleIsWhatTheCommandWrites) {
+    const FileExample example = fileExample(readText(kSource / "docs/command_line.md"), "pattern weights csv example");
+    ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the pattern weights csv example";
+    ASSERT_GE(example.lines.size(), 2u);
+    succeed(example.args);
+    const std::vector<std::string> written = linesOf(clitest::readBytes(file(example.output)));
+    ASSERT_GE(written.size(), example.lines.size());
+    EXPECT_EQ(written.front(), example.lines.front());
+    for (std::size_t r = 1; r < example.lines.size(); ++r) {
+        const std::vector<std::string> documented = csvCells(example.lines[r]), actual = csvCells(written[r]);
+        ASSERT_EQ(actual.size(), documented.size()) << written[r];
+        for (std::size_t c = 0; c < documented.size(); ++c) {
+            if (c < 4 || documented[c].empty() || actual[c].empty()) {
+                EXPECT_EQ(actual[c], documented[c]) << "row " << r << " column " << c;
+                continue;
+            }
+            EXPECT_NEAR(std::stod(actual[c]), std::stod(documented[c]), 1e-6) << "row " << r << " column " << c;
+        }
+    }
+}
+#endif
 
 std::vector<fs::path> documentationFiles() {
     std::vector<fs::path> files = {kSource / "README.md"};

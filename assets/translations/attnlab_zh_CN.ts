@@ -1676,7 +1676,7 @@ allowed: %4</source>
     </message>
     <message>
         <source>density: %1 %</source>
-        <translation>密度：%1 %</translation>
+        <translation>密度：%1%</translation>
     </message>
     <message>
         <source>mean row length: %1</source>
@@ -1720,7 +1720,7 @@ allowed: %4</source>
     </message>
     <message>
         <source>core MACs: %1 = %2 % of full</source>
-        <translation>核心 MACs：%1 = 完整注意力的 %2 %</translation>
+        <translation>核心 MACs：%1 = 完整注意力的 %2%</translation>
     </message>
     <message>
         <source>full attention: %1 MACs</source>

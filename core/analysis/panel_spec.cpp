@@ -70,4 +70,10 @@ std::vector<std::string> splitTokens(const std::string& text) {
     return tokens;
 }
 
+std::vector<std::string> axisTokens(const std::string& text, std::int64_t n) {
+    std::vector<std::string> tokens = splitTokens(text);
+    if (static_cast<std::int64_t>(tokens.size()) != n) tokens.clear();
+    return tokens;
+}
+
 } // namespace attnlab

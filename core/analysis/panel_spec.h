@@ -2,6 +2,7 @@
 
 #include "core/analysis/lab_settings.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,9 @@ std::string presetLengthNote(const LabSettings& settings);
 
 // Whitespace-separated tokens of `text` (token labels of the pattern and weights views).
 std::vector<std::string> splitTokens(const std::string& text);
+
+// The labels of n positions taken from `text`: its tokens when there are exactly n, else none (the axes
+// and the CSV then show indices).
+std::vector<std::string> axisTokens(const std::string& text, std::int64_t n);
 
 } // namespace attnlab

@@ -3,6 +3,7 @@
 // What the pattern-view test programs share: pixel and plane helpers, and a fixture that shows a
 // PatternView and drives it with mouse and wheel events as a user does.
 
+#include "gui/pixel_colors.h"
 #include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/pattern_view.h"
@@ -37,12 +38,8 @@ constexpr QRgb kHighlightColor = 0xe66100;
 constexpr QRgb kOutlineColor = 0x101010;
 constexpr int kIdleTimeoutMs = 60000;
 
-inline bool sameColor(QRgb a, QRgb b, int tolerance = 2) {
-    return std::abs(qRed(a) - qRed(b)) <= tolerance && std::abs(qGreen(a) - qGreen(b)) <= tolerance &&
-           std::abs(qBlue(a) - qBlue(b)) <= tolerance;
-}
-
-std::string colorText(QRgb c) { return QColor(c).name().toStdString(); }
+using guitest::colorText;
+using guitest::sameColor;
 
 inline QRgb pixelAt(const QImage& image, const QPointF& point) {
     return image.pixel(static_cast<int>(std::floor(point.x())), static_cast<int>(std::floor(point.y())));

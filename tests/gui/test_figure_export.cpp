@@ -2,6 +2,7 @@
 // that parses and names the run's parameters in <title>/<desc>, PDF with its magic and XMP metadata,
 // CSV with a header and one row per datum, and atomic writes that leave nothing behind on failure.
 
+#include "gui/pixel_colors.h"
 #include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
@@ -33,10 +34,7 @@ namespace {
 constexpr int kIdleTimeoutMs = 60000;
 constexpr double kMetersPerInch = 0.0254;
 
-bool sameColor(QRgb a, QRgb b, int tolerance) {
-    return std::abs(qRed(a) - qRed(b)) <= tolerance && std::abs(qGreen(a) - qGreen(b)) <= tolerance &&
-           std::abs(qBlue(a) - qBlue(b)) <= tolerance;
-}
+using guitest::sameColor;
 
 QByteArray readAll(const QString& path) {
     QFile file(path);
@@ -209,19 +207,21 @@ TEST_F(FigureExportTest, PatternCsvHasAHeaderAndOneRowPerQuery) {
     const QStringList lines = QString::fromUtf8(readAll(file)).split('\n', Qt::SkipEmptyParts);
     const LabSettings settings = longformerSettings();
     ASSERT_EQ(lines.size(), settings.n + 1);
-    EXPECT_EQ(lines.front(), QStringLiteral("variant,query_i,allowed_count,allowed_ranges"));
+    EXPECT_EQ(lines.front(), QStringLiteral("panel,variant,query_i,query_token,allowed_count,allowed_ranges"));
     const VariantInfo& variant = requireVariant(settings.variant);
     const ProblemShape shape = problemShape(settings, variant);
     const auto reference = buildPattern(variant, shape, prepareParams(variant, shape, settings.params));
     for (std::int64_t i = 0; i < settings.n; ++i) {
         const QStringList fields = lines[static_cast<int>(i) + 1].split(',');
-        ASSERT_EQ(fields.size(), 4) << lines[static_cast<int>(i) + 1].toStdString();
-        EXPECT_EQ(fields[0], QStringLiteral("longformer"));
-        EXPECT_EQ(fields[1].toLongLong(), i);
-        EXPECT_EQ(fields[2].toLongLong(), reference->rowCount(i));
+        ASSERT_EQ(fields.size(), 6) << lines[static_cast<int>(i) + 1].toStdString();
+        EXPECT_EQ(fields[0], QStringLiteral("1"));
+        EXPECT_EQ(fields[1], QStringLiteral("longformer"));
+        EXPECT_EQ(fields[2].toLongLong(), i);
+        EXPECT_EQ(fields[3], QString()) << "no tokens, no query token";
+        EXPECT_EQ(fields[4].toLongLong(), reference->rowCount(i));
         // The ranges list exactly the allowed keys.
         std::int64_t covered = 0;
-        for (const QString& range : fields[3].split(';', Qt::SkipEmptyParts)) {
+        for (const QString& range : fields[5].split(';', Qt::SkipEmptyParts)) {
             const QStringList ends = range.split('-');
             ASSERT_EQ(ends.size(), 2);
             for (std::int64_t j = ends[0].toLongLong(); j <= ends[1].toLongLong(); ++j, ++covered)

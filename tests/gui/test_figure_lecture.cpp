@@ -15,15 +15,15 @@
 namespace attnlab {
 namespace {
 
-// Per query row i of a pattern CSV's panel `variantRow` (the k-th block of rows for that variant id):
-// the allowed count, from rows "variant,query_i,allowed_count,allowed_ranges".
+// Per panel of a pattern CSV (numbered from 1), the allowed count of each query row i, from rows
+// "panel,variant,query_i,query_token,allowed_count,allowed_ranges".
 std::vector<std::map<std::int64_t, int>> countsPerPanel(const QByteArray& csv) {
     std::vector<std::map<std::int64_t, int>> panels;
     for (const QString& line : QString::fromUtf8(csv).split('\n', Qt::SkipEmptyParts).mid(1)) {
         const QStringList fields = line.split(',');
-        const std::int64_t row = fields.at(1).toLongLong();
-        if (row == 0) panels.emplace_back();
-        panels.back()[row] = fields.at(2).toInt();
+        const auto panel = static_cast<std::size_t>(fields.at(0).toInt());
+        if (panels.size() < panel) panels.resize(panel);
+        panels[panel - 1][fields.at(2).toLongLong()] = fields.at(4).toInt();
     }
     return panels;
 }

@@ -3,12 +3,15 @@
 // per component holding exactly that component's cells), and the hover naming a cell's component.
 #include "pattern_view_fixture.h"
 
+#include "views/shell/model_presets.h"
+
 #include "core/pattern_components.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace attnlab::patternviewtest {
@@ -120,6 +123,52 @@ TEST_F(PatternViewTest, ComponentsExportToEveryFormat) {
         }
     EXPECT_GT(blue, 100);
     EXPECT_GT(orange, 100);
+}
+
+// The classic presets colour their panels by component, as the papers draw them: each panel's legend
+// names its variant's parts (Longformer: window, dilated window, globals; Sparse Transformer: the band
+// A(1) and the strided columns A(2); Transformer-XL: own segment and memory) in the palette's colours,
+// with the terms the preset's parameters give.
+TEST_F(PatternViewTest, ClassicPresetsColourTheirPanelsByComponent) {
+    using Names = std::vector<std::vector<QString>>;
+    const std::map<std::string, Names> expected = {
+        {"longformer", {{"all"}, {"window"}, {"window"}, {"window", "globals"}}},
+        {"sparse-transformer", {{"all & causal"}, {"band", "strided columns"}, {"own block", "summary columns"}}},
+        {"bigbird", {{"window", "random"}, {"window"}, {"window", "globals"}, {"window", "globals", "random"}}},
+        {"transformer-xl", {{"own segment", "memory"}}},
+    };
+    const auto legendTexts = [this](int panel) {
+        std::vector<QString> names, terms;
+        for (const ComponentLegendEntry& entry : view->componentLegend(panel)) {
+            EXPECT_EQ(entry.colour, componentColor(entry.component)) << entry.text.toStdString();
+            const QStringList parts = entry.text.split(QStringLiteral(" — "));
+            names.push_back(parts.front());
+            terms.push_back(parts.back());
+        }
+        return std::pair{names, terms};
+    };
+    view->resize(1400, 700);
+    for (const auto& [id, panels] : expected) {
+        SCOPED_TRACE(id);
+        const FigurePreset* preset = findFigurePreset(id);
+        ASSERT_NE(preset, nullptr);
+        EXPECT_TRUE(preset->settings.showComponents);
+        show(preset->settings);
+        ASSERT_EQ(view->panelCount(), static_cast<int>(panels.size()));
+        for (int panel = 0; panel < view->panelCount(); ++panel) EXPECT_EQ(legendTexts(panel).first, panels[panel]) << "panel " << panel;
+        if (id == "longformer") {
+            // r = ⌊8/2⌋ = 4 keys each side, every key (b) or every second one (c); globals 0, 1 and 32.
+            EXPECT_EQ(legendTexts(1).second, std::vector<QString>{"dilated(4, 1)"});
+            EXPECT_EQ(legendTexts(2).second, std::vector<QString>{"dilated(4, 2)"});
+            EXPECT_EQ(legendTexts(3).second, (std::vector<QString>{"dilated(4, 1)", "global(0,1,32)"}));
+        }
+        if (id == "sparse-transformer") {
+            EXPECT_EQ(legendTexts(1).second, (std::vector<QString>{"band(8) & causal", "stride(8) & causal"}));
+        }
+    }
+    // The Sparse Transformer preset scales with n: at n = 256 the stride is sqrt(n) = 16.
+    show(presetSettingsAt(*findFigurePreset("sparse-transformer"), 256));
+    EXPECT_EQ(legendTexts(1).second, (std::vector<QString>{"band(16) & causal", "stride(16) & causal"}));
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 // names promise; model presets set the known head shapes and context lengths.
 #include "main_window_fixture.h"
 
+#include "gui/csv_table.h"
+
 namespace attnlab::mainwindowtest {
 namespace {
 
@@ -205,9 +207,21 @@ TEST_F(MainWindowTest, TheTokensFieldLabelsThePatternWhenThereAreNWords) {
     EXPECT_EQ(pattern->settings().tokens, "The cat sat on the mat");
     ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
     EXPECT_TRUE(pattern->tokenNote().isEmpty()) << pattern->tokenNote().toStdString();
+    // The exported CSV, read back from the file: each query row carries its token.
+    const auto exportedTokens = [&] {
+        const QString file = path(QStringLiteral("tokens.csv"));
+        exportFigure(*pattern, file, ExportOptions{});
+        QFile csv(file);
+        EXPECT_TRUE(csv.open(QIODevice::ReadOnly));
+        QStringList column;
+        for (const QStringList& row : guitest::readCsv(QString::fromUtf8(csv.readAll())).rows) column << row.value(3);
+        return column;
+    };
+    EXPECT_EQ(exportedTokens(), QString::fromLatin1("The cat sat on the mat").split(QLatin1Char(' ')));
     window->parameterPanel()->lengthEditor()->setValue(7);
     ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
     EXPECT_EQ(pattern->tokenNote(), QStringLiteral("6 tokens for n = 7: token labels need exactly n tokens, indices shown"));
+    EXPECT_EQ(exportedTokens(), QStringList(7, QString())) << "indices only, as on the axes";
 }
 
 TEST_F(MainWindowTest, ChangingNRescalesAScalingPresetAndExplainsAFixedOne) {

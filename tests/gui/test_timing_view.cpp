@@ -3,6 +3,7 @@
 // in flight and keeps the partial curve, the UI thread's longest stall during a sweep stays under the
 // issue's 50 ms bound (printed for the log), and the figure draws the measured curves.
 
+#include "gui/csv_table.h"
 #include "views/figures/figure_export.h"
 #include "views/plot/plot_axes.h"
 #include "views/shell/session_file.h"
@@ -32,38 +33,13 @@ constexpr int kSweepTimeoutMs = 60000;
 // One CSV row as column name → text.
 using CsvRow = std::map<std::string, std::string>;
 
-std::vector<std::string> splitCsvLine(const std::string& line) {
-    std::vector<std::string> cells;
-    std::string cell;
-    bool quoted = false;
-    for (std::size_t k = 0; k < line.size(); ++k) {
-        const char c = line[k];
-        if (c == '"' && quoted && k + 1 < line.size() && line[k + 1] == '"') {
-            cell += '"';
-            ++k;
-        } else if (c == '"') {
-            quoted = !quoted;
-        } else if (c == ',' && !quoted) {
-            cells.push_back(cell);
-            cell.clear();
-        } else {
-            cell += c;
-        }
-    }
-    cells.push_back(cell);
-    return cells;
-}
-
 std::vector<CsvRow> parseCsv(const QString& text) {
-    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const guitest::CsvTable table = guitest::readCsv(text);
     std::vector<CsvRow> rows;
-    if (lines.isEmpty()) return rows;
-    const std::vector<std::string> header = splitCsvLine(lines.front().toStdString());
-    for (qsizetype l = 1; l < lines.size(); ++l) {
-        const std::vector<std::string> cells = splitCsvLine(lines[l].toStdString());
-        EXPECT_EQ(cells.size(), header.size()) << lines[l].toStdString();
+    for (const QStringList& cells : table.rows) {
+        EXPECT_EQ(cells.size(), table.header.size()) << cells.join(QLatin1Char(',')).toStdString();
         CsvRow row;
-        for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
+        for (qsizetype c = 0; c < std::min(cells.size(), table.header.size()); ++c) row[table.header[c].toStdString()] = cells[c].toStdString();
         rows.push_back(row);
     }
     return rows;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build into a scratch prefix and packages it as a .deb, then checks what a user's
 # machine would get: the executable runs, the desktop entry and AppStream metainfo validate, the icon
-# is in the hicolor theme, and the package's Depends names the Qt and OpenMP runtime it links.
+# is in the hicolor theme, the package's Depends names the Qt and OpenMP runtime it links, and the
+# packaged app's window starts (under Xvfb when xvfb-run is installed) and takes a screenshot.
 # usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -35,4 +36,23 @@ for file in usr/bin/attnlab usr/share/applications/$id.desktop usr/share/icons/h
 done
 "$scratch/root/usr/bin/attnlab" cost --variant full --n 64 --d 8 --heads 2 --json | grep -q '"layer_macs"' \
     || fail "the packaged attnlab does not run"
+
+# The desktop entry starts the packaged executable and names the packaged icon.
+exec_name=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$scratch/root/usr/share/applications/$id.desktop")
+icon_name=$(sed -n 's/^Icon=//p' "$scratch/root/usr/share/applications/$id.desktop")
+[ -x "$scratch/root/usr/bin/$exec_name" ] || fail "the desktop entry's Exec=$exec_name is not a packaged executable"
+ls "$scratch"/root/usr/share/icons/hicolor/*/apps/"$icon_name".* > /dev/null 2>&1 \
+    || fail "the desktop entry's Icon=$icon_name is not in the packaged hicolor theme"
+
+# The packaged app's window starts and draws: under Xvfb (the xcb platform a desktop uses) when
+# xvfb-run is installed, else on the offscreen platform.
+shot="$scratch/window.png"
+if command -v xvfb-run > /dev/null; then
+    env -u QT_QPA_PLATFORM xvfb-run -a "$scratch/root/usr/bin/attnlab" --screenshot "$shot" \
+        || fail "the packaged app did not start under Xvfb"
+else
+    QT_QPA_PLATFORM=offscreen "$scratch/root/usr/bin/attnlab" --screenshot "$shot" \
+        || fail "the packaged app did not start on the offscreen platform"
+fi
+[ "$(head -c 8 "$shot" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "the packaged app wrote no PNG screenshot"
 echo "install and package checks passed: $(basename "$deb")"

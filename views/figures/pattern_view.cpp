@@ -1,4 +1,5 @@
 #include "views/figures/pattern_view.h"
+#include "views/figures/pattern_csv.h"
 #include "views/i18n/language.h"
 
 #include "views/plot/colormap.h"
@@ -111,6 +112,11 @@ std::int64_t PatternView::nnzOf(int index) const {
     return panel.pattern ? panel.nnz : -1;
 }
 
+std::vector<ComponentLegendEntry> PatternView::componentLegend(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return {};
+    return m_snapshot->panels[static_cast<std::size_t>(index)].legend;
+}
+
 int PatternView::panelCount() const {
     if (m_snapshot && m_snapshot->settings.splitComponents) return std::max<int>(1, static_cast<int>(m_snapshot->panels.size()));
     return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
@@ -202,24 +208,7 @@ void PatternView::requestTiles() {
 // Data and interaction
 
 QString PatternView::csvData() const {
-    QString csv = QStringLiteral("variant,query_i,allowed_count,allowed_ranges\n");
-    if (!m_snapshot) return csv;
-    std::vector<ColumnRange> ranges;
-    for (const auto& panel : m_snapshot->panels) {
-        if (!panel.pattern) continue;
-        for (std::int64_t i = 0; i < panel.n; ++i) {
-            ranges.clear();
-            panel.pattern->rowRanges(i, ranges);
-            QStringList items;
-            for (const auto& range : ranges) items << QStringLiteral("%1-%2").arg(range.begin).arg(range.end - 1);
-            csv += QStringLiteral("%1,%2,%3,%4\n")
-                       .arg(QString::fromStdString(panel.choice.variant))
-                       .arg(i)
-                       .arg(panel.pattern->rowCount(i))
-                       .arg(items.join(';'));
-        }
-    }
-    return csv;
+    return m_snapshot ? patternCsv(*m_snapshot) : patternCsv(PatternSnapshot{});
 }
 
 std::optional<std::pair<int, PlaneCell>> PatternView::hitTest(const QPointF& pixel) const {

@@ -129,10 +129,13 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         QFont small = painter.font();
         small.setBold(false);
         small.setPointSizeF(7.5);
-        painter.setFont(small);
         const QString params = !panel.detail.isEmpty() ? panel.detail
                                : items.isEmpty()       ? PatternView::tr("(defaults)")
                                                        : items.join(QStringLiteral(" · "));
+        // A long parameter line shrinks (down to 6 pt, 3 % to spare for hinting) before it is elided.
+        const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
+        if (natural > nameRect.width()) small.setPointSizeF(std::max(6.0, 7.5 * 0.97 * nameRect.width() / natural));
+        painter.setFont(small);
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
@@ -250,8 +253,8 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     const QRectF plot = view.plot();
     painter.save();
     painter.setPen(QColor(0x30, 0x30, 0x30));
-    const std::vector<std::string> words = splitTokens(m_settings.tokens);
-    const bool tokenLabels = !words.empty() && static_cast<std::int64_t>(words.size()) == view.n();
+    const std::vector<std::string> words = axisTokens(m_settings.tokens, view.n());
+    const bool tokenLabels = !words.empty();
     const bool cellLabels = view.visibleCells() <= 64 || (tokenLabels && view.cellSize() >= 5.0);
     // Cell labels read Q12 / K12 while they fit the margin; long indices drop the letter, and the font
     // shrinks (down to 5 pt) until the widest label fits. Token labels replace the indices when there is

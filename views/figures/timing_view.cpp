@@ -1,4 +1,5 @@
 #include "views/figures/timing_view.h"
+#include "views/figures/csv_text.h"
 #include "views/i18n/language.h"
 
 #include "views/figures/view_inputs.h"
@@ -26,14 +27,6 @@ QColor partColor(std::size_t part) { return costTermColor(kLayerParts[part].cost
 // Everything a sweep's numbers depend on; other settings (n, the input source, the shown head) leave
 // the measurement as it is.
 bool sameSweep(const LabSettings& a, const LabSettings& b) { return sameFields(a, b, SettingsUse::TimingSweep); }
-
-QString csvField(const std::string& text) {
-    QString field = QString::fromStdString(text);
-    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) && !field.contains(QLatin1Char('\n')))
-        return field;
-    field.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + field + QLatin1Char('"');
-}
 
 QString csvNumber(double value) { return std::isfinite(value) ? QString::number(value, 'g', 9) : QString(); }
 
@@ -266,7 +259,7 @@ QString TimingView::csvData() const {
         for (const Point* point : seriesPoints(series.index)) {
             const bool valid = point->valid();
             csv += QStringList{mode,
-                               csvField(point->series),
+                               csvField(QString::fromStdString(point->series)),
                                QString::number(point->shape.n),
                                QString::number(m_settings.d),
                                QString::number(m_settings.heads),
@@ -281,7 +274,7 @@ QString TimingView::csvData() const {
                                valid ? csvNumber(point->modelExtraBytes) : QString(),
                                valid ? csvNumber(predictedSeconds(*point)) : QString(),
                                valid ? csvNumber(point->cpuShare) : QString(),
-                               csvField(point->error)}
+                               csvField(QString::fromStdString(point->error))}
                        .join(QLatin1Char(',')) +
                    QLatin1Char('\n');
         }

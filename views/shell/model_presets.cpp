@@ -29,22 +29,29 @@ LabSettings comparison(const std::string& preset, std::int64_t n, bool causal, c
     return settings;
 }
 
-// Child et al. (2019), fig. 3: stride l and block l near sqrt(n), as the paper chooses them.
+// Child et al. (2019), fig. 3: stride l and block l near sqrt(n), as the paper chooses them. Coloured by
+// component like the paper's two heads: the band A(1) and the strided columns A(2); the fixed pattern's
+// own block and summary columns.
 LabSettings sparseTransformer(std::int64_t n) {
     const std::string root = std::to_string(static_cast<std::int64_t>(std::ceil(std::sqrt(static_cast<double>(n)))));
-    return comparison("sparse-transformer", n, true,
-                      {{"(a) full", {"full", {}}},
-                       {"(b) strided", {"strided", {{"stride", root}}}},
-                       {"(c) fixed", {"fixed", {{"block", root}, {"summary", "2"}}}}});
+    LabSettings settings = comparison("sparse-transformer", n, true,
+                                      {{"(a) full", {"full", {}}},
+                                       {"(b) strided", {"strided", {{"stride", root}}}},
+                                       {"(c) fixed", {"fixed", {{"block", root}, {"summary", "2"}}}}});
+    settings.showComponents = true;
+    return settings;
 }
 
-// Beltagy et al. (2020), fig. 2: the window is a constant of the model, not a function of n.
+// Beltagy et al. (2020), fig. 2: the window is a constant of the model, not a function of n. Coloured by
+// component: the (dilated) window and the global rows and columns.
 LabSettings longformer() {
-    return comparison("longformer", 64, false,
-                      {{"(a) full", {"full", {}}},
-                       {"(b) sliding window", {"longformer", {{"window", "8"}}}},
-                       {"(c) dilated sliding window", {"longformer", {{"window", "8"}, {"dilation", "2"}}}},
-                       {"(d) global + sliding window", {"longformer", {{"window", "8"}, {"globals", "0,1,32"}}}}});
+    LabSettings settings = comparison("longformer", 64, false,
+                                      {{"(a) full", {"full", {}}},
+                                       {"(b) sliding window", {"longformer", {{"window", "8"}}}},
+                                       {"(c) dilated sliding window", {"longformer", {{"window", "8"}, {"dilation", "2"}}}},
+                                       {"(d) global + sliding window", {"longformer", {{"window", "8"}, {"globals", "0,1,32"}}}}});
+    settings.showComponents = true;
+    return settings;
 }
 
 // Zaheer et al. (2020), fig. 1.
@@ -74,6 +81,7 @@ LabSettings transformerXl() {
     settings.params = {{"segment", "16"}, {"memory", "16"}};
     settings.n = 64;
     settings.causal = true;
+    settings.showComponents = true; // each segment's own keys apart from the memory of the previous one
     return settings;
 }
 
