@@ -1,5 +1,7 @@
 #include "core/pattern.h"
 
+#include "core/parallel_tasks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -102,8 +104,8 @@ std::vector<std::int64_t> rowCounts(const Pattern& pattern) {
     return counts;
 }
 
-DensityImage densityImage(const Pattern& pattern, int bins) {
-    return densityImageRegion(pattern, 0, pattern.size(), 0, pattern.size(), bins, bins);
+DensityImage densityImage(const Pattern& pattern, int bins, int threads) {
+    return densityImageRegion(pattern, 0, pattern.size(), 0, pattern.size(), bins, bins, threads);
 }
 
 namespace {
@@ -149,64 +151,61 @@ private:
     std::vector<std::int32_t> m_table;
 };
 
+// Allowed cells of plane rows [first, last) counted into one image row (rowHits, `width` cells whose
+// first columns are cellStart). Image cells a range covers completely are counted in a difference array
+// (O(1) per range); only the two partly covered cells at its ends are added directly.
+void foldImageRow(const Pattern& pattern, const AxisBins& colBins, const std::vector<std::int64_t>& cellStart,
+                  std::int64_t first, std::int64_t last, std::int64_t col0, std::int64_t col1, double* rowHits) {
+    const std::int64_t width = colBins.bins();
+    std::vector<std::int64_t> coveredDiff(static_cast<std::size_t>(width + 1), 0);
+    std::vector<ColumnRange> ranges;
+    for (std::int64_t i = first; i < last; ++i) {
+        ranges.clear();
+        pattern.rowRanges(i, ranges);
+        for (const auto& r : ranges) {
+            const std::int64_t begin = std::max(r.begin, col0), end = std::min(r.end, col1);
+            if (begin >= end) continue;
+            const std::int64_t firstCell = colBins.binOf(begin), lastCell = colBins.binOf(end - 1);
+            if (firstCell == lastCell) {
+                rowHits[firstCell] += static_cast<double>(end - begin);
+                continue;
+            }
+            rowHits[firstCell] += static_cast<double>(cellStart[firstCell + 1] - begin);
+            rowHits[lastCell] += static_cast<double>(end - cellStart[lastCell]);
+            ++coveredDiff[firstCell + 1];
+            --coveredDiff[lastCell];
+        }
+    }
+    std::int64_t covered = 0;
+    for (std::int64_t x = 0; x < width; ++x) {
+        covered += coveredDiff[x];
+        rowHits[x] += static_cast<double>(covered * (cellStart[x + 1] - cellStart[x]));
+    }
+}
+
 // density = allowed cells / all cells folded into each image cell; every matrix cell lands in exactly
-// one image cell.
+// one image cell. Image rows are independent: `threads` threads fold them.
 DensityImage foldDensity(const Pattern& pattern, const AxisBins& rowBins, const AxisBins& colBins, std::int64_t row0,
-                         std::int64_t row1, std::int64_t col0, std::int64_t col1) {
+                         std::int64_t row1, std::int64_t col0, std::int64_t col1, int threads) {
     DensityImage image;
     image.width = colBins.bins();
     image.height = rowBins.bins();
     const int width = image.width, height = image.height;
     image.density.assign(static_cast<std::size_t>(width) * height, 0.0f);
     if (row1 <= row0 || col1 <= col0 || width <= 0 || height <= 0) return image;
-    std::vector<std::int64_t> columnsInCell(width, 0), rowsInCell(height, 0), cellStart(width + 1, col1);
+    std::vector<std::int64_t> cellStart(static_cast<std::size_t>(width + 1));
     for (std::int64_t x = 0; x <= width; ++x) cellStart[x] = colBins.firstOf(x);
-    for (std::int64_t x = 0; x < width; ++x) columnsInCell[x] = cellStart[x + 1] - cellStart[x];
     std::vector<double> hits(image.density.size(), 0.0);
-    // Image cells a range covers completely are counted in a difference array per image row (O(1) per
-    // range); only the two partly covered cells at its ends are added directly.
-    std::vector<std::int64_t> coveredDiff(width + 1, 0);
-    auto flushCovered = [&](std::int64_t y) {
-        std::int64_t covered = 0;
-        for (std::int64_t x = 0; x < width; ++x) {
-            covered += coveredDiff[x];
-            hits[y * width + x] += static_cast<double>(covered * columnsInCell[x]);
-        }
-        std::fill(coveredDiff.begin(), coveredDiff.end(), 0);
-    };
-    std::vector<ColumnRange> ranges;
-    std::int64_t currentY = -1;
-    for (std::int64_t i = row0; i < row1; ++i) {
-        const std::int64_t y = rowBins.binOf(i);
-        if (y != currentY) {
-            if (currentY >= 0) flushCovered(currentY);
-            currentY = y;
-        }
-        ++rowsInCell[y];
+    runTasks(height, threads, {}, [&](std::int64_t y) {
+        const std::int64_t first = rowBins.firstOf(y), last = rowBins.firstOf(y + 1);
         double* rowHits = hits.data() + y * width;
-        ranges.clear();
-        pattern.rowRanges(i, ranges);
-        for (const auto& r : ranges) {
-            const std::int64_t begin = std::max(r.begin, col0), end = std::min(r.end, col1);
-            if (begin >= end) continue;
-            const std::int64_t first = colBins.binOf(begin), last = colBins.binOf(end - 1);
-            if (first == last) {
-                rowHits[first] += static_cast<double>(end - begin);
-                continue;
-            }
-            rowHits[first] += static_cast<double>(cellStart[first + 1] - begin);
-            rowHits[last] += static_cast<double>(end - cellStart[last]);
-            ++coveredDiff[first + 1];
-            --coveredDiff[last];
+        foldImageRow(pattern, colBins, cellStart, first, last, col0, col1, rowHits);
+        const auto rows = static_cast<double>(last - first);
+        for (std::int64_t x = 0; x < width; ++x) {
+            const double area = rows * static_cast<double>(cellStart[x + 1] - cellStart[x]);
+            image.density[y * width + x] = area > 0 ? static_cast<float>(rowHits[x] / area) : 0.0f;
         }
-    }
-    if (currentY >= 0) flushCovered(currentY);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const double area = static_cast<double>(rowsInCell[y]) * columnsInCell[x];
-            const std::size_t c = static_cast<std::size_t>(y) * width + x;
-            image.density[c] = area > 0 ? static_cast<float>(hits[c] / area) : 0.0f;
-        }
+    });
     return image;
 }
 
@@ -215,7 +214,7 @@ int blockCount(std::int64_t cells, std::int64_t block) { return static_cast<int>
 } // namespace
 
 DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
-                                std::int64_t col1, int width, int height) {
+                                std::int64_t col1, int width, int height, int threads) {
     if (row1 <= row0 || col1 <= col0 || width <= 0 || height <= 0) {
         DensityImage image;
         image.width = std::max(width, 0);
@@ -223,7 +222,8 @@ DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::
         image.density.assign(static_cast<std::size_t>(image.width) * image.height, 0.0f);
         return image;
     }
-    return foldDensity(pattern, AxisBins(row0, row1, height, 0), AxisBins(col0, col1, width, 0), row0, row1, col0, col1);
+    return foldDensity(pattern, AxisBins(row0, row1, height, 0), AxisBins(col0, col1, width, 0), row0, row1, col0, col1,
+                       threads);
 }
 
 std::int64_t densityBlock(std::int64_t cells, int pixels) {
@@ -232,11 +232,12 @@ std::int64_t densityBlock(std::int64_t cells, int pixels) {
 }
 
 DensityImage densityImageBlocks(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1,
-                                std::int64_t block) {
+                                std::int64_t block, int threads) {
     if (block < 1) throw std::invalid_argument("densityImageBlocks: block must be at least 1");
     const int width = blockCount(std::max<std::int64_t>(0, col1 - col0), block);
     const int height = blockCount(std::max<std::int64_t>(0, row1 - row0), block);
-    return foldDensity(pattern, AxisBins(row0, row1, height, block), AxisBins(col0, col1, width, block), row0, row1, col0, col1);
+    return foldDensity(pattern, AxisBins(row0, row1, height, block), AxisBins(col0, col1, width, block), row0, row1, col0,
+                       col1, threads);
 }
 
 } // namespace attnlab

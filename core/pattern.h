@@ -84,22 +84,23 @@ std::vector<std::int64_t> rowCounts(const Pattern& pattern);
 
 // A bins × bins image (width = height = bins) of the fraction of allowed cells in each block of the n × n plane, computed
 // from row ranges in O(ranges + touched bins) without an n × n buffer. Row-major, values in [0, 1].
+// `threads` threads fold separate image rows (views pass their job's kernel threads, off the UI thread).
 struct DensityImage {
     int width = 0;
     int height = 0;
     std::vector<float> density; // height rows of width values
 };
-DensityImage densityImage(const Pattern& pattern, int bins);
+DensityImage densityImage(const Pattern& pattern, int bins, int threads = 1);
 // Same for a sub-rectangle of the plane [row0, row1) × [col0, col1) rendered to width × height cells.
 DensityImage densityImageRegion(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0,
-                                std::int64_t col1, int width, int height);
+                                std::int64_t col1, int width, int height, int threads = 1);
 // The same sub-rectangle folded in whole blocks of block × block cells (image cell (y, x) holds rows
 // row0 + y·block … and columns col0 + x·block …; the last row and column of blocks may be partial):
 // ⌈(col1 − col0) / block⌉ × ⌈(row1 − row0) / block⌉ cells. Every image cell folds the same number of
 // matrix cells, so a periodic structure (strided's diagonals) keeps one density along its length
 // instead of beating against a fractional bin width (moiré). Throws std::invalid_argument for block < 1.
 DensityImage densityImageBlocks(const Pattern& pattern, std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1,
-                                std::int64_t block);
+                                std::int64_t block, int threads = 1);
 // The smallest whole block that folds `cells` plane cells into at most `pixels` image cells (≥ 1).
 std::int64_t densityBlock(std::int64_t cells, int pixels);
 

@@ -217,8 +217,10 @@ RooflinePoint rooflinePoint(double attentionMacs, double bytesMin, double measur
     return point;
 }
 
-double costModelPredictedSeconds(double macs, double referenceMacs, double referenceSeconds) {
-    return macs * referenceSeconds / referenceMacs;
+double fittedMacRate(const std::vector<double>& macs, const std::vector<double>& seconds) {
+    double logRates = 0;
+    for (std::size_t k = 0; k < macs.size(); ++k) logRates += std::log(macs[k] / seconds[k]);
+    return macs.empty() ? 0.0 : std::exp(logRates / static_cast<double>(macs.size()));
 }
 
 void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides) {

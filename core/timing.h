@@ -69,9 +69,10 @@ struct RooflinePoint {
 };
 RooflinePoint rooflinePoint(double attentionMacs, double bytesMin, double measuredGflops, const PeakResult& peak);
 
-// The timing view's cost-model prediction: a curve's time at each n is its cost-model MACs divided by
-// the MAC rate the same curve measured at a reference n (the view uses its largest n).
-double costModelPredictedSeconds(double macs, double referenceMacs, double referenceSeconds);
+// The cost model counts MACs, not seconds; the one constant it lacks, a MAC rate, is fitted to a measured
+// curve: the geometric mean of the curve's rates macs[k] / seconds[k], which minimises the squared error
+// of log time. The timing view's dashed prediction at n is then MACs(n) / that rate. 0 without points.
+double fittedMacRate(const std::vector<double>& macs, const std::vector<double>& seconds);
 
 // Measured median seconds of one Transformer layer's parts at `shape` (model width hd = heads·d,
 // FFN width 4hd): qkv_proj X·W_qkv, the attention core (the variant on [h, n, d] inputs), out_proj,

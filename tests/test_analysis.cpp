@@ -221,12 +221,25 @@ TEST(TimingSweep, LayerCrossoverLeavesOutStarvedLayers) {
     EXPECT_LT(*crossover.n, 256.0);
 }
 
-TEST(TimingSweep, PredictionScalesTheLargestPointsRate) {
+TEST(TimingSweep, PredictionFitsOneRateToTheCurvesTrustedPoints) {
+    std::vector<TimingPoint> points(3);
+    points[0].shape.n = 1024, points[0].medianSeconds = 1, points[0].macs = 100;   // 100 MACs/s
+    points[1].shape.n = 2048, points[1].medianSeconds = 1, points[1].macs = 400;   // 400 MACs/s
+    points[2].shape.n = 4096, points[2].medianSeconds = 100, points[2].macs = 1600; // starved: left out
+    points[2].cpuShare = 0.2;
+    ASSERT_TRUE(points[2].starved());
+    // Rate √(100 · 400) = 200: each trusted point a factor 2 off, one below and one above.
+    EXPECT_NEAR(predictedSeconds(points, points[0]), 0.5, 1e-12);
+    EXPECT_NEAR(predictedSeconds(points, points[1]), 2.0, 1e-12);
+    EXPECT_NEAR(predictedSeconds(points, points[2]), 8.0, 1e-12);
+}
+
+TEST(TimingSweep, PredictionUsesEveryValidPointWhenNoneIsTrusted) {
     std::vector<TimingPoint> points(2);
-    points[0].shape.n = 64, points[0].medianSeconds = 1, points[0].macs = 100;
-    points[1].shape.n = 128, points[1].medianSeconds = 2, points[1].macs = 400;
-    EXPECT_DOUBLE_EQ(predictedSeconds(points, points[0]), 0.5);
-    EXPECT_DOUBLE_EQ(predictedSeconds(points, points[1]), 2.0);
+    points[0].shape.n = 64, points[0].medianSeconds = 1, points[0].macs = 100; // below kSlopeMinN
+    points[1].shape.n = 128, points[1].medianSeconds = 1, points[1].macs = 400;
+    EXPECT_NEAR(predictedSeconds(points, points[0]), 0.5, 1e-12);
+    EXPECT_NEAR(predictedSeconds(points, points[1]), 2.0, 1e-12);
 }
 
 TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -61,6 +62,21 @@ TEST(DensityImage, EqualsCountingTheMaskForEveryKindOfRange) {
             expectMatchesBruteForce(*pattern, 40, 171, 13, 200, 17, 23, what + " region");
             expectMatchesBruteForce(*pattern, 100, 101, 0, n, 8, 1, what + " one row");
         }
+}
+
+TEST(DensityImage, ThreadsFoldTheSameImage) {
+    // Image rows folded by several threads equal the one-thread image exactly, for fractional and
+    // whole-block binning (each image row's sums are made in the same order by one thread).
+    for (const std::string id : {"bigbird", "strided", "longformer"}) {
+        const auto pattern = patternOf(id, 1000, false);
+        const DensityImage one = densityImageRegion(*pattern, 0, 1000, 0, 1000, 97, 89, 1);
+        const DensityImage two = densityImageRegion(*pattern, 0, 1000, 0, 1000, 97, 89, 2);
+        EXPECT_EQ(one.density, two.density) << id;
+        const DensityImage blocksOne = densityImageBlocks(*pattern, 3, 1000, 0, 999, 7, 1);
+        const DensityImage blocksThree = densityImageBlocks(*pattern, 3, 1000, 0, 999, 7, 3);
+        EXPECT_EQ(blocksOne.density, blocksThree.density) << id;
+        EXPECT_GT(std::count_if(one.density.begin(), one.density.end(), [](float v) { return v > 0; }), 0) << id;
+    }
 }
 
 TEST(DensityImage, WholeImageOfALargePatternHasTheRightTotal) {

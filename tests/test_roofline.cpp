@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 #include <cstdint>
 #include <string>
 
@@ -101,9 +102,24 @@ TEST(Roofline, RoofIsTheLowerOfComputeAndMemoryLimits) {
     EXPECT_DOUBLE_EQ(compute.fractionOfRoof, 0.75);
 }
 
-TEST(CostModelPrediction, ScalesTheReferenceTimeByTheMacRatio) {
-    EXPECT_DOUBLE_EQ(costModelPredictedSeconds(1e6, 4e6, 2.0), 0.5);
-    EXPECT_DOUBLE_EQ(costModelPredictedSeconds(4e6, 4e6, 2.0), 2.0);
+TEST(CostModelPrediction, FittedRateIsTheGeometricMeanOfTheCurvesRates) {
+    // Rates 1e6 and 4e6 MACs per second: the geometric mean 2e6 puts both points a factor 2 off, the
+    // least a single rate can do in log time.
+    EXPECT_NEAR(fittedMacRate({1e6, 8e6}, {1.0, 2.0}), 2e6, 1e-3);
+    EXPECT_NEAR(fittedMacRate({3e6}, {1.5}), 2e6, 1e-3);
+    EXPECT_EQ(fittedMacRate({}, {}), 0.0);
+}
+
+TEST(CostModelPrediction, FittedRateMinimisesTheSquaredLogError) {
+    const std::vector<double> macs = {1e6, 5e6, 3e7, 2e8}, seconds = {0.002, 0.004, 0.05, 0.9};
+    const auto logError = [&](double rate) {
+        double sum = 0;
+        for (std::size_t k = 0; k < macs.size(); ++k) sum += std::pow(std::log(macs[k] / rate / seconds[k]), 2);
+        return sum;
+    };
+    const double rate = fittedMacRate(macs, seconds);
+    EXPECT_LT(logError(rate), logError(rate * 1.01));
+    EXPECT_LT(logError(rate), logError(rate / 1.01));
 }
 
 TEST(TriadBandwidth, DefaultArraysAreAtLeastTheLastLevelCacheAndNeverBelow64MiB) {

@@ -34,8 +34,8 @@ const std::vector<PatternCase>& patternCases() {
     return cases;
 }
 
-// The timing view's sweep doubles n; the prediction is checked on the same grid from n = 1024 up, with
-// the largest n as the curve's reference point.
+// The timing view's sweep doubles n; the prediction is checked on the same grid from n = 1024 up, its MAC
+// rate fitted to the curve's points as the view fits it.
 constexpr std::array<std::int64_t, 5> kSweep = {1024, 2048, 4096, 8192, kTargetLength};
 
 bool supports(const PatternCase& pattern, bool causal) {
@@ -83,13 +83,17 @@ TargetRow rateRow(const Curve& curve, const TimingResult& full, bool causal) {
 
 // Measured time over the cost model's prediction, at the n where they differ most (as a factor either way).
 TargetRow predictionRow(const Curve& curve, bool causal) {
-    const TimingResult& reference = curve.atLength();
+    std::vector<double> macs, seconds;
+    for (const TimingResult& point : curve.points) {
+        macs.push_back(point.attentionMacs);
+        seconds.push_back(point.medianSeconds);
+    }
+    const double rate = fittedMacRate(macs, seconds);
     double worstFactor = 0, worstMeasured = 0, worstPredicted = 0;
     std::int64_t worstN = kSweep.back();
-    for (std::size_t k = 0; k + 1 < kSweep.size(); ++k) {
+    for (std::size_t k = 0; k < kSweep.size(); ++k) {
         const TimingResult& point = curve.points[k];
-        const double predicted =
-            costModelPredictedSeconds(point.attentionMacs, reference.attentionMacs, reference.medianSeconds);
+        const double predicted = point.attentionMacs / rate;
         const double factor = std::max(point.medianSeconds / predicted, predicted / point.medianSeconds);
         if (factor > worstFactor) {
             worstFactor = factor;

@@ -1938,8 +1938,8 @@ component %1: %2</source>
         <translation> vs </translation>
     </message>
     <message>
-        <source>%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   threads: %8, median of ≥ %9 runs after a warm-up (≥ %10 s per point)   |   dashed: prediction = cost-model MACs ÷ the MAC rate measured at the largest n of the same curve</source>
-        <translation>%1=%2   d=%3   h=%4   因果=%5   n=%6…%7   高斯随机输入   |   线程数：%8，预热后至少 %9 次运行的中位数 (每点 ≥ %10 秒)   |   虚线：预测值 = 计算量模型 MACs ÷ 同一曲线最大 n 处实测的 MAC 速率</translation>
+        <source>%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   threads: %8, median of ≥ %9 runs after a warm-up (≥ %10 s per point)   |   dashed: prediction = cost-model MACs ÷ one MAC rate per curve, fitted to its measured times</source>
+        <translation>%1=%2   d=%3   h=%4   因果=%5   n=%6…%7   高斯随机输入   |   线程数：%8，预热后至少 %9 次运行的中位数 (每点 ≥ %10 秒)   |   虚线：预测值 = 计算量模型 MACs ÷ 每条曲线一个按其实测时间拟合的 MAC 速率</translation>
     </message>
     <message>
         <source>variants</source>
@@ -2022,8 +2022,8 @@ component %1: %2</source>
         <translation>%1 — 在 n = %2 时无效</translation>
     </message>
     <message>
-        <source>cost model, scaled to the largest n</source>
-        <translation>计算量模型，按最大 n 缩放</translation>
+        <source>cost model, rate fitted to the measured times</source>
+        <translation>计算量模型，速率按实测时间拟合</translation>
     </message>
     <message>
         <source>cost model; slopes fitted over n ≥ %1</source>

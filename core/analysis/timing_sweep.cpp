@@ -134,10 +134,18 @@ std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points,
 
 double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point) {
     if (!point.valid() || !(point.macs > 0)) return std::nan("");
-    const TimingPoint* reference = &point;
-    for (const TimingPoint* candidate : seriesPoints(points, point.seriesIndex))
-        if (candidate->valid() && candidate->macs > 0) reference = candidate;
-    return point.macs * reference->medianSeconds / reference->macs;
+    const auto series = seriesPoints(points, point.seriesIndex);
+    std::vector<double> macs, seconds;
+    for (const bool trustedOnly : {true, false}) {
+        for (const TimingPoint* candidate : series)
+            if (candidate->valid() && candidate->macs > 0 &&
+                (!trustedOnly || (!candidate->starved() && candidate->shape.n >= kSlopeMinN))) {
+                macs.push_back(candidate->macs);
+                seconds.push_back(candidate->medianSeconds);
+            }
+        if (!macs.empty()) break;
+    }
+    return point.macs / fittedMacRate(macs, seconds);
 }
 
 std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<TimingPoint>& points) {

@@ -72,7 +72,8 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
 std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
                                         const CancelCheck& cancelled);
 
-// The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
+// The cost model's time for `point`: its MACs at its series' fitted MAC rate (fittedMacRate), over the
+// points the slopes use (valid, not starved, n ≥ kSlopeMinN) or, when there are none, every valid point.
 double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point);
 // How one curve grows: the least-squares log-log slope of its measured median times and of the cost
 // model's MACs at the same n (the theory the dashed line draws), over its valid points that were not

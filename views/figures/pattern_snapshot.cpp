@@ -210,7 +210,7 @@ std::vector<QString> componentTexts(const VariantInfo& variant, const ProblemSha
 }
 
 PatternTile buildPatternTile(const PatternPanel& panel, const PlaneRegion& region, std::int64_t block, bool withVeil) {
-    const DensityImage density = regionDensity(*panel.pattern, region, block);
+    const DensityImage density = regionDensity(*panel.pattern, region, block, JobRunner::kernelThreads());
     const int width = density.width, height = density.height;
     const PlaneRegion drawn = blocksRegion(region, density, block);
     // Component images bin the same whole blocks as the density image, so both show the same cells.

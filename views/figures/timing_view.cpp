@@ -67,7 +67,7 @@ QString TimingView::caption() const {
     const bool layer = m_settings.timingMode == TimingMode::Layer;
     QString text = TimingView::tr("%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   threads: %8, "
                                   "median of ≥ %9 runs after a warm-up (≥ %10 s per point)   |   dashed: prediction = "
-                                  "cost-model MACs ÷ the MAC rate measured at the largest n of the same curve")
+                                  "cost-model MACs ÷ one MAC rate per curve, fitted to its measured times")
                        .arg(variants.size() > 1 ? TimingView::tr("variants") : TimingView::tr("variant"),
                             variants.join(QStringLiteral(" | ")))
                        .arg(m_settings.d)

@@ -57,7 +57,7 @@ public:
     bool partial() const { return m_cancelled && m_done < m_total; }
     // The n of the sweep: powers of two from 64 to the settings' maximum.
     static std::vector<std::int64_t> sweepSizes(std::int64_t maxN);
-    // The cost model's time for `point`: its MACs at the rate its series reached at its largest measured n.
+    // The cost model's time for `point`: its MACs at its series' MAC rate fitted to the measured times.
     double predictedSeconds(const Point& point) const;
     // Layer mode only; empty before two n are measured.
     MeasuredCrossover measuredCrossover() const;

@@ -105,7 +105,7 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         if (!skipped.isEmpty() && !layer) name = TimingView::tr("%1 — not valid at n = %2").arg(name, skipped.join(QStringLiteral(", ")));
         legend.push_back({name, color, Qt::SolidLine, false});
     }
-    legend.push_back({layer ? TimingView::tr("cost model, scaled to the largest n")
+    legend.push_back({layer ? TimingView::tr("cost model, rate fitted to the measured times")
                             : TimingView::tr("cost model; slopes fitted over n ≥ %1").arg(kSlopeMinN),
                        QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
     paintStarvedRings(painter, starvedPoints);

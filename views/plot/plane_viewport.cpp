@@ -64,8 +64,8 @@ void PlaneViewport::clampOrigin() {
     m_origin.setY(std::clamp(m_origin.y(), 0.0, std::max(0.0, limit)));
 }
 
-DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, std::int64_t block) {
-    return densityImageBlocks(pattern, region.row0, region.row1, region.col0, region.col1, block);
+DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, std::int64_t block, int threads) {
+    return densityImageBlocks(pattern, region.row0, region.row1, region.col0, region.col1, block, threads);
 }
 
 PlaneRegion blocksRegion(const PlaneRegion& region, const DensityImage& density, std::int64_t block) {

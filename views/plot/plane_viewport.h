@@ -65,7 +65,7 @@ private:
 
 // The share of allowed cells of `region` of `pattern` in whole blocks of block × block cells
 // (densityImageBlocks: row-major, first row = region.row0). Reads row ranges only, never an n × n buffer.
-DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, std::int64_t block);
+DensityImage regionDensity(const Pattern& pattern, const PlaneRegion& region, std::int64_t block, int threads = 1);
 // The plane cells the image of regionDensity covers: `region` grown to whole blocks (beyond n when the
 // last block is partial; drawn clipped to the plot).
 PlaneRegion blocksRegion(const PlaneRegion& region, const DensityImage& density, std::int64_t block);
