@@ -1,9 +1,11 @@
 #include "app/bench/bench_targets.h"
 
+#include "core/analysis/scaling.h"
 #include "core/registry.h"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -37,6 +39,27 @@ const std::vector<PatternCase>& patternCases() {
 // The timing view's sweep doubles n; the prediction is checked on the same grid from n = 1024 up, its MAC
 // rate fitted to the curve's points as the view fits it.
 constexpr std::array<std::int64_t, 5> kSweep = {1024, 2048, 4096, 8192, kTargetLength};
+
+// Curves whose measured log-log slope over the sweep is checked against the cost model's exponent over
+// the same n (the timing view's legend shows both); `theory` is the asymptotic exponent the view names.
+struct SlopeCase {
+    PatternCase pattern;
+    const char* theory;
+};
+
+const std::vector<SlopeCase>& slopeCases() {
+    static const std::vector<SlopeCase> cases = {
+        {{"full", "full", {}, 0}, "2"},
+        {{"strided", "strided", {}, 0}, "1.5 at l = sqrt(n)"},
+        {{"longformer", "longformer", {}, 0}, "1 at a fixed window"},
+        {{"linear", "linear", {}, 0}, "1"},
+    };
+    return cases;
+}
+
+// How far a measured slope may stray from the cost model's: at 0.25 the five points 1024 … 16384 still
+// tell n² from n√n from n.
+constexpr double kSlopeTolerance = 0.25;
 
 bool supports(const PatternCase& pattern, bool causal) {
     const CausalSupport support = requireVariant(pattern.variant).causalSupport;
@@ -108,6 +131,44 @@ TargetRow predictionRow(const Curve& curve, bool causal) {
                    1e3 * worstPredicted)};
 }
 
+TargetRow slopeRow(const SlopeCase& slope, const Curve& curve, bool causal) {
+    std::vector<double> ns, seconds;
+    for (std::size_t k = 0; k < kSweep.size(); ++k) {
+        ns.push_back(static_cast<double>(kSweep[k]));
+        seconds.push_back(curve.points[k].medianSeconds);
+    }
+    ProblemShape shape;
+    shape.heads = 12;
+    shape.d = shape.dv = 64;
+    shape.causal = causal;
+    const double measured = logLogSlope(ns, seconds).value_or(0.0);
+    const double model = costModelExponent(requireVariant(slope.pattern.variant), shape, slope.pattern.overrides, kSweep.front(),
+                                           kSweep.back())
+                             .value_or(0.0);
+    const double gap = std::abs(measured - model);
+    return {slope.pattern.label + " " + directionName(causal) + ": time slope - cost model's, n=1024..16384", gap,
+            format("<= %.2f", kSlopeTolerance), gap <= kSlopeTolerance,
+            format("measured %.2f, cost model %.2f, theory %s", measured, model, slope.theory)};
+}
+
+// The slope cases' curves: the pattern curves already measured where there is one, else measured here.
+std::vector<TargetRow> slopeRows(const std::vector<Curve>& curves, bool causal, const BenchSettings& settings,
+                                 Progress& progress) {
+    std::vector<TargetRow> rows;
+    for (const SlopeCase& slope : slopeCases()) {
+        if (!supports(slope.pattern, causal)) continue;
+        const auto measured = std::find_if(curves.begin(), curves.end(),
+                                           [&](const Curve& curve) { return curve.pattern->label == slope.pattern.label; });
+        if (measured != curves.end()) {
+            rows.push_back(slopeRow(slope, *measured, causal));
+            continue;
+        }
+        progress.step(slope.pattern.label + " " + directionName(causal) + " n=1024..16384");
+        rows.push_back(slopeRow(slope, measureCurve(slope.pattern, causal, settings), causal));
+    }
+    return rows;
+}
+
 TargetRow slowestAt1024Row(const std::vector<Curve>& curves, const TimingResult& full1024, bool causal) {
     const Curve* slowest = &curves.front();
     for (const Curve& curve : curves)
@@ -144,6 +205,7 @@ std::vector<TargetRow> directionTargets(bool causal, const BenchSettings& settin
             }
     rows.push_back(slowestAt1024Row(curves, full1024, causal));
     for (const Curve& curve : curves) rows.push_back(predictionRow(curve, causal));
+    for (TargetRow& row : slopeRows(curves, causal, settings, progress)) rows.push_back(std::move(row));
     return rows;
 }
 
@@ -154,6 +216,11 @@ std::size_t patternTargetSteps() {
     for (const bool causal : {false, true}) {
         ++steps; // full at n = 1024
         for (const PatternCase& pattern : patternCases()) steps += supports(pattern, causal) ? 1 : 0;
+        for (const SlopeCase& slope : slopeCases()) {
+            const bool measured = std::any_of(patternCases().begin(), patternCases().end(),
+                                              [&](const PatternCase& pattern) { return pattern.label == slope.pattern.label; });
+            steps += supports(slope.pattern, causal) && !measured ? 1 : 0;
+        }
     }
     return steps;
 }
