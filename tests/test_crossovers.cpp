@@ -82,6 +82,23 @@ TEST(Crossovers, EveryVariantMatchesAScanOfTheCostModel) {
     }
 }
 
+TEST(Crossovers, ClosedFormsHoldWithExplicitKeyValueHeads) {
+    // The command line and the views name h_kv = h explicitly; doubling h for the closed form must
+    // double h_kv with it instead of turning the shape into grouped heads.
+    const VariantInfo& full = requireVariant("full");
+    for (const bool causal : {false, true}) {
+        ProblemShape shape = shapeOf(12, 64, causal);
+        shape.kvHeads = 12;
+        const LayerCrossovers crossovers = layerCrossovers(full, shape, {});
+        EXPECT_EQ(crossovers.attentionExceedsFfn.closedForm, causal ? "4hd - 1" : "2hd");
+        EXPECT_EQ(crossovers.coreDominates.closedForm, causal ? "12hd - 1" : "6hd");
+    }
+    // Grouped heads keep their ratio: h = 12 over h_kv = 4 still gives a threshold linear in hd.
+    ProblemShape grouped = shapeOf(12, 64, false);
+    grouped.kvHeads = 4;
+    EXPECT_FALSE(layerCrossovers(full, grouped, {}).coreDominates.closedForm.empty());
+}
+
 TEST(Crossovers, FullAttentionHasTheDerivedClosedForms) {
     const VariantInfo& full = requireVariant("full");
     const LayerCrossovers bidirectional = layerCrossovers(full, shapeOf(12, 64, false), {});

@@ -58,10 +58,12 @@ bool hasScoreMatrix(const VariantInfo& variant, const ProblemShape& shape, const
 // One crossover as a function of the shape, so the closed form can be read off at doubled h and d.
 using Search = std::function<std::optional<std::int64_t>(const ProblemShape&)>;
 
-// threshold(h, d) = a·hd + b or a·d + b with integer a > 0, checked at (2h, d) and (h, 2d).
+// threshold(h, d) = a·hd + b or a·d + b with integer a > 0, checked at (2h, d) and (h, 2d). Key/value
+// heads double with the query heads (an explicit h_kv = h must stay h, not become grouped).
 std::string closedFormOf(const Search& search, const ProblemShape& shape, std::int64_t threshold) {
     ProblemShape twiceHeads = shape, twiceWidth = shape;
     twiceHeads.heads *= 2;
+    twiceHeads.kvHeads *= 2;
     twiceWidth.d *= 2;
     twiceWidth.dv *= 2;
     const auto byHeads = search(twiceHeads), byWidth = search(twiceWidth);
