@@ -93,10 +93,6 @@ TEST(Crossovers, ClosedFormsHoldWithExplicitKeyValueHeads) {
         EXPECT_EQ(crossovers.attentionExceedsFfn.closedForm, causal ? "4hd - 1" : "2hd");
         EXPECT_EQ(crossovers.coreDominates.closedForm, causal ? "12hd - 1" : "6hd");
     }
-    // Grouped heads keep their ratio: h = 12 over h_kv = 4 still gives a threshold linear in hd.
-    ProblemShape grouped = shapeOf(12, 64, false);
-    grouped.kvHeads = 4;
-    EXPECT_FALSE(layerCrossovers(full, grouped, {}).coreDominates.closedForm.empty());
 }
 
 TEST(Crossovers, FullAttentionHasTheDerivedClosedForms) {
