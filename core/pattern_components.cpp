@@ -26,6 +26,21 @@ void LayeredComponents::rowComponents(std::int64_t i, std::vector<ComponentRange
               [](const ComponentRange& a, const ComponentRange& b) { return a.begin < b.begin; });
 }
 
+void LayeredComponents::ownRanges(std::uint8_t component, std::int64_t i, std::vector<ColumnRange>& out) const {
+    if (component == kAddedDiagonal || component == 0 || component > m_layers.size()) {
+        std::vector<ComponentRange> runs;
+        rowComponents(i, runs);
+        for (const auto& run : runs)
+            if (run.component == component) out.push_back({run.begin, run.end});
+        return;
+    }
+    RangeList row, layer, part;
+    m_pattern->rowRanges(i, row);
+    m_layers[component - 1u](i, layer);
+    intersectInto(row, layer, part);
+    out.insert(out.end(), part.begin(), part.end());
+}
+
 std::vector<std::uint8_t> denseComponents(const PatternComponents& components) {
     const std::int64_t n = components.pattern().size();
     std::vector<std::uint8_t> labels(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0);
@@ -38,8 +53,9 @@ std::vector<std::uint8_t> denseComponents(const PatternComponents& components) {
     return labels;
 }
 
-ComponentPattern::ComponentPattern(std::shared_ptr<const PatternComponents> components, std::uint8_t component)
-    : Pattern(components->pattern().size()), m_components(std::move(components)), m_component(component) {}
+ComponentPattern::ComponentPattern(std::shared_ptr<const PatternComponents> components, std::uint8_t component,
+                                   Cells cells)
+    : Pattern(components->pattern().size()), m_components(std::move(components)), m_component(component), m_cells(cells) {}
 
 bool ComponentPattern::allowed(std::int64_t i, std::int64_t j) const {
     std::vector<ColumnRange> ranges;
@@ -48,6 +64,10 @@ bool ComponentPattern::allowed(std::int64_t i, std::int64_t j) const {
 }
 
 void ComponentPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+    if (m_cells == Cells::Own) {
+        m_components->ownRanges(m_component, i, out);
+        return;
+    }
     thread_local std::vector<ComponentRange> runs;
     runs.clear();
     m_components->rowComponents(i, runs);

@@ -136,10 +136,19 @@ CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
 std::unique_ptr<PatternComponents> bigBirdComponents(const PatternRequest& request) {
     const std::int64_t n = request.shape.n, radius = std::min(n, request.params->integer("window") / 2);
     const std::int64_t globals = std::min(n, request.params->integer("globals"));
+    // The random layer is each row's drawn keys exactly (its pattern row minus window and globals), so
+    // that as a head of its own it holds the random keys only.
+    std::shared_ptr<const Pattern> drawn = bigBirdPattern(request);
+    const bool causal = request.shape.causal;
     std::vector<LayeredComponents::Layer> layers = {
         [n, radius](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, i - radius, i + radius + 1, n); },
         [n, globals](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, 0, i < globals ? n : globals, n); },
-        [n](std::int64_t, std::vector<ColumnRange>& out) { out.push_back({0, n}); }};
+        [drawn, n, radius, globals, causal](std::int64_t i, std::vector<ColumnRange>& out) {
+            RangeList row, random;
+            drawn->rowRanges(i, row);
+            subtractInto(row, baseRanges(i, n, radius, globals, causal), random);
+            out.insert(out.end(), random.begin(), random.end());
+        }};
     return std::make_unique<LayeredComponents>(bigBirdPattern(request), std::move(layers));
 }
 

@@ -1,6 +1,6 @@
 // The pattern view by component: every allowed cell in the colour of the first term that contains it
 // (checked against the core's labels cell by cell), the legend's terms, the factorised heads (one panel
-// per component holding exactly that component's cells), and the hover naming a cell's component.
+// per component holding every cell its term allows), and the hover naming a cell's component.
 #include "pattern_view_fixture.h"
 
 #include "views/shell/model_presets.h"
@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -94,15 +95,41 @@ TEST_F(PatternViewTest, FactorisedHeadsShowOneComponentPerPanel) {
     view->resize(1100, 650);
     show(settings);
     ASSERT_EQ(view->panelCount(), 2);
-    const std::vector<std::uint8_t> labels = referenceLabels(settings);
     const QImage image = paint();
+    // Each head holds everything its term allows (causal, l = 4): A(1) = {i − 4 ≤ j ≤ i}, A(2) =
+    // {j ≤ i, (i − j) mod 4 = 0}, so the strided cells inside the band are in both panels.
     for (int panel = 0; panel < 2; ++panel) {
         SCOPED_TRACE(panel);
         const auto component = static_cast<std::uint8_t>(panel + 1);
-        std::vector<std::uint8_t> own(labels.size());
-        std::transform(labels.begin(), labels.end(), own.begin(), [&](std::uint8_t l) { return l == component ? l : std::uint8_t{0}; });
+        std::vector<std::uint8_t> own(32 * 32, 0);
+        for (std::int64_t i = 0; i < 32; ++i)
+            for (std::int64_t j = 0; j <= i; ++j)
+                if (panel == 0 ? i - j <= 4 : (i - j) % 4 == 0) own[static_cast<std::size_t>(i * 32 + j)] = component;
         expectCellColours(image, plot(panel), 32, own, [](std::uint8_t label) { return componentColor(label); });
     }
+}
+
+TEST_F(PatternViewTest, BigBirdsRandomHeadHoldsOnlyTheDrawnKeys) {
+    const LabSettings settings =
+        byComponent(settingsFor("bigbird", 40, false, {{"window", "4"}, {"globals", "2"}, {"random", "3"}}), true);
+    show(settings);
+    ASSERT_EQ(view->panelCount(), 3);
+    // The random head: the pattern's cells outside the window |i − j| ≤ 2 and the globals 0, 1 (rows
+    // and columns), three per row but for the global rows, which have none left to draw.
+    const VariantInfo& bigbird = requireVariant("bigbird");
+    const ProblemShape shape = problemShape(settings, bigbird);
+    const auto pattern = buildPattern(bigbird, shape, prepareParams(bigbird, shape, settings.params));
+    std::vector<std::uint8_t> random(40 * 40, 0);
+    for (std::int64_t i = 2; i < 40; ++i) {
+        int drawn = 0;
+        for (std::int64_t j = 0; j < 40; ++j)
+            if (pattern->allowed(i, j) && std::llabs(i - j) > 2 && j >= 2) {
+                random[static_cast<std::size_t>(i * 40 + j)] = 3;
+                ++drawn;
+            }
+        EXPECT_EQ(drawn, 3) << "row " << i;
+    }
+    expectCellColours(paint(), plot(2), 40, random, [](std::uint8_t label) { return componentColor(label); });
 }
 
 TEST_F(PatternViewTest, ComponentsExportToEveryFormat) {

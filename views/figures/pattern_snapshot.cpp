@@ -133,7 +133,7 @@ void appendSplitPanels(const PatternPanel& whole, std::vector<PatternPanel>& pan
         part.hasMask = whole.hasMask;
         part.n = whole.n;
         part.fullMacs = whole.fullMacs;
-        part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component);
+        part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component, ComponentPattern::Cells::Own);
         part.nnz = part.pattern->nnz();
         part.colour = entry.colour;
         part.legend = {entry};
