@@ -216,6 +216,12 @@ CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, std::vector
         return compiled;
     }
     for (const auto& child : node.children) compiled.children.push_back(compileNode(child, n, primitives));
+    // !!x is x (both complements are taken in the same column window): a chain of complements, which
+    // the length limit lets run to hundreds, compiles to at most one.
+    if (node.kind == ExpressionNode::Kind::Complement && compiled.children[0].kind == ExpressionNode::Kind::Complement) {
+        CompiledNode inner = std::move(compiled.children[0].children[0]);
+        return inner;
+    }
     // Union and intersection do not depend on the order of their operands: narrow ones first.
     if (node.kind != ExpressionNode::Kind::Complement)
         std::stable_partition(compiled.children.begin(), compiled.children.end(),

@@ -224,6 +224,21 @@ TEST(ExpressionEvaluation, MatchesCellByCellOnRandomExpressions) {
     }
 }
 
+TEST(ExpressionEvaluation, ChainsOfComplementsAlternate) {
+    // An even chain of ! is the term itself, an odd one its complement, inside intersections too.
+    for (const bool causal : {false, true})
+        for (const std::string inner : {"band(2)", "stride(3) & block(8)", "(sink(2) | diag)"}) {
+            const auto once = expressionComponents("!" + inner, 24, causal);
+            const auto plain = expressionComponents(inner + " | global(5)", 24, causal);
+            for (int bangs = 2; bangs <= 9; ++bangs) {
+                SCOPED_TRACE(std::to_string(bangs) + " × ! before " + inner);
+                const std::string chain = std::string(static_cast<std::size_t>(bangs), '!') + inner;
+                const auto chained = expressionComponents(bangs % 2 ? chain : chain + " | global(5)", 24, causal);
+                EXPECT_EQ(denseComponents(*chained), denseComponents(bangs % 2 ? *once : *plain));
+            }
+        }
+}
+
 TEST(ExpressionEvaluation, EveryPrimitiveAloneWithHugeArguments) {
     const std::vector<std::string> texts = {
         "band(9223372036854775807)", "dilated(9223372036854775807, 9223372036854775807)",
