@@ -1919,6 +1919,14 @@ component %1: %2</source>
         <translation>%1 %2：%3 GFLOP/s，达屋顶的 %4%</translation>
     </message>
     <message>
+        <source>%1 GFLOP/s (cached)</source>
+        <translation>%1 GFLOP/s (命中缓存)</translation>
+    </message>
+    <message>
+        <source>%1 GFLOP/s, %2%</source>
+        <translation>%1 GFLOP/s，%2%</translation>
+    </message>
+    <message>
         <source>roofline</source>
         <translation>屋顶线</translation>
     </message>

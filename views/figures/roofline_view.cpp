@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 namespace attnlab {
 
@@ -22,6 +24,24 @@ std::vector<InferenceChoice> rooflineChoices(const LabSettings& settings) {
 }
 
 double ridge(const PeakResult& peak) { return peak.bandwidthGBs > 0 ? peak.fmaGflops / peak.bandwidthGBs : 1.0; }
+
+// A place for a point's label inside the plot, clear of the labels already drawn: right of the point,
+// then left, each at 0, ±1, ±2, … lines up or down; the text elided to the wider side of the point.
+std::optional<QRectF> freeLabelBox(const QRectF& plot, const QPointF& at, const QFontMetricsF& metrics, const QString& text,
+                                   double line, const std::vector<QRectF>& taken) {
+    const double room = std::max(plot.right() - at.x() - 8, at.x() - 8 - plot.left()) - 4;
+    const double width = metrics.horizontalAdvance(metrics.elidedText(text, Qt::ElideRight, std::max(0.0, room))) + 4;
+    for (int shift = 0; shift <= 12; ++shift) {
+        const double dy = (shift % 2 == 0 ? 1 : -1) * ((shift + 1) / 2) * line - line / 2;
+        for (const double x : {at.x() + 8, at.x() - 8 - width}) {
+            const QRectF candidate(QPointF(x, at.y() + dy), QSizeF(width, line));
+            if (plot.contains(candidate) &&
+                std::none_of(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(candidate); }))
+                return candidate;
+        }
+    }
+    return std::nullopt;
+}
 
 } // namespace
 
@@ -116,6 +136,7 @@ void RooflineView::paintRoof(const PlotAxes& axes, double xMin, double xMax) con
 
 // Each point's label at the first place beside it (right or left, then a line farther up or down each
 // time) inside the plot that covers neither an earlier label nor any point.
+
 void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const double line = metrics.height();
@@ -149,36 +170,20 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
                                  : tr("%1 %2: %3 GFLOP/s, %4% of roof")
                                        .arg(QString::fromStdString(point.label), kind, rate,
                                             QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
-        // Elided to the wider side of the point, so the label fits inside the plot on that side.
-        const QRectF plot = axes.plotRect();
-        const double room = std::max(plot.right() - at.x() - 8, at.x() - 8 - plot.left()) - 4;
-        const QString shown = metrics.elidedText(text, Qt::ElideRight, std::max(0.0, room));
-        const double width = metrics.horizontalAdvance(shown) + 4;
-        // Right of the point, then left, each at 0, ±1, ±2, … lines up or down.
-        std::vector<QPointF> corners;
-        for (int shift = 0; shift <= 12; ++shift) {
-            const double dy = (shift % 2 == 0 ? 1 : -1) * ((shift + 1) / 2) * line - line / 2;
-            corners.emplace_back(at.x() + 8, at.y() + dy);
-            corners.emplace_back(at.x() - 8 - width, at.y() + dy);
+        // The full label, else the rate alone, at the first free place; where points crowd so that neither
+        // fits without covering another label, the point stays unlabelled (the CSV and the hover have it).
+        const QString brief = point.roof.fractionOfRoof > 1.0
+                                  ? tr("%1 GFLOP/s (cached)").arg(rate)
+                                  : tr("%1 GFLOP/s, %2%").arg(rate, QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
+        for (const QString& candidateText : {text, brief}) {
+            const std::optional<QRectF> box = freeLabelBox(axes.plotRect(), at, metrics, candidateText, line, taken);
+            if (!box) continue;
+            taken.push_back(*box);
+            painter.setPen(color.darker(150));
+            painter.drawText(*box, Qt::AlignLeft | Qt::AlignVCenter,
+                             metrics.elidedText(candidateText, Qt::ElideRight, box->width() - 4));
+            break;
         }
-        QRectF box(corners.front(), QSizeF(width, line));
-        bool placed = false;
-        for (const QPointF& corner : corners) {
-            const QRectF candidate(corner, QSizeF(width, line));
-            if (!axes.plotRect().contains(candidate)) continue;
-            if (!placed) box = candidate; // inside the plot at least, should every place be taken
-            placed = true;
-            if (std::none_of(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(candidate); })) {
-                box = candidate;
-                break;
-            }
-        }
-        if (!placed)
-            box.moveTopLeft({std::clamp(box.left(), plot.left(), std::max(plot.left(), plot.right() - box.width())),
-                             std::clamp(box.top(), plot.top(), std::max(plot.top(), plot.bottom() - box.height()))});
-        taken.push_back(box);
-        painter.setPen(color.darker(150));
-        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, shown);
     }
     painter.restore();
     if (!notes.empty()) axes.drawLegend(notes, Qt::BottomRightCorner);
