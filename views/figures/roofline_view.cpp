@@ -171,7 +171,7 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
                                        .arg(QString::fromStdString(point.label), kind, rate,
                                             QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
         // The full label, else the rate alone, at the first free place; where points crowd so that neither
-        // fits without covering another label, the point stays unlabelled (the CSV and the hover have it).
+        // fits without covering another label, the point stays unlabelled (the CSV has its numbers).
         const QString brief = point.roof.fractionOfRoof > 1.0
                                   ? tr("%1 GFLOP/s (cached)").arg(rate)
                                   : tr("%1 GFLOP/s, %2%").arg(rate, QString::number(100.0 * point.roof.fractionOfRoof, 'f', 0));
