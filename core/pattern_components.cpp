@@ -6,7 +6,7 @@
 
 namespace attnlab {
 
-LayeredComponents::LayeredComponents(std::unique_ptr<Pattern> pattern, std::vector<Layer> layers)
+LayeredComponents::LayeredComponents(std::shared_ptr<const Pattern> pattern, std::vector<Layer> layers)
     : m_pattern(std::move(pattern)), m_layers(std::move(layers)) {}
 
 void LayeredComponents::rowComponents(std::int64_t i, std::vector<ComponentRange>& out) const {

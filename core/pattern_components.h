@@ -43,13 +43,14 @@ public:
 class LayeredComponents : public PatternComponents {
 public:
     using Layer = std::function<void(std::int64_t i, std::vector<ColumnRange>& out)>;
-    LayeredComponents(std::unique_ptr<Pattern> pattern, std::vector<Layer> layers);
+    // Shared so that a layer may read the pattern too (BigBird's random keys are its row minus the rest).
+    LayeredComponents(std::shared_ptr<const Pattern> pattern, std::vector<Layer> layers);
     const Pattern& pattern() const override { return *m_pattern; }
     void rowComponents(std::int64_t i, std::vector<ComponentRange>& out) const override;
     void ownRanges(std::uint8_t component, std::int64_t i, std::vector<ColumnRange>& out) const override;
 
 private:
-    std::unique_ptr<Pattern> m_pattern;
+    std::shared_ptr<const Pattern> m_pattern;
     std::vector<Layer> m_layers;
 };
 

@@ -36,14 +36,13 @@ void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) 
 namespace {
 
 // A block's rows are often scattered (hash buckets, residue classes): every row's Q and output lines are
-// requested before the first is used, as the hardware prefetcher cannot guess them. Always inlined:
-// GCC deems a function of prefetches pure and drops its calls.
-template <bool ForWriting>
-[[gnu::always_inline]] inline void prefetchBlockRows(const BlockJob& job, const Tensor3& tensor, int head) {
-    const std::int64_t bytes = tensor.cols * static_cast<std::int64_t>(sizeof(float));
+// requested before the first is used, as the hardware prefetcher cannot guess them. Inlined for the
+// reason prefetchRow is.
+[[gnu::always_inline]] inline void prefetchScatteredRows(const BlockJob& job) {
+    if (job.block->consecutiveRows) return;
     for (std::int64_t r = 0; r < job.rows(); ++r) {
-        const char* row = reinterpret_cast<const char*>(tensor.row(head, job.row(r)));
-        for (std::int64_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(row + offset, ForWriting, 3);
+        prefetchRow<false, 3>(job.inputs->q->row(job.head, job.row(r)), job.inputs->q->cols);
+        prefetchRow<true, 3>(job.out->row(job.head, job.row(r)), job.out->cols);
     }
 }
 
@@ -54,10 +53,7 @@ void loadQueries(const BlockJob& job, Workspace& ws, bool transpose) {
     float* queryT = ws.queryT.reserve(static_cast<std::size_t>(depth * kQueryBlock));
     float* rows = ws.queryRows.reserve(static_cast<std::size_t>(kQueryBlock * depth));
     const float scale = queryScale(*job.scoring);
-    if (!job.block->consecutiveRows) {
-        prefetchBlockRows<false>(job, *job.inputs->q, job.head);
-        prefetchBlockRows<true>(job, *job.out, job.head);
-    }
+    prefetchScatteredRows(job);
     for (std::int64_t r = 0; r < width; ++r)
         if (r < job.rows())
             tile::scaledCopy(job.inputs->q->row(job.head, job.row(r)), d, scale, rows + r * depth, depth);

@@ -30,8 +30,8 @@ std::int64_t pointRowWise(const BlockJob& job, const PlanPiece& piece, Workspace
 
 // A row-wise piece's random keys sit where no neighbouring row reads, so their cache misses, not the
 // few dot products, bound the piece: while row r computes, the K rows of row r + kPrefetchAhead are
-// requested into L1 and row r's V rows into L2 for the value pass that follows the scores.
-// Always inlined: GCC deems a function of prefetches pure and drops the calls.
+// requested into L1 and row r's V rows into L2 for the value pass that follows the scores. Inlined for
+// the reason prefetchRow is.
 constexpr std::int64_t kPrefetchAhead = 4;
 
 template <int Locality>
@@ -39,11 +39,7 @@ template <int Locality>
     if (r >= job.rows()) return;
     const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
     const std::int64_t* columns = job.plan->columns.data() + span.begin;
-    const std::int64_t bytes = tensor.cols * static_cast<std::int64_t>(sizeof(float));
-    for (std::int64_t c = 0; c < span.size(); ++c) {
-        const char* row = reinterpret_cast<const char*>(tensor.row(job.kvHead, columns[c]));
-        for (std::int64_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(row + offset, 0, Locality);
-    }
+    for (std::int64_t c = 0; c < span.size(); ++c) prefetchRow<false, Locality>(tensor.row(job.kvHead, columns[c]), tensor.cols);
 }
 
 // Row r's scores against its columns of a row-wise piece into scores[0, count), its K and V rows

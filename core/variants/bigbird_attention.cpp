@@ -138,7 +138,7 @@ std::unique_ptr<PatternComponents> bigBirdComponents(const PatternRequest& reque
     const std::int64_t globals = std::min(n, request.params->integer("globals"));
     // The random layer is each row's drawn keys exactly (its pattern row minus window and globals), so
     // that as a head of its own it holds the random keys only.
-    std::shared_ptr<const Pattern> drawn = bigBirdPattern(request);
+    const std::shared_ptr<const Pattern> drawn = bigBirdPattern(request);
     const bool causal = request.shape.causal;
     std::vector<LayeredComponents::Layer> layers = {
         [n, radius](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, i - radius, i + radius + 1, n); },
@@ -149,7 +149,7 @@ std::unique_ptr<PatternComponents> bigBirdComponents(const PatternRequest& reque
             subtractInto(row, baseRanges(i, n, radius, globals, causal), random);
             out.insert(out.end(), random.begin(), random.end());
         }};
-    return std::make_unique<LayeredComponents>(bigBirdPattern(request), std::move(layers));
+    return std::make_unique<LayeredComponents>(drawn, std::move(layers));
 }
 
 } // namespace
