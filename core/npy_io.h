@@ -2,6 +2,7 @@
 
 #include "core/npy_header.h"
 #include "core/output_file.h"
+#include "core/tensor.h"
 
 #include <cstdint>
 #include <string>
@@ -13,7 +14,7 @@ namespace attnlab {
 // An array read from a .npy file, converted to float32 in C (row-major) order.
 struct NpyArray {
     std::vector<std::int64_t> shape;
-    std::vector<float> values;
+    FloatStorage values; // cache-line aligned: it becomes a Tensor3's storage without a copy
     std::string dtype; // as stored, e.g. "<f8"
 };
 

@@ -2,9 +2,26 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 namespace attnlab {
+
+// Storage aligned to a cache line, so that rows of a multiple of 16 floats (d = 16, 32, 64, ...) each start a
+// line: the kernels' 64-byte vector loads and stores of whole rows then never straddle two lines.
+template <typename T>
+struct CacheLineAllocator {
+    using value_type = T;
+    static constexpr std::align_val_t kAlignment{64};
+    CacheLineAllocator() = default;
+    template <typename U>
+    CacheLineAllocator(const CacheLineAllocator<U>&) noexcept {}
+    T* allocate(std::size_t count) { return static_cast<T*>(::operator new(count * sizeof(T), kAlignment)); }
+    void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, kAlignment); }
+    template <typename U>
+    bool operator==(const CacheLineAllocator<U>&) const noexcept { return true; }
+};
+using FloatStorage = std::vector<float, CacheLineAllocator<float>>;
 
 // A stack of `heads` row-major matrices of rows × cols float32 values, stored contiguously:
 // element (h, i, c) lives at values[(h * rows + i) * cols + c]. Q, K, V and outputs are [h, n, d];
@@ -13,7 +30,7 @@ struct Tensor3 {
     int heads = 0;
     std::int64_t rows = 0;
     std::int64_t cols = 0;
-    std::vector<float> values;
+    FloatStorage values;
 
     Tensor3() = default;
     Tensor3(int headCount, std::int64_t rowCount, std::int64_t colCount)

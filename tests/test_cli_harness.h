@@ -4,6 +4,8 @@
 // files written and read by code of its own (nothing shared with core/npy_io, so a bug there cannot
 // hide), the process runner, and `--json` output parsed with nlohmann-json.
 
+#include "core/tensor.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -166,6 +168,9 @@ inline NpyFile readNpyFile(const fs::path& path) {
 // Test data
 
 // N(0, scale²) values from a fixed seed, rounded to float32.
+// An in-process result's values in the type the files are read into, for EXPECT_EQ.
+inline std::vector<float> plainFloats(const attnlab::FloatStorage& values) { return {values.begin(), values.end()}; }
+
 inline std::vector<float> gaussianValues(std::size_t count, std::uint64_t seed, double scale = 1.0) {
     std::mt19937_64 engine(seed);
     std::normal_distribution<double> normal(0.0, scale);

@@ -41,8 +41,8 @@ TEST_P(EveryListedVariant, PatternFileIsTheRegistrysPattern) {
     const std::vector<std::string> flag = causalFlag();
     args.insert(args.end(), flag.begin(), flag.end());
     Tensor3 qt(heads, n, d), kt(heads, n, d);
-    qt.values = q;
-    kt.values = k;
+    qt.values.assign(q.begin(), q.end());
+    kt.values.assign(k.begin(), k.end());
     const AttentionInputs inputs{&qt, &kt, nullptr};
     const int head = listed().dataDependentPattern ? 1 : 0;
     if (listed().dataDependentPattern) {

@@ -25,7 +25,7 @@ Tensor3 repeatHeads(const Tensor3& t, int times) {
     return repeated;
 }
 
-double largestMagnitude(const std::vector<float>& values) {
+double largestMagnitude(const FloatStorage& values) {
     double largest = 0;
     for (const float x : values) largest = std::max(largest, static_cast<double>(std::abs(x)));
     return largest;

@@ -26,7 +26,7 @@ const Shape kShapes[] = {{1, 1, 8, 8},  {3, 37, 16, 24}, {1, 65, 64, 64},
                          {3, 130, 8, 5}, {1, 257, 64, 40}, {3, 257, 16, 16}};
 
 // Largest |fast − reference| relative to the largest |reference| entry.
-double scaledError(const std::vector<float>& fast, const std::vector<float>& reference) {
+double scaledError(const FloatStorage& fast, const FloatStorage& reference) {
     double largest = 0, worst = 0;
     for (std::size_t e = 0; e < reference.size(); ++e) {
         largest = std::max(largest, static_cast<double>(std::fabs(reference[e])));
@@ -69,6 +69,18 @@ void compareWithReference(const VariantInfo& variant, const Shape& shape, bool c
     EXPECT_LT(scaledError(fastWithoutWeights.out.values, reference.out.values), 1e-5) << "without weights";
     ASSERT_TRUE(fast.weights && reference.weights);
     EXPECT_LT(scaledError(fast.weights->values, reference.weights->values), 1e-5);
+}
+
+// The kernels read and write whole rows as 64-byte vectors: rows of 16·k floats must start cache lines,
+// in generated tensors as in tensors read from files.
+TEST(KernelsBlock, TensorStorageStartsOnACacheLine) {
+    for (const std::int64_t cols : {1, 16, 64, 100}) {
+        const Tensor3 t(3, 1000, cols);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t.values.data()) % 64, 0u) << cols;
+        Tensor3 copy = t;
+        copy.values.push_back(1.0f);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(copy.values.data()) % 64, 0u) << cols << " after growing";
+    }
 }
 
 TEST(KernelsBlock, EveryVariantMatchesItsReference) {

@@ -49,14 +49,14 @@ std::vector<double> maskedSoftmax(const DenseMatrix& scores, const std::vector<s
     return out;
 }
 
-double relativeError(const std::vector<float>& a, const std::vector<double>& b) {
+double relativeError(std::span<const float> a, const std::vector<double>& b) {
     double scale = 1.0, worst = 0.0;
     for (const double x : b) scale = std::max(scale, std::fabs(x));
     for (std::size_t e = 0; e < std::min(a.size(), b.size()); ++e) worst = std::max(worst, std::fabs(a[e] - b[e]));
     return a.size() == b.size() ? worst / scale : std::numeric_limits<double>::infinity();
 }
 
-double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b) {
+double maxAbsDifference(std::span<const float> a, std::span<const float> b) {
     if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
     double worst = 0.0;
     for (std::size_t e = 0; e < a.size(); ++e) worst = std::max(worst, static_cast<double>(std::fabs(a[e] - b[e])));

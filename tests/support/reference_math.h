@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace attnlab::testing {
@@ -26,8 +27,8 @@ std::vector<double> maskedSoftmax(const DenseMatrix& scores, const std::vector<s
 DenseMatrix scaledScores(const Tensor3& q, const Tensor3& k, int head, double scale);
 
 // Max |a − b| / max(1, max|b|) over two equal-length sequences.
-double relativeError(const std::vector<float>& a, const std::vector<double>& b);
-double maxAbsDifference(const std::vector<float>& a, const std::vector<float>& b);
+double relativeError(std::span<const float> a, const std::vector<double>& b);
+double maxAbsDifference(std::span<const float> a, std::span<const float> b);
 
 // Row-major rows × cols double matrix: element (r, c) lives at values[r * cols + c].
 struct Matrix {

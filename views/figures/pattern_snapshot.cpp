@@ -30,7 +30,7 @@ double sumTerms(const CoreCost& cost) {
     return total;
 }
 
-QImage weightsImageOf(const std::vector<float>& weights, std::int64_t n, float maxWeight) {
+QImage weightsImageOf(const FloatStorage& weights, std::int64_t n, float maxWeight) {
     QImage image(static_cast<int>(n), static_cast<int>(n), QImage::Format_RGB32);
     for (std::int64_t i = 0; i < n; ++i) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(i)));
@@ -59,7 +59,7 @@ void computeWeights(PatternPanel& panel, const VariantInfo& variant, const Probl
     const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
     RunResult result = variant.run(AttentionInputs{&q, needsKeys ? &k : nullptr, &v}, options);
     if (result.cancelled || !result.weights) return;
-    auto weights = std::make_shared<std::vector<float>>(std::move(result.weights->values));
+    auto weights = std::make_shared<FloatStorage>(std::move(result.weights->values));
     panel.maxWeight = weights->empty() ? 0.0f : *std::max_element(weights->begin(), weights->end());
     panel.weightsImage = weightsImageOf(*weights, inputs.shape.n, panel.maxWeight);
     panel.weights = std::move(weights);

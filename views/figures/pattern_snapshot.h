@@ -5,6 +5,7 @@
 
 #include "core/pattern.h"
 #include "core/pattern_components.h"
+#include "core/tensor.h"
 #include "core/variant.h"
 
 #include <QImage>
@@ -41,7 +42,7 @@ struct PatternPanel {
     double coreMacs = 0;
     double fullMacs = 0;
     // Effective weights of the chosen head, row-major n × n, and their colour image ((√(w / max))).
-    std::shared_ptr<const std::vector<float>> weights;
+    std::shared_ptr<const FloatStorage> weights;
     QImage weightsImage;
     float maxWeight = 0;
     QString weightsNote;                          // why there are no weights
