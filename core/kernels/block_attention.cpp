@@ -104,7 +104,10 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
         auto run = [&](std::int64_t first, std::int64_t last) {
             part.depth = last - first;
             part.a = scores + r0 + first * kQueryBlock;
-            part.bRows = update.bRows + first;
+            if (update.bRows)
+                part.bRows = update.bRows + first;
+            else
+                part.b = update.b + first * update.bRowStride;
             tile::multiplyBlock(part, rows, dv);
             part.mode = tile::Accumulate::Add;
         };
@@ -254,7 +257,10 @@ void attendBlock(const BlockJob& job) {
         else
             tile::reluSquaredBlock(ws.scores.data(), piece.count, job.width(), reluFactor);
         update.depth = piece.count;
-        update.bRows = ws.valueRows.data();
+        // Consecutive V rows are read in place, without a pointer load per key.
+        update.bRows = piece.consecutive ? nullptr : ws.valueRows.data();
+        update.b = piece.consecutive ? job.inputs->v->row(job.kvHead, piece.first) : nullptr;
+        update.bRowStride = dv;
         if (piece.mask >= 0)
             maskedPieceUpdate(job, piece, update, dv);
         else
