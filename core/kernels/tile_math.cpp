@@ -100,6 +100,48 @@ void multiplyTile(const TileProduct& product, int rows, int width) {
         multiplyTileWidth<false>(product, rows, vectors, lastMask);
 }
 
+namespace {
+
+// Every kTileRows rows of one tile column, the product advanced in place (no copy per tile).
+template <int Vectors, bool IndirectB>
+void multiplyTileColumnFixed(TileProduct t, std::int64_t rows, __mmask16 lastMask) {
+    for (std::int64_t i = 0; i < rows; i += kTileRows) {
+        if (rows - i >= kTileRows)
+            multiplyTileFixed<kTileRows, Vectors, IndirectB>(t, lastMask);
+        else
+            multiplyTileRows<Vectors, IndirectB>(t, static_cast<int>(rows - i), lastMask);
+        if (t.aRows)
+            t.aRows += kTileRows;
+        else
+            t.a += kTileRows * t.aRowStride;
+        t.c += kTileRows * t.cRowStride;
+        if (t.rowScale) t.rowScale += kTileRows;
+    }
+}
+
+template <bool IndirectB>
+void multiplyTileColumnWidth(const TileProduct& product, std::int64_t rows, int vectors, __mmask16 lastMask) {
+    switch (vectors) {
+    case 1: multiplyTileColumnFixed<1, IndirectB>(product, rows, lastMask); break;
+    case 2: multiplyTileColumnFixed<2, IndirectB>(product, rows, lastMask); break;
+    case 3: multiplyTileColumnFixed<3, IndirectB>(product, rows, lastMask); break;
+    default: multiplyTileColumnFixed<4, IndirectB>(product, rows, lastMask); break;
+    }
+}
+
+// C[0, rows) × [0, width), width ≤ kTileVectors·kLanes: one column of tiles.
+void multiplyTileColumn(const TileProduct& product, std::int64_t rows, int width) {
+    const int vectors = (width + kLanes - 1) / kLanes;
+    const int lastLanes = width - (vectors - 1) * kLanes;
+    const auto lastMask = static_cast<__mmask16>((1u << lastLanes) - 1u);
+    if (product.bRows)
+        multiplyTileColumnWidth<true>(product, rows, vectors, lastMask);
+    else
+        multiplyTileColumnWidth<false>(product, rows, vectors, lastMask);
+}
+
+} // namespace
+
 void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
     for (int g = 0; g < queries; g += kLanes) {
         __m512 blockMax = _mm512_set1_ps(kNoMax);
@@ -290,6 +332,20 @@ void multiplyTile(const TileProduct& t, int rows, int width) {
     }
 }
 
+namespace {
+void multiplyTileColumn(TileProduct t, std::int64_t rows, int width) {
+    for (std::int64_t i = 0; i < rows; i += kTileRows) {
+        multiplyTile(t, static_cast<int>(std::min<std::int64_t>(kTileRows, rows - i)), width);
+        if (t.aRows)
+            t.aRows += kTileRows;
+        else
+            t.a += kTileRows * t.aRowStride;
+        t.c += kTileRows * t.cRowStride;
+        if (t.rowScale) t.rowScale += kTileRows;
+    }
+}
+} // namespace
+
 void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
     for (int r = 0; r < queries; ++r) {
         float newMax = rowMax[r];
@@ -364,23 +420,12 @@ void eluPlusOne(const float* x, std::int64_t count, float* out) {
 
 void multiplyBlock(TileProduct product, std::int64_t rows, std::int64_t width) {
     const std::int64_t tileWidth = kTileVectors * kLanes;
-    const float* b = product.b;
-    const std::int64_t bColumn = product.bColumn;
-    float* c = product.c;
     for (std::int64_t x = 0; x < width; x += tileWidth) {
-        product.b = b + x;
-        product.bColumn = bColumn + x;
-        for (std::int64_t i = 0; i < rows; i += kTileRows) {
-            TileProduct tile = product;
-            if (tile.aRows)
-                tile.aRows += i;
-            else
-                tile.a = product.a + i * product.aRowStride;
-            tile.c = c + i * product.cRowStride + x;
-            if (tile.rowScale) tile.rowScale += i;
-            multiplyTile(tile, static_cast<int>(std::min<std::int64_t>(kTileRows, rows - i)),
-                         static_cast<int>(std::min(tileWidth, width - x)));
-        }
+        TileProduct column = product;
+        column.b = product.b ? product.b + x : nullptr;
+        column.bColumn = product.bColumn + x;
+        column.c = product.c + x;
+        multiplyTileColumn(column, rows, static_cast<int>(std::min(tileWidth, width - x)));
     }
 }
 
