@@ -207,20 +207,34 @@ void startRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     }
 }
 
+// Final rows whose length is whole vectors go to memory with non-temporal stores: nothing in the run
+// reads them again, and a normal store would first read each cold line of the output in.
+bool streamsOutput(const BlockJob& job) {
+    const std::int64_t dv = job.inputs->v->cols;
+    return job.block->finish && dv % tile::kLanes == 0 &&
+           reinterpret_cast<std::uintptr_t>(job.out->values.data()) % (tile::kLanes * sizeof(float)) == 0;
+}
+
 void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     const std::int64_t dv = job.inputs->v->cols;
     const float* output = ws.output.data();
     const float* rowMax = ws.rowStats.data();
     const float* rowSum = rowMax + kQueryBlock;
+    const bool stream = streamsOutput(job);
     for (std::int64_t r = 0; r < job.rows(); ++r) {
         const bool normalise = job.softmax() && job.block->finish;
         const float norm = normalise ? 1.0f / rowSum[r] : 1.0f;
-        tile::scaledCopy(output + r * width, dv, norm, job.out->row(job.head, job.row(r)), dv);
+        float* row = job.out->row(job.head, job.row(r));
+        if (stream)
+            tile::streamScaledCopy(output + r * width, dv, norm, row);
+        else
+            tile::scaledCopy(output + r * width, dv, norm, row, dv);
         if (job.stats) {
             job.statsOf(r)[0] = rowMax[r];
             job.statsOf(r)[1] = rowSum[r];
         }
     }
+    if (stream) tile::storeFence();
 }
 
 void attendBlock(const BlockJob& job) {

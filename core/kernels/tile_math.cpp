@@ -293,6 +293,13 @@ void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, 
     }
 }
 
+void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst) {
+    const __m512 scale = _mm512_set1_ps(factor);
+    for (std::int64_t e = 0; e < count; e += kLanes) _mm512_stream_ps(dst + e, _mm512_mul_ps(_mm512_loadu_ps(src + e), scale));
+}
+
+void storeFence() { _mm_sfence(); }
+
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
     const __m512 shiftVector = _mm512_set1_ps(shift), factorVector = _mm512_set1_ps(factor);
     for (std::int64_t e = 0; e < count; e += kLanes) {
@@ -407,6 +414,12 @@ std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
     for (std::int64_t e = 0; e < padded; ++e) dst[e] = e < count ? src[e] * factor : 0.0f;
 }
+
+void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst) {
+    scaledCopy(src, count, factor, dst, count);
+}
+
+void storeFence() {}
 
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor) {
     for (std::int64_t e = 0; e < count; ++e) x[e] = exp2Scalar((x[e] - shift) * factor);

@@ -80,6 +80,11 @@ std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float
 // dst[e] = src[e] · factor for e < count, and dst[e] = 0 for count ≤ e < padded (padded ≥ count).
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded);
 
+// The same for count a multiple of kLanes into a 64-byte-aligned dst, with non-temporal stores (the
+// lines go to memory without being read first); storeFence() orders them before the data is shared.
+void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst);
+void storeFence();
+
 // x[e] = 2^((x[e] − shift) · factor) for e < count; with factor = scale · log2(e) this is e^(scale·(x − shift)).
 void exp2Shifted(float* x, std::int64_t count, float shift, float factor);
 
