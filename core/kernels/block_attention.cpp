@@ -46,6 +46,28 @@ namespace {
     }
 }
 
+// The next block of the plan (this thread's or the other's) has the lines the prefetchers cannot guess
+// requested into L2 one block's work ahead: its scattered Q rows (and output rows, when it resumes) and
+// the K and V rows of its gathered pieces (residue classes, hash buckets).
+[[gnu::always_inline]] inline void prefetchNextBlock(const BlockJob& job) {
+    const auto next = static_cast<std::size_t>(job.block - job.plan->blocks.data()) + 1;
+    if (next >= job.plan->blocks.size()) return;
+    const PlanBlock& block = job.plan->blocks[next];
+    for (std::int64_t r = 0; r < block.rowCount && !block.consecutiveRows; ++r) {
+        const std::int64_t row = job.plan->rows[static_cast<std::size_t>(block.rowOffset + r)];
+        prefetchRow<false, 2>(job.inputs->q->row(job.head, row), job.inputs->q->cols);
+        if (block.resume) prefetchRow<false, 2>(job.out->row(job.head, row), job.out->cols);
+    }
+    for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+        const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
+        for (std::int64_t c = 0; c < piece.count && !piece.consecutive && !piece.rowWise; ++c) {
+            const std::int64_t j = job.plan->column(piece, c);
+            prefetchRow<false, 2>(job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
+            prefetchRow<false, 2>(job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+        }
+    }
+}
+
 // queryT[p][r] = scale · q_{row r}[p] for r < width (zero past the block's rows): the rows are copied
 // scaled into queryRows ([width][d rounded up to 16]), then, for the tiles, transposed 16 × 16 at a time.
 void loadQueries(const BlockJob& job, Workspace& ws, bool transpose) {
@@ -246,6 +268,7 @@ void attendBlock(const BlockJob& job) {
     bool tiles = false; // whether any piece runs in query tiles (and needs queryT)
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd && !job.fewRows(); ++p)
         tiles = tiles || !job.plan->pieces[static_cast<std::size_t>(p)].rowWise;
+    prefetchNextBlock(job);
     loadQueries(job, ws, tiles);
     startRows(job, ws, width);
     float* rowMax = ws.rowStats.data();
