@@ -15,39 +15,55 @@ const float* scaledQuery(const BlockJob& job, Workspace& ws, std::int64_t r) {
     return ws.queryRows.data() + r * paddedWidth(job.inputs->q->cols);
 }
 
-// Row r's K and V rows for a row-wise piece in ws.keyRows and ws.valueRows; returns their count.
-std::int64_t pointRowWise(const BlockJob& job, const PlanPiece& piece, Workspace& ws, std::int64_t r) {
-    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
-    const std::int64_t* columns = job.plan->columns.data() + span.begin;
-    ws.keyRows.resize(static_cast<std::size_t>(piece.count));
-    ws.valueRows.resize(static_cast<std::size_t>(piece.count));
-    for (std::int64_t c = 0; c < span.size(); ++c) {
-        ws.keyRows[static_cast<std::size_t>(c)] = job.inputs->k->row(job.kvHead, columns[c]);
-        ws.valueRows[static_cast<std::size_t>(c)] = job.inputs->v->row(job.kvHead, columns[c]);
+// Every row's K and V rows for a row-wise piece, row r's at ws.keyRows / ws.valueRows [r·count, r·count +
+// its span), found in one walk over the rows' columns that the prefetches, the scores and the values share.
+void pointRowWiseRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    const auto stride = static_cast<std::size_t>(piece.count);
+    ws.keyRows.resize(static_cast<std::size_t>(job.rows()) * stride);
+    ws.valueRows.resize(static_cast<std::size_t>(job.rows()) * stride);
+    for (std::int64_t r = 0; r < job.rows(); ++r) {
+        const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
+        const std::int64_t* columns = job.plan->columns.data() + span.begin;
+        const std::size_t base = static_cast<std::size_t>(r) * stride;
+        for (std::int64_t c = 0; c < span.size(); ++c) {
+            ws.keyRows[base + static_cast<std::size_t>(c)] = job.inputs->k->row(job.kvHead, columns[c]);
+            ws.valueRows[base + static_cast<std::size_t>(c)] = job.inputs->v->row(job.kvHead, columns[c]);
+        }
     }
-    return span.size();
+}
+
+std::int64_t rowWiseCount(const BlockJob& job, const PlanPiece& piece, std::int64_t r) {
+    return job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)].size();
 }
 
 // A row-wise piece's random keys sit where no neighbouring row reads, so their cache misses, not the
 // few dot products, bound the piece: while row r computes, the K rows of row r + kPrefetchAhead are
 // requested into L1 and row r's V rows into L2 for the value pass that follows the scores. Inlined for
-// the reason prefetchRow is.
+// the reason prefetchRow is. When one head's K and V fit a core's L2 with room to spare the requests
+// only cost time (a sixth of the piece's at n = 1024): they are left out up to kPrefetchBytes.
 constexpr std::int64_t kPrefetchAhead = 4;
+constexpr double kPrefetchBytes = 2 << 20;
 
-template <int Locality>
-[[gnu::always_inline]] inline void prefetchRows(const BlockJob& job, const PlanPiece& piece, const Tensor3& tensor, std::int64_t r) {
-    if (r >= job.rows()) return;
-    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
-    const std::int64_t* columns = job.plan->columns.data() + span.begin;
-    for (std::int64_t c = 0; c < span.size(); ++c) prefetchRow<false, Locality>(tensor.row(job.kvHead, columns[c]), tensor.cols);
+bool prefetchesRows(const BlockJob& job) {
+    const auto bytes = static_cast<double>(job.inputs->k->rows) *
+                       static_cast<double>(job.inputs->k->cols + job.inputs->v->cols) * sizeof(float);
+    return bytes > kPrefetchBytes;
 }
 
-// Row r's scores against its columns of a row-wise piece into scores[0, count), its K and V rows
-// pointed to as by pointRowWise; returns count.
+template <int Locality>
+[[gnu::always_inline]] inline void prefetchRows(const BlockJob& job, const PlanPiece& piece, const std::vector<const float*>& rows,
+                                                std::int64_t cols, std::int64_t r) {
+    if (r >= job.rows()) return;
+    const float* const* first = rows.data() + r * piece.count;
+    for (std::int64_t c = 0; c < rowWiseCount(job, piece, r); ++c) prefetchRow<false, Locality>(first[c], cols);
+}
+
+// Row r's scores against its columns of a row-wise piece into scores[0, count), the rows pointed to by
+// pointRowWiseRows; returns count.
 std::int64_t rowWiseScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws, std::int64_t r, float* scores) {
-    const std::int64_t count = pointRowWise(job, piece, ws, r), d = job.inputs->q->cols;
+    const std::int64_t count = rowWiseCount(job, piece, r), d = job.inputs->q->cols;
     const float* query = scaledQuery(job, ws, r);
-    tile::rowDots(&query, 1, ws.keyRows.data(), count, d, scores, 0);
+    tile::rowDots(&query, 1, ws.keyRows.data() + r * piece.count, count, d, scores, 0);
     if (job.scoring->relativePositions) {
         const float* table = job.scoring->relativePositions->data();
         const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
@@ -78,10 +94,15 @@ void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
     const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv), keys = paddedWidth(piece.count);
     float* rowScores = ws.rowScores.reserve(static_cast<std::size_t>(kQueryBlock * kScoreKeys));
     float* scores = ws.scores.data();
-    for (std::int64_t r = 0; r < kPrefetchAhead; ++r) prefetchRows<3>(job, piece, *job.inputs->k, r);
+    const std::int64_t d = job.inputs->q->cols;
+    pointRowWiseRows(job, piece, ws);
+    const bool prefetch = prefetchesRows(job);
+    for (std::int64_t r = 0; r < kPrefetchAhead && prefetch; ++r) prefetchRows<3>(job, piece, ws.keyRows, d, r);
     for (std::int64_t r = 0; r < job.width(); ++r) {
-        prefetchRows<3>(job, piece, *job.inputs->k, r + kPrefetchAhead);
-        prefetchRows<2>(job, piece, *job.inputs->v, r);
+        if (prefetch) {
+            prefetchRows<3>(job, piece, ws.keyRows, d, r + kPrefetchAhead);
+            prefetchRows<2>(job, piece, ws.valueRows, dv, r);
+        }
         float* row = rowScores + r * kScoreKeys;
         const std::int64_t count = r < job.rows() ? rowWiseScores(job, piece, ws, r, row) : 0;
         std::fill(row + count, row + keys, -std::numeric_limits<float>::infinity());
@@ -97,8 +118,8 @@ void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
         tile::reluSquaredBlock(scores, piece.count, job.width(), static_cast<float>(1.0 / job.scoring->normalizer));
     const float keep = 1.0f;
     for (std::int64_t r = 0; r < job.rows(); ++r) {
-        const std::int64_t count = pointRowWise(job, piece, ws, r);
-        tile::accumulateRows({scores + r, 0, kQueryBlock}, 1, ws.valueRows.data(), count, dv,
+        tile::accumulateRows({scores + r, 0, kQueryBlock}, 1, ws.valueRows.data() + r * piece.count,
+                             rowWiseCount(job, piece, r), dv,
                              job.softmax() ? rescale + r : &keep, ws.output.data() + r * width, width);
     }
 }
@@ -126,6 +147,7 @@ void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
 
 void writeRowWiseWeights(const BlockJob& job, const PlanPiece& piece, Workspace& ws, Tensor3& weights) {
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
+    pointRowWiseRows(job, piece, ws);
     for (std::int64_t r = 0; r < job.rows(); ++r) {
         const std::int64_t count = rowWiseScores(job, piece, ws, r, ws.scores.data());
         const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
