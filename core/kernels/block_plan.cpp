@@ -1,6 +1,7 @@
 #include "core/kernels/block_plan.h"
 
 #include <algorithm>
+#include <limits>
 #include <list>
 #include <mutex>
 #include <utility>
@@ -173,6 +174,17 @@ void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t per
     }
 }
 
+// The slots every row of the block sees, when each row sees one run of slots (else empty).
+ColumnRange sharedSlots(const BlockScratch& s, std::int64_t rows) {
+    ColumnRange shared{0, std::numeric_limits<std::int64_t>::max()};
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::size_t first = s.rowStart[static_cast<std::size_t>(r)], last = s.rowStart[static_cast<std::size_t>(r) + 1];
+        if (last != first + 1) return {};
+        shared = {std::max(shared.begin, s.ranges[first].begin), std::min(shared.end, s.ranges[first].end)};
+    }
+    return shared.end > shared.begin ? shared : ColumnRange{};
+}
+
 void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::int64_t offset,
                  std::int64_t rows, BlockScratch& s) {
     const std::int64_t* rowIds = pass.order->rows.data() + offset;
@@ -196,10 +208,25 @@ void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutation
         for (std::int64_t from = begin; from < end; from += width)
             appendPiece(plan, s, rows, permutationBase, from, std::min(end, from + width));
     };
+    // The slots every row sees (below a causal diagonal, inside a band) are cut apart from the partial
+    // ones beside them, so that their pieces need no mask; partial edges thinner than kMinPartial stay
+    // in the neighbouring piece rather than make a piece of a few keys.
+    constexpr std::int64_t kMinPartial = 12;
+    const ColumnRange shared = sharedSlots(s, rows);
+    auto cutAroundShared = [&](std::int64_t begin, std::int64_t end) {
+        std::int64_t from = std::max(begin, shared.begin), to = std::min(end, shared.end);
+        if (to - from < kMinPartial) return cut(begin, end);
+        if (from - begin < kMinPartial) from = begin;
+        if (end - to < kMinPartial) to = end;
+        if (begin < from) cut(begin, from);
+        cut(from, to);
+        if (to < end) cut(to, end);
+    };
     if (pass.consecutiveOnly)
-        for (std::size_t run = 0; run < s.runs.size(); ++run) cut(s.runSlot[run], s.runSlot[run] + s.runs[run].size());
+        for (std::size_t run = 0; run < s.runs.size(); ++run)
+            cutAroundShared(s.runSlot[run], s.runSlot[run] + s.runs[run].size());
     else if (slots > 0)
-        cut(0, slots);
+        cutAroundShared(0, slots);
     if (pass.rowWise) appendRowWisePieces(plan, pass, permutationBase, rowIds, rows, s);
     block.pieceEnd = static_cast<std::int64_t>(plan.pieces.size());
     plan.blocks.push_back(block);
