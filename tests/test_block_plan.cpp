@@ -4,6 +4,7 @@
 // variant's own plan with the reference path on small and odd shapes.
 #include "core/kernels/block_attention.h"
 #include "core/registry.h"
+#include "core/variant_support.h"
 #include "support/reference_math.h"
 
 #include <gtest/gtest.h>
@@ -138,6 +139,42 @@ TEST(BlockPlan, EveryVariantPlanCoversItsPatternExactlyOnce) {
 
 // bigbird's random keys differ from row to row: its plan computes each row's cells and few others,
 // where a plan of shared pieces computes several times the allowed cells.
+// Masks cost a check per tile and per key run: a piece whose columns every row of its block sees has
+// none. Causal full, chunk and xl (each 64-row block is one segment): a block's keys up to its first row
+// form unmasked pieces, and only its diagonal, at most rows − 1 keys past the first row, is masked.
+TEST(BlockPlan, KeysEveryRowSeesFormUnmaskedPieces) {
+    for (const std::string id : {"full", "chunk", "xl"}) {
+        const VariantInfo& variant = requireVariant(id);
+        ProblemShape shape;
+        shape.n = 1000;
+        shape.d = shape.dv = 8;
+        shape.causal = true;
+        const ParamSet params = prepareParams(variant, shape, id == "chunk" ? ParamOverrides{{"chunk", "128"}} : ParamOverrides{});
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        const auto plan = variant.plan ? variant.plan(request) : allPairsPlan(shape.n, true);
+        const auto pattern = variant.pattern(request);
+        for (const PlanBlock& block : plan->blocks) {
+            const std::int64_t first = plan->rows[static_cast<std::size_t>(block.rowOffset)];
+            // In these patterns a block's later rows see all its first row sees: those keys are shared.
+            std::vector<ColumnRange> firstRowRanges;
+            pattern->rowRanges(first, firstRowRanges);
+            std::int64_t shared = 0;
+            for (const ColumnRange& range : firstRowRanges) shared += range.size();
+            if (shared < 12) continue; // too few to stand alone as pieces
+            std::int64_t maskedKeys = 0;
+            for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+                const PlanPiece& piece = plan->pieces[static_cast<std::size_t>(p)];
+                if (piece.mask < 0) continue;
+                maskedKeys += piece.count;
+                EXPECT_GT(plan->column(piece, 0), first) << id << ": a masked piece below row " << first;
+            }
+            EXPECT_LE(maskedKeys, block.rowCount - 1) << id << ", rows from " << first;
+        }
+    }
+}
+
 TEST(BlockPlan, BigBirdPlanComputesLittleBeyondItsPattern) {
     const VariantInfo& bigbird = requireVariant("bigbird");
     for (const bool causal : {false, true})
