@@ -401,6 +401,15 @@ void expectMatchesReference(const VariantInfo& variant, const ParamOverrides& ov
     }
 }
 
+// Transformer-XL's q·R term: the products of a block's pieces computed together (default memory) or,
+// when their distances are many more than a piece's own (a long memory), piece by piece.
+TEST(BlockPlan, XlRelativePositionsMatchTheReferenceForShortAndLongMemories) {
+    const VariantInfo& xl = requireVariant("xl");
+    for (const ParamOverrides& overrides : std::vector<ParamOverrides>{{{"segment", "64"}, {"memory", "64"}},
+                                                                      {{"segment", "100"}, {"memory", "600"}}})
+        expectMatchesReference(xl, overrides, 2, 700, 16, true);
+}
+
 TEST(BlockPlan, VariantPlansMatchTheReferenceOnOddShapes) {
     std::vector<PlanCase> cases = kPlanCases;
     cases.push_back({"xl", {{"segment", "13"}, {"memory", "20"}, {"relpos", "sinusoid"}}});
