@@ -96,21 +96,27 @@ void causalChunk(const float* queries, const float* keysT, const float* v, std::
                  tile::Accumulate::Overwrite);
         for (std::int64_t r = r0; r < r1; ++r) {
             std::fill(local + r * kChunk + r + 1, local + r * kChunk + r1, 0.0f);
-            if (rowSums) rowSums[r] = std::accumulate(local + r * kChunk, local + r * kChunk + r + 1, 0.0f);
+            if (rowSums) rowSums[r] = tile::sum(local + r * kChunk, r + 1);
         }
         multiply(local + r0 * kChunk, kChunk, 1, r1, v, dv, numerator + r0 * width, width, r1 - r0, dv,
                  tile::Accumulate::Overwrite);
     }
 }
 
-// out_i = φ(q_i)ᵀ state_i / φ(q_i)ᵀ keySum_i for the rows of one chunk, from the numerator buffer.
+// out_i = φ(q_i)ᵀ state_i / φ(q_i)ᵀ keySum_i for the rows of one chunk, from the numerator buffer. Rows
+// of whole vectors on aligned storage go to memory with non-temporal stores (nothing reads them again
+// here, and a normal store would first read each cold line in); featureMapHead fences them.
 void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const float* localRowSums,
                      const float* numerator, std::int64_t stride, std::int64_t rows, std::int64_t m, std::int64_t dv,
                      float* out) {
+    const bool stream = dv % tile::kLanes == 0 && reinterpret_cast<std::uintptr_t>(out) % (tile::kLanes * sizeof(float)) == 0;
     for (std::int64_t r = 0; r < rows; ++r) {
         const float denominator = (localRowSums ? localRowSums[r] : 0.0f) + tile::dot(phiQ + r * m, keySum.data(), m);
         const float scale = denominator != 0.0f ? 1.0f / denominator : 0.0f;
-        for (std::int64_t c = 0; c < dv; ++c) out[r * dv + c] = numerator[r * stride + c] * scale;
+        if (stream)
+            tile::streamScaledCopy(numerator + r * stride, dv, scale, out + r * dv);
+        else
+            tile::scaledCopy(numerator + r * stride, dv, scale, out + r * dv, dv);
     }
 }
 
@@ -149,6 +155,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
         writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
         absorb(c0, rows);
     }
+    tile::storeFence();
 }
 
 // Φ_Q or Φ_K of one whole head, [n, m] (the reference path and the weights need them all at once).

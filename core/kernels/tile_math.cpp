@@ -237,6 +237,15 @@ float dot(const float* a, const float* b, std::int64_t count) {
     return _mm512_reduce_add_ps(_mm512_add_ps(sum0, sum1));
 }
 
+float sum(const float* x, std::int64_t count) {
+    __m512 total = _mm512_setzero_ps();
+    for (std::int64_t c = 0; c < count; c += kLanes) {
+        const __mmask16 lanes = count - c >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (count - c)) - 1u);
+        total = _mm512_add_ps(total, _mm512_maskz_loadu_ps(lanes, x + c));
+    }
+    return _mm512_reduce_add_ps(total);
+}
+
 namespace {
 __mmask16 tailLanes(std::int64_t left) { return left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u); }
 
@@ -392,6 +401,12 @@ float dot(const float* a, const float* b, std::int64_t count) {
     float sum = 0;
     for (std::int64_t c = 0; c < count; ++c) sum += a[c] * b[c];
     return sum;
+}
+
+float sum(const float* x, std::int64_t count) {
+    float total = 0;
+    for (std::int64_t c = 0; c < count; ++c) total += x[c];
+    return total;
 }
 
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
