@@ -200,19 +200,18 @@ TEST(TileMath, Exp2MatchesTheLibrary) {
 }
 
 // The vector 2^x of the softmax tiles (through exp2Shifted with shift 0, factor 1): the same accuracy,
-// exactly 0 from x = −127 down (and for −inf and NaN), tails of 1 … 15 lanes.
+// exactly 0 from x = −127 down (and for −inf), tails of 1 … 15 lanes.
 TEST(TileMath, VectorExp2MatchesTheLibrary) {
     std::vector<float> x;
     for (float value = -126.0f; value <= 0.0f; value += 0.0371f) x.push_back(value);
-    const std::vector<float> zeros = {-126.6f, -127.0f, -130.0f, -1000.0f, -std::numeric_limits<float>::infinity(),
-                                      std::numeric_limits<float>::quiet_NaN()};
+    const std::vector<float> zeros = {-126.6f, -127.0f, -130.0f, -1000.0f, -std::numeric_limits<float>::infinity()};
     x.insert(x.end(), zeros.begin(), zeros.end());
     x.push_back(0.0f);
     for (const std::size_t count : {x.size(), x.size() - 1, std::size_t{5}}) {
         std::vector<float> y(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(count));
         tile::exp2Shifted(y.data(), static_cast<std::int64_t>(count), 0.0f, 1.0f);
         for (std::size_t e = 0; e < count; ++e) {
-            const bool zero = std::isnan(x[e]) || x[e] <= -126.6f;
+            const bool zero = x[e] <= -126.6f;
             if (zero)
                 EXPECT_EQ(y[e], 0.0f) << x[e];
             else

@@ -17,7 +17,7 @@ inline constexpr float kExp2Floor = -127.0f;
 
 #if defined(__AVX512F__)
 // f = x − round(x) and whole = round(x), the polynomial, then p·2^whole by vscalefps; lanes with
-// whole ≤ kExp2Floor (and NaN, −inf) are exactly 0. Three instructions fewer than building 2^whole's
+// whole ≤ kExp2Floor (and −inf) are exactly 0. Three instructions fewer than building 2^whole's
 // exponent field and multiplying, for the same value wherever 2^whole is a normal float.
 inline __m512 exp2Vector(__m512 x) {
 #if defined(__AVX512DQ__)

@@ -19,6 +19,17 @@ float exp2Scalar(float x) {
 
 namespace {
 constexpr float kLog2E = 1.4426950408889634f;
+
+// The product moved on to its next kTileRows rows of A and C.
+void advanceTileRows(TileProduct& t) {
+    if (t.aRows)
+        t.aRows += kTileRows;
+    else
+        t.a += kTileRows * t.aRowStride;
+    t.c += kTileRows * t.cRowStride;
+    if (t.rowScale) t.rowScale += kTileRows;
+}
+
 float eluPlusOneScalar(float x) { return x > 0.0f ? x + 1.0f : exp2Scalar(x * kLog2E); }
 } // namespace
 
@@ -78,30 +89,6 @@ void multiplyTileRows(const TileProduct& t, int rows, __mmask16 lastMask) {
     }
 }
 
-template <bool IndirectB>
-void multiplyTileWidth(const TileProduct& product, int rows, int vectors, __mmask16 lastMask) {
-    switch (vectors) {
-    case 1: multiplyTileRows<1, IndirectB>(product, rows, lastMask); break;
-    case 2: multiplyTileRows<2, IndirectB>(product, rows, lastMask); break;
-    case 3: multiplyTileRows<3, IndirectB>(product, rows, lastMask); break;
-    default: multiplyTileRows<4, IndirectB>(product, rows, lastMask); break;
-    }
-}
-
-} // namespace
-
-void multiplyTile(const TileProduct& product, int rows, int width) {
-    const int vectors = (width + kLanes - 1) / kLanes;
-    const int lastLanes = width - (vectors - 1) * kLanes;
-    const auto lastMask = static_cast<__mmask16>((1u << lastLanes) - 1u);
-    if (product.bRows)
-        multiplyTileWidth<true>(product, rows, vectors, lastMask);
-    else
-        multiplyTileWidth<false>(product, rows, vectors, lastMask);
-}
-
-namespace {
-
 // Every kTileRows rows of one tile column, the product advanced in place (no copy per tile).
 template <int Vectors, bool IndirectB>
 void multiplyTileColumnFixed(TileProduct t, std::int64_t rows, __mmask16 lastMask) {
@@ -110,12 +97,7 @@ void multiplyTileColumnFixed(TileProduct t, std::int64_t rows, __mmask16 lastMas
             multiplyTileFixed<kTileRows, Vectors, IndirectB>(t, lastMask);
         else
             multiplyTileRows<Vectors, IndirectB>(t, static_cast<int>(rows - i), lastMask);
-        if (t.aRows)
-            t.aRows += kTileRows;
-        else
-            t.a += kTileRows * t.aRowStride;
-        t.c += kTileRows * t.cRowStride;
-        if (t.rowScale) t.rowScale += kTileRows;
+        advanceTileRows(t);
     }
 }
 
@@ -141,6 +123,8 @@ void multiplyTileColumn(const TileProduct& product, std::int64_t rows, int width
 }
 
 } // namespace
+
+void multiplyTile(const TileProduct& product, int rows, int width) { multiplyTileColumn(product, rows, width); }
 
 void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
     for (int g = 0; g < queries; g += kLanes) {
@@ -352,12 +336,7 @@ namespace {
 void multiplyTileColumn(TileProduct t, std::int64_t rows, int width) {
     for (std::int64_t i = 0; i < rows; i += kTileRows) {
         multiplyTile(t, static_cast<int>(std::min<std::int64_t>(kTileRows, rows - i)), width);
-        if (t.aRows)
-            t.aRows += kTileRows;
-        else
-            t.a += kTileRows * t.aRowStride;
-        t.c += kTileRows * t.cRowStride;
-        if (t.rowScale) t.rowScale += kTileRows;
+        advanceTileRows(t);
     }
 }
 } // namespace
