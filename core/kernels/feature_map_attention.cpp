@@ -20,7 +20,7 @@ using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 using ConstRowMap = Eigen::Map<const RowMatrix>;
 using RowMap = Eigen::Map<RowMatrix>;
 
-constexpr std::int64_t kChunk = 64;
+constexpr std::int64_t kChunk = kFeatureMapChunk;
 
 
 // One thread's buffers for featureMapHead, kept between calls. Row strides are padded to whole vectors.
@@ -140,8 +140,9 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
             map.rows(g, c0, rows, false, keys);
             absorb(c0, rows);
         }
-    for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
-        const std::int64_t rows = std::min(kChunk, n - c0);
+    const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
+    for (std::int64_t c0 = 0; c0 < n; c0 += step) {
+        const std::int64_t rows = std::min(step, n - c0);
         map.rows(h, c0, rows, true, queries);
         if (!causal) {
             multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
@@ -358,8 +359,9 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
             absorb(c0, rows);
         }
     std::vector<float> prefix(static_cast<std::size_t>(d));
-    for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
-        const std::int64_t rows = std::min(kChunk, n - c0);
+    const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
+    for (std::int64_t c0 = 0; c0 < n; c0 += step) {
+        const std::int64_t rows = std::min(step, n - c0);
         featureSoftmax(q.row(h, c0), rows, d, queries);
         if (!causal) {
             for (std::int64_t r = 0; r < rows; ++r) divide(r, ws.keySum.data());

@@ -6,6 +6,13 @@
 
 namespace attnlab {
 
+// Rows per chunk of the fast paths (φ computed, causal products masked and state absorbed chunk by
+// chunk): the buffers' size, and the step of bidirectional runs. Causal runs step by half of it: their
+// masked intra-chunk products grow with the chunk and the state products do not (5–9% less time at
+// n = 16,384 and d = 64 for elu, efficient and 1+cos; bidirectional runs would lose 2–4% so).
+inline constexpr std::int64_t kFeatureMapChunk = 64;
+inline constexpr std::int64_t kCausalFeatureMapChunk = kFeatureMapChunk / 2;
+
 // φ of a block of rows of one head, produced on demand so the fast path never materialises Φ_Q and Φ_K:
 // rows(h, row0, count, query, out) writes φ of rows [row0, row0 + count) of head h's Q (query = true)
 // or K into out, row-major count × features. h is the tensor's own head: a query head for Q, a key/value

@@ -97,10 +97,11 @@ VariantInfo makeLinearVariant() {
         cost.terms["linear_state"] = 2.0 * perHead * static_cast<double>(shape.dv) * shape.heads;
         // Exponentials of the feature maps: elu's (at most one per feature of Q and K), efficient's softmaxes.
         cost.exps = params.choice("kernel") == "taylor" ? 0.0 : 2.0 * perHead * shape.heads;
-        // One thread's chunk buffers (φ of a 64-row chunk of Q and K, its transpose, the 64 × 64 local
-        // product, the numerator and the d × dv state); φ is never materialised for the whole sequence.
+        // One thread's chunk buffers (φ of a chunk of Q and K, its transpose, the chunk's local product,
+        // the numerator and the d × dv state); φ is never materialised for the whole sequence.
         const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
-        cost.workspaceBytes = 4.0 * (3.0 * 64.0 * (d + 1) + 64.0 * 64.0 + 64.0 * dv + (d + 1) * dv);
+        const auto chunk = static_cast<double>(kFeatureMapChunk);
+        cost.workspaceBytes = 4.0 * (3.0 * chunk * (d + 1) + chunk * chunk + chunk * dv + (d + 1) * dv);
         return cost;
     };
     v.decode = linearDecode();
