@@ -35,14 +35,23 @@ void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) 
 
 namespace {
 
+// Final rows whose length is whole vectors go to memory with non-temporal stores: nothing in the run
+// reads them again, and a normal store would first read each cold line of the output in.
+bool streamsOutput(const BlockJob& job) {
+    const std::int64_t dv = job.inputs->v->cols;
+    return job.block->finish && dv % tile::kLanes == 0 &&
+           reinterpret_cast<std::uintptr_t>(job.out->values.data()) % (tile::kLanes * sizeof(float)) == 0;
+}
+
 // A block's rows are often scattered (hash buckets, residue classes): every row's Q and output lines are
 // requested before the first is used, as the hardware prefetcher cannot guess them. Inlined for the
 // reason prefetchRow is.
 [[gnu::always_inline]] inline void prefetchScatteredRows(const BlockJob& job) {
     if (job.block->consecutiveRows) return;
+    const bool readsOrStoresOutput = job.block->resume || !streamsOutput(job); // streamed lines are not read
     for (std::int64_t r = 0; r < job.rows(); ++r) {
         prefetchRow<false, 3>(job.inputs->q->row(job.head, job.row(r)), job.inputs->q->cols);
-        prefetchRow<true, 3>(job.out->row(job.head, job.row(r)), job.out->cols);
+        if (readsOrStoresOutput) prefetchRow<true, 3>(job.out->row(job.head, job.row(r)), job.out->cols);
     }
 }
 
@@ -217,8 +226,11 @@ void startRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     float* rowSum = rowMax + kQueryBlock;
     std::fill(rowMax, rowMax + kQueryBlock, tile::kNoMax);
     std::fill(rowSum, rowSum + kQueryBlock, 0.0f);
-    std::fill(output, output + kQueryBlock * width, 0.0f);
-    if (!job.block->resume) return;
+    // Rows past the block's are never read; resumed rows are copied in whole, padding included.
+    if (!job.block->resume) {
+        std::fill(output, output + job.rows() * width, 0.0f);
+        return;
+    }
     const std::int64_t dv = job.inputs->v->cols;
     for (std::int64_t r = 0; r < job.rows(); ++r) {
         tile::scaledCopy(job.out->row(job.head, job.row(r)), dv, 1.0f, output + r * width, width);
@@ -227,14 +239,6 @@ void startRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
             rowSum[r] = job.statsOf(r)[1];
         }
     }
-}
-
-// Final rows whose length is whole vectors go to memory with non-temporal stores: nothing in the run
-// reads them again, and a normal store would first read each cold line of the output in.
-bool streamsOutput(const BlockJob& job) {
-    const std::int64_t dv = job.inputs->v->cols;
-    return job.block->finish && dv % tile::kLanes == 0 &&
-           reinterpret_cast<std::uintptr_t>(job.out->values.data()) % (tile::kLanes * sizeof(float)) == 0;
 }
 
 void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
