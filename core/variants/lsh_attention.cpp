@@ -178,19 +178,20 @@ const Tensor3& copyHead(const Tensor3& t, int head, Tensor3& one) {
 
 // shared_qk with grouped values: each query head has its own keys but shares its group's V head, so K and
 // V no longer follow one head mapping. Each query head runs alone on copies of its Q, keys and V head
-// (one head at a time: V is never repeated).
+// (one head at a time: V is never repeated). Each head's result reuses the previous head's buffers.
 RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, HeadPatterns& patterns,
                         const MaskedScoring& scoring, const RunOptions& options) {
     RunResult result = makeQueryResult(inputs, options);
+    static thread_local RunResult part; // the calling thread's, reused by its next run
     RunOptions single = options;
-    single.recycle = nullptr;
+    single.recycle = &part;
     for (int t = 0; t < inputs.q->heads; ++t) {
         static thread_local Tensor3 oneQ, oneK, oneV; // the calling thread's, reused by its next run
         const Tensor3 &q = copyHead(*inputs.q, t, oneQ), &k = copyHead(keys, t, oneK),
                       &v = copyHead(*inputs.v, inputs.kvHead(t), oneV);
         HeadPatterns own;
         own.push_back(std::move(patterns[static_cast<std::size_t>(t)]));
-        const RunResult part = runMasked({&q, &k, &v}, own, scoring, single);
+        part = runMasked({&q, &k, &v}, own, scoring, single);
         if (part.cancelled) {
             result.cancelled = true;
             return result;
