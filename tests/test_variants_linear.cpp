@@ -1,5 +1,7 @@
 // Variants without a softmax mask (linear kernels, performer, relu2, mixed_chunk) against their explicit
 // quadratic forms: every effective weight W_ij written out from docs/variants.md in double precision.
+#include "core/kernels/elu_recurrence.h"
+#include "core/registry.h"
 #include "support/variant_references.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +36,29 @@ TEST(LinearAttention, EveryKernelMatchesItsQuadraticForm) {
                                          return linearWeights(kernel, q, k, causal);
                                      }));
             }
+}
+
+// The per-token recurrence the benchmark compares the chunked kernel with computes the same numbers,
+// across chunk boundaries and with grouped key/value heads.
+TEST(LinearAttention, EluRecurrenceMatchesTheChunkedKernel) {
+    const VariantInfo& linear = requireVariant("linear");
+    for (const bool causal : {false, true})
+        for (const std::int64_t n : {1, 31, 33, 97, 200}) {
+            const Inputs inputs = randomInputs(4, n, 8, 5, 40 + n);
+            Inputs grouped = inputs;
+            grouped.k = randomTensor(2, n, 8, 50 + n);
+            grouped.v = randomTensor(2, n, 5, 60 + n);
+            for (const Inputs* in : std::vector<const Inputs*>{&inputs, &grouped}) {
+                RunOptions options;
+                options.causal = causal;
+                options.params = prepareParams(linear, in->view().shape(causal), {});
+                const RunResult chunked = linear.run(in->view(), options);
+                const RunResult recurrent = runEluRecurrence(in->view(), options);
+                EXPECT_LT(relativeError(recurrent.out.values, std::vector<double>(chunked.out.values.begin(), chunked.out.values.end())),
+                          1e-5)
+                    << (causal ? "causal" : "bidirectional") << " n=" << n << (in == &grouped ? " grouped" : "");
+            }
+        }
 }
 
 TEST(LinearAttention, DefaultKernelIsElu) {

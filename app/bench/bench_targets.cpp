@@ -3,7 +3,7 @@
 
 #include "core/input_generator.h"
 #include "core/json_writer.h"
-#include "core/kernels/feature_map_attention.h"
+#include "core/kernels/elu_recurrence.h"
 #include "core/registry.h"
 
 #include <cstdio>
