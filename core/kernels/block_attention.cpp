@@ -38,9 +38,7 @@ namespace {
 // Final rows whose length is whole vectors go to memory with non-temporal stores: nothing in the run
 // reads them again, and a normal store would first read each cold line of the output in.
 bool streamsOutput(const BlockJob& job) {
-    const std::int64_t dv = job.inputs->v->cols;
-    return job.block->finish && dv % tile::kLanes == 0 &&
-           reinterpret_cast<std::uintptr_t>(job.out->values.data()) % (tile::kLanes * sizeof(float)) == 0;
+    return job.block->finish && tile::streamable(job.out->values.data(), job.inputs->v->cols);
 }
 
 // A block's rows are often scattered (hash buckets, residue classes): every row's Q and output lines are

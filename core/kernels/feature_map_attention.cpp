@@ -109,7 +109,7 @@ void causalChunk(const float* queries, const float* keysT, const float* v, std::
 void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const float* localRowSums,
                      const float* numerator, std::int64_t stride, std::int64_t rows, std::int64_t m, std::int64_t dv,
                      float* out) {
-    const bool stream = dv % tile::kLanes == 0 && reinterpret_cast<std::uintptr_t>(out) % (tile::kLanes * sizeof(float)) == 0;
+    const bool stream = tile::streamable(out, dv);
     for (std::int64_t r = 0; r < rows; ++r) {
         const float denominator = (localRowSums ? localRowSums[r] : 0.0f) + tile::dot(phiQ + r * m, keySum.data(), m);
         const float scale = denominator != 0.0f ? 1.0f / denominator : 0.0f;

@@ -86,6 +86,10 @@ void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, 
 // The same for count a multiple of kLanes into a 64-byte-aligned dst, with non-temporal stores (the
 // lines go to memory without being read first); storeFence() orders them before the data is shared.
 void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst);
+// Whether rows of `count` floats starting at dst (and every count floats after) meet streamScaledCopy's terms.
+inline bool streamable(const float* dst, std::int64_t count) {
+    return count % kLanes == 0 && reinterpret_cast<std::uintptr_t>(dst) % (kLanes * sizeof(float)) == 0;
+}
 void storeFence();
 
 // x[e] = 2^((x[e] − shift) · factor) for e < count; with factor = scale · log2(e) this is e^(scale·(x − shift)).
