@@ -10,10 +10,12 @@ void ParallelErrors::capture(std::exception_ptr error) noexcept {
     m_failed.store(true, std::memory_order_relaxed);
 }
 
-bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, const std::function<void(std::int64_t)>& task) {
+bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, const std::function<void(std::int64_t)>& task,
+              std::int64_t grain) {
     std::atomic<bool> stop{false};
     ParallelErrors errors;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, threads))
+    const auto chunk = static_cast<int>(std::max<std::int64_t>(1, grain));
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(std::max(1, threads))
     for (std::int64_t t = 0; t < count; ++t) {
         if (stop.load(std::memory_order_relaxed)) continue;
         errors.run([&] {

@@ -40,10 +40,12 @@ private:
     std::exception_ptr m_first;
 };
 
-// Runs task(t) for every t in [0, count) on `threads` OpenMP threads, handing tasks out one at a time
-// (heads or query blocks differ in cost). `cancelled` is polled before each task; once it answers true
-// no further task starts. Returns false when the run was cancelled. The first exception a task throws
+// Runs task(t) for every t in [0, count) on `threads` OpenMP threads, handing tasks out `grain`
+// consecutive ones at a time (heads or query blocks differ in cost; a run of consecutive blocks lets a
+// thread prepare its next one). `cancelled` is polled before each task; once it answers true no
+// further task starts. Returns false when the run was cancelled. The first exception a task throws
 // stops further tasks and is rethrown here once every thread has finished.
-bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, const std::function<void(std::int64_t)>& task);
+bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, const std::function<void(std::int64_t)>& task,
+              std::int64_t grain = 1);
 
 } // namespace attnlab

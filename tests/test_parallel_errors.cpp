@@ -16,6 +16,7 @@
 #include <new>
 #include <stdexcept>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 std::atomic<bool> failAllocationsInParallelRegions{false};
@@ -57,6 +58,24 @@ TEST(RunTasks, TheFirstExceptionOfATaskReachesTheCallerAndStopsTheRest) {
         EXPECT_STREQ(error.what(), "task 0 failed");
     }
     EXPECT_LT(started.load(), 100) << "tasks kept starting after the failure";
+}
+
+TEST(RunTasks, RunsEveryTaskOnceAndHandsOutRunsOfConsecutiveTasks) {
+    constexpr std::int64_t kCount = 103, kGrain = 4;
+    std::vector<std::atomic<int>> runs(kCount);
+    std::vector<int> thread(kCount, -1);
+    EXPECT_TRUE(runTasks(kCount, 3, {}, [&](std::int64_t task) {
+        ++runs[static_cast<std::size_t>(task)];
+        thread[static_cast<std::size_t>(task)] = omp_get_thread_num();
+        usleep(100);
+    }, kGrain));
+    for (std::int64_t t = 0; t < kCount; ++t) {
+        EXPECT_EQ(runs[static_cast<std::size_t>(t)].load(), 1) << "task " << t;
+        if (t % kGrain != 0) {
+            EXPECT_EQ(thread[static_cast<std::size_t>(t)], thread[static_cast<std::size_t>(t - 1)])
+                << "task " << t << " left its run";
+        }
+    }
 }
 
 TEST(RunTasks, BadAllocKeepsItsType) {

@@ -35,10 +35,11 @@ void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) 
 
 namespace {
 
-// Final rows whose length is whole vectors go to memory with non-temporal stores: nothing in the run
-// reads them again, and a normal store would first read each cold line of the output in.
+// Output rows whose length is whole vectors go to memory with non-temporal stores: a normal store would
+// first read each cold line of the output in. That includes the partial rows a later pass reads back
+// (strided): by then they are long out of the caches, and streaming them made strided 10–15% faster.
 bool streamsOutput(const BlockJob& job) {
-    return job.block->finish && tile::streamable(job.out->values.data(), job.inputs->v->cols);
+    return tile::streamable(job.out->values.data(), job.inputs->v->cols);
 }
 
 // A block's rows are often scattered (hash buckets, residue classes): every row's Q and output lines are
@@ -53,26 +54,45 @@ bool streamsOutput(const BlockJob& job) {
     }
 }
 
-// The next block of the plan (this thread's or the other's) has the lines the prefetchers cannot guess
-// requested into L2 one block's work ahead: its scattered Q rows (and output rows, when it resumes) and
-// the K and V rows of its gathered pieces (residue classes, hash buckets).
-[[gnu::always_inline]] inline void prefetchNextBlock(const BlockJob& job) {
+// Requests what the tiles left of the queue (blocks without tiles request it all here).
+void drainPrefetchQueue(Workspace& ws) {
+    for (tile::PrefetchQueue& queue = ws.prefetchQueue; queue.next != queue.end; ++queue.next)
+        __builtin_prefetch(*queue.next, 0, 2);
+}
+
+// Queues every cache line of a row of `floats` floats.
+void queueRow(std::vector<const char*>& lines, const float* row, std::int64_t floats) {
+    const char* bytes = reinterpret_cast<const char*>(row);
+    for (std::int64_t offset = 0; offset < floats * static_cast<std::int64_t>(sizeof(float)); offset += 64)
+        lines.push_back(bytes + offset);
+}
+
+// The next block of the plan (usually this thread's: blocks are handed out in runs) has its first lines
+// queued for L2, to be requested while this block's tiles run: its Q rows (consecutive ones too, which the
+// hardware prefetcher would only start on once the block reads them), its output rows when it resumes,
+// and the K and V rows of its gathered pieces (residue classes, hash buckets). Requested in one burst at
+// the block's start instead, they stalled it on the few miss buffers (chunk and xl 6–12% slower).
+void queueNextBlock(const BlockJob& job, Workspace& ws) {
+    std::vector<const char*>& lines = ws.prefetchLines;
+    lines.clear();
     const auto next = static_cast<std::size_t>(job.block - job.plan->blocks.data()) + 1;
-    if (next >= job.plan->blocks.size()) return;
-    const PlanBlock& block = job.plan->blocks[next];
-    for (std::int64_t r = 0; r < block.rowCount && !block.consecutiveRows; ++r) {
-        const std::int64_t row = job.plan->rows[static_cast<std::size_t>(block.rowOffset + r)];
-        prefetchRow<false, 2>(job.inputs->q->row(job.head, row), job.inputs->q->cols);
-        if (block.resume) prefetchRow<false, 2>(job.out->row(job.head, row), job.out->cols);
-    }
-    for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
-        const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
-        for (std::int64_t c = 0; c < piece.count && !piece.consecutive && !piece.rowWise; ++c) {
-            const std::int64_t j = job.plan->column(piece, c);
-            prefetchRow<false, 2>(job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
-            prefetchRow<false, 2>(job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+    if (next < job.plan->blocks.size()) {
+        const PlanBlock& block = job.plan->blocks[next];
+        for (std::int64_t r = 0; r < block.rowCount; ++r) {
+            const std::int64_t row = job.plan->rows[static_cast<std::size_t>(block.rowOffset + r)];
+            queueRow(lines, job.inputs->q->row(job.head, row), job.inputs->q->cols);
+            if (block.resume) queueRow(lines, job.out->row(job.head, row), job.out->cols);
+        }
+        for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+            const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
+            for (std::int64_t c = 0; c < piece.count && !piece.consecutive && !piece.rowWise; ++c) {
+                const std::int64_t j = job.plan->column(piece, c);
+                queueRow(lines, job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
+                queueRow(lines, job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+            }
         }
     }
+    ws.prefetchQueue = {lines.data(), lines.data() + lines.size()};
 }
 
 // queryT[p][r] = scale · q_{row r}[p] for r < width (zero past the block's rows): the rows are copied
@@ -207,6 +227,7 @@ void pieceScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     product.bRowStride = kQueryBlock;
     product.c = ws.scores.data();
     product.cRowStride = kQueryBlock;
+    product.prefetch = &ws.prefetchQueue;
     if (piece.mask >= 0)
         maskedPieceScores(job, piece, product, ws);
     else
@@ -270,7 +291,7 @@ void attendBlock(const BlockJob& job) {
     bool tiles = false; // whether any piece runs in query tiles (and needs queryT)
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd && !job.fewRows(); ++p)
         tiles = tiles || !job.plan->pieces[static_cast<std::size_t>(p)].rowWise;
-    prefetchNextBlock(job);
+    queueNextBlock(job, ws);
     loadQueries(job, ws, tiles);
     startRows(job, ws, width);
     float* rowMax = ws.rowStats.data();
@@ -283,6 +304,7 @@ void attendBlock(const BlockJob& job) {
     update.cRowStride = width;
     update.mode = job.softmax() ? tile::Accumulate::ScaleAndAdd : tile::Accumulate::Add;
     update.rowScale = rowMax + 2 * kQueryBlock;
+    update.prefetch = &ws.prefetchQueue;
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
         const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
         if (piece.rowWise || job.fewRows()) {
@@ -305,6 +327,7 @@ void attendBlock(const BlockJob& job) {
         else
             tile::multiplyBlock(update, job.rows(), dv);
     }
+    drainPrefetchQueue(ws);
     finishRows(job, ws, width);
 }
 
@@ -312,6 +335,7 @@ void attendBlock(const BlockJob& job) {
 void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
     Workspace& ws = threadWorkspace();
     ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
+    ws.prefetchQueue = {};
     loadQueries(job, ws, true);
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
@@ -339,6 +363,12 @@ const BlockPlan& planOf(const HeadPlans& plans, int head) {
     return *plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(head)];
 }
 
+// A thread takes runs of consecutive blocks, so that the block whose lines it requests ahead is usually
+// its own next one (with one block at a time it was the other thread's); runs are kept short enough for
+// every thread to take about kRunsPerThread of them, so the threads still finish together.
+constexpr std::int64_t kRunsPerThread = 32;
+constexpr std::int64_t kLongestRun = 16;
+
 // Runs job(head, block) for every block of pass `pass` of every head's plan, in parallel.
 bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const RunOptions& options,
                   const std::function<void(int head, const BlockPlan& plan, const PlanBlock& block)>& job) {
@@ -350,12 +380,14 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
         if (pass < plan.passCount()) tasks += plan.passEnd[pass] - plan.passBegin(pass);
         taskEnd[static_cast<std::size_t>(h)] = tasks;
     }
-    return runTasks(tasks, options.threads, options.cancelled, [&](std::int64_t task) {
+    const std::int64_t run = std::clamp<std::int64_t>(tasks / (std::max(1, options.threads) * kRunsPerThread), 1, kLongestRun);
+    const auto each = [&](std::int64_t task) {
         const auto head = static_cast<int>(std::upper_bound(taskEnd.begin(), taskEnd.end(), task) - taskEnd.begin());
         const BlockPlan& plan = planOf(plans, head);
         const std::int64_t first = head == 0 ? 0 : taskEnd[static_cast<std::size_t>(head) - 1];
         job(head, plan, plan.blocks[static_cast<std::size_t>(plan.passBegin(pass) + task - first)]);
-    });
+    };
+    return runTasks(tasks, options.threads, options.cancelled, each, run);
 }
 
 } // namespace

@@ -29,6 +29,8 @@ struct Workspace {
     tile::AlignedBuffer rowStats; // rowMax, rowSum, rescale: kQueryBlock each
     tile::AlignedBuffer relative; // [distances][kQueryBlock]: R_p · q_r for the piece's distances p
     std::vector<const float*> keyRows, valueRows;
+    std::vector<const char*> prefetchLines; // the next block's lines, requested as the tiles run
+    tile::PrefetchQueue prefetchQueue;
 };
 Workspace& threadWorkspace();
 

@@ -50,7 +50,10 @@ void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
     const float* b = t.b;
     const std::int64_t depth = t.depth, bStride = IndirectB ? 0 : t.bRowStride, aStride = t.aDepthStride;
     std::int64_t aOffset = 0;
+    const char* const* pending = t.prefetch ? t.prefetch->next : nullptr;
+    const char* const* pendingEnd = t.prefetch ? t.prefetch->end : nullptr;
     for (std::int64_t p = 0; p < depth; ++p, b += bStride, aOffset += aStride) {
+        if ((p & 1) == 0 && pending != pendingEnd) __builtin_prefetch(*pending++, 0, 2);
         if constexpr (IndirectB) b = t.bRows[p] + t.bColumn;
         __m512 bv[Vectors];
 #pragma GCC unroll 4
@@ -63,6 +66,7 @@ void multiplyTileFixed(const TileProduct& t, __mmask16 lastMask) {
             for (int v = 0; v < Vectors; ++v) acc[i][v] = _mm512_fmadd_ps(av, bv[v], acc[i][v]);
         }
     }
+    if (t.prefetch) t.prefetch->next = pending;
 #pragma GCC unroll 8
     for (int i = 0; i < Rows; ++i) {
         float* c = t.c + i * t.cRowStride;

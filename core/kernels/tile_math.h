@@ -26,6 +26,13 @@ enum class Accumulate {
     ScaleAndAdd, // C = diag(rowScale)·C + A·B
 };
 
+// Cache lines to request into L2 while products run: a tile takes one every second step of its depth,
+// so the requests spread over the work instead of stalling in a burst on the few miss buffers.
+struct PrefetchQueue {
+    const char* const* next = nullptr;
+    const char* const* end = nullptr;
+};
+
 // C[i][0, width) for i < rows ≤ kTileRows, width ≤ kTileVectors·kLanes:
 //   Σ_p A(i, p) · B[p][0, width),  A(i, p) = a[i·aRowStride + p·aDepthStride], B row p at b + p·bRowStride.
 // C rows are cRowStride apart and must have room for whole vectors (width rounded up to kLanes);
@@ -46,6 +53,7 @@ struct TileProduct {
     const float* const* aRows = nullptr;
     const float* const* bRows = nullptr;
     std::int64_t bColumn = 0;
+    PrefetchQueue* prefetch = nullptr;
 };
 void multiplyTile(const TileProduct& product, int rows, int width);
 
