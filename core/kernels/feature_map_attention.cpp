@@ -11,6 +11,7 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <utility>
 
 namespace attnlab {
 
@@ -22,8 +23,6 @@ using RowMap = Eigen::Map<RowMatrix>;
 
 constexpr std::int64_t kChunk = kFeatureMapChunk;
 
-
-// One thread's buffers for featureMapHead, kept between calls. Row strides are padded to whole vectors.
 // One chunk's buffers, m features wide (φ of Q and K for the feature maps, softmax(q)/Z and e^(k−M)
 // for efficient attention), rows padded to whole vectors where they are products' outputs.
 struct ChunkBuffers {
@@ -35,12 +34,43 @@ struct ChunkBuffers {
     float* state;     // [m][padded dv]: Σ key_j v_jᵀ over the keys absorbed so far, zeroed by reserve()
 };
 
+// Queues the cache lines of floats [first, first + count).
+void queueLines(std::vector<const char*>& lines, const float* first, std::int64_t count) {
+    const char* bytes = reinterpret_cast<const char*>(first);
+    for (std::int64_t offset = 0; offset < count * static_cast<std::int64_t>(sizeof(float)); offset += 64)
+        lines.push_back(bytes + offset);
+}
+
+// Requests what the products left of the queue.
+void drain(tile::PrefetchQueue& queue) {
+    for (; queue.next != queue.end; ++queue.next) __builtin_prefetch(*queue.next, 0, 2);
+}
+
+// Rows [row0, row0 + rows) of head `head` of t, as a range for queueNext (nothing past the last row or
+// without a tensor).
+std::pair<const float*, std::int64_t> nextRows(const Tensor3* t, int head, std::int64_t row0, std::int64_t rows) {
+    const std::int64_t count = t ? std::min(rows, t->rows - row0) : 0;
+    return {count > 0 ? t->row(head, row0) : nullptr, count * (t ? t->cols : 0)};
+}
+
 // One thread's chunk buffers, kept between calls (freshly mapped pages are slow to touch).
 struct ChunkWorkspace {
     tile::AlignedBuffer queries, keys, keysT, local, numerator, state;
     std::vector<float> keySum;  // [m]: Σ of the absorbed keys (feature maps), Z_m (efficient)
     std::vector<float> keyMax;  // [m]: efficient attention's running max M_m of column m of K
     std::vector<float> rowSums; // [kChunk]: row sums of `local`
+    std::vector<const char*> prefetchLines; // the next chunk's input lines, requested as the products run
+    tile::PrefetchQueue prefetch;
+
+    // Queues the input rows the next chunk reads, given as (first float, count) ranges (a null first is
+    // skipped), for this chunk's products to request so that they arrive while it computes; the
+    // hardware prefetcher would only start on them once the chunk reads them.
+    void queueNext(std::initializer_list<std::pair<const float*, std::int64_t>> ranges) {
+        prefetchLines.clear();
+        for (const auto& [first, count] : ranges)
+            if (first) queueLines(prefetchLines, first, count);
+        prefetch = {prefetchLines.data(), prefetchLines.data() + prefetchLines.size()};
+    }
 
     ChunkBuffers reserve(std::int64_t m, std::int64_t width) {
         const auto chunk = static_cast<std::size_t>(kChunk), features = static_cast<std::size_t>(m);
@@ -61,8 +91,9 @@ std::int64_t padded(std::int64_t width) { return (width + tile::kLanes - 1) / ti
 // rows × width product into `c` (row stride cStride): A given by pointer and strides, B row-major.
 void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride, std::int64_t depth, const float* b,
               std::int64_t bStride, float* c, std::int64_t cStride, std::int64_t rows, std::int64_t width,
-              tile::Accumulate mode) {
+              tile::Accumulate mode, tile::PrefetchQueue* prefetch = nullptr) {
     tile::TileProduct product;
+    product.prefetch = prefetch;
     product.depth = depth;
     product.a = a;
     product.aRowStride = aRowStride;
@@ -89,17 +120,18 @@ void transposeChunk(const float* src, std::int64_t rows, std::int64_t m, float* 
 // columns up to its last row, so the masked upper triangle costs (almost) nothing.
 // queries [rows][m], keysT [m][kChunk], v [rows][dv]; local [kChunk][kChunk], numerator [kChunk][width].
 void causalChunk(const float* queries, const float* keysT, const float* v, std::int64_t rows, std::int64_t m,
-                 std::int64_t dv, float* local, float* numerator, std::int64_t width, float* rowSums) {
+                 std::int64_t dv, float* local, float* numerator, std::int64_t width, float* rowSums,
+                 tile::PrefetchQueue* prefetch) {
     for (std::int64_t r0 = 0; r0 < rows; r0 += tile::kTileRows) {
         const std::int64_t r1 = std::min<std::int64_t>(rows, r0 + tile::kTileRows);
         multiply(queries + r0 * m, m, 1, m, keysT, kChunk, local + r0 * kChunk, kChunk, r1 - r0, r1,
-                 tile::Accumulate::Overwrite);
+                 tile::Accumulate::Overwrite, prefetch);
         for (std::int64_t r = r0; r < r1; ++r) {
             std::fill(local + r * kChunk + r + 1, local + r * kChunk + r1, 0.0f);
             if (rowSums) rowSums[r] = tile::sum(local + r * kChunk, r + 1);
         }
         multiply(local + r0 * kChunk, kChunk, 1, r1, v, dv, numerator + r0 * width, width, r1 - r0, dv,
-                 tile::Accumulate::Overwrite);
+                 tile::Accumulate::Overwrite, prefetch);
     }
 }
 
@@ -128,33 +160,45 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
     thread_local ChunkWorkspace ws;
     const std::int64_t m = map.features, width = padded(dv);
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(m, width);
+    const auto nextValues = [&](std::int64_t row0, std::int64_t rows) {
+        return std::pair<const float*, std::int64_t>{row0 < n ? v + row0 * dv : nullptr, std::min(rows, n - row0) * dv};
+    };
     // Buffers are captured by copy (they are pointers): clang 14 cannot capture structured bindings.
     auto absorb = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows], keys already mapped
-        multiply(keys, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add);
+        multiply(keys, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add, &ws.prefetch);
         for (std::int64_t j = 0; j < rows; ++j)
             for (std::int64_t f = 0; f < m; ++f) ws.keySum[static_cast<std::size_t>(f)] += keys[j * m + f];
     };
     if (!causal)
         for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
             const std::int64_t rows = std::min(kChunk, n - c0);
+            ws.queueNext({nextRows(map.keysRead, g, c0 + rows, kChunk), nextValues(c0 + rows, kChunk)});
             map.rows(g, c0, rows, false, keys);
             absorb(c0, rows);
+            drain(ws.prefetch);
         }
     const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
     for (std::int64_t c0 = 0; c0 < n; c0 += step) {
         const std::int64_t rows = std::min(step, n - c0);
+        if (causal)
+            ws.queueNext({nextRows(map.queriesRead, h, c0 + rows, step), nextRows(map.keysRead, g, c0 + rows, step),
+                          nextValues(c0 + rows, step)});
+        else
+            ws.queueNext({nextRows(map.queriesRead, h, c0 + rows, step)});
         map.rows(h, c0, rows, true, queries);
         if (!causal) {
-            multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+            multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite, &ws.prefetch);
             writeNormalised(queries, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
+            drain(ws.prefetch);
             continue;
         }
         map.rows(g, c0, rows, false, keys);
         transposeChunk(keys, rows, m, keysT);
-        causalChunk(queries, keysT, v + c0 * dv, rows, m, dv, local, numerator, width, ws.rowSums.data());
-        multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
+        causalChunk(queries, keysT, v + c0 * dv, rows, m, dv, local, numerator, width, ws.rowSums.data(), &ws.prefetch);
+        multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add, &ws.prefetch);
         writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
         absorb(c0, rows);
+        drain(ws.prefetch);
     }
     tile::storeFence();
 }
@@ -208,6 +252,8 @@ void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Ten
 
 FeatureMap precomputedFeatures(const Tensor3& phiQ, const Tensor3& phiK) {
     FeatureMap map;
+    map.queriesRead = &phiQ;
+    map.keysRead = &phiK;
     map.features = phiQ.cols;
     map.rows = [&phiQ, &phiK](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
         const Tensor3& phi = query ? phiQ : phiK;
@@ -345,7 +391,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
         }
     };
     auto absorb = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) { // state += Eᵀ V, Z += Σ_j e_j
-        multiply(keys, 1, d, rows, v.row(g, row0), dv, state, width, d, dv, tile::Accumulate::Add);
+        multiply(keys, 1, d, rows, v.row(g, row0), dv, state, width, d, dv, tile::Accumulate::Add, &ws.prefetch);
         for (std::int64_t j = 0; j < rows; ++j)
             for (std::int64_t m = 0; m < d; ++m) ws.keySum[static_cast<std::size_t>(m)] += keys[j * d + m];
     };
@@ -355,17 +401,23 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
     if (!causal)
         for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
             const std::int64_t rows = std::min(kChunk, n - c0);
+            ws.queueNext({nextRows(&k, g, c0 + rows, kChunk), nextRows(&v, g, c0 + rows, kChunk)});
             exponentiate(c0, rows);
             absorb(c0, rows);
+            drain(ws.prefetch);
         }
     std::vector<float> prefix(static_cast<std::size_t>(d));
     const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
     for (std::int64_t c0 = 0; c0 < n; c0 += step) {
         const std::int64_t rows = std::min(step, n - c0);
+        if (causal)
+            ws.queueNext({nextRows(&q, h, c0 + rows, step), nextRows(&k, g, c0 + rows, step), nextRows(&v, g, c0 + rows, step)});
+        else
+            ws.queueNext({nextRows(&q, h, c0 + rows, step)});
         featureSoftmax(q.row(h, c0), rows, d, queries);
         if (!causal) {
             for (std::int64_t r = 0; r < rows; ++r) divide(r, ws.keySum.data());
-            multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite);
+            multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite, &ws.prefetch);
         } else {
             exponentiate(c0, rows);
             std::copy(ws.keySum.begin(), ws.keySum.end(), prefix.begin());
@@ -374,12 +426,13 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
                 divide(r, prefix.data());
             }
             transposeChunk(keys, rows, d, keysT);
-            causalChunk(queries, keysT, v.row(g, c0), rows, d, dv, local, numerator, width, nullptr);
-            multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Add);
+            causalChunk(queries, keysT, v.row(g, c0), rows, d, dv, local, numerator, width, nullptr, &ws.prefetch);
+            multiply(queries, d, 1, d, state, width, numerator, width, rows, dv, tile::Accumulate::Add, &ws.prefetch);
             absorb(c0, rows);
         }
         float* o = out.row(h, c0);
         for (std::int64_t r = 0; r < rows; ++r) std::copy(numerator + r * width, numerator + r * width + dv, o + r * dv);
+        drain(ws.prefetch);
     }
 }
 

@@ -20,6 +20,10 @@ inline constexpr std::int64_t kCausalFeatureMapChunk = kFeatureMapChunk / 2;
 struct FeatureMap {
     std::int64_t features = 0;
     std::function<void(int head, std::int64_t row0, std::int64_t count, bool query, float* out)> rows;
+    // The tensors rows() reads, row for row (Q's for query = true, K's otherwise), so that the kernel can
+    // request the next chunk's lines while it works on this one; null when it reads nothing row by row.
+    const Tensor3* queriesRead = nullptr;
+    const Tensor3* keysRead = nullptr;
 };
 
 // A feature map over already computed features phiQ ([h, n, m]) and phiK ([h_kv, n, m]); both must outlive it.

@@ -12,6 +12,8 @@ namespace {
 // φ(x) = elu(x) + 1 elementwise.
 FeatureMap eluFeatures(const AttentionInputs& inputs) {
     FeatureMap map;
+    map.queriesRead = inputs.q;
+    map.keysRead = inputs.k;
     map.features = inputs.q->cols;
     map.rows = [&inputs](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
         const Tensor3& x = query ? *inputs.q : *inputs.k;
@@ -23,6 +25,8 @@ FeatureMap eluFeatures(const AttentionInputs& inputs) {
 // φ(x) = [1, x/‖x‖] so that φ(q)·φ(k) = 1 + q̂·k̂ (a zero vector stays zero).
 FeatureMap cosineFeatures(const AttentionInputs& inputs) {
     FeatureMap map;
+    map.queriesRead = inputs.q;
+    map.keysRead = inputs.k;
     map.features = inputs.q->cols + 1;
     map.rows = [&inputs](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
         const Tensor3& x = query ? *inputs.q : *inputs.k;
