@@ -16,7 +16,8 @@ struct MaskedScoring {
     Kind kind = Kind::Softmax;
     double scale = 1.0;
     double normalizer = 1.0;
-    // Optional relative-position table, row p (= i − j ≥ 0) of d values (Transformer-XL); may be null.
+    // Optional relative-position table, row p (= i − j ≥ 0) of d values (Transformer-XL), with a row for
+    // every distance of an allowed cell; may be null.
     const std::vector<float>* relativePositions = nullptr;
 };
 

@@ -177,17 +177,19 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
     }
 }
 
-// S^T[c][r] += scale · q_r·R_{i_r − j_c} for cells with i_r ≥ j_c (the others are masked).
+// S^T[c][r] += scale · q_r·R_{i_r − j_c} for cells with 0 ≤ i_r − j_c < the table's rows (the others are
+// masked: the table has a row for every distance of an allowed cell, a piece's corner may lie further).
 void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     const std::int64_t d = job.inputs->q->cols, rows = job.rows();
     const float* table = job.scoring->relativePositions->data();
+    const auto tableRows = static_cast<std::int64_t>(job.scoring->relativePositions->size()) / d;
     float* scores = ws.scores.data();
     if (!job.block->consecutiveRows || !piece.consecutive) {
         const float scale = queryScale(*job.scoring);
         for (std::int64_t c = 0; c < piece.count; ++c)
             for (std::int64_t r = 0; r < rows; ++r) {
                 const std::int64_t distance = job.row(r) - job.plan->column(piece, c);
-                if (distance >= 0)
+                if (distance >= 0 && distance < tableRows)
                     scores[c * kQueryBlock + r] +=
                         scale * tile::dot(job.inputs->q->row(job.head, job.row(r)), table + distance * d, d);
             }
@@ -195,7 +197,8 @@ void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace
     }
     // Distances i0 + r − j0 − c span [lowest, highest]: one product gives every q_r·R_p needed.
     const std::int64_t offset = job.row(0) - piece.first;
-    const std::int64_t lowest = std::max<std::int64_t>(0, offset - (piece.count - 1)), highest = offset + rows - 1;
+    const std::int64_t lowest = std::max<std::int64_t>(0, offset - (piece.count - 1));
+    const std::int64_t highest = std::min(offset + rows - 1, tableRows - 1);
     if (highest < lowest) return;
     const std::int64_t distances = highest - lowest + 1;
     float* relative = ws.relative.reserve(static_cast<std::size_t>(distances * kQueryBlock));
@@ -211,7 +214,7 @@ void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace
     tile::multiplyBlock(product, distances, job.width());
     for (std::int64_t c = 0; c < piece.count; ++c) {
         const std::int64_t base = offset - c - lowest; // distance of row r is base + r + lowest
-        for (std::int64_t r = std::max<std::int64_t>(0, -base); r < rows; ++r)
+        for (std::int64_t r = std::max<std::int64_t>(0, -base); r < std::min(rows, distances - base); ++r)
             scores[c * kQueryBlock + r] += relative[(base + r) * kQueryBlock + r];
     }
 }

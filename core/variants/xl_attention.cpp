@@ -34,6 +34,13 @@ std::vector<float> sinusoidTable(std::int64_t n, std::int64_t d) {
     return table;
 }
 
+// The table's rows an n-token run reads: i − j ≤ L − 1 + m for every allowed cell, so distances
+// 0 … min(n, L + m) − 1 (128 rows at the defaults, not n: the sines and cosines of a whole n-row table
+// took 5% of a run at n = 16,384).
+std::vector<float> relativePositionTable(std::int64_t n, std::int64_t d, const ParamSet& params) {
+    return sinusoidTable(std::min(n, params.integer("segment") + params.integer("memory")), d);
+}
+
 // The generic plan with rows and pieces kept consecutive, so that the relative-position term is one
 // product per piece; kept between runs.
 std::shared_ptr<const BlockPlan> xlPlan(const PatternRequest& request) {
@@ -49,7 +56,7 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
     std::vector<float> table;
     if (options.params.choice("relpos") == "sinusoid") {
-        table = sinusoidTable(inputs.q->rows, inputs.q->cols);
+        table = relativePositionTable(inputs.q->rows, inputs.q->cols, options.params);
         scoring.relativePositions = &table;
     }
     if (options.useReference) return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
@@ -76,7 +83,7 @@ std::shared_ptr<const DecodeInfo> xlDecode() {
         MaskedRowSpec spec;
         spec.patterns = sharedPattern(xlPattern(request));
         spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
-        if (params.choice("relpos") == "sinusoid") spec.relativePositions = sinusoidTable(context.q->rows, context.q->cols);
+        if (params.choice("relpos") == "sinusoid") spec.relativePositions = relativePositionTable(context.q->rows, context.q->cols, params);
         return makeMaskedRowStep(context, std::move(spec), threads);
     };
     return info;
