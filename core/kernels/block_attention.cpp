@@ -177,6 +177,42 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
     }
 }
 
+// The distances [lowest, highest] a consecutive piece's cells span, within the table (its masked corner
+// may lie further than the table reaches); empty when highest < lowest.
+ColumnRange pieceDistances(const BlockJob& job, const PlanPiece& piece, std::int64_t tableRows) {
+    const std::int64_t offset = job.row(0) - piece.first;
+    return {std::max<std::int64_t>(0, offset - (piece.count - 1)), std::min(offset + job.rows() - 1, tableRows - 1) + 1};
+}
+
+// With relative positions and consecutive rows, ws.relative[p − first][r] = q_r·R_p for the distances p of
+// all the block's consecutive pieces at once (one product; per piece, xl's memory and diagonal pieces
+// would compute a third of them twice): ws.relativeDistances = [first, end).
+void prepareRelativePositions(const BlockJob& job, Workspace& ws) {
+    ws.relativeDistances = {0, 0};
+    if (!job.scoring->relativePositions || !job.block->consecutiveRows) return;
+    const std::int64_t d = job.inputs->q->cols;
+    const auto tableRows = static_cast<std::int64_t>(job.scoring->relativePositions->size()) / d;
+    ColumnRange all{std::numeric_limits<std::int64_t>::max(), 0};
+    for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
+        const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
+        const ColumnRange distances = pieceDistances(job, piece, tableRows);
+        if (!piece.consecutive || piece.rowWise || distances.end <= distances.begin) continue;
+        all = {std::min(all.begin, distances.begin), std::max(all.end, distances.end)};
+    }
+    if (all.end <= all.begin) return;
+    ws.relativeDistances = all;
+    tile::TileProduct product;
+    product.depth = d;
+    product.a = job.scoring->relativePositions->data() + all.begin * d;
+    product.aRowStride = d;
+    product.aDepthStride = 1;
+    product.b = ws.queryT.data();
+    product.bRowStride = kQueryBlock;
+    product.c = ws.relative.reserve(static_cast<std::size_t>(all.size() * kQueryBlock));
+    product.cRowStride = kQueryBlock;
+    tile::multiplyBlock(product, all.size(), job.width());
+}
+
 // S^T[c][r] += scale · q_r·R_{i_r − j_c} for cells with 0 ≤ i_r − j_c < the table's rows (the others are
 // masked: the table has a row for every distance of an allowed cell, a piece's corner may lie further).
 void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
@@ -195,27 +231,15 @@ void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace
             }
         return;
     }
-    // Distances i0 + r − j0 − c span [lowest, highest]: one product gives every q_r·R_p needed.
-    const std::int64_t offset = job.row(0) - piece.first;
-    const std::int64_t lowest = std::max<std::int64_t>(0, offset - (piece.count - 1));
-    const std::int64_t highest = std::min(offset + rows - 1, tableRows - 1);
-    if (highest < lowest) return;
-    const std::int64_t distances = highest - lowest + 1;
-    float* relative = ws.relative.reserve(static_cast<std::size_t>(distances * kQueryBlock));
-    tile::TileProduct product;
-    product.depth = d;
-    product.a = table + lowest * d;
-    product.aRowStride = d;
-    product.aDepthStride = 1;
-    product.b = ws.queryT.data();
-    product.bRowStride = kQueryBlock;
-    product.c = relative;
-    product.cRowStride = kQueryBlock;
-    tile::multiplyBlock(product, distances, job.width());
+    // Cell (r, c) has distance offset + r − c, within the piece's range, all in ws.relative.
+    const ColumnRange distances = pieceDistances(job, piece, tableRows);
+    const std::int64_t offset = job.row(0) - piece.first, first = ws.relativeDistances.begin;
+    const float* relative = ws.relative.data();
     for (std::int64_t c = 0; c < piece.count; ++c) {
-        const std::int64_t base = offset - c - lowest; // distance of row r is base + r + lowest
-        for (std::int64_t r = std::max<std::int64_t>(0, -base); r < std::min(rows, distances - base); ++r)
-            scores[c * kQueryBlock + r] += relative[(base + r) * kQueryBlock + r];
+        const std::int64_t lowestRow = std::max<std::int64_t>(0, distances.begin - (offset - c));
+        const std::int64_t endRow = std::min(rows, distances.end - (offset - c));
+        for (std::int64_t r = lowestRow; r < endRow; ++r)
+            scores[c * kQueryBlock + r] += relative[(offset - c + r - first) * kQueryBlock + r];
     }
 }
 
@@ -296,6 +320,7 @@ void attendBlock(const BlockJob& job) {
         tiles = tiles || !job.plan->pieces[static_cast<std::size_t>(p)].rowWise;
     queueNextBlock(job, ws);
     loadQueries(job, ws, tiles);
+    if (tiles) prepareRelativePositions(job, ws);
     startRows(job, ws, width);
     float* rowMax = ws.rowStats.data();
     const auto reluFactor = static_cast<float>(1.0 / job.scoring->normalizer);
@@ -340,6 +365,7 @@ void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
     ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
     ws.prefetchQueue = {};
     loadQueries(job, ws, true);
+    prepareRelativePositions(job, ws);
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
         const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];

@@ -27,7 +27,8 @@ struct Workspace {
     tile::AlignedBuffer rowScores; // [kQueryBlock][kScoreKeys]: a row-wise piece's scores before the transposition
     tile::AlignedBuffer output;   // [kQueryBlock][paddedWidth(dv)]: unnormalised output rows
     tile::AlignedBuffer rowStats; // rowMax, rowSum, rescale: kQueryBlock each
-    tile::AlignedBuffer relative; // [distances][kQueryBlock]: R_p · q_r for the piece's distances p
+    tile::AlignedBuffer relative; // [distances][kQueryBlock]: R_p · q_r for the block's distances p
+    ColumnRange relativeDistances; // the distances p held in `relative`
     std::vector<const float*> keyRows, valueRows;
     std::vector<const char*> prefetchLines; // the next block's lines, requested as the tiles run
     tile::PrefetchQueue prefetchQueue;
