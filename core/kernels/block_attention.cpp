@@ -54,12 +54,6 @@ bool streamsOutput(const BlockJob& job) {
     }
 }
 
-// Requests what the tiles left of the queue (blocks without tiles request it all here).
-void drainPrefetchQueue(Workspace& ws) {
-    for (tile::PrefetchQueue& queue = ws.prefetchQueue; queue.next != queue.end; ++queue.next)
-        __builtin_prefetch(*queue.next, 0, 2);
-}
-
 // Queues every cache line of a row of `floats` floats.
 void queueRow(std::vector<const char*>& lines, const float* row, std::int64_t floats) {
     const char* bytes = reinterpret_cast<const char*>(row);
@@ -355,7 +349,7 @@ void attendBlock(const BlockJob& job) {
         else
             tile::multiplyBlock(update, job.rows(), dv);
     }
-    drainPrefetchQueue(ws);
+    tile::requestQueued(ws.prefetchQueue, ws.prefetchQueue.end - ws.prefetchQueue.next); // what the tiles left
     finishRows(job, ws, width);
 }
 

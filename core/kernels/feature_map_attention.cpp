@@ -41,11 +41,6 @@ void queueLines(std::vector<const char*>& lines, const float* first, std::int64_
         lines.push_back(bytes + offset);
 }
 
-// Requests what the products left of the queue.
-void drain(tile::PrefetchQueue& queue) {
-    for (; queue.next != queue.end; ++queue.next) __builtin_prefetch(*queue.next, 0, 2);
-}
-
 // Rows [row0, row0 + rows) of head `head` of t, as a range for queueNext (nothing past the last row or
 // without a tensor).
 std::pair<const float*, std::int64_t> nextRows(const Tensor3* t, int head, std::int64_t row0, std::int64_t rows) {
@@ -175,7 +170,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
             ws.queueNext({nextRows(map.keysRead, g, c0 + rows, kChunk), nextValues(c0 + rows, kChunk)});
             map.rows(g, c0, rows, false, keys);
             absorb(c0, rows);
-            drain(ws.prefetch);
+            tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
         }
     const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
     for (std::int64_t c0 = 0; c0 < n; c0 += step) {
@@ -189,7 +184,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
         if (!causal) {
             multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite, &ws.prefetch);
             writeNormalised(queries, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
-            drain(ws.prefetch);
+            tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
             continue;
         }
         map.rows(g, c0, rows, false, keys);
@@ -198,7 +193,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
         multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add, &ws.prefetch);
         writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
         absorb(c0, rows);
-        drain(ws.prefetch);
+        tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
     }
     tile::storeFence();
 }
@@ -404,7 +399,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
             ws.queueNext({nextRows(&k, g, c0 + rows, kChunk), nextRows(&v, g, c0 + rows, kChunk)});
             exponentiate(c0, rows);
             absorb(c0, rows);
-            drain(ws.prefetch);
+            tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
         }
     std::vector<float> prefix(static_cast<std::size_t>(d));
     const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
@@ -432,7 +427,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
         }
         float* o = out.row(h, c0);
         for (std::int64_t r = 0; r < rows; ++r) std::copy(numerator + r * width, numerator + r * width + dv, o + r * dv);
-        drain(ws.prefetch);
+        tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
     }
 }
 

@@ -33,6 +33,11 @@ struct PrefetchQueue {
     const char* const* end = nullptr;
 };
 
+// Requests the next `lines` queued lines into L2 (fewer when the queue runs out).
+[[gnu::always_inline]] inline void requestQueued(PrefetchQueue& queue, std::int64_t lines) {
+    for (; lines > 0 && queue.next != queue.end; --lines) __builtin_prefetch(*queue.next++, 0, 2);
+}
+
 // C[i][0, width) for i < rows ≤ kTileRows, width ≤ kTileVectors·kLanes:
 //   Σ_p A(i, p) · B[p][0, width),  A(i, p) = a[i·aRowStride + p·aDepthStride], B row p at b + p·bRowStride.
 // C rows are cRowStride apart and must have room for whole vectors (width rounded up to kLanes);
