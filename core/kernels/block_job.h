@@ -75,6 +75,12 @@ void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 
+// With relative positions and consecutive rows: q_r·R_p for the distances of all the block's consecutive
+// pieces, one product into ws.relative (relative_positions.cpp); call after the queries are loaded.
+void prepareRelativePositions(const BlockJob& job, Workspace& ws);
+// S^T[c][r] += scale · q_r·R_{i_r − j_c} for the piece's cells (the ones outside the table are masked).
+void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
+
 // The weights of a row-wise piece's cells from the rows' final max and sum (softmax) or directly (relu²).
 void writeRowWiseWeights(const BlockJob& job, const PlanPiece& piece, Workspace& ws, Tensor3& weights);
 

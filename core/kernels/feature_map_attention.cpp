@@ -34,13 +34,6 @@ struct ChunkBuffers {
     float* state;     // [m][padded dv]: Σ key_j v_jᵀ over the keys absorbed so far, zeroed by reserve()
 };
 
-// Queues the cache lines of floats [first, first + count).
-void queueLines(std::vector<const char*>& lines, const float* first, std::int64_t count) {
-    const char* bytes = reinterpret_cast<const char*>(first);
-    for (std::int64_t offset = 0; offset < count * static_cast<std::int64_t>(sizeof(float)); offset += 64)
-        lines.push_back(bytes + offset);
-}
-
 // Rows [row0, row0 + rows) of head `head` of t, as a range for queueNext (nothing past the last row or
 // without a tensor).
 std::pair<const float*, std::int64_t> nextRows(const Tensor3* t, int head, std::int64_t row0, std::int64_t rows) {
@@ -63,7 +56,7 @@ struct ChunkWorkspace {
     void queueNext(std::initializer_list<std::pair<const float*, std::int64_t>> ranges) {
         prefetchLines.clear();
         for (const auto& [first, count] : ranges)
-            if (first) queueLines(prefetchLines, first, count);
+            if (first) tile::queueLines(prefetchLines, first, count);
         prefetch = {prefetchLines.data(), prefetchLines.data() + prefetchLines.size()};
     }
 

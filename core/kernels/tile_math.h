@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <vector>
 
 namespace attnlab::tile {
 
@@ -32,6 +33,13 @@ struct PrefetchQueue {
     const char* const* next = nullptr;
     const char* const* end = nullptr;
 };
+
+// Appends the cache lines of floats [first, first + count) to a queue's storage.
+inline void queueLines(std::vector<const char*>& lines, const float* first, std::int64_t count) {
+    const char* bytes = reinterpret_cast<const char*>(first);
+    for (std::int64_t offset = 0; offset < count * static_cast<std::int64_t>(sizeof(float)); offset += 64)
+        lines.push_back(bytes + offset);
+}
 
 // Requests the next `lines` queued lines into L2 (fewer when the queue runs out).
 [[gnu::always_inline]] inline void requestQueued(PrefetchQueue& queue, std::int64_t lines) {
