@@ -276,7 +276,7 @@ void attendBlock(const BlockJob& job) {
         else
             tile::multiplyBlock(update, job.rows(), dv);
     }
-    tile::requestQueued(ws.prefetchQueue, ws.prefetchQueue.end - ws.prefetchQueue.next); // what the tiles left
+    tile::requestRest(ws.prefetchQueue);
     finishRows(job, ws, width);
 }
 

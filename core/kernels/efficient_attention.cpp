@@ -135,7 +135,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
             ws.queueNext({nextRows(&k, g, c0 + rows, kChunk), nextRows(&v, g, c0 + rows, kChunk)});
             exponentiate(c0, rows);
             absorb(c0, rows);
-            tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
+            tile::requestRest(ws.prefetch);
         }
     std::vector<float> prefix(static_cast<std::size_t>(d));
     const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
@@ -163,7 +163,7 @@ void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, 
         }
         float* o = out.row(h, c0);
         for (std::int64_t r = 0; r < rows; ++r) std::copy(numerator + r * width, numerator + r * width + dv, o + r * dv);
-        tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
+        tile::requestRest(ws.prefetch);
     }
 }
 

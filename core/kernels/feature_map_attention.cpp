@@ -61,7 +61,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
             ws.queueNext({nextRows(map.keysRead, g, c0 + rows, kChunk), nextValues(c0 + rows, kChunk)});
             map.rows(g, c0, rows, false, keys);
             absorb(c0, rows);
-            tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
+            tile::requestRest(ws.prefetch);
         }
     const std::int64_t step = causal ? kCausalFeatureMapChunk : kChunk;
     for (std::int64_t c0 = 0; c0 < n; c0 += step) {
@@ -75,7 +75,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
         if (!causal) {
             multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Overwrite, &ws.prefetch);
             writeNormalised(queries, ws.keySum, nullptr, numerator, width, rows, m, dv, out + c0 * dv);
-            tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
+            tile::requestRest(ws.prefetch);
             continue;
         }
         map.rows(g, c0, rows, false, keys);
@@ -84,7 +84,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
         multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add, &ws.prefetch);
         writeNormalised(queries, ws.keySum, ws.rowSums.data(), numerator, width, rows, m, dv, out + c0 * dv);
         absorb(c0, rows);
-        tile::requestQueued(ws.prefetch, ws.prefetch.end - ws.prefetch.next); // what the products left
+        tile::requestRest(ws.prefetch);
     }
     tile::storeFence();
 }

@@ -46,6 +46,9 @@ inline void queueLines(std::vector<const char*>& lines, const float* first, std:
     for (; lines > 0 && queue.next != queue.end; --lines) __builtin_prefetch(*queue.next++, 0, 2);
 }
 
+// Requests every line still queued (what the products left, at the end of their block or chunk).
+[[gnu::always_inline]] inline void requestRest(PrefetchQueue& queue) { requestQueued(queue, queue.end - queue.next); }
+
 // C[i][0, width) for i < rows ≤ kTileRows, width ≤ kTileVectors·kLanes:
 //   Σ_p A(i, p) · B[p][0, width),  A(i, p) = a[i·aRowStride + p·aDepthStride], B row p at b + p·bRowStride.
 // C rows are cRowStride apart and must have room for whole vectors (width rounded up to kLanes);
