@@ -53,6 +53,8 @@ std::string planViolation(const BlockPlan& plan, const Pattern& pattern) {
             }
             for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p)
                 if (plan.pieces[static_cast<std::size_t>(p)].count > kPlanKeyBlock) return "piece too wide";
+            if (block.pairedWithNext && (b + 1 >= plan.passEnd[pass] || plan.blocks[static_cast<std::size_t>(b) + 1].pairedWithNext))
+                return "block " + std::to_string(b) + " paired with a block outside its pass or in another pair";
         }
     }
     for (std::int64_t i = 0; i < n; ++i) {
@@ -408,6 +410,22 @@ TEST(BlockPlan, XlRelativePositionsMatchTheReferenceForShortAndLongMemories) {
     for (const ParamOverrides& overrides : std::vector<ParamOverrides>{{{"segment", "64"}, {"memory", "64"}},
                                                                       {{"segment", "100"}, {"memory", "600"}}})
         expectMatchesReference(xl, overrides, 2, 700, 16, true);
+}
+
+// Long key sweeps: consecutive blocks that read the same keys run as pairs, piece by piece (the causal
+// ones with one piece more or less), and a block left over runs alone; the results do not change.
+TEST(BlockPlan, PairedBlocksSweepingTheSameKeysMatchTheReference) {
+    const std::int64_t n = 2 * 16 * kPlanKeyBlock + 37; // 33 blocks: 16 pairs and one alone, causal or not
+    for (const bool causal : {false, true}) {
+        const auto plan = allPairsPlan(n, causal);
+        EXPECT_EQ(planViolation(*plan, *allPairsPattern(n, causal)), "");
+        const auto pairs = std::count_if(plan->blocks.begin(), plan->blocks.end(), [](const PlanBlock& b) { return b.pairedWithNext; });
+        EXPECT_GE(pairs, causal ? 6 : 16) << (causal ? "causal" : "bidirectional");
+        expectMatchesReference(requireVariant("full"), {}, 2, n, 9, causal);
+    }
+    const auto shortSweeps = allPairsPlan(15 * kPlanKeyBlock, false);
+    EXPECT_TRUE(std::none_of(shortSweeps->blocks.begin(), shortSweeps->blocks.end(), [](const PlanBlock& b) { return b.pairedWithNext; }))
+        << "a sweep of fewer than 16 pieces stays in the cache for the next block: no pairs";
 }
 
 TEST(BlockPlan, VariantPlansMatchTheReferenceOnOddShapes) {

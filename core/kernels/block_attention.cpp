@@ -13,9 +13,9 @@ namespace attnlab {
 
 namespace block {
 
-Workspace& threadWorkspace() {
-    static thread_local Workspace workspace;
-    return workspace;
+Workspace& threadWorkspace(int which) {
+    static thread_local Workspace workspaces[2];
+    return workspaces[which];
 }
 
 float queryScale(const MaskedScoring& scoring) {
@@ -59,10 +59,9 @@ bool streamsOutput(const BlockJob& job) {
 // hardware prefetcher would only start on once the block reads them), its output rows when it resumes,
 // and the K and V rows of its gathered pieces (residue classes, hash buckets). Requested in one burst at
 // the block's start instead, they stalled it on the few miss buffers (chunk and xl 6–12% slower).
-void queueNextBlock(const BlockJob& job, Workspace& ws) {
+void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
     std::vector<const char*>& lines = ws.prefetchLines;
     lines.clear();
-    const auto next = static_cast<std::size_t>(job.block - job.plan->blocks.data()) + 1;
     if (next < job.plan->blocks.size()) {
         const PlanBlock& block = job.plan->blocks[next];
         for (std::int64_t r = 0; r < block.rowCount; ++r) {
@@ -230,8 +229,10 @@ void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     if (stream) tile::storeFence();
 }
 
-void attendBlock(const BlockJob& job) {
-    Workspace& ws = threadWorkspace();
+// The pieces of a block run one at a time (attendPiece), between startBlock and finishBlock, so that two
+// blocks that sweep the same keys can take turns. `ahead` is the block whose lines are queued (the plan
+// index of the block this thread will probably take next).
+void startBlock(const BlockJob& job, std::size_t ahead, Workspace& ws) {
     const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
     ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
     ws.output.reserve(static_cast<std::size_t>(kQueryBlock * width));
@@ -239,50 +240,79 @@ void attendBlock(const BlockJob& job) {
     bool tiles = false; // whether any piece runs in query tiles (and needs queryT)
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd && !job.fewRows(); ++p)
         tiles = tiles || !job.plan->pieces[static_cast<std::size_t>(p)].rowWise;
-    queueNextBlock(job, ws);
+    queueBlockLines(job, ahead, ws);
     loadQueries(job, ws, tiles);
     if (tiles) prepareRelativePositions(job, ws);
     startRows(job, ws, width);
+}
+
+void attendPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    if (piece.rowWise || job.fewRows()) {
+        (piece.rowWise ? attendRowWisePiece : attendFewRowsPiece)(job, piece, ws);
+        return;
+    }
+    const std::int64_t dv = job.inputs->v->cols;
     float* rowMax = ws.rowStats.data();
-    const auto reluFactor = static_cast<float>(1.0 / job.scoring->normalizer);
+    pieceScores(job, piece, ws);
+    if (job.softmax())
+        tile::softmaxBlock(ws.scores.data(), piece.count, job.width(), rowMax, rowMax + kQueryBlock, rowMax + 2 * kQueryBlock);
+    else
+        tile::reluSquaredBlock(ws.scores.data(), piece.count, job.width(), static_cast<float>(1.0 / job.scoring->normalizer));
     tile::TileProduct update;
+    update.depth = piece.count;
     update.a = ws.scores.data();
     update.aRowStride = 1;
     update.aDepthStride = kQueryBlock;
+    // Consecutive V rows are read in place, without a pointer load per key.
+    update.bRows = piece.consecutive ? nullptr : ws.valueRows.data();
+    update.b = piece.consecutive ? job.inputs->v->row(job.kvHead, piece.first) : nullptr;
+    update.bRowStride = dv;
     update.c = ws.output.data();
-    update.cRowStride = width;
+    update.cRowStride = paddedWidth(dv);
     update.mode = job.softmax() ? tile::Accumulate::ScaleAndAdd : tile::Accumulate::Add;
     update.rowScale = rowMax + 2 * kQueryBlock;
     update.prefetch = &ws.prefetchQueue;
-    for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
-        const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
-        if (piece.rowWise || job.fewRows()) {
-            (piece.rowWise ? attendRowWisePiece : attendFewRowsPiece)(job, piece, ws);
-            continue;
-        }
-        pieceScores(job, piece, ws);
-        if (job.softmax())
-            tile::softmaxBlock(ws.scores.data(), piece.count, job.width(), rowMax, rowMax + kQueryBlock,
-                               rowMax + 2 * kQueryBlock);
-        else
-            tile::reluSquaredBlock(ws.scores.data(), piece.count, job.width(), reluFactor);
-        update.depth = piece.count;
-        // Consecutive V rows are read in place, without a pointer load per key.
-        update.bRows = piece.consecutive ? nullptr : ws.valueRows.data();
-        update.b = piece.consecutive ? job.inputs->v->row(job.kvHead, piece.first) : nullptr;
-        update.bRowStride = dv;
-        if (piece.mask >= 0)
-            maskedPieceUpdate(job, piece, update, dv);
-        else
-            tile::multiplyBlock(update, job.rows(), dv);
-    }
+    if (piece.mask >= 0)
+        maskedPieceUpdate(job, piece, update, dv);
+    else
+        tile::multiplyBlock(update, job.rows(), dv);
+}
+
+void finishBlock(const BlockJob& job, Workspace& ws) {
     tile::requestRest(ws.prefetchQueue);
-    finishRows(job, ws, width);
+    finishRows(job, ws, paddedWidth(job.inputs->v->cols));
+}
+
+std::size_t indexOf(const BlockJob& job) { return static_cast<std::size_t>(job.block - job.plan->blocks.data()); }
+
+void attendBlock(const BlockJob& job) {
+    Workspace& ws = threadWorkspace(0);
+    startBlock(job, indexOf(job) + 1, ws);
+    for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p)
+        attendPiece(job, job.plan->pieces[static_cast<std::size_t>(p)], ws);
+    finishBlock(job, ws);
+}
+
+// Two blocks that sweep the same keys (PlanBlock::pairedWithNext) take turns piece by piece, so that the
+// second reads each piece's K and V rows from the nearest cache instead of memory.
+void attendBlockPair(const BlockJob& first, const BlockJob& second) {
+    Workspace& a = threadWorkspace(0);
+    Workspace& b = threadWorkspace(1);
+    startBlock(first, indexOf(second) + 1, a);
+    startBlock(second, indexOf(second) + 2, b);
+    const std::int64_t firstPieces = first.block->pieceEnd - first.block->pieceBegin;
+    const std::int64_t secondPieces = second.block->pieceEnd - second.block->pieceBegin;
+    for (std::int64_t p = 0; p < std::max(firstPieces, secondPieces); ++p) {
+        if (p < firstPieces) attendPiece(first, first.plan->pieces[static_cast<std::size_t>(first.block->pieceBegin + p)], a);
+        if (p < secondPieces) attendPiece(second, second.plan->pieces[static_cast<std::size_t>(second.block->pieceBegin + p)], b);
+    }
+    finishBlock(first, a);
+    finishBlock(second, b);
 }
 
 // The weights of the block's cells from the rows' final max and sum (softmax) or directly (relu²).
 void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
-    Workspace& ws = threadWorkspace();
+    Workspace& ws = threadWorkspace(0);
     ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
     ws.prefetchQueue = {};
     loadQueries(job, ws, true);
@@ -346,10 +376,6 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
 
 using namespace block;
 
-double blockAttentionWorkspaceBytes(std::int64_t d, std::int64_t dv) {
-    return 4.0 * static_cast<double>(kQueryBlock) * static_cast<double>(d + 2 * kScoreKeys + paddedWidth(dv) + 3);
-}
-
 RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans, const MaskedScoring& scoring,
                               const RunOptions& options) {
     RunResult result = makeQueryResult(inputs, options);
@@ -365,7 +391,11 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
     };
     for (std::size_t pass = 0; pass < passes && !result.cancelled; ++pass)
         result.cancelled = !forEachBlock(inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {
-            attendBlock(jobOf(head, plan, block));
+            if (&block != plan.blocks.data() && (&block - 1)->pairedWithNext) return; // ran with the block before
+            if (block.pairedWithNext)
+                attendBlockPair(jobOf(head, plan, block), jobOf(head, plan, *(&block + 1)));
+            else
+                attendBlock(jobOf(head, plan, block));
         });
     for (std::size_t pass = 0; pass < passes && result.weights && !result.cancelled; ++pass)
         result.cancelled = !forEachBlock(inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {

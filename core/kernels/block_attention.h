@@ -19,8 +19,9 @@ using HeadPlans = std::vector<std::shared_ptr<const BlockPlan>>;
 // Relative positions (MaskedScoring::relativePositions) are added as one more product per piece
 // (R_{p} · Q_blockᵀ over the piece's distances, then skewed) where rows and columns are consecutive,
 // cell by cell elsewhere. Weights, when asked, are rebuilt in a second sweep from the final row max
-// and sum. K and V of query head t are read from head inputs.kvHead(t).
-// Memory: O(64 · (d + dv + kPlanKeyBlock)) floats per thread kept between calls, plus 2 floats per
+// and sum. K and V of query head t are read from head inputs.kvHead(t). Blocks a plan pairs
+// (PlanBlock::pairedWithNext) run together, piece by piece, so their shared keys are read once.
+// Memory: O(64 · (d + dv + kPlanKeyBlock)) floats per thread (two workspaces) kept between calls, plus 2 floats per
 // row and head for plans with several passes or when weights are asked for (kept between calls on
 // the calling thread). Cancellation is polled before every query block.
 RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans, const MaskedScoring& scoring,
@@ -29,8 +30,5 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
 // runPlannedAttention on each pattern's generic plan (genericBlockPlan), built for this call.
 RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                             const RunOptions& options);
-
-// Bytes of the block kernel's per-thread workspace for one thread.
-double blockAttentionWorkspaceBytes(std::int64_t d, std::int64_t dv);
 
 } // namespace attnlab

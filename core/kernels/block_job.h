@@ -33,7 +33,8 @@ struct Workspace {
     std::vector<const char*> prefetchLines; // the next block's lines, requested as the tiles run
     tile::PrefetchQueue prefetchQueue;
 };
-Workspace& threadWorkspace();
+// Two per thread: a pair of blocks that share their key sweep runs in both (block_attention.cpp).
+Workspace& threadWorkspace(int which);
 
 // Everything one query block needs to know about the problem.
 struct BlockJob {

@@ -1,6 +1,7 @@
 #include "core/kernels/block_plan.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <list>
 #include <mutex>
@@ -232,9 +233,34 @@ void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutation
     plan.blocks.push_back(block);
 }
 
+// Blocks whose key sweeps are longer than this many pieces (about 1 MiB of K and V at d = 64, half a
+// core's L2 here) are paired when they sweep the same keys: shorter sweeps stay cached for the next block.
+constexpr std::int64_t kPairedSweepPieces = 16;
+
+// Whether two blocks sweep about the same keys in the same order: shared pieces only, as many (± 1),
+// the p-th pieces of both starting within a piece of each other.
+bool sweepSameKeys(const BlockPlan& plan, const PlanBlock& a, const PlanBlock& b) {
+    const std::int64_t pieces = std::min(a.pieceEnd - a.pieceBegin, b.pieceEnd - b.pieceBegin);
+    if (pieces < kPairedSweepPieces || std::max(a.pieceEnd - a.pieceBegin, b.pieceEnd - b.pieceBegin) > pieces + 1)
+        return false;
+    for (std::int64_t p = 0; p < pieces; ++p) {
+        const PlanPiece& x = plan.pieces[static_cast<std::size_t>(a.pieceBegin + p)];
+        const PlanPiece& y = plan.pieces[static_cast<std::size_t>(b.pieceBegin + p)];
+        if (x.rowWise || y.rowWise || std::abs(plan.column(x, 0) - plan.column(y, 0)) >= kPlanKeyBlock) return false;
+    }
+    return true;
+}
+
+// Pairs consecutive blocks [first, end) of one pass that sweep the same keys (PlanBlock::pairedWithNext).
+void pairBlocks(BlockPlan& plan, std::size_t first) {
+    for (std::size_t b = first; b + 1 < plan.blocks.size(); ++b)
+        if (sweepSameKeys(plan, plan.blocks[b], plan.blocks[b + 1])) plan.blocks[b++].pairedWithNext = true;
+}
+
 } // namespace
 
 void appendPass(BlockPlan& plan, const PassSpec& pass) {
+    const std::size_t firstBlock = plan.blocks.size();
     std::int64_t permutationBase = -1;
     if (pass.columnOrder) {
         permutationBase = static_cast<std::int64_t>(plan.columns.size());
@@ -247,6 +273,7 @@ void appendPass(BlockPlan& plan, const PassSpec& pass) {
             appendBlock(plan, pass, permutationBase, offset, std::min(kPlanQueryBlock, segmentEnd - offset), scratch);
         segmentBegin = segmentEnd;
     }
+    pairBlocks(plan, firstBlock);
     plan.passEnd.push_back(static_cast<std::int64_t>(plan.blocks.size()));
 }
 

@@ -52,6 +52,9 @@ struct PlanBlock {
     bool consecutiveRows = false; // rows[rowOffset + r] = rows[rowOffset] + r
     bool resume = false;         // the rows carry a partial result from an earlier pass
     bool finish = true;          // the rows' results are complete after this block
+    // The next block of the pass sweeps about the same keys, piece by piece: the kernel runs the two
+    // together, so that each piece's K and V rows are read from memory once for both. Pairs are disjoint.
+    bool pairedWithNext = false;
     std::int64_t pieceBegin = 0, pieceEnd = 0; // BlockPlan::pieces
 };
 

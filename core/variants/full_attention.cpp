@@ -20,8 +20,9 @@ VariantInfo makeFullVariant() {
     };
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {
         CoreCost cost = maskedCoreCost(shape, fullPairs(shape));
+        // Tiled: per thread two block workspaces (paired blocks), each scores, row scores, output and row stats.
         cost.workspaceBytes = params.choice("impl") == "tiled"
-                                  ? 2.0 * 4.0 * (64.0 * 256.0 + 64.0 * static_cast<double>(shape.dv) + 128.0)
+                                  ? 2.0 * 2.0 * 4.0 * (64.0 * 256.0 + 64.0 * static_cast<double>(shape.dv) + 128.0)
                                   : rowKernelWorkspace(shape, static_cast<double>(shape.n));
         return cost;
     };
