@@ -1,5 +1,7 @@
 #include "core/timing.h"
 
+#include "core/thread_cpu_clock.h"
+
 #include "core/cost_model.h"
 #include "core/input_generator.h"
 #include "core/job_limits.h"
@@ -7,12 +9,14 @@
 #include "core/kernels/machine_peak.h"
 #include "core/memory_budget.h"
 #include "core/registry.h"
+#include "core/thread_cpu_clock.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,7 +131,7 @@ TimingResult timeCore(const std::string& variant, const ProblemShape& shape, con
 } // namespace
 
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
-                          const CancelCheck& cancelled) {
+                          const CancelCheck& cancelled, int shareThreads) {
     keepFreedMemoryForReuse();
     TimingResult result;
 #if defined(__GLIBC__)
@@ -142,19 +146,26 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
         result.cancelled = true;
         return result;
     }
-    std::vector<double> seconds;
+    std::vector<double> seconds, shares;
     double spent = 0;
     while (static_cast<int>(seconds.size()) < maxRepeats &&
            (static_cast<int>(seconds.size()) < minRepeats || spent < budgetSeconds)) {
         bool finished = true;
         if (cancelled && cancelled()) finished = false;
+        std::optional<TeamCpuShareClock> clock;
+        if (shareThreads > 0) clock.emplace(shareThreads);
         const double elapsed = finished ? secondsOf([&] { finished = once(); }) : 0.0;
         if (!finished) {
             result.cancelled = true;
             return result;
         }
+        if (clock) shares.push_back(clock->share());
         seconds.push_back(elapsed);
         spent += elapsed;
+    }
+    if (!shares.empty()) {
+        std::sort(shares.begin(), shares.end());
+        result.cpuShare = shares[shares.size() / 2];
     }
     std::sort(seconds.begin(), seconds.end());
     result.repeats = static_cast<int>(seconds.size());
@@ -186,7 +197,7 @@ TimingResult timeVariant(const TimingRequest& request) {
         return !previous.cancelled;
     };
     TimingResult result = timeRepeated(once, request.budgetSeconds, request.minRepeats, request.maxRepeats,
-                                       request.cancelled);
+                                       request.cancelled, request.threads);
     result.attentionMacs = layerCost(variant, request.shape, params).attentionMacs;
     if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
     return result;

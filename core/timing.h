@@ -2,6 +2,7 @@
 
 #include "core/variant.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <optional>
@@ -31,17 +32,22 @@ struct TimingResult {
     double gflops = 0;        // 2 · attentionMacs / medianSeconds / 1e9
     double peakExtraBytes = 0; // peak resident memory during the runs minus the resident memory before them
                                // (the inputs already exist; outputs and workspaces count)
+    // The median over the repetitions of the share of its cores the kernel's thread team got (CPU time /
+    // (wall time × threads)): well below 1 when other programs held the cores for most repetitions,
+    // not when one repetition of many was held up. NaN when not measured.
+    double cpuShare = std::nan("");
     bool cancelled = false;
 };
 
-// Times variant.run on generated Gaussian inputs (generated once, outside the timed region).
-// Throws InputError for an unknown variant or bad parameters.
+// Times variant.run on generated Gaussian inputs (generated once, outside the timed region), with the
+// CPU share of its team of request.threads threads. Throws InputError for an unknown variant or bad parameters.
 TimingResult timeVariant(const TimingRequest& request);
 
 // Repeats `once` (false = cancelled) after one warm-up call until minRepeats and budgetSeconds are both
-// reached (or maxRepeats); attentionMacs and gflops are left for the caller.
+// reached (or maxRepeats); attentionMacs and gflops are left for the caller. With shareThreads > 0,
+// cpuShare is measured for the calling thread's OpenMP team of that many threads (the one `once` runs on).
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
-                          const CancelCheck& cancelled = {});
+                          const CancelCheck& cancelled = {}, int shareThreads = 0);
 
 // The machine's limits measured in this process, for printing every rate as a fraction of them.
 struct PeakResult {

@@ -1,6 +1,6 @@
 #include "core/analysis/inference.h"
 
-#include "core/analysis/thread_cpu_clock.h"
+#include "core/thread_cpu_clock.h"
 #include "core/analysis/timing_sweep.h"
 #include "core/cost_model.h"
 #include "core/decode.h"

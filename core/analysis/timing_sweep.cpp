@@ -1,7 +1,7 @@
 #include "core/analysis/timing_sweep.h"
 
 #include "core/analysis/scaling.h"
-#include "core/analysis/thread_cpu_clock.h"
+#include "core/thread_cpu_clock.h"
 #include "core/cost_model.h"
 #include "core/errors.h"
 #include "core/registry.h"
@@ -62,10 +62,9 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
         request.minRepeats = kTimingMinRepeats;
         request.maxRepeats = kTimingMaxRepeats;
         request.cancelled = cancelled;
-        const TeamCpuShareClock clock(threads);
         const TimingResult result = timeVariant(request);
         if (result.cancelled) return {};
-        point.cpuShare = clock.share();
+        point.cpuShare = result.cpuShare;
         point.medianSeconds = result.medianSeconds;
         point.minSeconds = result.minSeconds;
         point.maxSeconds = result.maxSeconds;

@@ -38,7 +38,8 @@ struct TimingPoint {
     double gflops = 0;       // 2 · macs / medianSeconds / 1e9
     double peakExtraBytes = std::nan("");  // measured peak resident memory beyond the inputs (variants mode)
     double modelExtraBytes = std::nan(""); // cost model: the output plus the kernel's workspace
-    // CPU time of the measuring thread and its OpenMP team / (wall time × kernel threads).
+    // CPU time of the measuring thread and its OpenMP team / (wall time × kernel threads): variants mode
+    // the median over the point's repetitions (TimingResult::cpuShare), layer mode over the whole point.
     double cpuShare = std::nan("");
     std::string error;       // the parameters do not fit this n; the point is left out of the curves
     bool valid() const { return error.empty() && medianSeconds > 0; }

@@ -1,4 +1,4 @@
-#include "core/analysis/thread_cpu_clock.h"
+#include "core/thread_cpu_clock.h"
 
 #include <cmath>
 #include <ctime>
