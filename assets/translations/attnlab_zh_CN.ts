@@ -1970,8 +1970,8 @@ component %1: %2</source>
         <translation>   |   投影和 FFN 由 GEMM 引擎计算；自注意力 = QKV + 核心 + 输出投影；FFN 的激活函数不计时</translation>
     </message>
     <message>
-        <source>   |   memory: the process&apos;s peak resident set during the runs minus before them (outputs and workspaces; the inputs already exist); a kernel&apos;s kept workspace counts at the first point that needs it</source>
-        <translation>   |   内存：运行期间进程常驻内存峰值减去运行前的值 (输出与工作区；输入已事先存在)；内核保留的工作区计入首个需要它的点</translation>
+        <source>   |   memory: the process&apos;s peak resident set during the runs minus before them (outputs and workspaces, and in the app what its window allocates meanwhile; the inputs already exist); a kernel&apos;s kept workspace counts at the first point that needs it; dashed: the output plus the kernel&apos;s workspace by the cost model</source>
+        <translation>   |   内存：运行期间进程常驻内存峰值减去运行前的值 (输出与工作区，在应用中还包括窗口同时分配的内存；输入已事先存在)；内核保留的工作区计入首个需要它的点；虚线：成本模型给出的输出加内核工作区</translation>
     </message>
     <message>
         <source>measuring %1/%2…</source>
@@ -2078,8 +2078,8 @@ component %1: %2</source>
         <translation>字节</translation>
     </message>
     <message>
-        <source>Peak extra memory (dashed: output + workspace)</source>
-        <translation>额外内存峰值 (虚线：输出 + 工作区)</translation>
+        <source>Peak extra memory (dashed: model)</source>
+        <translation>额外内存峰值 (虚线：模型)</translation>
     </message>
     <message>
         <source>% of layer time</source>

@@ -83,8 +83,9 @@ QString TimingView::caption() const {
                                "projection; the FFN's activation is not timed");
     else
         text += TimingView::tr("   |   memory: the process's peak resident set during the runs minus before them "
-                               "(outputs and workspaces; the inputs already exist); a kernel's kept workspace "
-                               "counts at the first point that needs it");
+                               "(outputs and workspaces, and in the app what its window allocates meanwhile; the "
+                               "inputs already exist); a kernel's kept workspace counts at the first point that needs "
+                               "it; dashed: the output plus the kernel's workspace by the cost model");
     return text;
 }
 

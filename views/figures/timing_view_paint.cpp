@@ -216,7 +216,7 @@ void TimingView::paintMemory(QPainter& painter, const QRectF& area) const {
     Axis y = Axis::fitted(TimingView::tr("bytes"), AxisScale::Log2, positive(bytes));
     y.format = bytesText;
     const PlotAxes axes(painter, area, Axis::fitted(QStringLiteral("n"), AxisScale::Log2, xs), y,
-                        TimingView::tr("Peak extra memory (dashed: output + workspace)"));
+                        TimingView::tr("Peak extra memory (dashed: model)"));
     axes.drawAxes();
     for (const SeriesInfo& series : seriesList()) {
         const QColor color = seriesColorOf(series);
