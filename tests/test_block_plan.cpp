@@ -415,12 +415,14 @@ TEST(BlockPlan, XlRelativePositionsMatchTheReferenceForShortAndLongMemories) {
 // Long key sweeps: consecutive blocks that read the same keys run as pairs, piece by piece (the causal
 // ones with one piece more or less), and a block left over runs alone; the results do not change.
 TEST(BlockPlan, PairedBlocksSweepingTheSameKeysMatchTheReference) {
-    const std::int64_t n = 2 * 16 * kPlanKeyBlock + 37; // 33 blocks: 16 pairs and one alone, causal or not
+    // 61 blocks, one of them alone: bidirectional all 33-piece sweeps pair (30 pairs); causal the blocks
+    // from the 28th on, whose sweeps reach 16 pieces (17 pairs).
+    const std::int64_t n = 2 * 16 * kPlanKeyBlock + 37;
     for (const bool causal : {false, true}) {
         const auto plan = allPairsPlan(n, causal);
         EXPECT_EQ(planViolation(*plan, *allPairsPattern(n, causal)), "");
         const auto pairs = std::count_if(plan->blocks.begin(), plan->blocks.end(), [](const PlanBlock& b) { return b.pairedWithNext; });
-        EXPECT_GE(pairs, causal ? 6 : 16) << (causal ? "causal" : "bidirectional");
+        EXPECT_EQ(pairs, causal ? 17 : 30) << (causal ? "causal" : "bidirectional");
         expectMatchesReference(requireVariant("full"), {}, 2, n, 9, causal);
     }
     const auto shortSweeps = allPairsPlan(15 * kPlanKeyBlock, false);
