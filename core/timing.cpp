@@ -1,7 +1,5 @@
 #include "core/timing.h"
 
-#include "core/thread_cpu_clock.h"
-
 #include "core/cost_model.h"
 #include "core/input_generator.h"
 #include "core/job_limits.h"

@@ -233,7 +233,7 @@ void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutation
     plan.blocks.push_back(block);
 }
 
-// Blocks whose key sweeps are longer than this many pieces (about 1 MiB of K and V at d = 64, half a
+// Blocks whose key sweeps have at least this many pieces (about 1 MiB of K and V at d = 64, half a
 // core's L2 here) are paired when they sweep the same keys: shorter sweeps stay cached for the next block.
 constexpr std::int64_t kPairedSweepPieces = 16;
 
