@@ -1,10 +1,9 @@
 #include "core/kernels/block_plan.h"
+#include "core/recent_values.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
-#include <list>
-#include <mutex>
 #include <utility>
 
 namespace attnlab {
@@ -323,22 +322,7 @@ std::int64_t residuePosition(std::int64_t i, std::int64_t n, std::int64_t period
 }
 
 std::shared_ptr<const BlockPlan> cachedPlan(const std::string& key, const PlanBuilder& build) {
-    constexpr std::size_t kEntries = 8;
-    static std::mutex mutex;
-    static std::list<std::pair<std::string, std::shared_ptr<const BlockPlan>>> recent; // most recent first
-    {
-        const std::lock_guard lock(mutex);
-        for (auto entry = recent.begin(); entry != recent.end(); ++entry)
-            if (entry->first == key) {
-                recent.splice(recent.begin(), recent, entry);
-                return entry->second;
-            }
-    }
-    auto plan = build(); // outside the lock: plans of other keys may be built meanwhile
-    const std::lock_guard lock(mutex);
-    recent.emplace_front(key, plan);
-    if (recent.size() > kEntries) recent.pop_back();
-    return plan;
+    return recentValue<BlockPlan, 8>(key, build);
 }
 
 std::string planKey(const std::string& kind, std::int64_t n, bool causal, const ParamSet& params) {
