@@ -33,8 +33,8 @@ void absorbFeatures(const float* phi, const float* v, std::int64_t m, std::int64
 
 class FeatureMapStep : public DecodeStep {
 public:
-    FeatureMapStep(const AttentionInputs& context, const FeatureMapOf& mapOf, int threads, KeyFeatures keys)
-        : m_context(context), m_map(mapOf(m_context)), m_threads(threads), m_keys(keys) {
+    FeatureMapStep(const AttentionInputs& context, const FeatureMapOf& mapOf, int threads)
+        : m_context(context), m_map(mapOf(m_context)), m_threads(threads) {
         useSerialGemmEngine(); // feature maps may multiply through Eigen inside the steps' parallel regions
         const std::int64_t m = m_map.features, dv = context.v->cols, last = context.q->rows - 1;
         const auto kvHeads = static_cast<std::size_t>(context.v->heads);
@@ -85,7 +85,7 @@ private:
         phi.resize(static_cast<std::size_t>(m));
         m_map.rows(static_cast<int>(g), j, 1, false, phi.data());
         float rescale = 1.0f;
-        if (m_keys == KeyFeatures::Exponents) {
+        if (m_map.keys == KeyFeatures::Exponents) {
             const float shift = std::max(*from.shift, *std::max_element(phi.begin(), phi.end()));
             rescale = *from.shift == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(*from.shift - shift);
             for (float& x : phi) x = std::exp(x - shift);
@@ -97,7 +97,6 @@ private:
     AttentionInputs m_context;
     FeatureMap m_map;
     int m_threads;
-    KeyFeatures m_keys;
     // [h_kv][m][dv], [h_kv][m], [h_kv]: S, z and (exponent keys) M over the tokens before the new one
     std::vector<float> m_state, m_sum, m_shift;
     std::vector<float> m_nextState, m_nextSum, m_nextShift; // the same with the new token
@@ -176,9 +175,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<DecodeStep> makeFeatureMapStep(const AttentionInputs& context, FeatureMapOf mapOf, int threads,
-                                               KeyFeatures keys) {
-    return std::make_unique<FeatureMapStep>(context, mapOf, threads, keys);
+std::unique_ptr<DecodeStep> makeFeatureMapStep(const AttentionInputs& context, FeatureMapOf mapOf, int threads) {
+    return std::make_unique<FeatureMapStep>(context, mapOf, threads);
 }
 
 std::unique_ptr<DecodeStep> makeEfficientStep(const AttentionInputs& context, int threads) {

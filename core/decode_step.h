@@ -26,13 +26,10 @@ std::unique_ptr<DecodeStep> makeMaskedRowStep(const AttentionInputs& context, Ma
 // S = Σ_{j<n−1} φ(k_j) v_jᵀ (m × dv) and z = Σ_{j<n−1} φ(k_j) (m). The step maps the new token, forms
 // S' = S + φ(k) vᵀ and z' = z + φ(k) per key/value head and reads out φ(q)ᵀS' / φ(q)ᵀz' per query head.
 // mapOf builds the map over the context the step keeps (FeatureMap::rows' key head is a key/value head).
-// KeyFeatures::Exponents: the map's key rows are log φ(k) (exponential feature maps, whose values can
-// leave float32's range); the state is then kept as e^{−M}·S and e^{−M}·z with M the largest key
-// exponent so far, one more float per key/value head, rescaled when a key raises M.
+// For a map of exponent keys (KeyFeatures::Exponents) the state is kept as e^{−M}·S and e^{−M}·z with M
+// the largest key exponent so far, one more float per key/value head, rescaled when a key raises M.
 using FeatureMapOf = std::function<FeatureMap(const AttentionInputs&)>;
-enum class KeyFeatures { Values, Exponents };
-std::unique_ptr<DecodeStep> makeFeatureMapStep(const AttentionInputs& context, FeatureMapOf mapOf, int threads,
-                                               KeyFeatures keys = KeyFeatures::Values);
+std::unique_ptr<DecodeStep> makeFeatureMapStep(const AttentionInputs& context, FeatureMapOf mapOf, int threads);
 
 // Shen et al.'s efficient attention: per key/value head and feature m the running max M_m, the sum
 // Z_m = Σ e^{k_jm − M_m} and A_m = Σ e^{k_jm − M_m} v_j (d·dv + 2d floats); the step updates them with

@@ -139,6 +139,29 @@ TEST(PerformerAttention, MatchesTheEluFormulaWithFavorFeatures) {
             }
 }
 
+// The kernel exponentiates each chunk's keys against the largest key exponent so far and rescales what it
+// summed when a later chunk raises it. Key j is t_j·d^(1/4)·ω_0 plus noise, t_j rising from 0.1 to 1,
+// so that its first exponent ω_0·k' − ‖k'‖²/2 ≈ ‖ω_0‖²(t_j − t_j²/2) rises chunk after chunk to about
+// d/2: at d = 256 past float's range (e^88), which only the shift keeps finite.
+TEST(PerformerAttention, KeyShiftRisingChunkByChunkMatchesTheFormula) {
+    for (const std::int64_t d : {8, 256})
+        for (const bool causal : {false, true}) {
+            const std::int64_t n = 150, m = 16;
+            const auto omega = performerProjection(m, d, 5, true);
+            Inputs inputs = randomInputs(2, n, d, 3, 77, 0.3);
+            const double lift = std::pow(static_cast<double>(d), 0.25);
+            for (int h = 0; h < 2; ++h)
+                for (std::int64_t j = 0; j < n; ++j) {
+                    const double t = 0.1 + 0.9 * static_cast<double>(j) / static_cast<double>(n - 1);
+                    for (std::int64_t c = 0; c < d; ++c)
+                        inputs.k.at(h, j, c) += static_cast<float>(t * lift * omega[static_cast<std::size_t>(c)]);
+                }
+            const Call call{"performer", causal, {{"features", std::to_string(m)}, {"seed", "5"}}};
+            SCOPED_TRACE(describe(call) + " d=" + std::to_string(d));
+            expectBothPathsMatch(call, inputs, performerReference(inputs, m, 5, true, causal), 1e-4);
+        }
+}
+
 TEST(PerformerProjection, OrthogonalBlocksWithChiNormsAndIidOtherwise) {
     const std::int64_t d = 6, m = 15; // two full blocks and a partial one of 3 rows
     const auto omega = performerProjection(m, d, 4, true);

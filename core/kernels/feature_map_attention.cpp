@@ -8,6 +8,9 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
 #include <numeric>
 #include <utility>
 
@@ -18,7 +21,7 @@ namespace {
 using namespace featurechunks;
 
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstRowMap = Eigen::Map<const RowMatrix>;
+using DoubleRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMap = Eigen::Map<RowMatrix>;
 
 // out_i = φ(q_i)ᵀ state_i / φ(q_i)ᵀ keySum_i for the rows of one chunk, from the numerator buffer. Rows
@@ -38,6 +41,20 @@ void writeNormalised(const float* phiQ, const std::vector<float>& keySum, const 
     }
 }
 
+// A chunk's exponent keys (KeyFeatures::Exponents) to e^{log φ − M'} in place, M' = max(M, their largest):
+// the state and key sum, summed under M, are first rescaled by e^{M − M'} (to 0 while nothing is summed).
+void exponentiateKeys(float* keys, std::int64_t count, float& shift, float* state, std::int64_t stateFloats,
+                      std::vector<float>& keySum) {
+    const float raised = std::max(shift, *std::max_element(keys, keys + count));
+    if (raised > shift) {
+        const float rescale = std::exp(shift - raised);
+        for (std::int64_t e = 0; e < stateFloats; ++e) state[e] *= rescale;
+        for (float& sum : keySum) sum *= rescale;
+        shift = raised;
+    }
+    tile::exp2Shifted(keys, count, shift, std::numbers::log2e_v<float>);
+}
+
 // Query head h reading key/value head g, out [n, dv] (row-major). Bidirectional: state = Φ_Kᵀ V over all
 // key chunks, then Φ_Q · state per chunk. Causal: per chunk, the masked intra-chunk product plus the state
 // of the earlier chunks.
@@ -46,10 +63,15 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
     thread_local ChunkWorkspace ws;
     const std::int64_t m = map.features, width = padded(dv);
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(m, width);
+    float keyShift = -std::numeric_limits<float>::infinity();
     const auto nextValues = [&](std::int64_t row0, std::int64_t rows) {
         return std::pair<const float*, std::int64_t>{row0 < n ? v + row0 * dv : nullptr, std::min(rows, n - row0) * dv};
     };
     // Buffers are captured by copy (they are pointers): clang 14 cannot capture structured bindings.
+    auto mapKeys = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) {
+        map.rows(g, row0, rows, false, keys);
+        if (map.keys == KeyFeatures::Exponents) exponentiateKeys(keys, rows * m, keyShift, state, m * width, ws.keySum);
+    };
     auto absorb = [&, keys = keys, state = state](std::int64_t row0, std::int64_t rows) { // state += Φ_K[rows]ᵀ V[rows], keys already mapped
         multiply(keys, 1, m, rows, v + row0 * dv, dv, state, width, m, dv, tile::Accumulate::Add, &ws.prefetch);
         for (std::int64_t j = 0; j < rows; ++j)
@@ -59,7 +81,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
         for (std::int64_t c0 = 0; c0 < n; c0 += kChunk) {
             const std::int64_t rows = std::min(kChunk, n - c0);
             ws.queueNext({nextRows(map.keysRead, g, c0 + rows, kChunk), nextValues(c0 + rows, kChunk)});
-            map.rows(g, c0, rows, false, keys);
+            mapKeys(c0, rows);
             absorb(c0, rows);
             tile::requestRest(ws.prefetch);
         }
@@ -78,7 +100,7 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
             tile::requestRest(ws.prefetch);
             continue;
         }
-        map.rows(g, c0, rows, false, keys);
+        mapKeys(c0, rows); // before the state is read: a raised shift rescales it
         transposeChunk(keys, rows, m, keysT);
         causalChunk(queries, keysT, v + c0 * dv, rows, m, dv, local, numerator, width, ws.rowSums.data(), &ws.prefetch);
         multiply(queries, m, 1, m, state, width, numerator, width, rows, dv, tile::Accumulate::Add, &ws.prefetch);
@@ -89,38 +111,41 @@ void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::in
     tile::storeFence();
 }
 
-// Φ_Q or Φ_K of one whole head, [n, m] (the reference path and the weights need them all at once).
-Tensor3 headFeatures(const FeatureMap& map, int h, std::int64_t n, bool query) {
-    Tensor3 phi(1, n, map.features);
-    map.rows(h, 0, n, query, phi.values.data());
+// Φ_Q or Φ_K of one whole head, n × m in double (the reference path and the weights need them all at once).
+// Exponent keys are exponentiated in double against the head's largest: a causal row whose keys all sit
+// far below the head's last ones would lose them all to float's range.
+DoubleRows headFeatures(const FeatureMap& map, int h, std::int64_t n, bool query) {
+    RowMatrix rows(n, map.features);
+    map.rows(h, 0, n, query, rows.data());
+    DoubleRows phi = rows.cast<double>();
+    if (!query && map.keys == KeyFeatures::Exponents && phi.size() > 0) phi = (phi.array() - phi.maxCoeff()).exp();
     return phi;
 }
 
 // Effective weights of one head: W_ij = φ(q_i)·φ(k_j) / Σ_{j'∈J_i} φ(q_i)·φ(k_j'), a zero row for a zero sum.
-void featureMapWeights(const Tensor3& phiQ, const Tensor3& phiK, bool causal, RowMap w) {
-    const ConstRowMap q(phiQ.values.data(), phiQ.rows, phiQ.cols), k(phiK.values.data(), phiK.rows, phiK.cols);
-    w.noalias() = q * k.transpose();
-    if (causal) w.triangularView<Eigen::StrictlyUpper>().setZero();
+void featureMapWeights(const DoubleRows& phiQ, const DoubleRows& phiK, bool causal, RowMap w) {
+    DoubleRows products = phiQ * phiK.transpose();
+    if (causal) products.triangularView<Eigen::StrictlyUpper>().setZero();
     // The row sum runs in a fixed order: Eigen's vectorised sum would depend on the buffer's alignment,
     // and the same inputs must give the same bits wherever the weights buffer happens to live.
-    for (Eigen::Index r = 0; r < w.rows(); ++r) {
-        const float total = std::accumulate(w.row(r).data(), w.row(r).data() + w.cols(), 0.0f);
-        if (total != 0.0f)
-            w.row(r) /= total;
+    for (Eigen::Index r = 0; r < products.rows(); ++r) {
+        const double total = std::accumulate(products.row(r).data(), products.row(r).data() + products.cols(), 0.0);
+        if (total != 0.0)
+            w.row(r) = (products.row(r) / total).cast<float>();
         else
             w.row(r).setZero();
     }
 }
 
 // Query head h (out, weights) reading key/value head g of v.
-void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Tensor3& v, int h, int g, bool causal,
+void featureMapHeadReference(const DoubleRows& phiQ, const DoubleRows& phiK, const Tensor3& v, int h, int g, bool causal,
                              Tensor3& out, Tensor3* weights) {
-    const std::int64_t n = phiQ.rows, m = phiQ.cols, dv = v.cols;
+    const std::int64_t n = phiQ.rows(), m = phiQ.cols(), dv = v.cols;
     for (std::int64_t i = 0; i < n; ++i) {
         std::vector<double> kernel(static_cast<std::size_t>(n), 0.0);
         double total = 0;
         for (std::int64_t j = 0; j < (causal ? i + 1 : n); ++j) {
-            for (std::int64_t f = 0; f < m; ++f) kernel[j] += static_cast<double>(phiQ.at(0, i, f)) * phiK.at(0, j, f);
+            for (std::int64_t f = 0; f < m; ++f) kernel[j] += phiQ(i, f) * phiK(j, f);
             total += kernel[j];
         }
         for (std::int64_t c = 0; c < dv; ++c) {
@@ -136,16 +161,9 @@ void featureMapHeadReference(const Tensor3& phiQ, const Tensor3& phiK, const Ten
 
 } // namespace
 
-FeatureMap precomputedFeatures(const Tensor3& phiQ, const Tensor3& phiK) {
-    FeatureMap map;
-    map.queriesRead = &phiQ;
-    map.keysRead = &phiK;
-    map.features = phiQ.cols;
-    map.rows = [&phiQ, &phiK](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
-        const Tensor3& phi = query ? phiQ : phiK;
-        std::copy(phi.row(h, row0), phi.row(h, row0) + count * phi.cols, out);
-    };
-    return map;
+double featureMapWorkspaceBytes(double features, double dv) {
+    const auto chunk = static_cast<double>(kChunk), width = static_cast<double>(padded(static_cast<std::int64_t>(dv)));
+    return 4.0 * (3.0 * chunk * features + chunk * chunk + chunk * width + features * width);
 }
 
 RunResult runFeatureMapAttention(const FeatureMap& map, const AttentionInputs& inputs, const RunOptions& options) {
@@ -158,7 +176,7 @@ RunResult runFeatureMapAttention(const FeatureMap& map, const AttentionInputs& i
         const int g = inputs.kvHead(h);
         Tensor3* weights = result.weights ? &*result.weights : nullptr;
         if (options.useReference || weights) {
-            const Tensor3 phiQ = headFeatures(map, h, n, true), phiK = headFeatures(map, g, n, false);
+            const DoubleRows phiQ = headFeatures(map, h, n, true), phiK = headFeatures(map, g, n, false);
             if (options.useReference) {
                 featureMapHeadReference(phiQ, phiK, v, h, g, options.causal, result.out, weights);
                 return;

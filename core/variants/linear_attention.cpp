@@ -103,9 +103,7 @@ VariantInfo makeLinearVariant() {
         cost.exps = params.choice("kernel") == "taylor" ? 0.0 : 2.0 * perHead * shape.heads;
         // One thread's chunk buffers (φ of a chunk of Q and K, its transpose, the chunk's local product,
         // the numerator and the d × dv state); φ is never materialised for the whole sequence.
-        const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
-        const auto chunk = static_cast<double>(kFeatureMapChunk);
-        cost.workspaceBytes = 4.0 * (3.0 * chunk * (d + 1) + chunk * chunk + chunk * dv + (d + 1) * dv);
+        cost.workspaceBytes = featureMapWorkspaceBytes(static_cast<double>(shape.d + 1), static_cast<double>(shape.dv));
         return cost;
     };
     v.decode = linearDecode();
