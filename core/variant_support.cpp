@@ -159,6 +159,11 @@ std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool 
         [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
 }
 
+std::shared_ptr<const BlockPlan> blockLocalPlan(std::int64_t n, std::int64_t c, bool causal) {
+    return cachedPlan(planKey("block local c=" + std::to_string(c), n, causal, {}),
+                      [n, c, causal] { return genericBlockPlan(*blockLocalPattern(n, c, causal)); });
+}
+
 } // namespace attnlab
 
 namespace attnlab {

@@ -1,6 +1,8 @@
 // linformer: out = softmax(Q (E K)ᵀ / √d) (F V) with E, F ∈ R^{k×n}; bidirectional only.
 // Effective weights W = softmax(…) · F.
+#include "core/kernels/gemm.h"
 #include "core/parallel_tasks.h"
+#include "core/recent_values.h"
 #include "core/random.h"
 #include "core/random_features.h"
 #include "core/run_result.h"
@@ -8,6 +10,9 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
 
 namespace attnlab {
 
@@ -34,40 +39,87 @@ Projections linformerProjections(const ParamSet& params, std::int64_t n) {
     return p;
 }
 
+// E and F rounded to float for the fast path, kept between runs: drawing them costs more than a run at
+// small n, and at n = 16,384 they are 4 MiB each.
+struct FloatProjections {
+    RowMatrixF e, f;
+};
+
+std::shared_ptr<const FloatProjections> floatProjections(const ParamSet& params, std::int64_t n) {
+    std::string key = "n=" + std::to_string(n);
+    for (const auto& [name, value] : params.values()) key += " " + name + "=" + paramValueText(value);
+    return recentValue<FloatProjections, 2>(key, [&] {
+        const Projections p = linformerProjections(params, n);
+        return std::make_shared<const FloatProjections>(FloatProjections{p.e.cast<float>(), p.f.cast<float>()});
+    });
+}
+
 // Softmax over each row, in place (Scalar = float or double).
 template <typename Matrix>
-void softmaxRows(Matrix& scores) {
+void softmaxRows(Matrix&& scores) {
     for (Eigen::Index r = 0; r < scores.rows(); ++r) {
         scores.row(r) = (scores.row(r).array() - scores.row(r).maxCoeff()).exp().matrix();
         scores.row(r) /= scores.row(r).sum();
     }
 }
 
-// Query head h reading key/value head g.
-template <typename Scalar>
-void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, const Projections& proj,
-                   RunResult& result) {
-    using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// Query head h reading key/value head g, in double (the reference path; the weights too).
+void linformerHeadReference(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, const Projections& proj,
+                            RunResult& result) {
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
-    const Matrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<Scalar>();
-    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<Scalar>();
-    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<Scalar>();
-    const Matrix e = proj.e.cast<Scalar>(), f = proj.f.cast<Scalar>();
-    Matrix scores = (qh * (e * kh).transpose()) / std::sqrt(static_cast<Scalar>(d));
+    const RowMatrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<double>();
+    const RowMatrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<double>();
+    const RowMatrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<double>();
+    RowMatrix scores = (qh * (proj.e * kh).transpose()) / std::sqrt(static_cast<double>(d));
     softmaxRows(scores);
-    Eigen::Map<RowMatrixF>(result.out.head(h), n, dv) = (scores * (f * vh)).template cast<float>();
-    if (result.weights) Eigen::Map<RowMatrixF>(result.weights->head(h), n, n) = (scores * f).template cast<float>();
+    Eigen::Map<RowMatrixF>(result.out.head(h), n, dv) = (scores * (proj.f * vh)).cast<float>();
+    if (result.weights) Eigen::Map<RowMatrixF>(result.weights->head(h), n, n) = (scores * proj.f).cast<float>();
+}
+
+// Rows of queries per block of the fast path: the block's scores (rows × k) stay in the cache.
+constexpr std::int64_t kLinformerRows = 256;
+
+// One thread's buffers, kept between runs: E·K (k × d), F·V (k × dv) and a block's scores.
+struct LinformerWorkspace {
+    RowMatrixF keys, values, scores;
+};
+
+// The fast path in float, straight from and into the tensors: E·K and F·V once per head, then
+// softmax(Q E·Kᵀ / √d) F·V block by block of query rows.
+void linformerHead(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, const FloatProjections& proj,
+                   Tensor3& out) {
+    thread_local LinformerWorkspace ws;
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols, projected = proj.e.rows();
+    ws.keys.resize(projected, d);
+    ws.values.resize(projected, dv);
+    ws.keys.noalias() = proj.e * Eigen::Map<const RowMatrixF>(k.head(g), n, d);
+    ws.values.noalias() = proj.f * Eigen::Map<const RowMatrixF>(v.head(g), n, dv);
+    ws.keys *= 1.0f / std::sqrt(static_cast<float>(d));
+    ws.scores.resize(kLinformerRows, projected);
+    for (std::int64_t row0 = 0; row0 < n; row0 += kLinformerRows) {
+        const std::int64_t rows = std::min(kLinformerRows, n - row0);
+        auto scores = ws.scores.topRows(rows);
+        scores.noalias() = Eigen::Map<const RowMatrixF>(q.row(h, row0), rows, d) * ws.keys.transpose();
+        softmaxRows(scores);
+        Eigen::Map<RowMatrixF>(out.row(h, row0), rows, dv).noalias() = scores * ws.values;
+    }
 }
 
 RunResult runLinformer(const AttentionInputs& inputs, const RunOptions& options) {
     RunResult result = makeQueryResult(inputs, options);
-    const Projections proj = linformerProjections(options.params, inputs.q->rows);
+    useSerialGemmEngine();
+    if (options.useReference || result.weights) {
+        const Projections proj = linformerProjections(options.params, inputs.q->rows);
+        runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
+            const int h = static_cast<int>(task);
+            linformerHeadReference(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
+        });
+        return result;
+    }
+    const auto proj = floatProjections(options.params, inputs.q->rows);
     runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
         const int h = static_cast<int>(task);
-        if (options.useReference)
-            linformerHead<double>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
-        else
-            linformerHead<float>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), proj, result);
+        linformerHead(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), *proj, result.out);
     });
     return result;
 }

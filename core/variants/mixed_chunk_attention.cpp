@@ -3,6 +3,7 @@
 // lin_i  = (1/n) q_iᵀ Σ_{all j} k_j v_jᵀ (bidirectional) or (1/(g·c)) q_iᵀ Σ_{j < g·c} k_j v_jᵀ (causal, 0 for g = 0)
 // out = quad + lin.
 #include "core/decode_step.h"
+#include "core/kernels/block_attention.h"
 #include "core/kernels/gemm.h"
 #include "core/parallel_tasks.h"
 #include "core/variant_support.h"
@@ -17,37 +18,59 @@ namespace {
 using RowMatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Adds the linear part of query head h, reading key/value head g, to out (and to the weights).
-// Scalar = double on the reference path.
-template <typename Matrix>
-void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, std::int64_t c, bool causal,
-                   RunResult& result) {
+// Adds the linear part of query head h, reading key/value head g, to out (and to the weights), in double:
+// the reference path.
+void addLinearPartReference(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, std::int64_t c,
+                            bool causal, RunResult& result) {
     const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
-    using Scalar = typename Matrix::Scalar;
-    const Matrix qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<Scalar>();
-    const Matrix kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<Scalar>();
-    const Matrix vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<Scalar>();
+    const RowMatrixD qh = Eigen::Map<const RowMatrixF>(q.head(h), n, d).cast<double>();
+    const RowMatrixD kh = Eigen::Map<const RowMatrixF>(k.head(g), n, d).cast<double>();
+    const RowMatrixD vh = Eigen::Map<const RowMatrixF>(v.head(g), n, dv).cast<double>();
     Eigen::Map<RowMatrixF> out(result.out.head(h), n, dv);
     if (!causal) {
-        const Matrix state = kh.transpose() * vh;
-        out += (qh * state / static_cast<Scalar>(n)).template cast<float>();
+        const RowMatrixD state = kh.transpose() * vh;
+        out += (qh * state / static_cast<double>(n)).cast<float>();
         if (result.weights)
-            Eigen::Map<RowMatrixF>(result.weights->head(h), n, n) +=
-                (qh * kh.transpose() / static_cast<Scalar>(n)).template cast<float>();
+            Eigen::Map<RowMatrixF>(result.weights->head(h), n, n) += (qh * kh.transpose() / static_cast<double>(n)).cast<float>();
         return;
     }
-    Matrix state = Matrix::Zero(d, dv);
+    RowMatrixD state = RowMatrixD::Zero(d, dv);
     for (std::int64_t start = 0; start < n; start += c) {
         const std::int64_t rows = std::min(c, n - start);
         if (start > 0) {
-            out.middleRows(start, rows) +=
-                (qh.middleRows(start, rows) * state / static_cast<Scalar>(start)).template cast<float>();
+            out.middleRows(start, rows) += (qh.middleRows(start, rows) * state / static_cast<double>(start)).cast<float>();
             if (result.weights)
                 Eigen::Map<RowMatrixF>(result.weights->head(h), n, n).block(start, 0, rows, start) +=
-                    (qh.middleRows(start, rows) * kh.topRows(start).transpose() / static_cast<Scalar>(start))
-                        .template cast<float>();
+                    (qh.middleRows(start, rows) * kh.topRows(start).transpose() / static_cast<double>(start)).cast<float>();
         }
         state += kh.middleRows(start, rows).transpose() * vh.middleRows(start, rows);
+    }
+}
+
+// The same in float, straight from and into the tensors (no weights): the state Σ k_j v_jᵀ (d × dv) and
+// its scaled copy in one thread's buffers, kept between runs.
+void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, std::int64_t c, bool causal,
+                   Tensor3& outputs) {
+    thread_local RowMatrixF state, scaled;
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
+    const Eigen::Map<const RowMatrixF> qh(q.head(h), n, d), kh(k.head(g), n, d), vh(v.head(g), n, dv);
+    Eigen::Map<RowMatrixF> out(outputs.head(h), n, dv);
+    state.resize(d, dv);
+    scaled.resize(d, dv);
+    if (!causal) {
+        state.noalias() = kh.transpose() * vh;
+        scaled = state / static_cast<float>(n);
+        out.noalias() += qh * scaled;
+        return;
+    }
+    state.setZero();
+    for (std::int64_t start = 0; start < n; start += c) {
+        const std::int64_t rows = std::min(c, n - start);
+        if (start > 0) {
+            scaled = state / static_cast<float>(start);
+            out.middleRows(start, rows).noalias() += qh.middleRows(start, rows) * scaled;
+        }
+        state.noalias() += kh.middleRows(start, rows).transpose() * vh.middleRows(start, rows);
     }
 }
 
@@ -56,16 +79,18 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
     MaskedScoring scoring;
     scoring.kind = MaskedScoring::Kind::ReluSquared;
     scoring.normalizer = static_cast<double>(c) * static_cast<double>(inputs.q->cols);
-    RunResult result = runMasked(inputs, sharedPattern(blockLocalPattern(inputs.q->rows, c, options.causal)), scoring,
-                                 options);
+    const std::int64_t n = inputs.q->rows;
+    RunResult result = options.useReference
+                           ? runMasked(inputs, sharedPattern(blockLocalPattern(n, c, options.causal)), scoring, options)
+                           : runPlannedAttention(inputs, {blockLocalPlan(n, c, options.causal)}, scoring, options);
     if (result.cancelled) return result;
     useSerialGemmEngine();
     runTasks(inputs.q->heads, options.threads, {}, [&](std::int64_t task) {
         const int h = static_cast<int>(task);
-        if (options.useReference)
-            addLinearPart<RowMatrixD>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
+        if (options.useReference || result.weights)
+            addLinearPartReference(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
         else
-            addLinearPart<RowMatrixF>(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result);
+            addLinearPart(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result.out);
     });
     return result;
 }
