@@ -163,7 +163,9 @@ VariantInfo makeLinformerVariant() {
         cost.terms["scores"] = n * k * static_cast<double>(shape.d) * shape.heads;
         cost.terms["weights_v"] = n * k * static_cast<double>(shape.dv) * shape.heads;
         cost.exps = n * k * shape.heads;
-        cost.workspaceBytes = 8.0 * 2.0 * k * n + 2.0 * 4.0 * (n * k + k * static_cast<double>(shape.d + shape.dv));
+        // E and F in float, kept between runs, and each of two threads' E·K, F·V and block of scores.
+        cost.workspaceBytes = 4.0 * 2.0 * k * n +
+                              2.0 * 4.0 * k * static_cast<double>(shape.d + shape.dv + kLinformerRows);
         // E·K and F·V per head, written once and read once; gaussian E and F (k × n, shared) read once.
         cost.extraMinBytes = 2.0 * 4.0 * shape.heads * k * static_cast<double>(shape.d + shape.dv) +
                              (params.choice("proj") == "gaussian" ? 4.0 * 2.0 * k * n : 0.0);

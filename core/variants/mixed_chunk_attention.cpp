@@ -136,8 +136,9 @@ VariantInfo makeMixedChunkVariant() {
         CoreCost cost = maskedCoreCost(shape, static_cast<double>(local->nnz()), false);
         cost.terms["linear_state"] =
             2.0 * static_cast<double>(shape.n) * static_cast<double>(shape.d) * static_cast<double>(shape.dv) * shape.heads;
+        // Each of two threads' linear state and its scaled copy (d × dv each).
         cost.workspaceBytes = rowKernelWorkspace(shape, static_cast<double>(params.integer("chunk"))) +
-                              4.0 * static_cast<double>(shape.d * shape.dv) * shape.heads;
+                              2.0 * 2.0 * 4.0 * static_cast<double>(shape.d * shape.dv);
         return cost;
     };
     v.decode = mixedChunkDecode();
