@@ -45,12 +45,21 @@ struct FloatProjections {
     RowMatrixF e, f;
 };
 
+// Rounded from one draw at a time, so that building holds at most one k × n double matrix besides them.
 std::shared_ptr<const FloatProjections> floatProjections(const ParamSet& params, std::int64_t n) {
     std::string key = "n=" + std::to_string(n);
     for (const auto& [name, value] : params.values()) key += " " + name + "=" + paramValueText(value);
     return recentValue<FloatProjections, 2>(key, [&] {
-        const Projections p = linformerProjections(params, n);
-        return std::make_shared<const FloatProjections>(FloatProjections{p.e.cast<float>(), p.f.cast<float>()});
+        const std::int64_t k = params.integer("k");
+        const bool pool = params.choice("proj") == "pool";
+        const auto seed = static_cast<std::uint64_t>(params.integer("seed"));
+        const auto rounded = [k, n](const std::vector<double>& draw) {
+            return RowMatrixF(Eigen::Map<const RowMatrix>(draw.data(), k, n).cast<float>());
+        };
+        auto p = std::make_shared<FloatProjections>();
+        p->e = rounded(pool ? linformerPool(k, n) : linformerGaussian(k, n, seed, LinformerE));
+        p->f = pool ? p->e : rounded(linformerGaussian(k, n, seed, LinformerF));
+        return std::shared_ptr<const FloatProjections>(std::move(p));
     });
 }
 
@@ -163,8 +172,9 @@ VariantInfo makeLinformerVariant() {
         cost.terms["scores"] = n * k * static_cast<double>(shape.d) * shape.heads;
         cost.terms["weights_v"] = n * k * static_cast<double>(shape.dv) * shape.heads;
         cost.exps = n * k * shape.heads;
-        // E and F in float, kept between runs, and each of two threads' E·K, F·V and block of scores.
-        cost.workspaceBytes = 4.0 * 2.0 * k * n +
+        // E and F in float, kept between runs (building them holds one k × n draw in double besides), and
+        // each of two threads' E·K, F·V and block of scores.
+        cost.workspaceBytes = 4.0 * 2.0 * k * n + 8.0 * k * n +
                               2.0 * 4.0 * k * static_cast<double>(shape.d + shape.dv + kLinformerRows);
         // E·K and F·V per head, written once and read once; gaussian E and F (k × n, shared) read once.
         cost.extraMinBytes = 2.0 * 4.0 * shape.heads * k * static_cast<double>(shape.d + shape.dv) +
