@@ -2,16 +2,23 @@
 
 #include "core/kernels/tile_math.h"
 #include "core/random_features.h"
+#include "core/recent_values.h"
 
 #include <algorithm>
 #include <cmath>
-#include <list>
-#include <mutex>
-#include <tuple>
+#include <memory>
+#include <string>
 
 namespace attnlab {
 
 namespace {
+
+// Row stride of the float rotation and the projections: whole vectors plus one, so that rows a power of
+// two apart (b/2 = 256 floats at n = 16,384) do not all fall into the same few sets of the first-level
+// cache, where the tile products would evict their own operands.
+std::int64_t paddedStride(std::int64_t halfBuckets) {
+    return (halfBuckets + tile::kLanes - 1) / tile::kLanes * tile::kLanes + tile::kLanes;
+}
 
 // Rows hashed per tile product: their projections (rows × b/2 floats) stay in the first-level cache
 // for the argmax that follows.
@@ -39,7 +46,10 @@ LshRotation makeRotation(std::int64_t d, std::int64_t halfBuckets, std::uint64_t
     LshRotation rotation;
     rotation.halfBuckets = halfBuckets;
     rotation.exact = lshRotation(d, halfBuckets, seed, round);
-    rotation.single.assign(rotation.exact.begin(), rotation.exact.end());
+    rotation.singleStride = paddedStride(halfBuckets);
+    rotation.single.assign(static_cast<std::size_t>(d * rotation.singleStride), 0.0f);
+    for (std::int64_t c = 0; c < d; ++c)
+        std::copy_n(rotation.exact.begin() + c * halfBuckets, halfBuckets, rotation.single.begin() + c * rotation.singleStride);
     for (const double x : rotation.exact) rotation.largest = std::max(rotation.largest, std::fabs(x));
     return rotation;
 }
@@ -48,22 +58,13 @@ LshRotation makeRotation(std::int64_t d, std::int64_t halfBuckets, std::uint64_t
 
 std::shared_ptr<const std::vector<LshRotation>> lshRotations(std::int64_t d, std::int64_t buckets, std::uint64_t seed,
                                                               std::int64_t rounds) {
-    using Key = std::tuple<std::int64_t, std::int64_t, std::uint64_t, std::int64_t>;
-    constexpr std::size_t kEntries = 4;
-    static std::mutex mutex;
-    static std::list<std::pair<Key, std::shared_ptr<const std::vector<LshRotation>>>> recent; // most recent first
-    const Key key{d, buckets, seed, rounds};
-    const std::lock_guard lock(mutex);
-    for (auto entry = recent.begin(); entry != recent.end(); ++entry)
-        if (entry->first == key) {
-            recent.splice(recent.begin(), recent, entry);
-            return entry->second;
-        }
-    auto rotations = std::make_shared<std::vector<LshRotation>>();
-    for (std::int64_t r = 0; r < rounds; ++r) rotations->push_back(makeRotation(d, buckets / 2, seed, r));
-    recent.emplace_front(key, rotations);
-    if (recent.size() > kEntries) recent.pop_back();
-    return rotations;
+    const std::string key = "d=" + std::to_string(d) + " b=" + std::to_string(buckets) + " seed=" + std::to_string(seed) +
+                            " rounds=" + std::to_string(rounds);
+    return recentValue<std::vector<LshRotation>, 4>(key, [&] {
+        auto rotations = std::make_shared<std::vector<LshRotation>>();
+        for (std::int64_t r = 0; r < rounds; ++r) rotations->push_back(makeRotation(d, buckets / 2, seed, r));
+        return std::shared_ptr<const std::vector<LshRotation>>(std::move(rotations));
+    });
 }
 
 // The projections of kHashRows rows at a time are one float tile product; a row whose two best
@@ -71,7 +72,7 @@ std::shared_ptr<const std::vector<LshRotation>> lshRotations(std::int64_t d, std
 // is hashed again in double.
 void hashRows(const float* rows, std::int64_t n, std::int64_t d, const LshRotation& rotation, std::int64_t* buckets) {
     const std::int64_t half = rotation.halfBuckets;
-    const std::int64_t stride = (half + tile::kLanes - 1) / tile::kLanes * tile::kLanes;
+    const std::int64_t stride = rotation.singleStride;
     static thread_local tile::AlignedBuffer buffer;
     static thread_local std::vector<double> exact;
     float* projected = buffer.reserve(static_cast<std::size_t>(kHashRows * stride));
@@ -80,7 +81,7 @@ void hashRows(const float* rows, std::int64_t n, std::int64_t d, const LshRotati
     product.aRowStride = d;
     product.aDepthStride = 1;
     product.b = rotation.single.data();
-    product.bRowStride = half;
+    product.bRowStride = rotation.singleStride;
     product.c = projected;
     product.cRowStride = stride;
     const double perUnitNorm = 4.0 * static_cast<double>(d + 1) * 0x1p-23 * rotation.largest;

@@ -17,8 +17,9 @@ namespace attnlab {
 // One round's rotation, d × b/2 row-major, in double (the definition) and float (the fast path).
 struct LshRotation {
     std::int64_t halfBuckets = 0;
-    std::vector<double> exact;
-    std::vector<float> single;
+    std::vector<double> exact;  // d × b/2, row-major
+    std::vector<float> single;  // the same rounded, rows singleStride apart
+    std::int64_t singleStride = 0;
     double largest = 0; // max |R_ab|, for the float rounding bound
 };
 
