@@ -284,6 +284,8 @@ TEST(TileMath, SignedArgmaxFindsTheLargestOfBothSignsAndTheRunnerUp) {
             for (float& v : x) v = normal(random);
             if (trial % 4 == 1 && count > 3) x[2] = -9.0f; // the best is a negated value
             if (trial % 4 == 2 && count > 20) x[19] = x[3] = 7.0f; // a tie between lanes
+            if (trial % 4 == 2 && count > 36) x[35] = -7.5f, x[4] = 7.5f; // a tie between signs: +x[4] comes first
+            if (trial % 4 == 0 && count > 36) x[20] = -6.5f, x[36] = 6.5f; // a tie between signs in one lane
             if (trial % 4 == 3) std::fill(x.begin(), x.end(), 0.0f); // every value ties
             float best = 0, second = 0;
             const std::int64_t index = tile::signedArgmax(x.data(), count, best, second);

@@ -21,6 +21,24 @@ namespace {
 constexpr float kLog2E = 1.4426950408889634f;
 
 float eluPlusOneScalar(float x) { return x > 0.0f ? x + 1.0f : exp2Scalar(x * kLog2E); }
+
+// signedArgmax one value at a time, in the order of [x ; −x].
+std::int64_t scanSignedArgmax(const float* x, std::int64_t count, float& best, float& second) {
+    std::int64_t index = 0;
+    best = x[0];
+    second = -std::numeric_limits<float>::infinity();
+    for (std::int64_t b = 1; b < 2 * count; ++b) {
+        const float value = b < count ? x[b] : -x[b - count];
+        if (value > best) {
+            second = best;
+            best = value;
+            index = b;
+        } else {
+            second = std::max(second, value);
+        }
+    }
+    return index;
+}
 } // namespace
 
 #if defined(__AVX512F__)
@@ -146,33 +164,27 @@ struct LaneTopTwo {
 };
 } // namespace
 
-// One pass over x keeps, per lane, the top two of x and of −x; the lanes are reduced at the end.
+// The largest of [x ; −x] is the largest |x_i| (found at i when x_i > 0, at count + i otherwise) and the
+// runner-up the largest other |x_j|, or −|x_i|: one pass keeps, per lane, the top two of |x|, and the
+// lanes are reduced at the end. A tie at the top (rare, and then the sign decides the index) is left to
+// the scan in the order of [x ; −x].
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
     const __m512 none = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
     const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const auto offset = static_cast<std::int32_t>(count);
-    LaneTopTwo top, bottom;
+    LaneTopTwo top;
     for (std::int64_t e = 0; e < count; e += kLanes) {
         const __mmask16 lanes = tailLanes(count - e);
-        const __m512 value = _mm512_maskz_loadu_ps(lanes, x + e);
-        const __m512i at = _mm512_add_epi32(lane, _mm512_set1_epi32(static_cast<std::int32_t>(e)));
-        top.add(_mm512_mask_mov_ps(none, lanes, value), at);
-        bottom.add(_mm512_mask_sub_ps(none, lanes, _mm512_setzero_ps(), value), _mm512_add_epi32(at, _mm512_set1_epi32(offset)));
+        const __m512 magnitude = _mm512_abs_ps(_mm512_maskz_loadu_ps(lanes, x + e));
+        top.add(_mm512_mask_mov_ps(none, lanes, magnitude), _mm512_add_epi32(lane, _mm512_set1_epi32(static_cast<std::int32_t>(e))));
     }
-    best = std::max(_mm512_reduce_max_ps(top.first), _mm512_reduce_max_ps(bottom.first));
-    const __m512 bestVector = _mm512_set1_ps(best);
+    best = _mm512_reduce_max_ps(top.first);
     const __m512i noIndex = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
-    const std::int32_t index = std::min(
-        _mm512_reduce_min_epi32(_mm512_mask_mov_epi32(noIndex, _mm512_cmp_ps_mask(top.first, bestVector, _CMP_EQ_OQ), top.index)),
-        _mm512_reduce_min_epi32(
-            _mm512_mask_mov_epi32(noIndex, _mm512_cmp_ps_mask(bottom.first, bestVector, _CMP_EQ_OQ), bottom.index)));
-    // The runner-up: any lane's second, or another lane's first.
-    const __m512i chosen = _mm512_set1_epi32(index);
-    const __m512 otherTop = _mm512_mask_mov_ps(top.first, _mm512_cmpeq_epi32_mask(top.index, chosen), none);
-    const __m512 otherBottom = _mm512_mask_mov_ps(bottom.first, _mm512_cmpeq_epi32_mask(bottom.index, chosen), none);
-    second = _mm512_reduce_max_ps(
-        _mm512_max_ps(_mm512_max_ps(top.second, bottom.second), _mm512_max_ps(otherTop, otherBottom)));
-    return index;
+    const std::int32_t index = _mm512_reduce_min_epi32(
+        _mm512_mask_mov_epi32(noIndex, _mm512_cmp_ps_mask(top.first, _mm512_set1_ps(best), _CMP_EQ_OQ), top.index));
+    const __m512 others = _mm512_mask_mov_ps(top.first, _mm512_cmpeq_epi32_mask(top.index, _mm512_set1_epi32(index)), none);
+    second = std::max(_mm512_reduce_max_ps(_mm512_max_ps(top.second, others)), -best);
+    if (second == best) return scanSignedArgmax(x, count, best, second);
+    return x[index] > 0.0f ? index : count + index;
 }
 
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
@@ -262,20 +274,7 @@ float sum(const float* x, std::int64_t count) {
 }
 
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {
-    std::int64_t index = 0;
-    best = x[0];
-    second = -std::numeric_limits<float>::infinity();
-    for (std::int64_t b = 1; b < 2 * count; ++b) {
-        const float value = b < count ? x[b] : -x[b - count];
-        if (value > best) {
-            second = best;
-            best = value;
-            index = b;
-        } else {
-            second = std::max(second, value);
-        }
-    }
-    return index;
+    return scanSignedArgmax(x, count, best, second);
 }
 
 void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
