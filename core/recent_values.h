@@ -16,7 +16,8 @@
 namespace attnlab {
 
 template <typename T, std::size_t Entries>
-std::shared_ptr<const T> recentValue(const std::string& key, const std::function<std::shared_ptr<const T>()>& build) {
+std::shared_ptr<const T> recentValue(const std::string& key,
+                                     const std::function<std::shared_ptr<const T>()>& build) {
     static std::mutex mutex;
     static std::list<std::pair<std::string, std::shared_ptr<const T>>> recent; // most recent first
     {

@@ -5,13 +5,13 @@
 // after two warm-up calls that leave the workspaces sized.
 #include "core/registry.h"
 #include "core/variant.h"
+#include "support/replaced_operator_new.h"
 #include "support/variant_runner.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
-#include <new>
 #include <string>
 
 namespace {
@@ -55,16 +55,12 @@ void* __wrap_aligned_alloc(std::size_t alignment, std::size_t size) {
 
 // operator new calls malloc from inside the C++ runtime, where the wrap does not reach: counted here, and
 // taken from the real malloc so that it is counted once.
-void* operator new(std::size_t size) {
+void onAllocation(std::size_t size) {
     count(size);
-    if (void* memory = __real_malloc(size == 0 ? 1 : size)) return memory;
-    throw std::bad_alloc();
 }
-// Released with std::free to match the malloc above. GCC cannot see that the two replacements belong
-// together and warns where it inlines a delete.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* memory) noexcept { std::free(memory); }
-void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+void* rawAllocate(std::size_t size) {
+    return __real_malloc(size);
+}
 
 namespace attnlab::testing {
 namespace {
@@ -96,10 +92,12 @@ TEST(HotPathAllocations, EveryVariantRunsInItsKeptBuffers) {
     std::vector<Call> calls;
     for (const VariantInfo& variant : allVariants())
         for (const bool causal : {false, true}) {
-            const CausalSupport excluded = causal ? CausalSupport::BidirectionalOnly : CausalSupport::CausalOnly;
+            const CausalSupport excluded =
+                causal ? CausalSupport::BidirectionalOnly : CausalSupport::CausalOnly;
             if (variant.causalSupport != excluded) calls.push_back({variant.id, causal, {}});
         }
-    for (const std::string kernel : {"efficient", "taylor"}) calls.push_back({"linear", true, {{"kernel", kernel}}});
+    for (const std::string kernel : {"efficient", "taylor"})
+        calls.push_back({"linear", true, {{"kernel", kernel}}});
     calls.push_back({"linformer", false, {{"proj", "pool"}}});
     ASSERT_GT(calls.size(), 25u);
     for (Call& call : calls) {

@@ -4,6 +4,7 @@
 // allocation made inside a parallel region throws std::bad_alloc, as an exhausted machine would.
 #include "app/commands.h"
 #include "core/parallel_tasks.h"
+#include "support/replaced_operator_new.h"
 #include "support/variant_runner.h"
 #include "test_cli_harness.h"
 
@@ -22,16 +23,10 @@ namespace {
 std::atomic<bool> failAllocationsInParallelRegions{false};
 } // namespace
 
-void* operator new(std::size_t size) {
+void onAllocation(std::size_t) {
     if (failAllocationsInParallelRegions.load(std::memory_order_relaxed) && omp_get_level() > 0) throw std::bad_alloc();
-    if (void* memory = std::malloc(size == 0 ? 1 : size)) return memory;
-    throw std::bad_alloc();
 }
-// Released with std::free to match the malloc above (AddressSanitizer checks the pair). GCC cannot see
-// that the two replacements belong together and warns where it inlines a delete.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* memory) noexcept { std::free(memory); }
-void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+void* rawAllocate(std::size_t size) { return std::malloc(size); }
 
 namespace attnlab::testing {
 namespace {
