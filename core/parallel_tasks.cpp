@@ -15,7 +15,7 @@ bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, con
     std::atomic<bool> stop{false};
     ParallelErrors errors;
     const auto chunk = static_cast<int>(std::max<std::int64_t>(1, grain));
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(std::max(1, threads))
+#pragma omp parallel for schedule(guided, chunk) num_threads(std::max(1, threads))
     for (std::int64_t t = 0; t < count; ++t) {
         if (stop.load(std::memory_order_relaxed)) continue;
         errors.run([&] {

@@ -343,9 +343,9 @@ const BlockPlan& planOf(const HeadPlans& plans, int head) {
     return *plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(head)];
 }
 
-// A thread takes runs of consecutive blocks, so that the block whose lines it requests ahead is usually
-// its own next one (with one block at a time it was the other thread's); runs are kept short enough for
-// every thread to take about kRunsPerThread of them, so the threads still finish together.
+// A thread takes runs of consecutive blocks (runTasks), so that the block whose lines it requests ahead
+// is usually its own next one (with one block at a time it was the other thread's). The runs shrink to
+// at least this many blocks, about 1/kRunsPerThread of a thread's share, so the threads finish together.
 constexpr std::int64_t kRunsPerThread = 32;
 constexpr std::int64_t kLongestRun = 16;
 
