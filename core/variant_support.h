@@ -95,7 +95,7 @@ namespace attnlab {
 // Block-local pattern: ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal).
 std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal);
 
-// Its block plan, kept between runs (mixed_chunk's local part).
+// Its block plan, kept between runs (chunk, and mixed_chunk's local part).
 std::shared_ptr<const BlockPlan> blockLocalPlan(std::int64_t n, std::int64_t c, bool causal);
 
 } // namespace attnlab

@@ -25,7 +25,9 @@ VariantInfo makeChunkVariant() {
     v.params = {integerParam("chunk", "Chunk length c", "ceil(sqrt(n))",
                              [](const ShapeContext& s, const ParamSet&) { return ceilSqrt(s.n); }, 1, ">= 1")};
     v.pattern = chunkPattern;
-    v.plan = cachedGenericPlan("chunk", chunkPattern);
+    v.plan = [](const PatternRequest& request) {
+        return blockLocalPlan(request.shape.n, request.params->integer("chunk"), request.shape.causal);
+    };
     v.run = softmaxOverPattern(chunkPattern, v.plan);
     v.cost = softmaxPatternCost(chunkPattern);
     // Decoding keeps the new token's chunk so far: ((n − 1) mod c) + 1 keys.
