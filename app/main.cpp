@@ -1,4 +1,5 @@
 #include "app/commands.h"
+#include "core/timing.h"
 
 #ifdef ATTNLAB_WITH_GUI
 #include "app/figure_command.h"
@@ -8,6 +9,7 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    attnlab::prepareAllocatorForMeasurements();
 #ifdef ATTNLAB_WITH_GUI
     if (attnlab::isCommandLineInvocation(argc, argv))
         return attnlab::runCommandLine(argc, argv, {{"figure", attnlab::figureCommand}});

@@ -30,8 +30,9 @@ struct TimingResult {
     int repeats = 0;
     double attentionMacs = 0; // cost model's core MACs for this shape
     double gflops = 0;        // 2 · attentionMacs / medianSeconds / 1e9
-    double peakExtraBytes = 0; // peak resident memory during the runs minus the resident memory before them
-                               // (the inputs already exist; outputs and workspaces count)
+    double peakExtraBytes = 0; // peak resident memory during the runs minus the resident memory before them,
+                               // less file pages mapped meanwhile (code run for the first time): the inputs
+                               // already exist; outputs and workspaces count
     // The median over the repetitions of the share of its cores the kernel's thread team got (CPU time /
     // (wall time × threads)): well below 1 when other programs held the cores for most repetitions,
     // not when one repetition of many was held up. NaN when not measured.
@@ -42,6 +43,11 @@ struct TimingResult {
 // Times variant.run on generated Gaussian inputs (generated once, outside the timed region), with the
 // CPU share of its team of request.threads threads. Throws InputError for an unknown variant or bad parameters.
 TimingResult timeVariant(const TimingRequest& request);
+
+// Sets up the C allocator so that peakExtraBytes sees what the runs allocate (timing.cpp says how and why).
+// timeRepeated calls it too; a program that measures on a thread other than main calls it first thing in
+// main, before any thread starts.
+void prepareAllocatorForMeasurements();
 
 // Repeats `once` (false = cancelled) after one warm-up call until minRepeats and budgetSeconds are both
 // reached (or maxRepeats); attentionMacs and gflops are left for the caller. With shareThreads > 0,
