@@ -182,11 +182,9 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         throw InputError("attnlab figure: --kv-heads " + std::to_string(settings.kvHeads) + " must divide --heads " +
                          std::to_string(settings.heads));
     settings.modelLayers = cli.integer("--model-layers", settings.modelLayers, 1, 1024);
-    if (const auto budget = cli.value("--memory-budget")) {
-        const auto bytes = parseByteSize(*budget);
-        if (!bytes) throw InputError("attnlab figure: --memory-budget '" + *budget + "' is not a byte count (e.g. 16G, 512M)");
-        settings.memoryBudget = static_cast<std::int64_t>(*bytes);
-    }
+    // --memory-budget is the one memory budget of every subcommand (read, with ATTNLAB_MEMORY_BUDGET, before
+    // the subcommand's own options): here it is also the line the KV cache is drawn against.
+    if (const auto budget = givenJobBudget()) settings.memoryBudget = static_cast<std::int64_t>(*budget);
         settings.head = static_cast<int>(cli.integer("--head", std::min(settings.head, settings.heads - 1), 0, settings.heads - 1));
     settings.layers = cli.integer("--layers", settings.layers, 1, 64);
     if (cli.flag("--causal")) settings.causal = true;
@@ -247,7 +245,7 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
-                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--memory-budget", "--lang"},
+                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))

@@ -68,15 +68,17 @@ std::optional<double> parseByteSize(const std::string& text) {
 
 void setJobBudget(std::optional<double> bytes) { g_budgetOverride = bytes; }
 
-double jobBudgetBytes() {
-    if (g_budgetOverride) return *g_budgetOverride;
+std::optional<double> givenJobBudget() {
+    if (g_budgetOverride) return g_budgetOverride;
     if (const char* env = std::getenv("ATTNLAB_MEMORY_BUDGET")) {
         const auto bytes = parseByteSize(env);
         if (!bytes) throw InputError(std::string("ATTNLAB_MEMORY_BUDGET = '") + env + "' is not a byte count (e.g. 8G)");
-        return *bytes;
+        return bytes;
     }
-    return kDefaultBudgetFraction * physicalMemoryBytes();
+    return std::nullopt;
 }
+
+double jobBudgetBytes() { return givenJobBudget().value_or(kDefaultBudgetFraction * physicalMemoryBytes()); }
 
 void requireMemory(double bytes, const std::string& what) {
     const double budget = jobBudgetBytes();

@@ -18,6 +18,8 @@ double physicalMemoryBytes();
 constexpr double kDefaultBudgetFraction = 0.5;
 double jobBudgetBytes();
 void setJobBudget(std::optional<double> bytes);
+// The budget the user gave (--memory-budget, else ATTNLAB_MEMORY_BUDGET), or nullopt for the default.
+std::optional<double> givenJobBudget();
 
 // Parses a byte count: digits with an optional K, M, G or T suffix (powers of 1024, "B"/"iB" allowed,
 // e.g. 4G, 512MiB, 1000000). Returns nullopt for anything else or zero.

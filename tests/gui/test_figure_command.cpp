@@ -1,6 +1,7 @@
 // The real executable, headless: `attnlab figure VIEW -o FILE` for every view and format, its errors
 // (exit code, one line on stderr, no file left behind), and `attnlab --screenshot FILE --view NAME`.
 
+#include "gui/csv_table.h"
 #include "gui/figure_command_fixture.h"
 #include "views/shell/main_window.h"
 #include "views/shell/session_file.h"
@@ -108,6 +109,38 @@ TEST_F(FigureCommandTest, OptionsShapeTheFigure) {
     ASSERT_TRUE(error.isEmpty()) << error.toStdString();
     EXPECT_TRUE(description.contains(QStringLiteral("variants=full | strided (stride=4) | bigbird"))) << description.toStdString();
     EXPECT_TRUE(description.contains(QStringLiteral("n=48"))) << description.toStdString();
+}
+
+// The inference figure draws the KV cache against the one memory budget every subcommand takes
+// (--memory-budget, else ATTNLAB_MEMORY_BUDGET). LLaMA-70B's shape keeps L·h_kv·(d + dv)·4 = 80·8·256·4
+// bytes per token with full attention: the cache passes B bytes at the least n with n·655360 > B.
+TEST_F(FigureCommandTest, InferenceDrawsTheGivenMemoryBudget) {
+    const QStringList shape = {QStringLiteral("figure"), QStringLiteral("inference"), QStringLiteral("--heads"), QStringLiteral("64"),
+                               QStringLiteral("--kv-heads"), QStringLiteral("8"), QStringLiteral("--d"), QStringLiteral("128"),
+                               QStringLiteral("--model-layers"), QStringLiteral("80"), QStringLiteral("--timing-max-n"),
+                               QStringLiteral("256"), QStringLiteral("-o")};
+    const auto budgetAndRunOut = [&](const QString& csv) {
+        std::pair<QString, QString> found;
+        for (const QString& line : QString::fromUtf8(readAll(csv)).split(QLatin1Char('\n'))) {
+            const QStringList fields = guitest::csvFields(line);
+            if (fields.size() < 5) continue;
+            if (fields[0] == QStringLiteral("budget")) found.first = fields[4];
+            if (fields[0] == QStringLiteral("runs_out") && fields[1] == QStringLiteral("full")) found.second = fields[4];
+        }
+        return found;
+    };
+    const QString given = path(QStringLiteral("given.csv"));
+    ProcessRun result = run(QStringList(shape) << given << QStringLiteral("--memory-budget") << QStringLiteral("64G"));
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_EQ(budgetAndRunOut(given), std::make_pair(QStringLiteral("68719476736"), QStringLiteral("104858")));
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("ATTNLAB_MEMORY_BUDGET"), QStringLiteral("4G"));
+    const QString fromEnvironment = path(QStringLiteral("environment.csv"));
+    result = run(QStringList(shape) << fromEnvironment, environment);
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_EQ(budgetAndRunOut(fromEnvironment), std::make_pair(QStringLiteral("4294967296"), QStringLiteral("6554")));
 }
 
 // Pixels of `image` within `tolerance` of `colour` in each channel.
