@@ -193,6 +193,24 @@ TEST_F(PatternViewTest, WeightsModeOutlinesTheMask) {
     EXPECT_EQ(dark, 0) << "without the outline the mask edge is not drawn";
 }
 
+// The weights' colour bar shows the whole viridis scale it names. Samples of the bar's steps must all
+// be somewhere in the figure: the cells of this band (weights near 1/5 of a row) reach none of the dark
+// ones. (The bar's frame was once filled with the "exactly 0" swatch's grey and hid them.)
+TEST_F(PatternViewTest, WeightsColourBarShowsTheScale) {
+    LabSettings settings = settingsFor("longformer", 16, false, {{"window", "4"}});
+    settings.showWeights = true;
+    show(settings);
+    const QImage image = paint();
+    constexpr int kBarSteps = 48;
+    for (int step = 0; step < kBarSteps; step += 6) {
+        const QRgb expected = viridis((step + 0.5) / kBarSteps);
+        bool found = false;
+        for (int y = 0; y < image.height() && !found; ++y)
+            for (int x = 0; x < image.width() && !found; ++x) found = sameColor(image.pixel(x, y), expected, 4);
+        EXPECT_TRUE(found) << "bar step " << step << " (" << colorText(expected) << ") is nowhere in the figure";
+    }
+}
+
 TEST_F(PatternViewTest, LongSequenceIsDrawnFromADensityImageWithoutStallingTheUi) {
     const std::int64_t n = 65536;
     QElapsedTimer clock;

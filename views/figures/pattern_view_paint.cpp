@@ -382,6 +382,7 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
                          QColor::fromRgb(colour));
     }
     painter.setPen(QPen(Qt::black, 0.5));
+    painter.setBrush(Qt::NoBrush); // a frame only: the "exactly 0" swatch's fill would cover the bar
     painter.drawRect(bar);
     const QRectF labels(bar.left(), bar.bottom() + 1, bar.width(), 14);
     painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
