@@ -1707,6 +1707,10 @@ allowed: %4</source>
         <translation>√(w / max w)，viridis 色图</translation>
     </message>
     <message>
+        <source>sign(w)·√(|w| / max |w|)</source>
+        <translation>sign(w)·√(|w| / max |w|)</translation>
+    </message>
+    <message>
         <source>allowed share per pixel</source>
         <translation>每像素允许比例</translation>
     </message>

@@ -211,6 +211,42 @@ TEST_F(PatternViewTest, WeightsColourBarShowsTheScale) {
     }
 }
 
+// Linformer's W = softmax(q·(E·K)ᵀ)·F has negative entries. Each cell is drawn in the diverging colour
+// of sign(w)·√(|w| / max |w|) (the weights as the view's CSV gives them), so negative weights are not
+// shown as small positive ones.
+TEST_F(PatternViewTest, NegativeWeightsAreDrawnOnADivergingScale) {
+    const std::int64_t n = 12;
+    LabSettings settings = settingsFor("linformer", n, false, {});
+    settings.showWeights = true;
+    show(settings);
+    std::vector<std::vector<double>> weights;
+    double largest = 0;
+    for (const QString& line : view->csvData().split(QLatin1Char('\n')).mid(1)) {
+        const QStringList fields = line.split(QLatin1Char(','));
+        if (fields.size() != 4 + n) continue;
+        weights.emplace_back();
+        for (std::int64_t j = 0; j < n; ++j) {
+            weights.back().push_back(fields[4 + j].toDouble());
+            largest = std::max(largest, std::abs(weights.back().back()));
+        }
+    }
+    ASSERT_EQ(weights.size(), static_cast<std::size_t>(n));
+    const QImage image = paint();
+    const QRectF area = plot();
+    int negative = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            const double w = weights[i][j];
+            negative += w < 0;
+            const double magnitude = std::sqrt(std::abs(w) / largest);
+            const QRgb expected = divergingColor(w < 0 ? -magnitude : magnitude);
+            const QRgb colour = pixelAt(image, cellCentre(area, n, 1.0, QPointF(0, 0), i, j));
+            EXPECT_TRUE(sameColor(colour, expected, 8)) << "cell (" << i << ", " << j << ") w = " << w << " is " << colorText(colour)
+                                                        << ", expected " << colorText(expected);
+        }
+    EXPECT_GT(negative, n) << "the test needs negative weights";
+}
+
 TEST_F(PatternViewTest, LongSequenceIsDrawnFromADensityImageWithoutStallingTheUi) {
     const std::int64_t n = 65536;
     QElapsedTimer clock;

@@ -30,14 +30,19 @@ double sumTerms(const CoreCost& cost) {
     return total;
 }
 
-QImage weightsImageOf(const FloatStorage& weights, std::int64_t n, float maxWeight) {
+QImage weightsImageOf(const FloatStorage& weights, std::int64_t n, float minWeight, float maxWeight) {
     QImage image(static_cast<int>(n), static_cast<int>(n), QImage::Format_RGB32);
+    const bool signedWeights = minWeight < 0;
+    const double largest = std::max(std::abs(minWeight), std::abs(maxWeight));
     for (std::int64_t i = 0; i < n; ++i) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(i)));
         for (std::int64_t j = 0; j < n; ++j) {
             // An exact zero is outside the pattern: drawn as background, like a masked cell.
             const float w = weights[i * n + j];
-            line[j] = w == 0.0f ? emptyCellColor() : viridis(maxWeight > 0 ? std::sqrt(w / maxWeight) : 0.0);
+            const double magnitude = largest > 0 ? std::sqrt(std::abs(w) / largest) : 0.0;
+            line[j] = w == 0.0f     ? emptyCellColor()
+                      : signedWeights ? divergingColor(w < 0 ? -magnitude : magnitude)
+                                      : viridis(magnitude);
         }
     }
     return image;
@@ -60,8 +65,12 @@ void computeWeights(PatternPanel& panel, const VariantInfo& variant, const Probl
     RunResult result = variant.run(AttentionInputs{&q, needsKeys ? &k : nullptr, &v}, options);
     if (result.cancelled || !result.weights) return;
     auto weights = std::make_shared<FloatStorage>(std::move(result.weights->values));
-    panel.maxWeight = weights->empty() ? 0.0f : *std::max_element(weights->begin(), weights->end());
-    panel.weightsImage = weightsImageOf(*weights, inputs.shape.n, panel.maxWeight);
+    if (!weights->empty()) {
+        const auto [lowest, highest] = std::minmax_element(weights->begin(), weights->end());
+        panel.minWeight = *lowest;
+        panel.maxWeight = *highest;
+    }
+    panel.weightsImage = weightsImageOf(*weights, inputs.shape.n, panel.minWeight, panel.maxWeight);
     panel.weights = std::move(weights);
 }
 

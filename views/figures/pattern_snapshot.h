@@ -41,10 +41,14 @@ struct PatternPanel {
     std::int64_t nnz = 0;
     double coreMacs = 0;
     double fullMacs = 0;
-    // Effective weights of the chosen head, row-major n × n, and their colour image ((√(w / max))).
+    // Effective weights of the chosen head, row-major n × n, and their colour image: viridis of √(w / max w),
+    // or, when some weight is negative (low-rank and linear variants), divergingColor of
+    // sign(w)·√(|w| / max |w|).
     std::shared_ptr<const FloatStorage> weights;
     QImage weightsImage;
     float maxWeight = 0;
+    float minWeight = 0;
+    bool signedWeights() const { return minWeight < 0; }
     QString weightsNote;                          // why there are no weights
     // settings.showComponents: the pattern's cells labelled by component (`pattern` aliases its pattern)
     // and the legend of the components that occur.

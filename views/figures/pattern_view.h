@@ -92,7 +92,7 @@ private:
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
     void paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const;
-    void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const;
+    void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool signedWeights, bool cellLevel) const;
     // The colours of the panel's components, one line each, the first component in expression order
     // owning a cell that several contain.
     void paintComponentLegend(QPainter& painter, const Panel& panel, const QRectF& box) const;

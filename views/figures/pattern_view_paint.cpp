@@ -334,10 +334,10 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     }
     const bool weights = m_settings.showWeights && !panel.weightsImage.isNull();
     paintLegend(painter, QRectF(box.left(), box.bottom() - kLegendHeight, std::min(box.width(), 240.0), kLegendHeight - 4),
-                weights, cellLevel);
+                weights, weights && panel.signedWeights(), cellLevel);
 }
 
-void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights, bool cellLevel) const {
+void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights, bool signedWeights, bool cellLevel) const {
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(7.0);
@@ -377,7 +377,7 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
     const int steps = 48;
     for (int s = 0; s < steps; ++s) {
         const double t = (s + 0.5) / steps;
-        const QRgb colour = weights ? viridis(t) : densityColor(t);
+        const QRgb colour = signedWeights ? divergingColor(2 * t - 1) : weights ? viridis(t) : densityColor(t);
         painter.fillRect(QRectF(bar.left() + bar.width() * s / steps, bar.top(), bar.width() / steps + 0.5, bar.height()),
                          QColor::fromRgb(colour));
     }
@@ -385,9 +385,15 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
     painter.setBrush(Qt::NoBrush); // a frame only: the "exactly 0" swatch's fill would cover the bar
     painter.drawRect(bar);
     const QRectF labels(bar.left(), bar.bottom() + 1, bar.width(), 14);
-    painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
-    painter.drawText(labels, Qt::AlignHCenter, weights ? PatternView::tr("√(w / max w), viridis") : PatternView::tr("allowed share per pixel"));
-    painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : PatternView::tr("all"));
+    if (signedWeights) {
+        painter.drawText(labels, Qt::AlignLeft, QStringLiteral("−1"));
+        painter.drawText(labels, Qt::AlignHCenter, PatternView::tr("sign(w)·√(|w| / max |w|)"));
+        painter.drawText(labels, Qt::AlignRight, QStringLiteral("1"));
+    } else {
+        painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
+        painter.drawText(labels, Qt::AlignHCenter, weights ? PatternView::tr("√(w / max w), viridis") : PatternView::tr("allowed share per pixel"));
+        painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : PatternView::tr("all"));
+    }
     painter.restore();
 }
 

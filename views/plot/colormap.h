@@ -9,6 +9,10 @@ namespace attnlab {
 // t is clamped to [0, 1]; 0 is dark purple, 1 is yellow.
 QRgb viridis(double t);
 
+// Signed values (t clamped to [−1, 1]): blue below 0, red above, light grey at 0 (ColorBrewer's RdBu
+// reversed; readable with the common colour-vision deficiencies). For weights that can be negative.
+QRgb divergingColor(double t);
+
 // Colour of a mask cell whose block has `density` allowed cells (0 … 1): empty blocks are the light
 // background, any allowed cell runs the reversed viridis from light green (sparse) to dark purple (full).
 QRgb densityColor(double density);
