@@ -261,6 +261,11 @@ TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange
     EXPECT_NEAR(slopes->model, 2.0, 1e-9);
     EXPECT_EQ(slopes->points, 4); // 512, 1024, 2048, 4096
     EXPECT_FALSE(seriesSlopes(points, 1)) << "no points in that series";
+    points.resize(5); // 64 … 1024: two points from kSlopeMinN up
+    EXPECT_FALSE(seriesSlopes(points, 0)) << "no slope through two points";
+    points.push_back(points.back());
+    points.back().shape.n = 2048;
+    EXPECT_TRUE(seriesSlopes(points, 0)) << "three points make a slope";
 }
 
 } // namespace

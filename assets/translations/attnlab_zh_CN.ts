@@ -2038,8 +2038,8 @@ component %1: %2</source>
         <translation>计算量模型，速率按实测时间拟合</translation>
     </message>
     <message>
-        <source>cost model; slopes fitted over n ≥ %1</source>
-        <translation>计算量模型；斜率在 n ≥ %1 上拟合</translation>
+        <source>cost model; slopes fitted over n ≥ %1, %2 points at least</source>
+        <translation>计算量模型；斜率在 n ≥ %1 上拟合，至少 %2 个点</translation>
     </message>
     <message>
         <source>no measurement yet</source>

@@ -126,6 +126,7 @@ std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points,
             seconds.push_back(point->medianSeconds);
             macs.push_back(point->macs);
         }
+    if (static_cast<int>(ns.size()) < kSlopeMinPoints) return std::nullopt;
     const auto measured = logLogSlope(ns, seconds), model = logLogSlope(ns, macs);
     if (!measured || !model) return std::nullopt;
     return SeriesSlopes{*measured, *model, static_cast<int>(ns.size())};

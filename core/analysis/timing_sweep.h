@@ -79,8 +79,10 @@ double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoin
 // How one curve grows: the least-squares log-log slope of its measured median times and of the cost
 // model's MACs at the same n (the theory the dashed line draws), over its valid points that were not
 // starved of CPU and have n ≥ kSlopeMinN (below that, fixed overheads flatten the curve). Nothing when
-// fewer than two such points exist.
+// fewer than kSlopeMinPoints such points exist: a line through two noisy points states a slope it
+// cannot support (a sweep to n = 1024 once read 2.46 for full attention).
 inline constexpr std::int64_t kSlopeMinN = 512;
+inline constexpr int kSlopeMinPoints = 3;
 struct SeriesSlopes {
     double measured = 0;
     double model = 0;

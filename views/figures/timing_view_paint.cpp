@@ -106,7 +106,7 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         legend.push_back({name, color, Qt::SolidLine, false});
     }
     legend.push_back({layer ? TimingView::tr("cost model, rate fitted to the measured times")
-                            : TimingView::tr("cost model; slopes fitted over n ≥ %1").arg(kSlopeMinN),
+                            : TimingView::tr("cost model; slopes fitted over n ≥ %1, %2 points at least").arg(kSlopeMinN).arg(kSlopeMinPoints),
                        QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
     paintStarvedRings(painter, starvedPoints);
     if (layer) paintCrossoverMarkers(axes);
