@@ -35,7 +35,8 @@ void ImGuiLabWidget::drawExpressionComposer(const ParamSpec& spec, const std::st
     const std::string label = spec.key + "##expression";
     bool changed = ImGui::InputText(label.c_str(), buffer.data(), buffer.size());
     recordControl(spec.key.c_str(), QString::fromStdString(m_expressionText));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n| union, & intersection, ! complement; checked as you type", spec.description.c_str());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n%s", spec.description.c_str(), tr("| union, & intersection, ! complement; checked as you type").toUtf8().constData());
     if (changed) m_expressionText = buffer.data();
     int index = 0;
     for (const QString& block : ExpressionComposer::buildingBlocks()) {
@@ -63,14 +64,14 @@ void ImGuiLabWidget::drawExpressionComposer(const ParamSpec& spec, const std::st
     ImGui::PushStyleColor(ImGuiCol_Text, kLabErrorColor);
     ImGui::TextUnformatted(shown.c_str());
     ImGui::TextUnformatted((std::string(at - first, ' ') + "^").c_str());
-    ImGui::TextWrapped("%s (showing the last valid expression)", m_expressionCheck.message.toUtf8().constData());
+    ImGui::TextWrapped("%s", tr("%1 (showing the last valid expression)").arg(m_expressionCheck.message).toUtf8().constData());
     ImGui::PopStyleColor();
     recordControl("expression error", m_expressionCheck.message);
 }
 
 void ImGuiLabWidget::drawEditAsExpression(const VariantInfo& variant, LabSettings& edited) {
     if (!variant.printExpr) return;
-    if (ImGui::SmallButton("edit as expression")) {
+    if (ImGui::SmallButton(labLabel(tr("edit as expression"), "edit-as-expression").c_str())) {
         try {
             edited = editAsExpression(m_settings);
         } catch (const std::exception& error) {
@@ -78,7 +79,8 @@ void ImGuiLabWidget::drawEditAsExpression(const VariantInfo& variant, LabSetting
         }
     }
     recordControl("edit as expression", QString());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("switch to the custom variant with an expression giving exactly this pattern");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("switch to the custom variant with an expression giving exactly this pattern").toUtf8().constData());
 }
 
 } // namespace attnlab
