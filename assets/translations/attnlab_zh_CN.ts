@@ -916,8 +916,16 @@
         <translation>占本层%1的比例 (%)</translation>
     </message>
     <message>
-        <source>softmax: %1 exps at n=%2 (not MACs)</source>
-        <translation>softmax：n=%2 时 %1 次指数运算 (不计入 MACs)</translation>
+        <source>softmax: %1 exps at n=%2 (not %3)</source>
+        <translation>softmax：n=%2 时 %1 次指数运算 (不计入 %3)</translation>
+    </message>
+    <message>
+        <source>feature map φ: %1 exps at n=%2 (not %3)</source>
+        <translation>特征映射 φ：n=%2 时 %1 次指数运算 (不计入 %3)</translation>
+    </message>
+    <message>
+        <source>no exponentials at n=%1</source>
+        <translation>n=%1 时无指数运算</translation>
     </message>
     <message>
         <source>Layer terms stacked (share of the whole layer)</source>

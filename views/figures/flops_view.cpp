@@ -51,6 +51,17 @@ QString FlopsView::title() const {
 
 QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? FlopsView::tr("MACs") : FlopsView::tr("FLOPs"); }
 
+// Whose exponentials the current variant computes: the softmax's, a feature map's (linear, performer),
+// or none (relu², the taylor kernel).
+QString FlopsView::exponentialsText() const {
+    if (!(m_current->exps > 0)) return FlopsView::tr("no exponentials at n=%1").arg(m_settings.n);
+    const auto featureMap = m_current->terms.find("feature_map");
+    const QString text = featureMap != m_current->terms.end() && featureMap->second > 0
+                             ? FlopsView::tr("feature map φ: %1 exps at n=%2 (not %3)")
+                             : FlopsView::tr("softmax: %1 exps at n=%2 (not %3)");
+    return text.arg(compactNumber(m_current->exps)).arg(m_settings.n).arg(unitName());
+}
+
 QString FlopsView::caption() const {
     return settingsCaption(m_settings) +
            FlopsView::tr("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
@@ -115,8 +126,7 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     }
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)
-        legend.push_back({FlopsView::tr("softmax: %1 exps at n=%2 (not MACs)").arg(compactNumber(m_current->exps)).arg(m_settings.n),
-                          Qt::black, Qt::NoPen, false});
+        legend.push_back({exponentialsText(), Qt::black, Qt::NoPen, false});
     const QRectF chart = aboveLegend(painter, area, legend);
     const PlotAxes axes(painter, chart, x, y, FlopsView::tr("Layer terms stacked (share of the whole layer)"));
     axes.drawAxes();

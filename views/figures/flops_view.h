@@ -46,6 +46,7 @@ private:
     }
     double unitFactor() const { return m_settings.flopsAsMacs ? 1.0 : 2.0; }
     QString unitName() const;
+    QString exponentialsText() const;
     void paintStack(QPainter& painter, const QRectF& area) const;
     void paintBars(QPainter& painter, const QRectF& area) const;
 
