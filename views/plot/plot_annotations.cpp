@@ -64,22 +64,53 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
         painter.setPen(QPen(marker.color, 1.4, Qt::DashLine));
         painter.drawLine(QPointF(mapX(marker.x), m_plot.top()), QPointF(mapX(marker.x), m_plot.bottom()));
     }
+    const double line = metrics.height();
+    const std::size_t before = m_drawnLabels.size();
+    const auto overlapsPlacedLabel = [&](const QRectF& box) {
+        return std::any_of(m_drawnLabels.begin() + static_cast<std::ptrdiff_t>(before), m_drawnLabels.end(),
+                           [&](const QRectF& placed) { return placed.intersects(box); });
+    };
     for (const VerticalMarker& marker : markers) {
         if (!shown(marker)) continue;
         const double px = mapX(marker.x);
-        // The label stays inside the plot: beside the line where it fits, else against the plot's edge,
-        // and elided when it is wider than the plot.
-        const double width = std::min(metrics.horizontalAdvance(marker.label) + 2 * kGap, m_plot.width());
-        const QString text = metrics.elidedText(marker.label, Qt::ElideRight, width - 2 * kGap + 0.5);
-        const bool roomOnRight = px + 2 + width <= m_plot.right();
-        const double left = std::clamp(roomOnRight ? px + 2 : px - 2 - width, m_plot.left(), m_plot.right() - width);
-        const QRectF box(left, m_plot.top() + 2 + marker.row * (metrics.height() + 2), width, metrics.height());
+        // The label stays inside the plot: beside the line, right of it where it fits, else on two lines
+        // (broken after "threshold:") where those fit on the right, else left of it or against the plot's
+        // edge, elided when wider than the plot. It goes left instead when only there it covers no other
+        // marker's line, and moves down a row while it would overlap another marker's label.
+        QStringList lines = {marker.label};
+        const auto widthOf = [&](const QStringList& texts) {
+            double widest = 0;
+            for (const QString& text : texts) widest = std::max(widest, metrics.horizontalAdvance(text));
+            return std::min(widest + 2 * kGap, m_plot.width());
+        };
+        const auto fitsOnRight = [&](const QStringList& texts) { return px + 2 + widthOf(texts) <= m_plot.right(); };
+        const qsizetype colon = marker.label.indexOf(QStringLiteral(": "));
+        if (!fitsOnRight(lines) && colon > 0) {
+            const QStringList broken = {marker.label.left(colon + 1), marker.label.mid(colon + 2)};
+            if (fitsOnRight(broken)) lines = broken;
+        }
+        const double width = widthOf(lines);
+        for (QString& text : lines) text = metrics.elidedText(text, Qt::ElideRight, width - 2 * kGap + 0.5);
+        const auto coversAnotherLine = [&](double from) {
+            return std::any_of(markers.begin(), markers.end(), [&](const VerticalMarker& other) {
+                return &other != &marker && shown(other) && mapX(other.x) > from && mapX(other.x) < from + width;
+            });
+        };
+        const double rightOfLine = px + 2, leftOfLine = px - 2 - width;
+        const bool right = fitsOnRight(lines) &&
+                           !(coversAnotherLine(rightOfLine) && leftOfLine >= m_plot.left() && !coversAnotherLine(leftOfLine));
+        const double left = std::clamp(right ? rightOfLine : leftOfLine, m_plot.left(), m_plot.right() - width);
+        const double height = line * static_cast<double>(lines.size());
+        int row = marker.row;
+        const auto boxAt = [&](int r) { return QRectF(left, m_plot.top() + 2 + r * (line + 2), width, height); };
+        while (overlapsPlacedLabel(boxAt(row)) && boxAt(row + 1).bottom() <= m_plot.bottom()) ++row;
+        const QRectF box = boxAt(row);
         m_drawnLabels.push_back(box);
         painter.setPen(Qt::NoPen);
         painter.setBrush(QColor(255, 255, 255, 235));
         painter.drawRect(box);
         painter.setPen(marker.color.darker(120));
-        painter.drawText(box, Qt::AlignCenter, text);
+        painter.drawText(box, Qt::AlignCenter, lines.join(QLatin1Char('\n')));
     }
     painter.restore();
 }
