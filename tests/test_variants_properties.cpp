@@ -88,6 +88,22 @@ TEST(VariantProperties, OutputIsEffectiveWeightsTimesValues) {
     }
 }
 
+// Large logits (Q and K entries N(0, 30²)): the weights still sum to 1 per row and the output is still
+// W·V. A path that computes the weights' scores in another order than the run's, or features whose
+// float range runs out, breaks one of the two.
+TEST(VariantProperties, OutputIsEffectiveWeightsTimesValuesAtLargeLogits) {
+    for (const std::int64_t n : {7, 40}) {
+        const Inputs inputs = randomInputs(2, n, 8, 5, 700 + n, 30.0);
+        for (Call call : representativeCalls(n)) {
+            call.wantWeights = true;
+            const RunResult result = runCall(call, inputs);
+            ASSERT_TRUE(result.weights.has_value());
+            EXPECT_LE(relativeError(result.out.values, weightsTimesValues(*result.weights, inputs.v)), 1e-4)
+                << describe(call) << " n=" << n;
+        }
+    }
+}
+
 Mask symmetricClosure(const Mask& causal, std::int64_t n) {
     return maskFromRule(n, [&](std::int64_t i, std::int64_t j) { return causal[i * n + j] || causal[j * n + i]; });
 }

@@ -324,14 +324,24 @@ void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
             writeRowWiseWeights(job, piece, ws, weights);
             continue;
         }
-        pieceScores(job, piece, ws);
+        // The scores exactly as the run computed them (same products, same order), so that the weights
+        // agree with its max and sum: at large logits another order of the sums moves a score by whole
+        // units of log2 (a few-row block's weights summed to 256).
+        std::int64_t keyStride = kQueryBlock, rowStride = 1;
+        if (job.fewRows()) {
+            fewRowsScores(job, piece, ws);
+            keyStride = 1;
+            rowStride = kPlanKeyBlock;
+        } else {
+            pieceScores(job, piece, ws);
+        }
         for (std::int64_t r = 0; r < job.rows(); ++r) {
             float* w = weights.row(job.head, job.row(r));
             const float rowMax = job.softmax() ? job.statsOf(r)[0] : 0.0f;
             const float rowSum = job.softmax() ? job.statsOf(r)[1] : 1.0f;
             for (std::int64_t c = 0; c < piece.count; ++c) {
                 if (!job.plan->cellAllowed(piece, c, r)) continue;
-                const float s = ws.scores.data()[c * kQueryBlock + r];
+                const float s = ws.scores.data()[c * keyStride + r * rowStride];
                 w[job.plan->column(piece, c)] =
                     job.softmax() ? tile::exp2Scalar(s - rowMax) / rowSum : std::max(s, 0.0f) * std::max(s, 0.0f) * relu;
             }

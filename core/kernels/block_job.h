@@ -75,6 +75,9 @@ void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 // unnormalised output (softmax) or added to the output (relu²). ws.queryRows holds the scaled queries.
 void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
+// A fewRows() block's scores against a shared piece, as attendFewRowsPiece computes them: row r's at
+// ws.scores[r·kPlanKeyBlock + c] (unmasked).
+void fewRowsScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 
 // With relative positions and consecutive rows: q_r·R_p for the distances of all the block's consecutive
 // pieces, one product into ws.relative (relative_positions.cpp); call after the queries are loaded.

@@ -129,14 +129,19 @@ void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
     }
 }
 
-void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
-    const std::int64_t d = job.inputs->q->cols, dv = job.inputs->v->cols, width = paddedWidth(dv);
+void fewRowsScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     const int rows = static_cast<int>(job.rows());
     pointPieceRows(job, piece, ws);
     const float* queries[tile::kRowGroup];
     for (int r = 0; r < rows; ++r) queries[r] = scaledQuery(job, ws, r);
+    tile::rowDots(queries, rows, ws.keyRows.data(), piece.count, job.inputs->q->cols, ws.scores.data(), kPlanKeyBlock);
+}
+
+void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    const std::int64_t dv = job.inputs->v->cols, width = paddedWidth(dv);
+    const int rows = static_cast<int>(job.rows());
+    fewRowsScores(job, piece, ws);
     float* scores = ws.scores.data();
-    tile::rowDots(queries, rows, ws.keyRows.data(), piece.count, d, scores, kPlanKeyBlock);
     const float masked = job.softmax() ? -std::numeric_limits<float>::infinity() : 0.0f;
     float factors[tile::kRowGroup];
     for (int r = 0; r < rows; ++r) {
