@@ -156,6 +156,24 @@ TEST(DecodeCost, RetainedKeysAreTheKeysLaterRowsStillUse) {
         }
 }
 
+// Parameters near 2^63 (in range): the spec's min(n, r·δ + 1) and min(n, ((n − 1) mod L) + 1 + m) are n,
+// though the sums themselves would overflow 64 bits (they once gave −9.2e18 keys).
+TEST(DecodeCost, RetainedKeysOfHugeWindowsAndMemoriesStayWithinTheContext) {
+    const std::vector<std::pair<std::string, ParamOverrides>> cases = {
+        {"xl", {{"segment", "5"}, {"memory", "9223372036854775800"}}},
+        {"xl", {{"segment", "9223372036854775807"}, {"memory", "9223372036854775807"}}},
+        {"longformer", {{"window", "4611686018427387904"}, {"dilation", "4"}, {"globals", "0,1"}}},
+        {"longformer", {{"window", "9223372036854775807"}, {"dilation", "9223372036854775807"}, {"globals", "0"}}},
+    };
+    for (const auto& [id, set] : cases)
+        for (const std::int64_t n : {2, 8, 47}) {
+            const LayerCost cost = decodeOf(id, decodeShape(n, 4, 2, 1), set);
+            ASSERT_TRUE(cost.retainedKeys) << id;
+            EXPECT_EQ(*cost.retainedKeys, n) << id << " n=" << n;
+            EXPECT_EQ(cost.kvCacheBytes, static_cast<double>(n) * 1 * (4 + 4) * 4) << id;
+        }
+}
+
 // Every softmax pattern (and any variant without its own rules): row n − 1 counted cell by cell.
 TEST(DecodeCost, SoftmaxPatternsCostTheirLastRow) {
     const std::int64_t n = 50, d = 16;

@@ -56,6 +56,13 @@ std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
     return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
 }
 
+// r·δ as text, or "r·δ" spelled out when the product passes 2^63 − 1.
+std::string spanText(std::int64_t radius, std::int64_t dilation) {
+    std::int64_t span = 0;
+    if (__builtin_mul_overflow(radius, dilation, &span)) return std::to_string(radius) + "·" + std::to_string(dilation);
+    return std::to_string(span);
+}
+
 // Without globals the reachable inputs are i ± multiples of δ up to l·⌊w/2⌋·δ away, the farthest
 // clipped to the sequence; with globals (bidirectional) every pair meets at a global token.
 ReachTheory longformerReach(const ProblemShape& shape, const ParamSet& params, int layers) {
@@ -67,9 +74,10 @@ ReachTheory longformerReach(const ProblemShape& shape, const ParamSet& params, i
     const std::int64_t radius = params.integer("window") / 2, dilation = params.integer("dilation");
     const std::int64_t limit = dilation * ((shape.n - 1) / dilation);
     for (int l = 0; l <= layers; ++l)
-        theory.maxReach.emplace_back(l, static_cast<double>(std::min(l * radius * dilation, limit)));
+        theory.maxReach.emplace_back(l, std::min(static_cast<double>(l) * static_cast<double>(radius) * static_cast<double>(dilation),
+                                                 static_cast<double>(limit)));
     theory.label = dilation == 1 ? "longformer: reach l·⌊w/2⌋ = " + std::to_string(radius) + "·l (Beltagy et al. 2020: field l × w)"
-                                 : "longformer: reach l·⌊w/2⌋·δ = " + std::to_string(radius * dilation) +
+                                 : "longformer: reach l·⌊w/2⌋·δ = " + spanText(radius, dilation) +
                                        "·l (Beltagy et al. 2020: field l × δ × w)";
     return theory;
 }
@@ -77,7 +85,9 @@ ReachTheory longformerReach(const ProblemShape& shape, const ParamSet& params, i
 // Keys a decoder keeps after token n − 1: the window's span r·δ + 1 and the globals before it; every key
 // while a global token is still to come (a global query sees every key).
 std::int64_t longformerRetainedKeys(const ProblemShape& shape, const ParamSet& params) {
-    const std::int64_t span = params.integer("window") / 2 * params.integer("dilation");
+    // r·δ, saturated at n (a window that long reaches every key; the product itself may overflow).
+    const std::int64_t radius = params.integer("window") / 2, dilation = params.integer("dilation");
+    const std::int64_t span = radius > 0 && dilation > shape.n / radius ? shape.n : std::min(shape.n, radius * dilation);
     const std::vector<std::int64_t> globals = params.indices("globals");
     if (std::any_of(globals.begin(), globals.end(), [&](std::int64_t g) { return g >= shape.n - 1; })) return shape.n;
     const auto before = std::count_if(globals.begin(), globals.end(), [&](std::int64_t g) { return g < shape.n - 1 - span; });

@@ -65,8 +65,10 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
 }
 
 // Decoding keeps the new token's segment so far and the m memory tokens before it, which also is its row.
+// min(n, ((n − 1) mod L) + 1 + m), without the sum overflowing for m near 2^63.
 std::int64_t xlRetainedKeys(const ProblemShape& shape, const ParamSet& params) {
-    return std::min(shape.n, (shape.n - 1) % params.integer("segment") + 1 + params.integer("memory"));
+    const std::int64_t ownSegment = (shape.n - 1) % params.integer("segment") + 1, memory = params.integer("memory");
+    return memory >= shape.n - ownSegment ? shape.n : ownSegment + memory;
 }
 
 std::shared_ptr<const DecodeInfo> xlDecode() {
