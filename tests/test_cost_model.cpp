@@ -149,5 +149,17 @@ TEST(CostModel, PeakBytesAreInputsOutputsAndTheKernelsWorkspace) {
     EXPECT_LT(cost.peakBytes, io + 64.0 * 1024 * 1024) << "the tiled kernel needs no n x n buffer";
 }
 
+// A chunk longer than the sequence is one chunk of n: the same work and the same memory as c = n (a
+// chunk of 2·10^9 once planned 15 GiB for a 9-row run).
+TEST(CostModel, AChunkPastTheSequenceCostsWhatOneChunkOfNCosts) {
+    const ProblemShape shape = shapeOf(9, 4, 2);
+    for (const char* id : {"chunk", "mixed_chunk"}) {
+        const LayerCost exact = costOf(id, shape, {{"chunk", "9"}});
+        const LayerCost longer = costOf(id, shape, {{"chunk", "2000000000"}});
+        EXPECT_EQ(longer.peakBytes, exact.peakBytes) << id;
+        EXPECT_EQ(longer.layerMacs, exact.layerMacs) << id;
+    }
+}
+
 } // namespace
 } // namespace attnlab

@@ -137,7 +137,8 @@ VariantInfo makeMixedChunkVariant() {
         cost.terms["linear_state"] =
             2.0 * static_cast<double>(shape.n) * static_cast<double>(shape.d) * static_cast<double>(shape.dv) * shape.heads;
         // Each of two threads' linear state and its scaled copy (d × dv each).
-        cost.workspaceBytes = rowKernelWorkspace(shape, static_cast<double>(params.integer("chunk"))) +
+        // A row sees at most min(c, n) keys of its chunk: c past n is one chunk of n.
+        cost.workspaceBytes = rowKernelWorkspace(shape, static_cast<double>(std::min(params.integer("chunk"), shape.n))) +
                               2.0 * 2.0 * 4.0 * static_cast<double>(shape.d * shape.dv);
         return cost;
     };
