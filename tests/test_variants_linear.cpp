@@ -96,6 +96,44 @@ TEST(LinearAttention, TaylorZeroDenominatorGivesAZeroRowAndZeroVectorsStayZero) 
     }
 }
 
+// elu+1 of large negative inputs: φ = e^x passes float's range (e^−52·e^−52 underflows, e^−110 alone
+// does). The weights still follow the formula, worked out here in closed form, on every path.
+TEST(LinearAttention, EluOfLargeNegativeInputsFollowsTheFormula) {
+    // q = k = −52 everywhere (d = 1): every φ(q)·φ(k) is the same e^−104, so W is uniform over J_i.
+    Inputs equal{Tensor3(1, 2, 1), Tensor3(1, 2, 1), Tensor3(1, 2, 1)};
+    for (std::int64_t i = 0; i < 2; ++i) {
+        equal.q.at(0, i, 0) = equal.k.at(0, i, 0) = -52.0f;
+        equal.v.at(0, i, 0) = i == 0 ? 1.0f : 3.0f;
+    }
+    for (const bool reference : {false, true})
+        for (const bool causal : {false, true}) {
+            Call call{"linear", causal, {{"kernel", "elu"}}};
+            call.useReference = reference;
+            call.wantWeights = true;
+            const RunResult result = runCall(call, equal);
+            EXPECT_FLOAT_EQ(result.out.at(0, 0, 0), causal ? 1.0f : 2.0f) << describe(call);
+            EXPECT_FLOAT_EQ(result.out.at(0, 1, 0), 2.0f) << describe(call);
+            EXPECT_FLOAT_EQ(result.weights->at(0, 1, 0), 0.5f) << describe(call);
+        }
+    // q_0 = (−110, −110): φ(q_0) = e^−110·(1, 1) is 0 in float, yet W_0j ∝ φ(k_j)·(1, 1).
+    Inputs far{Tensor3(1, 2, 2), Tensor3(1, 2, 2), Tensor3(1, 2, 1)};
+    const float q[2][2] = {{-110, -110}, {0.5f, -0.3f}}, k[2][2] = {{0.2f, 1}, {-0.4f, 0.3f}};
+    for (std::int64_t i = 0; i < 2; ++i) {
+        for (std::int64_t c = 0; c < 2; ++c) far.q.at(0, i, c) = q[i][c], far.k.at(0, i, c) = k[i][c];
+        far.v.at(0, i, 0) = i == 0 ? 1.0f : 3.0f;
+    }
+    const double sum0 = 1.2 + 2.0, sum1 = std::exp(-0.4) + 1.3; // φ(k_j)·(1, 1)
+    const double w00 = sum0 / (sum0 + sum1);
+    for (const bool reference : {false, true}) {
+        Call call{"linear", false, {{"kernel", "elu"}}};
+        call.useReference = reference;
+        call.wantWeights = true;
+        const RunResult result = runCall(call, far);
+        EXPECT_NEAR(result.weights->at(0, 0, 0), w00, 1e-6) << describe(call);
+        EXPECT_NEAR(result.out.at(0, 0, 0), w00 * 1 + (1 - w00) * 3, 1e-5) << describe(call);
+    }
+}
+
 TEST(LinearAttention, LargeInputsAreNotScaledBySqrtD) {
     // Entries of size ~3 with d = 16: a hidden 1/√d (or any rescaling of q·k) would move every kernel.
     const Inputs inputs = randomInputs(1, 30, 16, 4, 23, 3.0);

@@ -27,11 +27,20 @@ struct FeatureMap {
     std::int64_t features = 0;
     KeyFeatures keys = KeyFeatures::Values;
     std::function<void(int head, std::int64_t row0, std::int64_t count, bool query, float* out)> rows;
+    // log φ of one row in double (−inf for a zero feature), for maps whose φ can leave float's range
+    // (elu+1 of large negative inputs, FAVOR+): rows whose float denominator comes out below
+    // kTrustedDenominator or not finite are computed again from these (exactRow), and the reference path
+    // and the weights use them. Null for maps with bounded φ.
+    std::function<void(int head, std::int64_t row, bool query, double* out)> logRow;
     // The tensors rows() reads, row for row (Q's for query = true, K's otherwise), so that the kernel can
     // request the next chunk's lines while it works on this one; null when it reads nothing row by row.
     const Tensor3* queriesRead = nullptr;
     const Tensor3* keysRead = nullptr;
 };
+
+// The smallest float denominator the fast path trusts: below it, products that fell under float's
+// normal range (1.2e-38) could be a sizeable part of the sum.
+inline constexpr float kTrustedDenominator = 1e-30f;
 
 // Peak bytes of one thread's chunk buffers (core/kernels/feature_map_chunks.h) for m features and dv
 // value columns: φ of a chunk of Q and K and its transpose, the chunk's local product, the numerator and
@@ -42,6 +51,7 @@ double featureMapWorkspaceBytes(double features, double dv);
 // out_i = φ(q_i)ᵀ Σ_{j∈J_i} φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_{j∈J_i} φ(k_j), J_i = all j or j ≤ i (causal).
 // Exponent keys (KeyFeatures::Exponents) are exponentiated against the running maximum M chunk by chunk.
 // V is [h_kv, n, dv]; query head t reads K and V head inputs.kvHead(t). A zero denominator gives a zero row.
+// With map.logRow, rows the float path cannot trust are recomputed exactly in double (see logRow).
 // Fast path: bidirectional as two GEMMs (state Φ_Kᵀ V, then Φ_Q · state); causal in chunks (masked
 // intra-chunk product plus the running state of earlier chunks); φ is computed chunk by chunk.
 // Reference: the explicit quadratic form Σ_j (φ(q_i)·φ(k_j)) v_j in double.

@@ -5,11 +5,13 @@
 #include "core/kernels/tile_math.h"
 #include "core/variant_support.h"
 
+#include <cmath>
+
 namespace attnlab {
 
 namespace {
 
-// φ(x) = elu(x) + 1 elementwise.
+// φ(x) = elu(x) + 1 elementwise: e^x below 0, 1 + x above; log φ = x or log(1 + x).
 FeatureMap eluFeatures(const AttentionInputs& inputs) {
     FeatureMap map;
     map.queriesRead = inputs.q;
@@ -18,6 +20,10 @@ FeatureMap eluFeatures(const AttentionInputs& inputs) {
     map.rows = [&inputs](int h, std::int64_t row0, std::int64_t count, bool query, float* out) {
         const Tensor3& x = query ? *inputs.q : *inputs.k;
         tile::eluPlusOne(x.row(h, row0), count * x.cols, out);
+    };
+    map.logRow = [&inputs](int h, std::int64_t row, bool query, double* out) {
+        const float* x = (query ? *inputs.q : *inputs.k).row(h, row);
+        for (std::int64_t c = 0; c < inputs.q->cols; ++c) out[c] = x[c] < 0 ? static_cast<double>(x[c]) : std::log1p(static_cast<double>(x[c]));
     };
     return map;
 }

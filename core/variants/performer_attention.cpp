@@ -66,6 +66,17 @@ FeatureMap favorFeatures(const AttentionInputs& inputs, std::shared_ptr<const Ro
             for (std::int64_t r = 0; r < m; ++r) e[r] -= halfNorm + logNormaliser;
         }
     };
+    map.logRow = [&inputs, omega, d, m](int h, std::int64_t row, bool query, double* out) {
+        const float* x = (query ? *inputs.q : *inputs.k).row(h, row);
+        const double scale = std::pow(static_cast<double>(d), -0.25);
+        double halfNorm = 0;
+        for (std::int64_t c = 0; c < d; ++c) halfNorm += 0.5 * (scale * x[c]) * (scale * x[c]);
+        for (std::int64_t r = 0; r < m; ++r) {
+            double projection = 0;
+            for (std::int64_t c = 0; c < d; ++c) projection += static_cast<double>((*omega)(r, c)) * (scale * x[c]);
+            out[r] = projection - halfNorm - 0.5 * std::log(static_cast<double>(m));
+        }
+    };
     return map;
 }
 
