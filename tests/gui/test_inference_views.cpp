@@ -15,6 +15,10 @@
 #include <cmath>
 #include <string>
 
+#include "views/plot/plot_axes.h"
+
+#include <map>
+
 namespace attnlab {
 namespace {
 
@@ -95,6 +99,22 @@ TEST(InferenceView, CacheCurvesMatchCostAndTheBudgetCrossingMatchesTheClosedForm
     const QString csv = view.csvData();
     EXPECT_TRUE(csv.startsWith(QStringLiteral("series,label,n,quantity,value,unit\n")));
     EXPECT_TRUE(csv.contains(QStringLiteral("runs_out,\"full\",262145,context_n,262145,tokens"))) << csv.left(400).toStdString();
+}
+
+// "never (≤ X)" must hold: the bound is rounded up, never below the bytes it bounds, and stays within
+// its three significant digits of them.
+TEST(InferenceView, ByteBoundsRoundUp) {
+    const std::map<QString, double> units = {{QStringLiteral("B"), 1.0}, {QStringLiteral("KiB"), 1024.0},
+                                             {QStringLiteral("MiB"), 1024.0 * 1024}, {QStringLiteral("GiB"), 1024.0 * 1024 * 1024}};
+    for (const double bytes : {2099200.0, 2097152.0, 2.6e9, 999.5, 1536.0, 123456789.0}) {
+        const QStringList parts = bytesBoundText(bytes).split(QLatin1Char(' '));
+        ASSERT_EQ(parts.size(), 2) << bytesBoundText(bytes).toStdString();
+        const double bound = parts[0].toDouble() * units.at(parts[1]);
+        EXPECT_GE(bound, bytes) << bytesBoundText(bytes).toStdString();
+        EXPECT_LE(bound, bytes * 1.01) << bytesBoundText(bytes).toStdString();
+    }
+    EXPECT_EQ(bytesBoundText(2099200.0), QStringLiteral("2.01 MiB"));
+    EXPECT_EQ(bytesBoundText(2097152.0), QStringLiteral("2 MiB"));
 }
 
 TEST(InferenceView, ABudgetChangeMovesTheCrossingWithTheLayers) {

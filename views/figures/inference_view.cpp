@@ -125,7 +125,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
         const QString name = coreText(curve.choice.label);
         const QString text = !curve.error.empty() ? tr("%1: cannot decode").arg(name)
                              : curve.runsOutAt   ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
-                                                 : tr("%1: never (≤ %2)").arg(name, bytesText(maxBytes(curve) * layers(m_settings)));
+                                                 : tr("%1: never (≤ %2)").arg(name, bytesBoundText(maxBytes(curve) * layers(m_settings)));
         legend.push_back({text, seriesColor(static_cast<int>(k)), Qt::SolidLine});
     }
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);

@@ -28,6 +28,13 @@ double niceStep(double rough) {
 
 QString significant(double value) { return QString::number(value, 'g', 3); }
 
+// `value` rounded up to 3 significant digits.
+double ceilSignificant(double value) {
+    if (!(value > 0) || !std::isfinite(value)) return value;
+    const double unit = std::pow(10.0, std::floor(std::log10(value)) - 2);
+    return std::ceil(value / unit - 1e-9) * unit;
+}
+
 } // namespace
 
 QColor costTermColor(const std::string& term) {
@@ -66,12 +73,22 @@ QString durationText(double seconds) {
     return significant(seconds) + QStringLiteral(" s");
 }
 
-QString bytesText(double bytes) {
+namespace {
+
+QString bytesText(double bytes, double (*round)(double)) {
     static const std::pair<double, const char*> units[] = {{1024.0 * 1024 * 1024, "GiB"}, {1024.0 * 1024, "MiB"}, {1024.0, "KiB"}};
     for (const auto& [scale, suffix] : units)
-        if (bytes >= scale) return significant(bytes / scale) + QLatin1Char(' ') + QString::fromLatin1(suffix);
-    return significant(bytes) + QStringLiteral(" B");
+        if (bytes >= scale) return significant(round(bytes / scale)) + QLatin1Char(' ') + QString::fromLatin1(suffix);
+    return significant(round(bytes)) + QStringLiteral(" B");
 }
+
+double unrounded(double value) { return value; }
+
+} // namespace
+
+QString bytesText(double bytes) { return bytesText(bytes, unrounded); }
+
+QString bytesBoundText(double bytes) { return bytesText(bytes, ceilSignificant); }
 
 Axis Axis::fitted(const QString& label, AxisScale scale, const std::vector<double>& values, bool fromZero) {
     Axis axis;

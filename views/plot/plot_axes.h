@@ -29,6 +29,8 @@ QString compactNumber(double value);
 QString durationText(double seconds);
 // Bytes as "512 KiB", "3 MiB", "1.5 GiB".
 QString bytesText(double bytes);
+// bytesText rounded up instead of to nearest, for bounds stated as "≤" (2,099,200 B is "2.01 MiB", not "2 MiB").
+QString bytesBoundText(double bytes);
 
 enum class AxisScale { Linear, Log2, Log10 };
 
