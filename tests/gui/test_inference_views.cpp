@@ -5,6 +5,7 @@
 #include "views/figures/figure_export.h"
 #include "views/figures/inference_view.h"
 #include "views/figures/roofline_view.h"
+#include "views/plot/plot_axes.h"
 
 #include <gtest/gtest.h>
 
@@ -13,11 +14,8 @@
 #include <QProcess>
 
 #include <cmath>
-#include <string>
-
-#include "views/plot/plot_axes.h"
-
 #include <map>
+#include <string>
 
 namespace attnlab {
 namespace {
