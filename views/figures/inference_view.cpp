@@ -141,15 +141,17 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
         axes.drawNotice(tr("computing the cache sizes…"));
         return;
     }
+    // Window, window + sinks and chunks keep the same cache (and full the same up to the window):
+    // nested widths keep every colour of curves that lie on one another in view.
+    std::vector<std::vector<QPointF>> cache(m_curves.size());
+    for (std::size_t k = 0; k < m_curves.size(); ++k)
+        for (const KvCachePoint& point : m_curves[k].points) cache[k].emplace_back(static_cast<double>(point.n), point.layerBytes);
+    const std::vector<double> widths = nestedLineWidths(cache);
     for (std::size_t k = 0; k < m_curves.size(); ++k) {
-        const KvCacheCurve& curve = m_curves[k];
         const QColor color = seriesColor(static_cast<int>(k));
-        Series model{coreText(curve.choice.label), color, {}, Qt::SolidLine, false};
-        Series layer{model.name, color, {}, Qt::DotLine, false};
-        for (const KvCachePoint& point : curve.points) {
-            model.points.emplace_back(static_cast<double>(point.n), point.layerBytes * layers(m_settings));
-            layer.points.emplace_back(static_cast<double>(point.n), point.layerBytes);
-        }
+        Series model{coreText(m_curves[k].choice.label), color, {}, Qt::SolidLine, false, widths[k]};
+        Series layer{model.name, color, cache[k], Qt::DotLine, false};
+        for (const QPointF& point : cache[k]) model.points.emplace_back(point.x(), point.y() * layers(m_settings));
         axes.drawSeries(model);
         if (perLayer) axes.drawSeries(layer);
     }
@@ -213,15 +215,17 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
         axes.drawNotice(busy() ? tr("measuring…") : tr("no measurement"));
         return;
     }
+    std::vector<std::vector<QPointF>> times(m_choices.size());
     for (std::size_t k = 0; k < m_choices.size(); ++k) {
-        Series series{coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
         std::vector<DecodeTiming> points;
         for (const DecodeTiming& timing : m_timings)
             if (timing.series == static_cast<int>(k) && timing.valid()) points.push_back(timing);
         std::sort(points.begin(), points.end(), [](const DecodeTiming& a, const DecodeTiming& b) { return a.n < b.n; });
-        for (const DecodeTiming& timing : points) series.points.emplace_back(static_cast<double>(timing.n), timing.medianSeconds);
-        axes.drawSeries(series);
+        for (const DecodeTiming& timing : points) times[k].emplace_back(static_cast<double>(timing.n), timing.medianSeconds);
     }
+    const std::vector<double> widths = nestedLineWidths(times, 1.6, 0.03); // measured: within 3 % is one pixel row here
+    for (std::size_t k = 0; k < m_choices.size(); ++k)
+        axes.drawSeries({coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), times[k], Qt::SolidLine, true, widths[k]});
 }
 
 QString InferenceView::csvData() const {

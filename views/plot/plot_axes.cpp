@@ -300,11 +300,29 @@ void PlotAxes::recordLine(const QPointF& from, const QPointF& to) const {
     }
 }
 
+std::vector<double> nestedLineWidths(const std::vector<std::vector<QPointF>>& curves, double step, double tolerance) {
+    const auto coincide = [tolerance](const std::vector<QPointF>& a, const std::vector<QPointF>& b) {
+        int common = 0;
+        for (const QPointF& p : a)
+            for (const QPointF& q : b) {
+                if (p.x() != q.x()) continue;
+                if (std::abs(p.y() - q.y()) > tolerance * std::max(std::abs(p.y()), std::abs(q.y()))) return false;
+                ++common;
+            }
+        return common >= 2;
+    };
+    std::vector<double> widths(curves.size(), kSeriesWidth);
+    for (std::size_t k = 0; k < curves.size(); ++k)
+        for (std::size_t later = k + 1; later < curves.size(); ++later)
+            if (coincide(curves[k], curves[later])) widths[k] += step;
+    return widths;
+}
+
 void PlotAxes::drawSeries(const Series& series) const {
     QPainter& painter = m_painter;
     painter.save();
     painter.setClipRect(m_plot.adjusted(-kMarkerRadius - 1, -kMarkerRadius - 1, kMarkerRadius + 1, kMarkerRadius + 1));
-    QPen pen(series.color, 1.8, series.style);
+    QPen pen(series.color, series.width, series.style);
     pen.setCapStyle(Qt::RoundCap);
     painter.setPen(pen);
     painter.setBrush(Qt::NoBrush);

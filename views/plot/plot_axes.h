@@ -50,12 +50,21 @@ struct Axis {
     static Axis categorical(const QString& label, const QStringList& names);
 };
 
+inline constexpr double kSeriesWidth = 1.8;
+
+// Line widths for series drawn in order, so that curves lying on one another all stay visible: a series
+// is kSeriesWidth wider by `step` for each later series that coincides with it (y within `tolerance`
+// relative at every x both have, at least two), the later ones drawn thinner on top, like nested stripes.
+std::vector<double> nestedLineWidths(const std::vector<std::vector<QPointF>>& curves, double step = 1.3,
+                                     double tolerance = 0.01);
+
 struct Series {
     QString name;
     QColor color;
     std::vector<QPointF> points; // data coordinates; points outside a log axis' domain are skipped
     Qt::PenStyle style = Qt::SolidLine;
     bool markers = true;
+    double width = kSeriesWidth; // pen width in pixels
 };
 
 struct VerticalMarker {
