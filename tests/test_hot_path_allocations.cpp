@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace {
@@ -65,8 +67,10 @@ void* rawAllocate(std::size_t size) {
 namespace attnlab::testing {
 namespace {
 
-// Bytes allocated by the third of three identical calls, each recycling the previous result's buffers as
-// a timing run does.
+// Bytes allocated by one of identical calls after two warm-up calls, each recycling the previous result's
+// buffers as a timing run does: the least of three counted calls. A per-call buffer shows in every call;
+// a worker thread's kept workspace is allocated the first time that thread gets a task, which on a busy
+// machine (the other thread took every task so far) can be a counted call, once.
 std::size_t bytesOfARepeatedCall(Call call, const Inputs& inputs) {
     const VariantInfo& variant = requireVariant(call.id);
     RunOptions options;
@@ -76,11 +80,16 @@ std::size_t bytesOfARepeatedCall(Call call, const Inputs& inputs) {
     RunResult previous = variant.run(inputs.view(), options);
     options.recycle = &previous;
     previous = variant.run(inputs.view(), options);
-    allocatedBytes = 0;
-    counting = true;
-    const RunResult third = variant.run(inputs.view(), options);
-    counting = false;
-    return allocatedBytes.load();
+    std::size_t least = std::numeric_limits<std::size_t>::max();
+    for (int counted = 0; counted < 3; ++counted) {
+        allocatedBytes = 0;
+        counting = true;
+        RunResult next = variant.run(inputs.view(), options);
+        counting = false;
+        least = std::min(least, allocatedBytes.load());
+        previous = std::move(next);
+    }
+    return least;
 }
 
 // h = 4, n = 2048, d = 32: the output is 1 MiB, and a buffer per call of Q's, K's or the output's size,
