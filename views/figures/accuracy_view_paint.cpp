@@ -206,8 +206,8 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
         painter.setPen(QPen(colour, 1.8, style));
         painter.drawLine(QPointF(box.left(), y + line / 2), QPointF(box.left() + swatch, y + line / 2));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(label, Qt::ElideRight, box.width() - swatch - 6));
+        drawFittedText(painter, QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, line), Qt::AlignLeft | Qt::AlignVCenter,
+                       label);
         y += line;
     };
     int reference = 0;

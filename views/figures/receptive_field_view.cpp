@@ -59,8 +59,8 @@ void paintLegendRows(QPainter& painter, const QRectF& box, const std::vector<Leg
         painter.setPen(QPen(entry.color, 1.8, entry.style));
         painter.drawLine(QPointF(box.left(), y + kLegendLine / 2), QPointF(box.left() + swatch, y + kLegendLine / 2));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, kLegendLine), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(entry.name, Qt::ElideRight, box.width() - swatch - 6));
+        drawFittedText(painter, QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, kLegendLine), Qt::AlignLeft | Qt::AlignVCenter,
+                       entry.name);
         y += kLegendLine;
     }
     painter.restore();

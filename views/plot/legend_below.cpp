@@ -68,8 +68,8 @@ void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<Leg
         const double y = box.top() + 3 + (swatch / layout.columns) * line;
         ++swatch;
         const double textWidth = layout.columnWidth - kSwatch - kSwatchGap - kColumnGap;
-        painter.drawText(QRectF(x + kSwatch + kSwatchGap, y, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(entry.name, Qt::ElideRight, textWidth + 0.5));
+        drawFittedText(painter, QRectF(x + kSwatch + kSwatchGap, y, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
+                       entry.name);
         if (entry.filled) {
             painter.setPen(QPen(entry.color.darker(130), 0.8));
             painter.setBrush(entry.color);

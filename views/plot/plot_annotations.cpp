@@ -152,8 +152,8 @@ void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner pr
             painter.drawLine(QPointF(x, y), QPointF(x + swatch, y));
         }
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(x + swatch + kGap, y - line / 2, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(entry.name, Qt::ElideRight, textWidth + 0.5));
+        drawFittedText(painter, QRectF(x + swatch + kGap, y - line / 2, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
+                       entry.name);
     }
     painter.restore();
 }

@@ -271,22 +271,22 @@ void PlotAxes::drawAxes() const {
 
     painter.setPen(Qt::black);
     if (!m_x.label.isEmpty())
-        painter.drawText(QRectF(m_plot.left(), m_plot.bottom() + metrics.height() + 2 * kGap, m_plot.width(), metrics.height()),
-                         Qt::AlignHCenter | Qt::AlignTop, metrics.elidedText(m_x.label, Qt::ElideRight, m_plot.width()));
+        drawFittedText(painter, QRectF(m_plot.left(), m_plot.bottom() + metrics.height() + 2 * kGap, m_plot.width(), metrics.height()),
+                       Qt::AlignHCenter | Qt::AlignTop, m_x.label);
     if (!m_y.label.isEmpty()) {
         painter.save();
         painter.translate(m_area.left(), m_plot.center().y());
         painter.rotate(-90);
-        painter.drawText(QRectF(-m_plot.height() / 2, 0, m_plot.height(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         metrics.elidedText(m_y.label, Qt::ElideRight, m_plot.height()));
+        drawFittedText(painter, QRectF(-m_plot.height() / 2, 0, m_plot.height(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
+                       m_y.label);
         painter.restore();
     }
     if (!m_title.isEmpty()) {
         QFont bold = painter.font();
         bold.setBold(true);
         painter.setFont(bold);
-        painter.drawText(QRectF(m_area.left(), m_area.top(), m_area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                         QFontMetricsF(bold, painter.device()).elidedText(m_title, Qt::ElideRight, m_area.width()));
+        drawFittedText(painter, QRectF(m_area.left(), m_area.top(), m_area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
+                       m_title);
     }
     painter.restore();
 }
@@ -298,6 +298,24 @@ void PlotAxes::recordLine(const QPointF& from, const QPointF& to) const {
         const QPointF sample = from + (to - from) * (samples == 0 ? 0.0 : static_cast<double>(k) / samples);
         if (m_plot.contains(sample)) m_drawnLines.push_back(sample);
     }
+}
+
+void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text) {
+    const double width = QFontMetricsF(painter.font(), painter.device()).horizontalAdvance(text);
+    if (width <= rect.width()) {
+        painter.drawText(rect, flags, text);
+        return;
+    }
+    painter.save();
+    QFont font = painter.font();
+    const double scale = std::max(kSmallestTextScale, rect.width() / width);
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * scale);
+    else
+        font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+    painter.setFont(font);
+    painter.drawText(rect, flags, QFontMetricsF(font, painter.device()).elidedText(text, Qt::ElideRight, rect.width()));
+    painter.restore();
 }
 
 std::vector<double> nestedLineWidths(const std::vector<std::vector<QPointF>>& curves, double step, double tolerance) {

@@ -29,6 +29,12 @@ QString compactNumber(double value);
 QString durationText(double seconds);
 // Bytes as "512 KiB", "3 MiB", "1.5 GiB".
 QString bytesText(double bytes);
+// Draws `text` into `rect` with `flags`, in the painter's font scaled down as far as kSmallestTextScale
+// where it is wider than the rect, and elided only past that: a legend entry or title keeps its numbers
+// at the default figure size instead of losing its end.
+inline constexpr double kSmallestTextScale = 0.72;
+void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text);
+
 // bytesText rounded up instead of to nearest, for bounds stated as "≤" (2,099,200 B is "2.01 MiB", not "2 MiB").
 QString bytesBoundText(double bytes);
 
