@@ -13,6 +13,13 @@ CliArgs::CliArgs(std::string command, const std::vector<std::string>& args, cons
     auto known = [](const std::vector<std::string>& list, const std::string& name) {
         return std::find(list.begin(), list.end(), name) != list.end();
     };
+    // An option's value is the next argument unless that argument is itself one of this command's options:
+    // "--preset -o x.png" lacks a value rather than giving "-o" as one (a value such as "-1" still counts).
+    auto isOption = [&](const std::string& text) {
+        const std::string name = text.substr(0, text.rfind("--", 0) == 0 ? text.find('=') : std::string::npos);
+        return name == "--set" || known(valueOptions, name) || known(flagOptions, name) || known(repeatedOptions, name);
+    };
+    auto missingValue = [&](std::size_t a, bool inlineValue) { return !inlineValue && (a + 1 >= args.size() || isOption(args[a + 1])); };
     for (std::size_t a = 0; a < args.size(); ++a) {
         std::string name = args[a];
         std::optional<std::string> inlineValue;
@@ -21,17 +28,17 @@ CliArgs::CliArgs(std::string command, const std::vector<std::string>& args, cons
             name = name.substr(0, eq);
         }
         if (name == "--set") {
-            if (!inlineValue && a + 1 >= args.size()) throw InputError("--set needs KEY=VALUE");
+            if (missingValue(a, inlineValue.has_value())) throw InputError("--set needs KEY=VALUE");
             const auto [key, text] = splitAssignment(inlineValue ? *inlineValue : args[++a]);
             if (m_overrides.count(key)) throw InputError("parameter '" + key + "' is set twice");
             m_overrides[key] = text;
         } else if (known(repeatedOptions, name)) {
-            if (!inlineValue && a + 1 >= args.size()) throw InputError(name + " needs a value");
+            if (missingValue(a, inlineValue.has_value())) throw InputError(name + " needs a value");
             m_repeated[name].push_back(inlineValue ? *inlineValue : args[++a]);
         } else if (known(flagOptions, name) && !inlineValue) {
             m_flags[name] = true;
         } else if (known(valueOptions, name)) {
-            if (!inlineValue && a + 1 >= args.size()) throw InputError(name + " needs a value");
+            if (missingValue(a, inlineValue.has_value())) throw InputError(name + " needs a value");
             if (m_values.count(name)) throw InputError(name + " is given twice");
             m_values[name] = inlineValue ? *inlineValue : args[++a];
         } else {

@@ -56,6 +56,15 @@ TEST_F(ErrorTest, UnknownParameterKey) {
     expectRejected({"cost", "--variant", "chunk", "--n", "8", "--d", "4", "--heads", "1", "--set", "block=2"}, {"'block'"});
 }
 
+// An option written where a value belongs means the value is missing ("--preset -o x.png" once said
+// "unknown option 'x.png'"); a negative number is still a value.
+TEST_F(ErrorTest, AnOptionWhereAValueBelongsNamesTheMissingValue) {
+    expectRejected({"pattern", "--variant", "--n", "8", "--out", "out.npy"}, {"--variant needs a value"});
+    expectRejected({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "--json"}, {"--heads needs a value"});
+    expectRejected(runWith({"--variant", "full", "--set", "--causal"}), {"--set needs KEY=VALUE"});
+    expectRejected({"cost", "--variant", "full", "--n", "-3", "--d", "4", "--heads", "1"}, {"--n = -3", "out of range"});
+}
+
 TEST_F(ErrorTest, ValueOutOfRange) {
     expectRejected(runWith({"--variant", "strided", "--set", "stride=0"}), {"stride", "range"});
     expectRejected(runWith({"--variant", "fixed", "--set", "block=4", "--set", "summary=5"}), {"summary"});
