@@ -1,4 +1,5 @@
 #include "core/kernels/row_math.h"
+#include "core/kernels/row_dots_avx512.h"
 #include "core/kernels/simd_exp2.h"
 #include "core/kernels/tile_math.h"
 
@@ -16,58 +17,9 @@ void reluSquaredRow(float* scores, std::int64_t count, float factor) {
 
 #if defined(__AVX512F__)
 
+using namespace avx512;
+
 namespace {
-
-__mmask16 firstLanes(std::int64_t count) {
-    return count >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1u);
-}
-
-// Per 128-bit lane l: (Σ a_l, Σ b_l, Σ c_l, Σ e_l) over the lane's 4 floats of each input.
-__m512 laneSums(__m512 a, __m512 b, __m512 c, __m512 e) {
-    const __m512 ab = _mm512_add_ps(_mm512_unpacklo_ps(a, b), _mm512_unpackhi_ps(a, b));
-    const __m512 ce = _mm512_add_ps(_mm512_unpacklo_ps(c, e), _mm512_unpackhi_ps(c, e));
-    const __m512d x = _mm512_castps_pd(ab), y = _mm512_castps_pd(ce);
-    return _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(x, y)), _mm512_castpd_ps(_mm512_unpackhi_pd(x, y)));
-}
-
-// Lane sums of 4·Groups keys (laneSums of each 4) → the keys' totals in lanes 0 … 4·Groups − 1.
-template <int Groups>
-__m512 keyTotals(const __m512* groups) {
-    if constexpr (Groups == 1) {
-        const __m512 x = _mm512_add_ps(groups[0], _mm512_shuffle_f32x4(groups[0], groups[0], _MM_SHUFFLE(1, 0, 3, 2)));
-        return _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, _MM_SHUFFLE(2, 3, 0, 1)));
-    } else if constexpr (Groups == 2) {
-        const __m512 x = _mm512_add_ps(_mm512_shuffle_f32x4(groups[0], groups[1], 0x44),
-                                       _mm512_shuffle_f32x4(groups[0], groups[1], 0xEE));
-        const __m512 y = _mm512_add_ps(x, _mm512_shuffle_f32x4(x, x, _MM_SHUFFLE(2, 3, 0, 1)));
-        return _mm512_shuffle_f32x4(y, y, _MM_SHUFFLE(0, 0, 2, 0));
-    } else {
-        const __m512 x = _mm512_add_ps(_mm512_shuffle_f32x4(groups[0], groups[1], 0x44),
-                                       _mm512_shuffle_f32x4(groups[0], groups[1], 0xEE));
-        const __m512 y = _mm512_add_ps(_mm512_shuffle_f32x4(groups[2], groups[3], 0x44),
-                                       _mm512_shuffle_f32x4(groups[2], groups[3], 0xEE));
-        return _mm512_add_ps(_mm512_shuffle_f32x4(x, y, 0x88), _mm512_shuffle_f32x4(x, y, 0xDD));
-    }
-}
-
-// scores[0, valid) for Keys = 4·Groups keys (pointers beyond `valid` are read but not stored).
-template <int Groups>
-void dotGroup(const float* query, const float* const* keys, int valid, std::int64_t depth, float* scores) {
-    constexpr int Keys = 4 * Groups;
-    __m512 acc[Keys];
-#pragma GCC unroll 16
-    for (int k = 0; k < Keys; ++k) acc[k] = _mm512_setzero_ps();
-    for (std::int64_t p = 0; p < depth; p += kLanes) {
-        const __mmask16 lanes = firstLanes(depth - p);
-        const __m512 q = _mm512_maskz_loadu_ps(lanes, query + p);
-#pragma GCC unroll 16
-        for (int k = 0; k < Keys; ++k) acc[k] = _mm512_fmadd_ps(q, _mm512_maskz_loadu_ps(lanes, keys[k] + p), acc[k]);
-    }
-    __m512 sums[Groups];
-#pragma GCC unroll 4
-    for (int g = 0; g < Groups; ++g) sums[g] = laneSums(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
-    _mm512_mask_storeu_ps(scores, firstLanes(valid), keyTotals<Groups>(sums));
-}
 
 template <int Rows, int Sets>
 void accumulateFixed(const WeightLayout& weights, const float* const* values, std::int64_t count, std::int64_t dv,
@@ -118,22 +70,11 @@ void accumulateFixed(const WeightLayout& weights, const float* const* values, st
 
 void rowDots(const float* const* queries, int rows, const float* const* keys, std::int64_t count, std::int64_t depth,
              float* scores, std::int64_t scoreStride) {
-    for (int r = 0; r < rows; ++r) {
-        float* out = scores + r * scoreStride;
-        std::int64_t c = 0;
-        for (; c + 16 <= count; c += 16) dotGroup<4>(queries[r], keys + c, 16, depth, out + c);
-        if (c + 8 <= count) {
-            dotGroup<2>(queries[r], keys + c, 8, depth, out + c);
-            c += 8;
-        }
-        while (c < count) { // 1 … 7 keys left: groups of 4, the missing ones reading the last key again
-            const int valid = static_cast<int>(std::min<std::int64_t>(4, count - c));
-            const float* group[4];
-            for (int k = 0; k < 4; ++k) group[k] = keys[c + std::min(k, valid - 1)];
-            dotGroup<1>(queries[r], group, valid, depth, out + c);
-            c += valid;
-        }
-    }
+    for (int r = 0; r < rows; ++r) dots(queries[r], PointerList{keys}, count, depth, scores + r * scoreStride);
+}
+
+void columnDots(const float* query, const ColumnRows& keys, std::int64_t count, std::int64_t depth, float* scores) {
+    dots(query, ColumnList{keys}, count, depth, scores);
 }
 
 float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum) {
@@ -172,6 +113,10 @@ void rowDots(const float* const* queries, int rows, const float* const* keys, st
              float* scores, std::int64_t scoreStride) {
     for (int r = 0; r < rows; ++r)
         for (std::int64_t c = 0; c < count; ++c) scores[r * scoreStride + c] = dot(queries[r], keys[c], depth);
+}
+
+void columnDots(const float* query, const ColumnRows& keys, std::int64_t count, std::int64_t depth, float* scores) {
+    for (std::int64_t c = 0; c < count; ++c) scores[c] = dot(query, keys.base + keys.columns[c] * keys.stride, depth);
 }
 
 float softmaxRow(float* scores, std::int64_t count, float& rowMax, float& rowSum) {

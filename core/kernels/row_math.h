@@ -12,9 +12,22 @@ namespace attnlab::tile {
 // Query rows handled together (their key and value loads shared).
 inline constexpr int kRowGroup = 4;
 
-// scores[r·scoreStride + c] = Σ_{p<depth} queries[r][p] · keys[c][p] for r < rows ≤ kRowGroup, c < count.
+// Rows of a matrix picked by column: row c is base + columns[c]·stride.
+struct ColumnRows {
+    const float* base;
+    std::int64_t stride;
+    const std::int64_t* columns;
+};
+
+// Keys whose dot products rowDots reduces together (one transposing reduction per chunk of this many).
+inline constexpr int kDotKeys = 16;
+
+// scores[r·scoreStride + c] = Σ_{p<depth} queries[r][p] · keys[c][p] for r < rows ≤ kRowGroup, c < count,
+// the same sums in the same order whoever asks (a run and its weights must agree to the last bit).
 void rowDots(const float* const* queries, int rows, const float* const* keys, std::int64_t count, std::int64_t depth,
              float* scores, std::int64_t scoreStride);
+// The same for one query and keys picked by column: scores[c] = query · keys row c for c < count.
+void columnDots(const float* query, const ColumnRows& keys, std::int64_t count, std::int64_t depth, float* scores);
 
 // One piece of a row's online softmax: scores[c] (log2 units, c < count, −inf where masked) become
 // exp2(scores − newMax), rowMax and rowSum are updated (rowMax starts at kNoMax), and the result is
