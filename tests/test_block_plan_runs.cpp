@@ -1,6 +1,7 @@
 // The one kernel running block plans (core/kernels/block_attention.h): on a few hundred random patterns,
-// generic plans and plans split over two passes with permutations and row-wise pieces agree with a dense
-// masked softmax and relu² computed here in double; every variant's own plan agrees with the reference
+// generic plans, plans split over two passes with permutations and row-wise pieces, and plans of row-wise
+// pieces only (streamed 16 rows at a time) agree with a dense masked softmax and relu² computed here in
+// double, at widths with unrolled paths and odd ones; every variant's own plan agrees with the reference
 // path on small and odd shapes; paired blocks and relative positions do too.
 #include "core/kernels/block_attention.h"
 #include "core/registry.h"
@@ -105,6 +106,29 @@ std::shared_ptr<const BlockPlan> splitPlan(const Pattern& pattern, std::mt19937_
     return plan;
 }
 
+// The pattern as one pass of row-wise pieces only, rows shuffled and cut into random segments: the block
+// kernel streams a block whose single row-wise piece starts and finishes its rows (rows of up to
+// kPlanKeyBlock columns), and runs longer rows, which need two pieces, the buffered way.
+std::shared_ptr<const BlockPlan> rowWisePlan(const Pattern& pattern, std::mt19937_64& random) {
+    const std::int64_t n = pattern.size();
+    PlanRowOrder shuffled;
+    shuffled.rows.resize(static_cast<std::size_t>(n));
+    std::iota(shuffled.rows.begin(), shuffled.rows.end(), 0);
+    std::shuffle(shuffled.rows.begin(), shuffled.rows.end(), random);
+    for (std::int64_t end = 0; end < n;) {
+        end = std::min<std::int64_t>(n, end + 1 + static_cast<std::int64_t>(random() % 90));
+        shuffled.segmentEnds.push_back(end);
+    }
+    auto plan = std::make_shared<BlockPlan>();
+    plan->n = n;
+    PassSpec pass;
+    pass.order = &shuffled;
+    pass.ranges = [](std::int64_t, std::vector<ColumnRange>&) {};
+    pass.rowWise = [&](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };
+    appendPass(*plan, pass);
+    return plan;
+}
+
 // Dense relu² in double: out_i = Σ_{j∈M_i} relu(q_i·k_j)² v_j / normalizer, and its weights.
 std::vector<double> maskedReluSquared(const Tensor3& q, const Tensor3& k, const Tensor3& v, int head,
                                       const std::vector<std::uint8_t>& mask, double normalizer,
@@ -130,16 +154,23 @@ std::vector<float> headValues(const Tensor3& t, int head) {
 
 TEST(BlockPlan, RandomPatternsAndSplitPlansMatchADenseMaskedSoftmax) {
     std::mt19937_64 random(2024);
+    // Widths the row-wise kernels have unrolled paths for (16·2, 16·4, 16·8) besides any other.
+    const std::int64_t unrolledWidths[] = {32, 64, 128};
     for (int trial = 0; trial < 300; ++trial) {
         const std::int64_t n = 1 + static_cast<std::int64_t>(random() % 150);
         const int heads = trial % 2 ? 3 : 1;
-        const std::int64_t d = 1 + static_cast<std::int64_t>(random() % 40), dv = 1 + static_cast<std::int64_t>(random() % 70);
+        const bool unrolled = trial % 7 == 3;
+        const std::int64_t d = unrolled ? unrolledWidths[random() % 3] : 1 + static_cast<std::int64_t>(random() % 40);
+        const std::int64_t dv = unrolled ? unrolledWidths[random() % 3] : 1 + static_cast<std::int64_t>(random() % 70);
         const bool relu = trial % 5 == 4;
         const auto pattern = randomPattern(n, random);
-        const bool split = trial % 3 != 0;
-        SCOPED_TRACE("trial " + std::to_string(trial) + " n=" + std::to_string(n) + (split ? " split" : " generic") +
+        const int kind = trial % 4; // 0: generic plan, 1 and 2: split over two passes, 3: row-wise pieces only
+        SCOPED_TRACE("trial " + std::to_string(trial) + " n=" + std::to_string(n) + " d=" + std::to_string(d) +
+                     " dv=" + std::to_string(dv) + (kind == 0 ? " generic" : kind == 3 ? " row-wise" : " split") +
                      (relu ? " relu2" : ""));
-        const auto plan = split ? splitPlan(*pattern, random) : genericBlockPlan(*pattern);
+        const auto plan = kind == 0   ? genericBlockPlan(*pattern)
+                          : kind == 3 ? rowWisePlan(*pattern, random)
+                                      : splitPlan(*pattern, random);
         ASSERT_EQ(planViolation(*plan, *pattern), "");
         const Tensor3 q = testing::randomTensor(heads, n, d, 100 + static_cast<std::uint64_t>(trial));
         const Tensor3 k = testing::randomTensor(heads, n, d, 200 + static_cast<std::uint64_t>(trial));

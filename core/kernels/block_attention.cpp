@@ -287,6 +287,10 @@ std::size_t indexOf(const BlockJob& job) { return static_cast<std::size_t>(job.b
 
 void attendBlock(const BlockJob& job) {
     Workspace& ws = threadWorkspace(0);
+    if (streamsRowWise(job)) {
+        attendStreamedRowWise(job, ws);
+        return;
+    }
     startBlock(job, indexOf(job) + 1, ws);
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p)
         attendPiece(job, job.plan->pieces[static_cast<std::size_t>(p)], ws);

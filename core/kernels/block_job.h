@@ -56,20 +56,18 @@ struct BlockJob {
     bool fewRows() const { return rows() <= tile::kRowGroup && !scoring->relativePositions; }
 };
 
-// Requests the cache lines of one row of `floats` floats (Locality 3: into L1, 2: into L2). Always
-// inlined: GCC deems a function that only prefetches pure and drops its calls.
-template <bool ForWriting, int Locality>
-[[gnu::always_inline]] inline void prefetchRow(const float* row, std::int64_t floats) {
-    const char* bytes = reinterpret_cast<const char*>(row);
-    for (std::int64_t offset = 0; offset < floats * static_cast<std::int64_t>(sizeof(float)); offset += 64)
-        __builtin_prefetch(bytes + offset, ForWriting, Locality);
-}
+using tile::prefetchRow;
 
 // log2(e) · scale for softmax (scores in log2 units), 1 for relu².
 float queryScale(const MaskedScoring& scoring);
 
 // The piece's K and V rows, as row pointers (ws.keyRows, ws.valueRows).
 void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
+
+// A block that is one row-wise piece whose rows start and finish in it (bigbird's rows), run from Q to the
+// output rows without the block's query copy and output buffer.
+bool streamsRowWise(const BlockJob& job);
+void attendStreamedRowWise(const BlockJob& job, Workspace& ws);
 
 // A row-wise piece, or any piece of a fewRows() block, merged into the block's running max, sum and
 // unnormalised output (softmax) or added to the output (relu²). ws.queryRows holds the scaled queries.

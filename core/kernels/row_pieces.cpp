@@ -3,6 +3,7 @@
 // 16 query lanes. Scores are dot products along d (tile::rowDots); each row merges its scores into
 // the block's running max, sum and output as the tiled pieces do.
 #include "core/kernels/block_job.h"
+#include "core/kernels/row_group.h"
 
 #include <algorithm>
 #include <limits>
@@ -15,6 +16,22 @@ const float* scaledQuery(const BlockJob& job, Workspace& ws, std::int64_t r) {
     return ws.queryRows.data() + r * paddedWidth(job.inputs->q->cols);
 }
 
+// Row r's K and V rows of a row-wise piece into keys[0, count) and values[0, count); returns count.
+std::int64_t pointRow(const BlockJob& job, const PlanPiece& piece, std::int64_t r, const float** keys,
+                      const float** values) {
+    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
+    const std::int64_t* columns = job.plan->columns.data() + span.begin;
+    // The bases are read once: stores into the lists could otherwise alias the tensors' fields.
+    const float* keyHead = job.inputs->k->head(job.kvHead);
+    const float* valueHead = job.inputs->v->head(job.kvHead);
+    const std::int64_t keyWidth = job.inputs->k->cols, valueWidth = job.inputs->v->cols;
+    for (std::int64_t c = 0; c < span.size(); ++c) {
+        keys[c] = keyHead + columns[c] * keyWidth;
+        values[c] = valueHead + columns[c] * valueWidth;
+    }
+    return span.size();
+}
+
 // Every row's K and V rows for a row-wise piece, row r's at ws.keyRows / ws.valueRows [r·count, r·count +
 // its span), found in one walk over the rows' columns that the prefetches, the scores and the values share.
 void pointRowWiseRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
@@ -22,13 +39,8 @@ void pointRowWiseRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws
     ws.keyRows.resize(static_cast<std::size_t>(job.rows()) * stride);
     ws.valueRows.resize(static_cast<std::size_t>(job.rows()) * stride);
     for (std::int64_t r = 0; r < job.rows(); ++r) {
-        const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
-        const std::int64_t* columns = job.plan->columns.data() + span.begin;
         const std::size_t base = static_cast<std::size_t>(r) * stride;
-        for (std::int64_t c = 0; c < span.size(); ++c) {
-            ws.keyRows[base + static_cast<std::size_t>(c)] = job.inputs->k->row(job.kvHead, columns[c]);
-            ws.valueRows[base + static_cast<std::size_t>(c)] = job.inputs->v->row(job.kvHead, columns[c]);
-        }
+        pointRow(job, piece, r, ws.keyRows.data() + base, ws.valueRows.data() + base);
     }
 }
 
@@ -89,6 +101,29 @@ float rowWeights(const BlockJob& job, float* scores, std::int64_t count, std::in
     return tile::softmaxRow(scores, count, rowMax[r], rowMax[kQueryBlock + r]);
 }
 
+// A streamed row-wise block (attendStreamedRowWise) runs its rows this many at a time: one vector of S^T.
+constexpr std::int64_t kStreamGroup = tile::kLanes;
+
+// Row r's columns of a row-wise piece as rows of `matrix` (K or V of the job's head).
+tile::ColumnRows columnRows(const BlockJob& job, const PlanPiece& piece, std::int64_t r,
+                            const Tensor3& matrix) {
+    const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
+    return {matrix.head(job.kvHead), matrix.cols, job.plan->columns.data() + span.begin};
+}
+
+// The group of rows [g, g + kStreamGroup) of a streamed row-wise block (group.rows = 0 past the block).
+void describeGroup(const BlockJob& job, const PlanPiece& piece, std::int64_t g, tile::RowGroup& group) {
+    group.rows = static_cast<int>(std::clamp<std::int64_t>(job.rows() - g, 0, kStreamGroup));
+    for (int r = 0; r < group.rows; ++r) {
+        group.queries[r] = job.inputs->q->row(job.head, job.row(g + r));
+        group.keys[r] = columnRows(job, piece, g + r, *job.inputs->k);
+        group.values[r] = columnRows(job, piece, g + r, *job.inputs->v);
+        group.counts[r] = rowWiseCount(job, piece, g + r);
+        group.positions[r] = job.row(g + r);
+        group.outputs[r] = job.out->row(job.head, job.row(g + r));
+    }
+}
+
 } // namespace
 
 // Each row's scores are computed along d into a row of ws.rowScores (−inf past its columns), turned
@@ -127,6 +162,52 @@ void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
                              rowWiseCount(job, piece, r), dv,
                              job.softmax() ? rescale + r : &keep, ws.output.data() + r * width, width);
     }
+}
+
+bool streamsRowWise(const BlockJob& job) {
+    const PlanBlock& block = *job.block;
+    return block.pieceEnd == block.pieceBegin + 1 &&
+           job.plan->pieces[static_cast<std::size_t>(block.pieceBegin)].rowWise && !block.resume &&
+           block.finish && !job.scoring->relativePositions;
+}
+
+// The rows go from Q to their final output a group at a time, so that Q rows, K and V rows and output rows
+// stream as the rows go: a whole block's query copy, then its scores, then its values and then its output
+// rows, each a burst of 64 rows, kept the memory busy a burst at a time (1-key rows 30% slower). While a
+// row computes, the far K and V rows of a row a few places on are requested (tile::rowGroupScores).
+void attendStreamedRowWise(const BlockJob& job, Workspace& ws) {
+    const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(job.block->pieceBegin)];
+    const std::int64_t d = job.inputs->q->cols, dv = job.inputs->v->cols, keys = paddedWidth(piece.count);
+    float* scratch = ws.rowScores.reserve(static_cast<std::size_t>(kStreamGroup * (keys + paddedWidth(d))));
+    float* scores = ws.scores.reserve(static_cast<std::size_t>(kScoreKeys * kQueryBlock));
+    float* rowMax = ws.rowStats.reserve(3 * kQueryBlock);
+    float* rowSum = rowMax + kQueryBlock;
+    float* norms = rowMax + 2 * kQueryBlock;
+    const bool stream = tile::streamable(job.out->values.data(), dv);
+    tile::RowGroup groups[2];
+    describeGroup(job, piece, 0, groups[0]);
+    for (std::int64_t g = 0; g < job.rows(); g += kStreamGroup) {
+        const tile::RowGroup& group = groups[(g / kStreamGroup) % 2];
+        tile::RowGroup& next = groups[(g / kStreamGroup + 1) % 2];
+        describeGroup(job, piece, g + kStreamGroup, next);
+        tile::rowGroupScores(group, next.rows > 0 ? &next : nullptr, queryScale(*job.scoring), d, keys,
+                             scores, scratch);
+        std::fill(rowMax, rowMax + kStreamGroup, tile::kNoMax);
+        std::fill(rowSum, rowSum + kStreamGroup, 0.0f);
+        if (job.softmax())
+            tile::softmaxBlock(scores, piece.count, kStreamGroup, rowMax, rowSum, norms);
+        else
+            tile::reluSquaredBlock(scores, piece.count, kStreamGroup,
+                                   static_cast<float>(1.0 / job.scoring->normalizer));
+        for (int r = 0; r < group.rows; ++r)
+            norms[r] = job.softmax() ? 1.0f / rowSum[r] : 1.0f;
+        tile::rowGroupValues(group, scores, norms, dv, stream);
+        for (int r = 0; r < group.rows && job.stats; ++r) {
+            job.statsOf(g + r)[0] = rowMax[r];
+            job.statsOf(g + r)[1] = rowSum[r];
+        }
+    }
+    if (stream) tile::storeFence();
 }
 
 void fewRowsScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {

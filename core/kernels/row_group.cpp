@@ -1,0 +1,253 @@
+#include "core/kernels/row_group.h"
+#include "core/kernels/row_dots_avx512.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace attnlab::tile {
+
+#if defined(__AVX512F__)
+
+using namespace avx512;
+
+namespace {
+
+// out[0, dv) = scale · Σ_{c<count} weights[c·weightStride] · values row c [0, dv), out's earlier contents
+// unread; with `stream`, stored with non-temporal stores (then out is 64-byte aligned and dv a multiple of
+// 16).
+void weightedValues(const float* weights, std::int64_t weightStride, const ColumnRows& values,
+                    std::int64_t count, std::int64_t dv, float scale, float* out, bool stream) {
+    constexpr int kVectors = 4;
+    const ColumnList rows{values};
+    for (std::int64_t x = 0; x < dv; x += kVectors * kLanes) {
+        __mmask16 lanes[kVectors];
+        // Two sets of sums over alternate keys: each chain of fused multiply-adds is half as long.
+        __m512 even[kVectors], odd[kVectors];
+#pragma GCC unroll 4
+        for (int v = 0; v < kVectors; ++v) {
+            lanes[v] = firstLanes(std::max<std::int64_t>(0, dv - x - v * kLanes));
+            even[v] = odd[v] = _mm512_setzero_ps();
+        }
+        std::int64_t c = 0;
+        for (; c + 1 < count; c += 2) {
+            const __m512 w0 = _mm512_set1_ps(weights[c * weightStride]),
+                         w1 = _mm512_set1_ps(weights[(c + 1) * weightStride]);
+#pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v) {
+                even[v] =
+                    _mm512_fmadd_ps(w0, _mm512_maskz_loadu_ps(lanes[v], rows[c] + x + v * kLanes), even[v]);
+                odd[v] = _mm512_fmadd_ps(w1, _mm512_maskz_loadu_ps(lanes[v], rows[c + 1] + x + v * kLanes),
+                                         odd[v]);
+            }
+        }
+        if (c < count) {
+            const __m512 w0 = _mm512_set1_ps(weights[c * weightStride]);
+#pragma GCC unroll 4
+            for (int v = 0; v < kVectors; ++v)
+                even[v] =
+                    _mm512_fmadd_ps(w0, _mm512_maskz_loadu_ps(lanes[v], rows[c] + x + v * kLanes), even[v]);
+        }
+        const __m512 factor = _mm512_set1_ps(scale);
+#pragma GCC unroll 4
+        for (int v = 0; v < kVectors; ++v) {
+            if (lanes[v] == 0) break;
+            const __m512 total = _mm512_mul_ps(_mm512_add_ps(even[v], odd[v]), factor);
+            if (stream)
+                _mm512_stream_ps(out + x + v * kLanes, total);
+            else
+                _mm512_mask_storeu_ps(out + x + v * kLanes, lanes[v], total);
+        }
+    }
+}
+
+// Rows ahead of the one computing whose far K and V rows a row group requests into L1.
+constexpr int kFarAhead = 4;
+// Keys within this many positions of their query are its neighbours' band too: the hardware prefetcher
+// streams them, and requesting them as well only took the miss buffers that the far rows need.
+constexpr std::int64_t kNear = 16;
+
+// The K and V rows of row r's columns further than kNear from the row (random keys, global columns).
+[[gnu::always_inline]] inline void requestFarRows(const RowGroup& group, int r) {
+    if (r >= group.rows) return;
+    const ColumnRows& keys = group.keys[r];
+    const ColumnRows& values = group.values[r];
+    const std::int64_t i = group.positions[r];
+    for (std::int64_t c = 0; c < group.counts[r]; ++c) {
+        const std::int64_t j = keys.columns[c];
+        if (j > i - kNear && j < i + kNear) continue;
+        prefetchRow<false, 3>(keys.base + j * keys.stride, keys.stride);
+        prefetchRow<false, 3>(values.base + j * values.stride, values.stride);
+    }
+}
+
+template <int Vectors>
+void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, float scale, std::int64_t depth,
+                        std::int64_t keys, float* scoresT, float* scratch) {
+    const std::int64_t padded = (depth + kLanes - 1) / kLanes * kLanes;
+    float* query = scratch + kLanes * keys;
+    const __m512 factor = _mm512_set1_ps(scale);
+    const __m512 masked = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+    for (int r = 0; r < kLanes; ++r) {
+        if (r + kFarAhead < kLanes)
+            requestFarRows(group, r + kFarAhead);
+        else if (next)
+            requestFarRows(*next, r + kFarAhead - kLanes);
+        float* row = scratch + r * keys;
+        std::int64_t count = 0;
+        if (r < group.rows) {
+            // The scaled query as loadQueries writes it (q·scale rounded to float), zero past depth.
+            for (std::int64_t p = 0; p < padded; p += kLanes)
+                _mm512_store_ps(query + p, _mm512_mul_ps(_mm512_maskz_loadu_ps(firstLanes(depth - p),
+                                                                               group.queries[r] + p),
+                                                         factor));
+            count = group.counts[r];
+            dotsOfDepth<Vectors>(query, ColumnList{group.keys[r]}, count, depth, row);
+        }
+        for (std::int64_t c = count / kLanes * kLanes; c < keys; c += kLanes) {
+            const __mmask16 kept = c < count ? firstLanes(count - c) : __mmask16(0);
+            _mm512_storeu_ps(row + c, _mm512_mask_mov_ps(masked, kept, _mm512_loadu_ps(row + c)));
+        }
+    }
+    for (std::int64_t c = 0; c < keys; c += kLanes)
+        transpose16(scratch + c, keys, scoresT + c * kQueryBlock, kQueryBlock);
+}
+
+} // namespace
+
+void rowGroupScores(const RowGroup& group, const RowGroup* next, float scale, std::int64_t depth,
+                    std::int64_t keys, float* scoresT, float* scratch) {
+    switch (depth) {
+    case 2 * kLanes:
+        groupScoresOfDepth<2>(group, next, scale, depth, keys, scoresT, scratch);
+        break;
+    case 4 * kLanes:
+        groupScoresOfDepth<4>(group, next, scale, depth, keys, scoresT, scratch);
+        break;
+    case 8 * kLanes:
+        groupScoresOfDepth<8>(group, next, scale, depth, keys, scoresT, scratch);
+        break;
+    default:
+        groupScoresOfDepth<0>(group, next, scale, depth, keys, scoresT, scratch);
+        break;
+    }
+}
+
+namespace {
+
+// weightedValues for rows of exactly Vectors·kLanes floats: unmasked and unrolled.
+template <int Vectors>
+void valuesOfWidth(const float* weights, const ColumnRows& values, std::int64_t count, float scale,
+                   float* out, bool stream) {
+    const ColumnList rows{values};
+    __m512 even[Vectors], odd[Vectors];
+#pragma GCC unroll 8
+    for (int v = 0; v < Vectors; ++v)
+        even[v] = odd[v] = _mm512_setzero_ps();
+    std::int64_t c = 0;
+    for (; c + 1 < count; c += 2) {
+        const __m512 w0 = _mm512_set1_ps(weights[c * kQueryBlock]),
+                     w1 = _mm512_set1_ps(weights[(c + 1) * kQueryBlock]);
+        const float* row0 = rows[c];
+        const float* row1 = rows[c + 1];
+#pragma GCC unroll 8
+        for (int v = 0; v < Vectors; ++v) {
+            even[v] = _mm512_fmadd_ps(w0, _mm512_loadu_ps(row0 + v * kLanes), even[v]);
+            odd[v] = _mm512_fmadd_ps(w1, _mm512_loadu_ps(row1 + v * kLanes), odd[v]);
+        }
+    }
+    if (c < count) {
+        const __m512 w0 = _mm512_set1_ps(weights[c * kQueryBlock]);
+        const float* row0 = rows[c];
+#pragma GCC unroll 8
+        for (int v = 0; v < Vectors; ++v)
+            even[v] = _mm512_fmadd_ps(w0, _mm512_loadu_ps(row0 + v * kLanes), even[v]);
+    }
+    const __m512 factor = _mm512_set1_ps(scale);
+#pragma GCC unroll 8
+    for (int v = 0; v < Vectors; ++v) {
+        const __m512 total = _mm512_mul_ps(_mm512_add_ps(even[v], odd[v]), factor);
+        if (stream)
+            _mm512_stream_ps(out + v * kLanes, total);
+        else
+            _mm512_storeu_ps(out + v * kLanes, total);
+    }
+}
+
+template <int Vectors>
+void groupValuesOfWidth(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
+                        bool stream) {
+    for (int r = 0; r < group.rows; ++r) {
+        if constexpr (Vectors > 0)
+            valuesOfWidth<Vectors>(weightsT + r, group.values[r], group.counts[r], norms[r], group.outputs[r],
+                                   stream);
+        else
+            weightedValues(weightsT + r, kQueryBlock, group.values[r], group.counts[r], dv, norms[r],
+                           group.outputs[r], stream);
+    }
+}
+
+} // namespace
+
+void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
+                    bool stream) {
+    switch (dv) {
+    case 2 * kLanes:
+        groupValuesOfWidth<2>(group, weightsT, norms, dv, stream);
+        break;
+    case 4 * kLanes:
+        groupValuesOfWidth<4>(group, weightsT, norms, dv, stream);
+        break;
+    case 8 * kLanes:
+        groupValuesOfWidth<8>(group, weightsT, norms, dv, stream);
+        break;
+    default:
+        groupValuesOfWidth<0>(group, weightsT, norms, dv, stream);
+        break;
+    }
+}
+
+#else // portable fallback
+
+namespace {
+
+void weightedValues(const float* weights, std::int64_t weightStride, const ColumnRows& values,
+                    std::int64_t count, std::int64_t dv, float scale, float* out, bool) {
+    for (std::int64_t e = 0; e < dv; ++e) {
+        float sum = 0;
+        for (std::int64_t c = 0; c < count; ++c)
+            sum += weights[c * weightStride] * values.base[values.columns[c] * values.stride + e];
+        out[e] = sum * scale;
+    }
+}
+
+} // namespace
+
+void rowGroupScores(const RowGroup& group, const RowGroup*, float scale, std::int64_t depth,
+                    std::int64_t keys, float* scoresT, float* scratch) {
+    const std::int64_t padded = (depth + kLanes - 1) / kLanes * kLanes;
+    float* query = scratch + kLanes * keys;
+    for (int r = 0; r < kLanes; ++r) {
+        std::int64_t count = 0;
+        if (r < group.rows) {
+            scaledCopy(group.queries[r], depth, scale, query, padded);
+            count = group.counts[r];
+            columnDots(query, group.keys[r], count, depth, scratch + r * keys);
+        }
+        for (std::int64_t c = count; c < keys; ++c)
+            scratch[r * keys + c] = -std::numeric_limits<float>::infinity();
+    }
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int r = 0; r < kLanes; ++r)
+            scoresT[c * kQueryBlock + r] = scratch[r * keys + c];
+}
+
+void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
+                    bool stream) {
+    for (int r = 0; r < group.rows; ++r)
+        weightedValues(weightsT + r, kQueryBlock, group.values[r], group.counts[r], dv, norms[r],
+                       group.outputs[r], stream);
+}
+
+#endif
+
+} // namespace attnlab::tile
