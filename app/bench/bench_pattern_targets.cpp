@@ -79,9 +79,11 @@ Curve measureCurve(const PatternCase& pattern, bool causal, const BenchSettings&
     Curve curve;
     curve.pattern = &pattern;
     for (const std::int64_t n : kSweep) {
-        const bool large = n >= 8192; // a few long runs; small n get repeats enough for a stable median
+        // Repeats until half a second is spent (a pattern's tens of milliseconds at n = 16,384 get a median of
+        // a dozen runs or more, where two runs left the ratio to one slow repeat), and at least two or three.
+        const bool large = n >= 8192;
         curve.points.push_back(timeAttention(pattern.variant, n, causal, pattern.overrides, settings.threads, large ? 2 : 3,
-                                             pointBudget(settings, large ? 0.0 : 0.2)));
+                                             pointBudget(settings, large ? 0.5 : 0.2)));
     }
     return curve;
 }
