@@ -51,9 +51,22 @@ std::vector<ColumnRange> positionRanges(const std::vector<std::int64_t>& columns
     return rangesOfColumns(positions);
 }
 
+// Rows [0, n) shuffled and cut into random segments (so some blocks have only a few rows).
+PlanRowOrder shuffledRows(std::int64_t n, std::mt19937_64& random) {
+    PlanRowOrder shuffled;
+    shuffled.rows.resize(static_cast<std::size_t>(n));
+    std::iota(shuffled.rows.begin(), shuffled.rows.end(), 0);
+    std::shuffle(shuffled.rows.begin(), shuffled.rows.end(), random);
+    for (std::int64_t end = 0; end < n;) {
+        end = std::min<std::int64_t>(n, end + 1 + static_cast<std::int64_t>(random() % 90));
+        shuffled.segmentEnds.push_back(end);
+    }
+    return shuffled;
+}
+
 // The pattern split over two passes: pass 1 takes every row's columns with a random draw, some in
 // shared pieces and some in row-wise pieces, rows and columns in shuffled orders cut into random
-// segments (so some blocks have only a few rows); pass 2 the rest in natural order.
+// segments (shuffledRows); pass 2 the rest in natural order.
 std::shared_ptr<const BlockPlan> splitPlan(const Pattern& pattern, std::mt19937_64& random) {
     const std::int64_t n = pattern.size();
     std::vector<std::vector<std::int64_t>> first(static_cast<std::size_t>(n)), second(static_cast<std::size_t>(n));
@@ -68,14 +81,7 @@ std::shared_ptr<const BlockPlan> splitPlan(const Pattern& pattern, std::mt19937_
                 (draw == 0 ? first : draw == 1 ? second : rowWise)[static_cast<std::size_t>(i)].push_back(j);
             }
     }
-    PlanRowOrder shuffled;
-    shuffled.rows.resize(static_cast<std::size_t>(n));
-    std::iota(shuffled.rows.begin(), shuffled.rows.end(), 0);
-    std::shuffle(shuffled.rows.begin(), shuffled.rows.end(), random);
-    for (std::int64_t end = 0; end < n;) {
-        end = std::min<std::int64_t>(n, end + 1 + static_cast<std::int64_t>(random() % 90));
-        shuffled.segmentEnds.push_back(end);
-    }
+    const PlanRowOrder shuffled = shuffledRows(n, random);
     std::vector<std::int64_t> columnOrder = shuffled.rows, position(static_cast<std::size_t>(n));
     std::shuffle(columnOrder.begin(), columnOrder.end(), random);
     for (std::int64_t p = 0; p < n; ++p) position[static_cast<std::size_t>(columnOrder[static_cast<std::size_t>(p)])] = p;
@@ -106,19 +112,12 @@ std::shared_ptr<const BlockPlan> splitPlan(const Pattern& pattern, std::mt19937_
     return plan;
 }
 
-// The pattern as one pass of row-wise pieces only, rows shuffled and cut into random segments: the block
+// The pattern as one pass of row-wise pieces only, rows as shuffledRows orders them: the block
 // kernel streams a block whose single row-wise piece starts and finishes its rows (rows of up to
 // kPlanKeyBlock columns), and runs longer rows, which need two pieces, the buffered way.
 std::shared_ptr<const BlockPlan> rowWisePlan(const Pattern& pattern, std::mt19937_64& random) {
     const std::int64_t n = pattern.size();
-    PlanRowOrder shuffled;
-    shuffled.rows.resize(static_cast<std::size_t>(n));
-    std::iota(shuffled.rows.begin(), shuffled.rows.end(), 0);
-    std::shuffle(shuffled.rows.begin(), shuffled.rows.end(), random);
-    for (std::int64_t end = 0; end < n;) {
-        end = std::min<std::int64_t>(n, end + 1 + static_cast<std::int64_t>(random() % 90));
-        shuffled.segmentEnds.push_back(end);
-    }
+    const PlanRowOrder shuffled = shuffledRows(n, random);
     auto plan = std::make_shared<BlockPlan>();
     plan->n = n;
     PassSpec pass;

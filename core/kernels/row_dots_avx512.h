@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace attnlab::tile::avx512 {
 
@@ -130,22 +131,29 @@ template <int Vectors, typename Keys>
     }
 }
 
-template <typename Keys>
-inline void dots(const float* query, Keys keys, std::int64_t count, std::int64_t depth, float* scores) {
-    switch (depth) {
+// Calls run(std::integral_constant<int, V>{}) with V = width / kLanes where the kernels unroll that width
+// (2, 4 or 8 vectors), else V = 0 (any width, with lane masks).
+template <typename Run> [[gnu::always_inline]] inline void withUnrolledWidth(std::int64_t width, Run&& run) {
+    switch (width) {
     case 2 * kLanes:
-        dotsOfDepth<2>(query, keys, count, depth, scores);
+        run(std::integral_constant<int, 2>{});
         break;
     case 4 * kLanes:
-        dotsOfDepth<4>(query, keys, count, depth, scores);
+        run(std::integral_constant<int, 4>{});
         break;
     case 8 * kLanes:
-        dotsOfDepth<8>(query, keys, count, depth, scores);
+        run(std::integral_constant<int, 8>{});
         break;
     default:
-        dotsOfDepth<0>(query, keys, count, depth, scores);
+        run(std::integral_constant<int, 0>{});
         break;
     }
+}
+
+template <typename Keys>
+inline void dots(const float* query, Keys keys, std::int64_t count, std::int64_t depth, float* scores) {
+    withUnrolledWidth(depth,
+                      [&](auto vectors) { dotsOfDepth<vectors()>(query, keys, count, depth, scores); });
 }
 
 } // namespace attnlab::tile::avx512

@@ -116,20 +116,9 @@ void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, float scale
 
 void rowGroupScores(const RowGroup& group, const RowGroup* next, float scale, std::int64_t depth,
                     std::int64_t keys, float* scoresT, float* scratch) {
-    switch (depth) {
-    case 2 * kLanes:
-        groupScoresOfDepth<2>(group, next, scale, depth, keys, scoresT, scratch);
-        break;
-    case 4 * kLanes:
-        groupScoresOfDepth<4>(group, next, scale, depth, keys, scoresT, scratch);
-        break;
-    case 8 * kLanes:
-        groupScoresOfDepth<8>(group, next, scale, depth, keys, scoresT, scratch);
-        break;
-    default:
-        groupScoresOfDepth<0>(group, next, scale, depth, keys, scoresT, scratch);
-        break;
-    }
+    withUnrolledWidth(depth, [&](auto vectors) {
+        groupScoresOfDepth<vectors()>(group, next, scale, depth, keys, scoresT, scratch);
+    });
 }
 
 namespace {
@@ -190,20 +179,8 @@ void groupValuesOfWidth(const RowGroup& group, const float* weightsT, const floa
 
 void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
                     bool stream) {
-    switch (dv) {
-    case 2 * kLanes:
-        groupValuesOfWidth<2>(group, weightsT, norms, dv, stream);
-        break;
-    case 4 * kLanes:
-        groupValuesOfWidth<4>(group, weightsT, norms, dv, stream);
-        break;
-    case 8 * kLanes:
-        groupValuesOfWidth<8>(group, weightsT, norms, dv, stream);
-        break;
-    default:
-        groupValuesOfWidth<0>(group, weightsT, norms, dv, stream);
-        break;
-    }
+    withUnrolledWidth(
+        dv, [&](auto vectors) { groupValuesOfWidth<vectors()>(group, weightsT, norms, dv, stream); });
 }
 
 #else // portable fallback
