@@ -80,6 +80,34 @@ constexpr std::int64_t kNear = 16;
     }
 }
 
+// The newest of row r's near columns (its window's last key, the K and V row no earlier row read), or −1.
+[[gnu::always_inline]] inline std::int64_t newestNearColumn(const RowGroup& group, int r) {
+    const std::int64_t i = group.positions[r];
+    for (std::int64_t c = group.counts[r] - 1; c >= 0; --c) {
+        const std::int64_t j = group.keys[r].columns[c];
+        if (j < i + kNear) return j > i - kNear ? j : -1;
+    }
+    return -1;
+}
+
+// The rows a group streams through, requested ahead: while row r of a group computes its scores, the V row
+// its window adds (read by the group's values a moment later), and row r of the next group's query and
+// newest K row. The hardware prefetcher, seeing each stream in bursts of 16 rows, ran behind: one key per
+// row took 5.1 ms at n = 16,384, h = 12 instead of 3.8, bigbird causal 11.2 instead of 9.2.
+[[gnu::always_inline]] inline void requestStreamRows(const RowGroup& group, const RowGroup* next, int r,
+                                                     std::int64_t depth) {
+    if (r < group.rows) {
+        const std::int64_t j = newestNearColumn(group, r);
+        const ColumnRows& values = group.values[r];
+        if (j >= 0) prefetchRow<false, 3>(values.base + j * values.stride, values.stride);
+    }
+    if (next && r < next->rows) {
+        prefetchRow<false, 3>(next->queries[r], depth);
+        const std::int64_t j = newestNearColumn(*next, r);
+        if (j >= 0) prefetchRow<false, 3>(next->keys[r].base + j * next->keys[r].stride, depth);
+    }
+}
+
 template <int Vectors>
 void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, float scale, std::int64_t depth,
                         std::int64_t keys, float* scoresT, float* scratch) {
@@ -92,6 +120,7 @@ void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, float scale
             requestFarRows(group, r + kFarAhead);
         else if (next)
             requestFarRows(*next, r + kFarAhead - kLanes);
+        requestStreamRows(group, next, r, depth);
         float* row = scratch + r * keys;
         std::int64_t count = 0;
         if (r < group.rows) {

@@ -28,7 +28,8 @@ struct RowGroup {
 // group.rows; keys is a multiple of kLanes. scratch holds kLanes·keys floats of row scores, then kLanes
 // scaled queries of depth rounded up to whole vectors. While a row computes, the K and V rows that a row a
 // few places on (in `next` past the group's end; next may be null) reads far from its own position are
-// requested into L1: random keys and global columns, whose misses no hardware prefetcher foresees.
+// requested into L1: random keys and global columns, whose misses no hardware prefetcher foresees; so are
+// the rows the group streams through (each row's newest V row, the next group's queries and newest K rows).
 void rowGroupScores(const RowGroup& group, const RowGroup* next, float scale, std::int64_t depth,
                     std::int64_t keys, float* scoresT, float* scratch);
 
