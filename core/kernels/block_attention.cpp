@@ -54,11 +54,36 @@ bool streamsOutput(const BlockJob& job) {
     }
 }
 
+// The consecutive key columns a block's shared pieces sweep, as one range from the lowest to the highest
+// (empty when it has none).
+ColumnRange consecutiveSweep(const BlockPlan& plan, const PlanBlock& block) {
+    ColumnRange sweep{0, 0};
+    for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+        const PlanPiece& piece = plan.pieces[static_cast<std::size_t>(p)];
+        if (!piece.consecutive || piece.rowWise || piece.count == 0) continue;
+        const ColumnRange range{piece.first, piece.first + piece.count};
+        sweep = sweep.end > sweep.begin ? ColumnRange{std::min(sweep.begin, range.begin), std::max(sweep.end, range.end)}
+                                        : range;
+    }
+    return sweep;
+}
+
+// Consecutive key columns of the next block that this block does not sweep, whose K and V rows are queued:
+// chunk 11–13% faster. Longer runs of new keys (a block in another part of a long sweep) are left to the
+// hardware prefetcher, so that the rest of the queue, requested in one burst at the block's end, stays short.
+constexpr std::int64_t kQueuedNewKeys = 128;
+
+void queueLines(const BlockJob& job, std::int64_t j, std::vector<const char*>& lines) {
+    tile::queueLines(lines, job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
+    tile::queueLines(lines, job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+}
+
 // The next block of the plan (usually this thread's: blocks are handed out in runs) has its first lines
 // queued for L2, to be requested while this block's tiles run: its Q rows (consecutive ones too, which the
 // hardware prefetcher would only start on once the block reads them), its output rows when it resumes,
-// and the K and V rows of its gathered pieces (residue classes, hash buckets). Requested in one burst at
-// the block's start instead, they stalled it on the few miss buffers (chunk and xl 6–12% slower).
+// the K and V rows of its gathered pieces (residue classes, hash buckets) and of the consecutive keys it
+// sweeps that this block does not (the next chunk, the keys a sliding window adds). Requested in one burst
+// at the block's start instead, they stalled it on the few miss buffers (chunk and xl 6–12% slower).
 void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
     std::vector<const char*>& lines = ws.prefetchLines;
     lines.clear();
@@ -69,13 +94,21 @@ void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
             tile::queueLines(lines, job.inputs->q->row(job.head, row), job.inputs->q->cols);
             if (block.resume) tile::queueLines(lines, job.out->row(job.head, row), job.out->cols);
         }
+        const ColumnRange swept = consecutiveSweep(*job.plan, *job.block);
+        std::int64_t newKeys = kQueuedNewKeys;
+        auto queueNew = [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t j = begin; j < end && newKeys > 0; ++j, --newKeys) queueLines(job, j, lines);
+        };
         for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
             const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
-            for (std::int64_t c = 0; c < piece.count && !piece.consecutive && !piece.rowWise; ++c) {
-                const std::int64_t j = job.plan->column(piece, c);
-                tile::queueLines(lines, job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
-                tile::queueLines(lines, job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+            if (piece.rowWise) continue;
+            if (piece.consecutive) {
+                const std::int64_t end = piece.first + piece.count;
+                queueNew(piece.first, std::min(end, swept.begin));
+                queueNew(std::max(piece.first, swept.end), end);
+                continue;
             }
+            for (std::int64_t c = 0; c < piece.count; ++c) queueLines(job, job.plan->column(piece, c), lines);
         }
     }
     ws.prefetchQueue = {lines.data(), lines.data() + lines.size()};
