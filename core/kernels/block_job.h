@@ -58,6 +58,14 @@ struct BlockJob {
 
 using tile::prefetchRow;
 
+// Whether one head's K and V (what its blocks sweep) fit a core's L2 (2 MiB here), so that requesting
+// their rows ahead only costs time.
+inline bool keysStayCached(const BlockJob& job) {
+    constexpr double kCachedBytes = 2 << 20;
+    return static_cast<double>(job.inputs->k->rows) * static_cast<double>(job.inputs->k->cols + job.inputs->v->cols) *
+               sizeof(float) <= kCachedBytes;
+}
+
 // log2(e) · scale for softmax (scores in log2 units), 1 for relu².
 float queryScale(const MaskedScoring& scoring);
 
