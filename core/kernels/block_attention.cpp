@@ -69,11 +69,13 @@ ColumnRange consecutiveSweep(const BlockPlan& plan, const PlanBlock& block) {
 }
 
 // Consecutive key columns of the next block that this block does not sweep, whose K and V rows are queued
-// unless the head's K and V stay cached (at n = 1024 the requests made causal chunk 10% slower): at
-// n = 16,384 chunk 12–15% faster. Longer runs of new keys (a block in another part of a long sweep) are
-// left to the hardware prefetcher, so that the rest of the queue, requested in one burst at the block's
-// end, stays short.
+// unless one head's K and V take at most kCachedKeyBytes (half of a core's L2 here; at n = 1024 the
+// requests made causal chunk 10% slower, at n = 2048 … 4096 they make chunk, longformer and strided
+// 5–20% faster): at n = 16,384 chunk 12–15% faster. Longer runs of new keys (a block in another part of
+// a long sweep) are left to the hardware prefetcher, so that the rest of the queue, requested in one
+// burst at the block's end, stays short.
 constexpr std::int64_t kQueuedNewKeys = 128;
+constexpr double kCachedKeyBytes = 512 << 10;
 
 void queueLines(const BlockJob& job, std::int64_t j, std::vector<const char*>& lines) {
     tile::queueLines(lines, job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
@@ -97,7 +99,7 @@ void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
             if (block.resume) tile::queueLines(lines, job.out->row(job.head, row), job.out->cols);
         }
         const ColumnRange swept = consecutiveSweep(*job.plan, *job.block);
-        std::int64_t newKeys = keysStayCached(job) ? 0 : kQueuedNewKeys;
+        std::int64_t newKeys = headKeysWithin(job, kCachedKeyBytes) ? 0 : kQueuedNewKeys;
         auto queueNew = [&](std::int64_t begin, std::int64_t end) {
             for (std::int64_t j = begin; j < end && newKeys > 0; ++j, --newKeys) queueLines(job, j, lines);
         };

@@ -58,12 +58,11 @@ struct BlockJob {
 
 using tile::prefetchRow;
 
-// Whether one head's K and V (what its blocks sweep) fit a core's L2 (2 MiB here), so that requesting
-// their rows ahead only costs time.
-inline bool keysStayCached(const BlockJob& job) {
-    constexpr double kCachedBytes = 2 << 20;
+// Whether one head's K and V (what its blocks sweep) take at most `bytes`: small enough, they stay in a
+// core's caches from block to block, and requesting their rows ahead only costs time.
+inline bool headKeysWithin(const BlockJob& job, double bytes) {
     return static_cast<double>(job.inputs->k->rows) * static_cast<double>(job.inputs->k->cols + job.inputs->v->cols) *
-               sizeof(float) <= kCachedBytes;
+               sizeof(float) <= bytes;
 }
 
 // log2(e) · scale for softmax (scores in log2 units), 1 for relu².

@@ -51,9 +51,10 @@ std::int64_t rowWiseCount(const BlockJob& job, const PlanPiece& piece, std::int6
 // A row-wise piece's random keys sit where no neighbouring row reads, so their cache misses, not the
 // few dot products, bound the piece: while row r computes, the K rows of row r + kPrefetchAhead are
 // requested into L1 and row r's V rows into L2 for the value pass that follows the scores. Inlined for
-// the reason prefetchRow is. When one head's K and V stay cached (keysStayCached) the requests only
-// cost time (a sixth of the piece's at n = 1024): they are left out.
+// the reason prefetchRow is. When one head's K and V take 2 MiB or less the requests only cost time (a
+// sixth of the piece's at n = 1024, 3–6% of bigbird's at n = 4096): they are left out.
 constexpr std::int64_t kPrefetchAhead = 4;
+constexpr double kRequestedKeyBytes = 2 << 20;
 // Without tiles to request the next block's queued lines (block_job.h), each row takes a few of them:
 // a block's Q rows are 4 lines each (d = 64). 8% less time for a bigbird window alone, 2–3% with its
 // random keys; requested all at the block's end they stalled it.
@@ -128,7 +129,7 @@ void attendRowWisePiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
     float* scores = ws.scores.data();
     const std::int64_t d = job.inputs->q->cols;
     pointRowWiseRows(job, piece, ws);
-    const bool prefetch = !keysStayCached(job);
+    const bool prefetch = !headKeysWithin(job, kRequestedKeyBytes);
     for (std::int64_t r = 0; r < kPrefetchAhead && prefetch; ++r) prefetchRows<3>(job, piece, ws.keyRows, d, r);
     for (std::int64_t r = 0; r < job.width(); ++r) {
         if (prefetch) {
