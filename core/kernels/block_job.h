@@ -65,6 +65,15 @@ inline bool headKeysWithin(const BlockJob& job, double bytes) {
                sizeof(float) <= bytes;
 }
 
+// Queues the first lines of block `next` of the plan (usually this thread's own next block: blocks are
+// handed out in runs) into ws.prefetchQueue, for L2, to be requested while this block's tiles run: its Q
+// rows (consecutive ones too, which the hardware prefetcher would only start on once the block reads
+// them), its output rows when it resumes, the K and V rows of its gathered pieces (residue classes, hash
+// buckets) and of the consecutive keys it sweeps that this block does not (the next chunk, the keys a
+// sliding window adds). Requested in one burst at the block's start instead, they stalled it on the few
+// miss buffers (chunk and xl 6–12% slower).
+void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws);
+
 // log2(e) · scale for softmax (scores in log2 units), 1 for relu².
 float queryScale(const MaskedScoring& scoring);
 
