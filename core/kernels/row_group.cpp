@@ -12,54 +12,6 @@ using namespace avx512;
 
 namespace {
 
-// out[0, dv) = scale · Σ_{c<count} weights[c·weightStride] · values row c [0, dv), out's earlier contents
-// unread; with `stream`, stored with non-temporal stores (then out is 64-byte aligned and dv a multiple of
-// 16).
-void weightedValues(const float* weights, std::int64_t weightStride, const ColumnRows& values,
-                    std::int64_t count, std::int64_t dv, float scale, float* out, bool stream) {
-    constexpr int kVectors = 4;
-    const ColumnList rows{values};
-    for (std::int64_t x = 0; x < dv; x += kVectors * kLanes) {
-        __mmask16 lanes[kVectors];
-        // Two sets of sums over alternate keys: each chain of fused multiply-adds is half as long.
-        __m512 even[kVectors], odd[kVectors];
-#pragma GCC unroll 4
-        for (int v = 0; v < kVectors; ++v) {
-            lanes[v] = firstLanes(std::max<std::int64_t>(0, dv - x - v * kLanes));
-            even[v] = odd[v] = _mm512_setzero_ps();
-        }
-        std::int64_t c = 0;
-        for (; c + 1 < count; c += 2) {
-            const __m512 w0 = _mm512_set1_ps(weights[c * weightStride]),
-                         w1 = _mm512_set1_ps(weights[(c + 1) * weightStride]);
-#pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v) {
-                even[v] =
-                    _mm512_fmadd_ps(w0, _mm512_maskz_loadu_ps(lanes[v], rows[c] + x + v * kLanes), even[v]);
-                odd[v] = _mm512_fmadd_ps(w1, _mm512_maskz_loadu_ps(lanes[v], rows[c + 1] + x + v * kLanes),
-                                         odd[v]);
-            }
-        }
-        if (c < count) {
-            const __m512 w0 = _mm512_set1_ps(weights[c * weightStride]);
-#pragma GCC unroll 4
-            for (int v = 0; v < kVectors; ++v)
-                even[v] =
-                    _mm512_fmadd_ps(w0, _mm512_maskz_loadu_ps(lanes[v], rows[c] + x + v * kLanes), even[v]);
-        }
-        const __m512 factor = _mm512_set1_ps(scale);
-#pragma GCC unroll 4
-        for (int v = 0; v < kVectors; ++v) {
-            if (lanes[v] == 0) break;
-            const __m512 total = _mm512_mul_ps(_mm512_add_ps(even[v], odd[v]), factor);
-            if (stream)
-                _mm512_stream_ps(out + x + v * kLanes, total);
-            else
-                _mm512_mask_storeu_ps(out + x + v * kLanes, lanes[v], total);
-        }
-    }
-}
-
 // Rows ahead of the one computing whose far K and V rows a row group requests into L1.
 constexpr int kFarAhead = 4;
 // Keys within this many positions of their query are its neighbours' band too: the hardware prefetcher
@@ -152,55 +104,58 @@ void rowGroupScores(const RowGroup& group, const RowGroup* next, float scale, st
 
 namespace {
 
-// weightedValues for rows of exactly Vectors·kLanes floats: unmasked and unrolled.
+// out[0, dv) = scale · Σ_{c<count} weights[c·kQueryBlock] · values row c [0, dv), out's earlier contents
+// unread; with `stream`, stored with non-temporal stores (then out is 64-byte aligned and dv a multiple of
+// 16). With Vectors > 0, dv is exactly Vectors·kLanes: unrolled, without lane masks; with 0, any dv, 4
+// vectors at a time.
 template <int Vectors>
-void valuesOfWidth(const float* weights, const ColumnRows& values, std::int64_t count, float scale,
-                   float* out, bool stream) {
+void weightedValues(const float* weights, const ColumnRows& values, std::int64_t count, std::int64_t dv,
+                    float scale, float* out, bool stream) {
+    constexpr int kVectors = Vectors > 0 ? Vectors : 4;
     const ColumnList rows{values};
-    __m512 even[Vectors], odd[Vectors];
+    auto load = [](__mmask16 lanes, const float* from) {
+        if constexpr (Vectors > 0) return _mm512_loadu_ps(from);
+        else return _mm512_maskz_loadu_ps(lanes, from);
+    };
+    for (std::int64_t x = 0; x < dv; x += kVectors * kLanes) {
+        __mmask16 lanes[kVectors];
+        // Two sets of sums over alternate keys: each chain of fused multiply-adds is half as long.
+        __m512 even[kVectors], odd[kVectors];
 #pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v)
-        even[v] = odd[v] = _mm512_setzero_ps();
-    std::int64_t c = 0;
-    for (; c + 1 < count; c += 2) {
-        const __m512 w0 = _mm512_set1_ps(weights[c * kQueryBlock]),
-                     w1 = _mm512_set1_ps(weights[(c + 1) * kQueryBlock]);
-        const float* row0 = rows[c];
-        const float* row1 = rows[c + 1];
-#pragma GCC unroll 8
-        for (int v = 0; v < Vectors; ++v) {
-            even[v] = _mm512_fmadd_ps(w0, _mm512_loadu_ps(row0 + v * kLanes), even[v]);
-            odd[v] = _mm512_fmadd_ps(w1, _mm512_loadu_ps(row1 + v * kLanes), odd[v]);
+        for (int v = 0; v < kVectors; ++v) {
+            lanes[v] = Vectors > 0 ? __mmask16(0xFFFF) : firstLanes(std::max<std::int64_t>(0, dv - x - v * kLanes));
+            even[v] = odd[v] = _mm512_setzero_ps();
         }
-    }
-    if (c < count) {
-        const __m512 w0 = _mm512_set1_ps(weights[c * kQueryBlock]);
-        const float* row0 = rows[c];
+        std::int64_t c = 0;
+        for (; c + 1 < count; c += 2) {
+            const __m512 w0 = _mm512_set1_ps(weights[c * kQueryBlock]),
+                         w1 = _mm512_set1_ps(weights[(c + 1) * kQueryBlock]);
+            const float* row0 = rows[c] + x;
+            const float* row1 = rows[c + 1] + x;
 #pragma GCC unroll 8
-        for (int v = 0; v < Vectors; ++v)
-            even[v] = _mm512_fmadd_ps(w0, _mm512_loadu_ps(row0 + v * kLanes), even[v]);
-    }
-    const __m512 factor = _mm512_set1_ps(scale);
+            for (int v = 0; v < kVectors; ++v) {
+                even[v] = _mm512_fmadd_ps(w0, load(lanes[v], row0 + v * kLanes), even[v]);
+                odd[v] = _mm512_fmadd_ps(w1, load(lanes[v], row1 + v * kLanes), odd[v]);
+            }
+        }
+        if (c < count) {
+            const __m512 w0 = _mm512_set1_ps(weights[c * kQueryBlock]);
+            const float* row0 = rows[c] + x;
 #pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) {
-        const __m512 total = _mm512_mul_ps(_mm512_add_ps(even[v], odd[v]), factor);
-        if (stream)
-            _mm512_stream_ps(out + v * kLanes, total);
-        else
-            _mm512_storeu_ps(out + v * kLanes, total);
-    }
-}
-
-template <int Vectors>
-void groupValuesOfWidth(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
-                        bool stream) {
-    for (int r = 0; r < group.rows; ++r) {
-        if constexpr (Vectors > 0)
-            valuesOfWidth<Vectors>(weightsT + r, group.values[r], group.counts[r], norms[r], group.outputs[r],
-                                   stream);
-        else
-            weightedValues(weightsT + r, kQueryBlock, group.values[r], group.counts[r], dv, norms[r],
-                           group.outputs[r], stream);
+            for (int v = 0; v < kVectors; ++v) even[v] = _mm512_fmadd_ps(w0, load(lanes[v], row0 + v * kLanes), even[v]);
+        }
+        const __m512 factor = _mm512_set1_ps(scale);
+#pragma GCC unroll 8
+        for (int v = 0; v < kVectors; ++v) {
+            if (lanes[v] == 0) break;
+            const __m512 total = _mm512_mul_ps(_mm512_add_ps(even[v], odd[v]), factor);
+            if (stream)
+                _mm512_stream_ps(out + x + v * kLanes, total);
+            else if constexpr (Vectors > 0)
+                _mm512_storeu_ps(out + x + v * kLanes, total);
+            else
+                _mm512_mask_storeu_ps(out + x + v * kLanes, lanes[v], total);
+        }
     }
 }
 
@@ -208,25 +163,14 @@ void groupValuesOfWidth(const RowGroup& group, const float* weightsT, const floa
 
 void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
                     bool stream) {
-    withUnrolledWidth(
-        dv, [&](auto vectors) { groupValuesOfWidth<vectors()>(group, weightsT, norms, dv, stream); });
+    withUnrolledWidth(dv, [&](auto vectors) {
+        for (int r = 0; r < group.rows; ++r)
+            weightedValues<vectors()>(weightsT + r, group.values[r], group.counts[r], dv, norms[r], group.outputs[r],
+                                      stream);
+    });
 }
 
 #else // portable fallback
-
-namespace {
-
-void weightedValues(const float* weights, std::int64_t weightStride, const ColumnRows& values,
-                    std::int64_t count, std::int64_t dv, float scale, float* out, bool) {
-    for (std::int64_t e = 0; e < dv; ++e) {
-        float sum = 0;
-        for (std::int64_t c = 0; c < count; ++c)
-            sum += weights[c * weightStride] * values.base[values.columns[c] * values.stride + e];
-        out[e] = sum * scale;
-    }
-}
-
-} // namespace
 
 void rowGroupScores(const RowGroup& group, const RowGroup*, float scale, std::int64_t depth,
                     std::int64_t keys, float* scoresT, float* scratch) {
@@ -247,11 +191,16 @@ void rowGroupScores(const RowGroup& group, const RowGroup*, float scale, std::in
             scoresT[c * kQueryBlock + r] = scratch[r * keys + c];
 }
 
-void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
-                    bool stream) {
-    for (int r = 0; r < group.rows; ++r)
-        weightedValues(weightsT + r, kQueryBlock, group.values[r], group.counts[r], dv, norms[r],
-                       group.outputs[r], stream);
+void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv, bool) {
+    for (int r = 0; r < group.rows; ++r) {
+        const ColumnRows& values = group.values[r];
+        for (std::int64_t e = 0; e < dv; ++e) {
+            float sum = 0;
+            for (std::int64_t c = 0; c < group.counts[r]; ++c)
+                sum += weightsT[c * kQueryBlock + r] * values.base[values.columns[c] * values.stride + e];
+            group.outputs[r][e] = sum * norms[r];
+        }
+    }
 }
 
 #endif
