@@ -26,11 +26,12 @@ struct RowGroup {
 // S^T[c][r] (rows kQueryBlock floats apart) = (scale·q_r) · k_{r,c} for c < counts[r], the same sums as
 // rowDots over the scaled queries loadQueries makes; −inf for counts[r] ≤ c < keys and for rows past
 // group.rows; keys is a multiple of kLanes. scratch holds kLanes·keys floats of row scores, then kLanes
-// scaled queries of depth rounded up to whole vectors. While a row computes, the K and V rows that a row a
-// few places on (in `next` past the group's end; next may be null) reads far from its own position are
-// requested into L1: random keys and global columns, whose misses no hardware prefetcher foresees; so are
-// the rows the group streams through (each row's newest V row, the next group's queries and newest K rows).
-void rowGroupScores(const RowGroup& group, const RowGroup* next, float scale, std::int64_t depth,
+// scaled queries of depth rounded up to whole vectors. With requestAhead, while a row computes, the K and V
+// rows that a row a few places on (in `next` past the group's end; next may be null) reads far from its own
+// position are requested into L1: random keys and global columns, whose misses no hardware prefetcher
+// foresees; so are the rows the group streams through (each row's newest V row, the next group's queries
+// and newest K rows) and the plan's columns two groups on.
+void rowGroupScores(const RowGroup& group, const RowGroup* next, bool requestAhead, float scale, std::int64_t depth,
                     std::int64_t keys, float* scoresT, float* scratch);
 
 // outputs[r][0, dv) = norms[r] · Σ_c P^T[c][r] · v_{r,c} over the row's columns, P^T as rowGroupScores lays
