@@ -94,9 +94,11 @@ void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, bool reques
             count = group.counts[r];
             dotsOfDepth<Vectors>(query, ColumnList{group.keys[r]}, count, depth, row);
         }
+        // Only the lanes past the row's columns are stored: reading back the dot products' masked
+        // stores to blend them waited for the stores (9% of bigbird's time at n = 1024).
         for (std::int64_t c = count / kLanes * kLanes; c < keys; c += kLanes) {
             const __mmask16 kept = c < count ? firstLanes(count - c) : __mmask16(0);
-            _mm512_storeu_ps(row + c, _mm512_mask_mov_ps(masked, kept, _mm512_loadu_ps(row + c)));
+            _mm512_mask_storeu_ps(row + c, static_cast<__mmask16>(~kept), masked);
         }
     }
     for (std::int64_t c = 0; c < keys; c += kLanes)
