@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -127,11 +128,12 @@ TEST(BlockPlan, BigBirdPlansComputeLittleBeyondTheirPattern) {
 }
 
 TEST(BlockPlan, GenericPlansRunColumnsFewRowsSeeRowWise) {
-    // Columns that at most 8 rows of a block see go row-wise, when a block has 32 of them or more.
+    // Columns that at most 8 rows of a block see go row-wise, when a block has 32 of them or more. n is a
+    // multiple of every block height, so that no short last block keeps its few such columns shared.
     for (const auto& [expression, exact] : std::vector<std::pair<std::string, bool>>{
              {"diag", true}, {"band(3)", true}, {"random(3, 7)", true}, {"band(8)", false}, {"all", false}}) {
         SCOPED_TRACE(expression);
-        const auto pattern = std::make_unique<ExpressionPattern>(parseExpression(expression), 1000, false);
+        const auto pattern = std::make_unique<ExpressionPattern>(parseExpression(expression), 1024, false);
         const auto plan = genericBlockPlan(*pattern);
         EXPECT_EQ(planViolation(*plan, *pattern), "");
         bool rowWise = false;
@@ -140,6 +142,40 @@ TEST(BlockPlan, GenericPlansRunColumnsFewRowsSeeRowWise) {
         if (exact) {
             EXPECT_EQ(computedCells(*plan), static_cast<double>(pattern->nnz()));
         }
+    }
+}
+
+// Rows of at most 64 keys on average run in blocks of 32 rows, wider ones in blocks of 64 (a short last
+// block and the global rows' own blocks aside), in generic plans and in longformer's.
+TEST(BlockPlan, NarrowRowsRunInBlocksOf32) {
+    auto blockHeight = [](const BlockPlan& plan) {
+        std::int32_t rows = 0;
+        for (const PlanBlock& block : plan.blocks) rows = std::max(rows, block.rowCount);
+        return rows;
+    };
+    for (const auto& [expression, rows] : std::vector<std::pair<std::string, std::int32_t>>{
+             {"band(8) | global(0)", 32}, {"band(31)", 32}, {"band(40)", 64}, {"all", 64}}) {
+        SCOPED_TRACE(expression);
+        const auto pattern = std::make_unique<ExpressionPattern>(parseExpression(expression), 512, false);
+        const auto plan = genericBlockPlan(*pattern);
+        EXPECT_EQ(planViolation(*plan, *pattern), "");
+        EXPECT_EQ(blockHeight(*plan), rows);
+    }
+    const VariantInfo& longformer = requireVariant("longformer");
+    for (const auto& [window, causal, rows] : std::vector<std::tuple<std::string, bool, std::int32_t>>{
+             {"16", false, 32}, {"126", true, 32}, {"128", false, 64}, {"200", true, 64}}) {
+        ProblemShape shape;
+        shape.n = 512;
+        shape.d = shape.dv = 8;
+        shape.causal = causal;
+        const ParamSet params = prepareParams(longformer, shape, {{"window", window}, {"globals", "3"}});
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        SCOPED_TRACE("longformer window " + window + (causal ? " causal" : ""));
+        const auto plan = longformer.plan(request);
+        EXPECT_EQ(planViolation(*plan, *longformer.pattern(request)), "");
+        EXPECT_EQ(blockHeight(*plan), rows);
     }
 }
 

@@ -105,12 +105,17 @@ struct PassSpec {
     bool resume = false;
     bool finish = true;
     bool consecutiveOnly = false;
+    std::int64_t blockRows = kPlanQueryBlock; // rows per block within a segment, at most kPlanQueryBlock
 };
 void appendPass(BlockPlan& plan, const PassSpec& pass);
 
+// Rows per block (PassSpec::blockRows) for rows of meanKeys keys on average: fewer for narrow rows.
+std::int64_t blockRowsForRowKeys(double meanKeys);
+
 // The plan any pattern gets: one pass over rows in natural order, with rows much longer than the rest
 // (global tokens) moved to blocks of their own so that they do not make their neighbours' blocks
-// dense. `consecutiveOnly` as in PassSpec (and then the rows stay in natural order).
+// dense; rows per block by blockRowsForRowKeys. `consecutiveOnly` as in PassSpec (and then the rows stay
+// in natural order).
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly = false);
 
 // Residue-class order of [0, n) with period p: all i ≡ 0 (mod p) ascending, then i ≡ 1, …;

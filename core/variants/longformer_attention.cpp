@@ -128,6 +128,7 @@ std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
         PassSpec pass;
         pass.order = &order;
         pass.columnOrder = delta > 1 ? &classes.rows : nullptr;
+        pass.blockRows = blockRowsForRowKeys(static_cast<double>(causal ? radius + 1 : 2 * radius + 1));
         pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
             const std::int64_t last = causal ? i : n - 1;
             if (isGlobal(i)) { // every column ≤ last, class by class
