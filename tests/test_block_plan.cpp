@@ -182,6 +182,33 @@ TEST(BlockPlan, NarrowRowsRunInBlocksOf32) {
     }
 }
 
+// An undilated longformer window of at most 28 keys per row runs row-wise, every cell computed once;
+// wider windows keep shared pieces.
+TEST(BlockPlan, NarrowLongformerWindowsRunRowWise) {
+    const VariantInfo& longformer = requireVariant("longformer");
+    for (const auto& [window, causal, rowWise] : std::vector<std::tuple<std::string, bool, bool>>{
+             {"16", false, true}, {"16", true, true}, {"40", true, true}, {"40", false, false}, {"64", true, false}}) {
+        ProblemShape shape;
+        shape.n = 1024;
+        shape.d = shape.dv = 8;
+        shape.causal = causal;
+        const ParamSet params = prepareParams(longformer, shape, {{"window", window}, {"globals", "0,5"}});
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        SCOPED_TRACE("longformer window " + window + (causal ? " causal" : ""));
+        const auto plan = longformer.plan(request);
+        const auto pattern = longformer.pattern(request);
+        EXPECT_EQ(planViolation(*plan, *pattern), "");
+        bool anyRowWise = false;
+        for (const PlanPiece& piece : plan->pieces) anyRowWise = anyRowWise || piece.rowWise;
+        EXPECT_EQ(anyRowWise, rowWise);
+        if (rowWise) {
+            EXPECT_EQ(computedCells(*plan), static_cast<double>(pattern->nnz()));
+        }
+    }
+}
+
 TEST(BlockPlan, LshPlansCoverTheirBucketsExactlyOnce) {
     const VariantInfo& lsh = requireVariant("lsh");
     const std::vector<ParamOverrides> cases = {

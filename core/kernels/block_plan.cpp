@@ -307,7 +307,6 @@ RangeList scatteredColumns(const Pattern& pattern, const std::int64_t* rows, std
 // either way, causal `band(32)` 3.4 → 4.0 ms). A shared piece computes, for each column, the 16-row
 // vectors between its first and last row that see it (block_attention.cpp); a chunk's dense blocks stay
 // shared.
-constexpr double kRowWiseRowKeys = 28;
 constexpr double kRowWiseCellCost = 1.6;
 
 // The block's columns when it should run them all row-wise (see above), else empty: O(cells · log cells).

@@ -34,6 +34,8 @@ namespace attnlab {
 inline constexpr std::int64_t kPlanKeyBlock = 120;
 // Query rows per block (one bit each in a mask word).
 inline constexpr std::int64_t kPlanQueryBlock = 64;
+// Rows of at most this many keys on average may run all their columns row-wise (genericBlockPlan).
+inline constexpr double kRowWiseRowKeys = 28;
 
 struct PlanPiece {
     // Shared: columns c < count are first + c when consecutive, else columns[first + c] (BlockPlan::columns).

@@ -111,6 +111,11 @@ std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
     const std::int64_t n = request.shape.n, delta = std::min(request.params->integer("dilation"), request.shape.n);
     const std::int64_t radius = request.params->integer("window") / 2;
     const bool causal = request.shape.causal;
+    const double windowKeys = static_cast<double>(causal ? radius + 1 : 2 * radius + 1);
+    // An undilated window this narrow is a band that the generic plan runs row-wise (window 16: 24–31%
+    // less time at n = 4096 and 16,384); wider ones lose 3–6% in the generic plan.
+    if (delta == 1 && windowKeys <= kRowWiseRowKeys)
+        return cachedGenericPlan("longformer narrow", longformerPattern)(request);
     const std::vector<std::int64_t> globals = request.params->indices("globals"); // sorted, distinct
     return cachedPlan(planKey("longformer", n, causal, *request.params), [=] {
         const PlanRowOrder classes = residueOrder(n, delta);
@@ -128,7 +133,7 @@ std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
         PassSpec pass;
         pass.order = &order;
         pass.columnOrder = delta > 1 ? &classes.rows : nullptr;
-        pass.blockRows = blockRowsForRowKeys(static_cast<double>(causal ? radius + 1 : 2 * radius + 1));
+        pass.blockRows = blockRowsForRowKeys(windowKeys);
         pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
             const std::int64_t last = causal ? i : n - 1;
             if (isGlobal(i)) { // every column ≤ last, class by class
