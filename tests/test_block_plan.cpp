@@ -39,6 +39,10 @@ double computedCells(const BlockPlan& plan) {
     return cells;
 }
 
+bool hasRowWisePieces(const BlockPlan& plan) {
+    return std::any_of(plan.pieces.begin(), plan.pieces.end(), [](const PlanPiece& piece) { return piece.rowWise; });
+}
+
 TEST(BlockPlan, EveryVariantPlanCoversItsPatternExactlyOnce) {
     for (const PlanCase& c : kPlanCases)
         for (const std::int64_t n : {1, 2, 37, 130, 257})
@@ -103,24 +107,31 @@ TEST(BlockPlan, KeysEveryRowSeesFormUnmaskedPieces) {
     }
 }
 
+// A variant's own plan and its pattern at n (d = 8) with these parameters.
+std::pair<std::shared_ptr<const BlockPlan>, std::unique_ptr<Pattern>> variantPlan(const std::string& id, std::int64_t n,
+                                                                               bool causal,
+                                                                               const ParamOverrides& overrides) {
+    const VariantInfo& variant = requireVariant(id);
+    ProblemShape shape;
+    shape.n = n;
+    shape.d = shape.dv = 8;
+    shape.causal = causal;
+    const ParamSet params = prepareParams(variant, shape, overrides);
+    PatternRequest request;
+    request.shape = shape;
+    request.params = &params;
+    return {variant.plan(request), variant.pattern(request)};
+}
+
 TEST(BlockPlan, BigBirdPlansComputeLittleBeyondTheirPattern) {
-    const VariantInfo& bigbird = requireVariant("bigbird");
     for (const bool causal : {false, true})
         for (const ParamOverrides& overrides : std::vector<ParamOverrides>{{}, {{"window", "100"}}}) {
-            ProblemShape shape;
-            shape.n = 2048;
-            shape.d = shape.dv = 8;
-            shape.causal = causal;
-            const ParamSet params = prepareParams(bigbird, shape, overrides);
-            PatternRequest request;
-            request.shape = shape;
-            request.params = &params;
-            const auto pattern = bigbird.pattern(request);
+            const auto [plan, pattern] = variantPlan("bigbird", 2048, causal, overrides);
             const double allowed = static_cast<double>(pattern->nnz());
             SCOPED_TRACE(std::string(causal ? "causal" : "bidirectional") + (overrides.empty() ? "" : " window 100"));
             // A wide window costs its 64-row blocks' edges (whole pieces counted here; the kernel
             // skips the tiles a mask does not reach).
-            EXPECT_LT(computedCells(*bigbird.plan(request)) / allowed, overrides.empty() ? 1.01 : 2.5);
+            EXPECT_LT(computedCells(*plan) / allowed, overrides.empty() ? 1.01 : 2.5);
             // The generic plan of the same pattern (a user's expression of it) runs the random keys, which
             // one row of a block sees, row-wise: it gathered them into pieces of 3–19× the allowed cells.
             EXPECT_LT(computedCells(*genericBlockPlan(*pattern)) / allowed, overrides.empty() ? 1.1 : 2.5);
@@ -139,9 +150,7 @@ TEST(BlockPlan, GenericPlansRunColumnsFewRowsSeeRowWise) {
         const auto pattern = std::make_unique<ExpressionPattern>(parseExpression(expression), 1024, false);
         const auto plan = genericBlockPlan(*pattern);
         EXPECT_EQ(planViolation(*plan, *pattern), "");
-        bool rowWise = false;
-        for (const PlanPiece& piece : plan->pieces) rowWise = rowWise || piece.rowWise;
-        EXPECT_EQ(rowWise, exact);
+        EXPECT_EQ(hasRowWisePieces(*plan), exact);
         if (exact) {
             EXPECT_EQ(computedCells(*plan), static_cast<double>(pattern->nnz()));
         }
@@ -164,20 +173,11 @@ TEST(BlockPlan, NarrowRowsRunInBlocksOf32) {
         EXPECT_EQ(planViolation(*plan, *pattern), "");
         EXPECT_EQ(blockHeight(*plan), rows);
     }
-    const VariantInfo& longformer = requireVariant("longformer");
     for (const auto& [window, causal, rows] : std::vector<std::tuple<std::string, bool, std::int32_t>>{
              {"16", false, 32}, {"126", true, 32}, {"128", false, 64}, {"200", true, 64}}) {
-        ProblemShape shape;
-        shape.n = 512;
-        shape.d = shape.dv = 8;
-        shape.causal = causal;
-        const ParamSet params = prepareParams(longformer, shape, {{"window", window}, {"globals", "3"}});
-        PatternRequest request;
-        request.shape = shape;
-        request.params = &params;
         SCOPED_TRACE("longformer window " + window + (causal ? " causal" : ""));
-        const auto plan = longformer.plan(request);
-        EXPECT_EQ(planViolation(*plan, *longformer.pattern(request)), "");
+        const auto [plan, pattern] = variantPlan("longformer", 512, causal, {{"window", window}, {"globals", "3"}});
+        EXPECT_EQ(planViolation(*plan, *pattern), "");
         EXPECT_EQ(blockHeight(*plan), rows);
     }
 }
@@ -185,24 +185,12 @@ TEST(BlockPlan, NarrowRowsRunInBlocksOf32) {
 // An undilated longformer window of at most 28 keys per row runs row-wise, every cell computed once;
 // wider windows keep shared pieces.
 TEST(BlockPlan, NarrowLongformerWindowsRunRowWise) {
-    const VariantInfo& longformer = requireVariant("longformer");
     for (const auto& [window, causal, rowWise] : std::vector<std::tuple<std::string, bool, bool>>{
              {"16", false, true}, {"16", true, true}, {"40", true, true}, {"40", false, false}, {"64", true, false}}) {
-        ProblemShape shape;
-        shape.n = 1024;
-        shape.d = shape.dv = 8;
-        shape.causal = causal;
-        const ParamSet params = prepareParams(longformer, shape, {{"window", window}, {"globals", "0,5"}});
-        PatternRequest request;
-        request.shape = shape;
-        request.params = &params;
         SCOPED_TRACE("longformer window " + window + (causal ? " causal" : ""));
-        const auto plan = longformer.plan(request);
-        const auto pattern = longformer.pattern(request);
+        const auto [plan, pattern] = variantPlan("longformer", 1024, causal, {{"window", window}, {"globals", "0,5"}});
         EXPECT_EQ(planViolation(*plan, *pattern), "");
-        bool anyRowWise = false;
-        for (const PlanPiece& piece : plan->pieces) anyRowWise = anyRowWise || piece.rowWise;
-        EXPECT_EQ(anyRowWise, rowWise);
+        EXPECT_EQ(hasRowWisePieces(*plan), rowWise);
         if (rowWise) {
             EXPECT_EQ(computedCells(*plan), static_cast<double>(pattern->nnz()));
         }
