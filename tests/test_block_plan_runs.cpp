@@ -264,6 +264,48 @@ TEST(BlockPlan, PairedBlocksSweepingTheSameKeysMatchTheReference) {
         << "a sweep of fewer than 16 pieces stays in the cache for the next block: no pairs";
 }
 
+// Narrow rows: plans whose blocks run every column row-wise (custom bands, with and without a global
+// token, a narrow longformer window) and blocks of 32 rows (chunks of 32, which stay shared) match the
+// reference path, at an n with a short last block; each case is checked to take its path.
+TEST(BlockPlan, NarrowRowPlansMatchTheReference) {
+    struct NarrowCase {
+        std::string id;
+        ParamOverrides overrides;
+        bool rowWise;
+    };
+    const std::vector<NarrowCase> cases = {{"custom", {{"expr", "band(8) | global(0)"}}, true},
+                                           {"custom", {{"expr", "band(12)"}}, true},
+                                           {"longformer", {{"window", "16"}, {"globals", "2,100"}}, true},
+                                           {"chunk", {{"chunk", "32"}}, false}};
+    const std::int64_t n = 300;
+    for (const NarrowCase& c : cases)
+        for (const bool causal : {false, true}) {
+            const VariantInfo& variant = requireVariant(c.id);
+            ProblemShape shape;
+            shape.n = n;
+            shape.d = shape.dv = 64;
+            shape.causal = causal;
+            const ParamSet params = prepareParams(variant, shape, c.overrides);
+            PatternRequest request;
+            request.shape = shape;
+            request.params = &params;
+            const auto plan = variant.plan(request);
+            SCOPED_TRACE(c.id + (causal ? " causal" : ""));
+            // Whole blocks of 32 rows: row-wise or not as the case says (a short last block, like the
+            // 12-row causal triangle of the last chunk, goes by its own cost).
+            bool wholeBlocks = false, rowWise = false;
+            for (const PlanBlock& block : plan->blocks) {
+                if (block.rowCount != 32) continue;
+                wholeBlocks = true;
+                for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p)
+                    rowWise = rowWise || plan->pieces[static_cast<std::size_t>(p)].rowWise;
+            }
+            EXPECT_TRUE(wholeBlocks);
+            EXPECT_EQ(rowWise, c.rowWise);
+            expectMatchesReference(variant, c.overrides, 2, n, 64, causal);
+        }
+}
+
 TEST(BlockPlan, VariantPlansMatchTheReferenceOnOddShapes) {
     std::vector<PlanCase> cases = kPlanCases;
     cases.push_back({"xl", {{"segment", "13"}, {"memory", "20"}, {"relpos", "sinusoid"}}});
