@@ -306,6 +306,94 @@ TEST(BlockPlan, NarrowRowPlansMatchTheReference) {
         }
 }
 
+// Rows far longer than the rest (global tokens) run split along their keys, a block per chunk of
+// kSplitChunkPositions, merged after the pass: at an n of three chunks (the last a short one), with heavy
+// rows first, in the middle and last, each seeing every key or (causal) the keys up to its own, against
+// the dense masked softmax and relu² in double, with and without weights.
+TEST(BlockPlan, SplitRowsMatchADenseMaskedSoftmax) {
+    const std::int64_t n = 2 * kSplitChunkPositions + 52, d = 24, dv = 20;
+    const int heads = 2;
+    const std::vector<std::int64_t> globals = {0, 1, 700, n - 1};
+    const Tensor3 q = testing::randomTensor(heads, n, d, 41), k = testing::randomTensor(heads, n, d, 42);
+    const Tensor3 v = testing::randomTensor(heads, n, dv, 43);
+    const AttentionInputs inputs{&q, &k, &v};
+    for (const bool causal : {false, true}) {
+        std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i) {
+            const std::int64_t last = causal ? i : n - 1;
+            if (std::binary_search(globals.begin(), globals.end(), i)) {
+                rows[static_cast<std::size_t>(i)] = {{0, last + 1}};
+                continue;
+            }
+            std::vector<std::int64_t> columns;
+            for (std::int64_t j = std::max<std::int64_t>(0, i - 3); j <= std::min(last, i + 3); ++j) columns.push_back(j);
+            for (const std::int64_t g : globals)
+                if (g <= last && std::llabs(g - i) > 3) columns.push_back(g);
+            std::sort(columns.begin(), columns.end());
+            rows[static_cast<std::size_t>(i)] = rangesOfColumns(columns);
+        }
+        const ExplicitPattern pattern(n, rows);
+        const auto plan = genericBlockPlan(pattern);
+        SCOPED_TRACE(causal ? "causal" : "bidirectional");
+        ASSERT_EQ(planViolation(*plan, pattern), "");
+        ASSERT_EQ(plan->splits.size(), 1u);
+        const std::vector<std::int64_t> heavy = causal ? std::vector<std::int64_t>{700, n - 1} : globals;
+        EXPECT_EQ(plan->splits[0].rows, heavy);
+        EXPECT_EQ(plan->splits[0].chunks, 3);
+        const auto mask = denseMask(pattern);
+        for (const bool relu : {false, true}) {
+            MaskedScoring scoring;
+            scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
+            if (relu) {
+                scoring.kind = MaskedScoring::Kind::ReluSquared;
+                scoring.normalizer = static_cast<double>(n * d);
+            }
+            RunOptions options;
+            options.threads = 2;
+            options.wantWeights = true;
+            const RunResult withWeights = runPlannedAttention(inputs, {plan}, scoring, options);
+            options.wantWeights = false;
+            const RunResult alone = runPlannedAttention(inputs, {plan}, scoring, options);
+            for (int h = 0; h < heads; ++h) {
+                SCOPED_TRACE((relu ? "relu2, head " : "softmax, head ") + std::to_string(h));
+                testing::DenseMatrix expectedWeights;
+                const auto expected =
+                    relu ? maskedReluSquared(q, k, v, h, mask, scoring.normalizer, expectedWeights)
+                         : testing::maskedSoftmax(testing::scaledScores(q, k, h, scoring.scale), mask, v, h, &expectedWeights);
+                EXPECT_LT(testing::relativeError(headValues(withWeights.out, h), expected), 2e-5);
+                EXPECT_LT(testing::relativeError(headValues(alone.out, h), expected), 2e-5);
+                EXPECT_LT(testing::relativeError(headValues(*withWeights.weights, h), expectedWeights), 2e-5);
+            }
+        }
+    }
+}
+
+// The variants whose global rows are split (bigbird, longformer in its own plan with and without
+// dilation, `custom` with a global token) match the reference path at an n of three chunks.
+TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {
+    const std::vector<PlanCase> cases = {{"bigbird", {}},
+                                         {"longformer", {{"window", "64"}, {"globals", "0,1"}}},
+                                         {"longformer", {{"window", "20"}, {"dilation", "2"}, {"globals", "0,5,2000"}}},
+                                         {"custom", {{"expr", "band(8) | global(0)"}}}};
+    const std::int64_t n = 2 * kSplitChunkPositions + 52;
+    for (const PlanCase& c : cases) {
+        const VariantInfo& variant = requireVariant(c.id);
+        ProblemShape shape;
+        shape.n = n;
+        shape.d = shape.dv = 64;
+        const ParamSet params = prepareParams(variant, shape, c.overrides);
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        const auto plan = variant.plan(request);
+        SCOPED_TRACE(c.id);
+        ASSERT_EQ(plan->splits.size(), 1u);
+        EXPECT_EQ(plan->splits[0].chunks, 3);
+        EXPECT_EQ(planViolation(*plan, *variant.pattern(request)), "");
+        expectMatchesReference(variant, c.overrides, 2, n, 64, false);
+    }
+}
+
 TEST(BlockPlan, VariantPlansMatchTheReferenceOnOddShapes) {
     std::vector<PlanCase> cases = kPlanCases;
     cases.push_back({"xl", {{"segment", "13"}, {"memory", "20"}, {"relpos", "sinusoid"}}});

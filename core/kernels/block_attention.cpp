@@ -180,7 +180,23 @@ void startRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     }
 }
 
+// A chunk of split rows: each row's unnormalised output, max and sum into its slot.
+void storePartialRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
+    const float* rowMax = ws.rowStats.data();
+    const float* rowSum = rowMax + kQueryBlock;
+    for (std::int64_t r = 0; r < job.rows(); ++r) {
+        float* slot = job.partials.slot(job.head, job.block->partialSlot + r);
+        std::copy(ws.output.data() + r * width, ws.output.data() + (r + 1) * width, slot);
+        slot[width] = rowMax[r];
+        slot[width + 1] = rowSum[r];
+    }
+}
+
 void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
+    if (job.block->partialSlot >= 0) {
+        storePartialRows(job, ws, width);
+        return;
+    }
     const std::int64_t dv = job.inputs->v->cols;
     const float* output = ws.output.data();
     const float* rowMax = ws.rowStats.data();
@@ -357,6 +373,41 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
     return runTasks(tasks, options.threads, options.cancelled, each, run);
 }
 
+// After pass `pass`: each split row's chunk results merged into its output row as one softmax (the
+// chunks' sums rescaled to the largest max, as a later block would rescale an earlier one) or, for relu²,
+// added; the row's final max and sum go to `stats` when there are any.
+void mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const PartialRows& partials,
+                    bool softmax, float* stats, Tensor3& out) {
+    const std::int64_t dv = inputs.v->cols, width = paddedWidth(dv), n = inputs.q->rows;
+    std::vector<double> sum(static_cast<std::size_t>(dv));
+    for (int head = 0; head < inputs.q->heads; ++head)
+        for (const SplitRows& split : planOf(plans, head).splits) {
+            if (split.pass != pass) continue;
+            const auto count = static_cast<std::int64_t>(split.rows.size());
+            for (std::int64_t k = 0; k < count; ++k) {
+                auto chunk = [&](std::int64_t c) { return partials.slot(head, split.firstSlot + c * count + k); };
+                float rowMax = tile::kNoMax;
+                for (std::int64_t c = 0; c < split.chunks && softmax; ++c) rowMax = std::max(rowMax, chunk(c)[width]);
+                float rowSum = 0;
+                std::fill(sum.begin(), sum.end(), 0.0);
+                for (std::int64_t c = 0; c < split.chunks; ++c) {
+                    const float* slot = chunk(c);
+                    const float factor = softmax ? tile::exp2Scalar(slot[width] - rowMax) : 1.0f;
+                    rowSum += slot[width + 1] * factor;
+                    for (std::int64_t e = 0; e < dv; ++e) sum[static_cast<std::size_t>(e)] += static_cast<double>(slot[e] * factor);
+                }
+                const std::int64_t i = split.rows[static_cast<std::size_t>(k)];
+                const float norm = softmax ? 1.0f / rowSum : 1.0f;
+                float* row = out.row(head, i);
+                for (std::int64_t e = 0; e < dv; ++e) row[e] = static_cast<float>(sum[static_cast<std::size_t>(e)]) * norm;
+                if (stats) {
+                    stats[2 * (head * n + i)] = rowMax;
+                    stats[2 * (head * n + i) + 1] = rowSum;
+                }
+            }
+        }
+}
+
 } // namespace
 
 } // namespace block
@@ -373,10 +424,17 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
         static thread_local tile::AlignedBuffer statsBuffer; // the calling thread's, shared with its workers
         stats = statsBuffer.reserve(static_cast<std::size_t>(2 * inputs.q->heads * inputs.q->rows));
     }
+    PartialRows partials;
+    for (const auto& plan : plans) partials.slotsPerHead = std::max(partials.slotsPerHead, plan->partialSlots);
+    if (partials.slotsPerHead > 0) {
+        static thread_local tile::AlignedBuffer partialBuffer; // as statsBuffer
+        partials.stride = paddedWidth(inputs.v->cols) + tile::kLanes;
+        partials.data = partialBuffer.reserve(static_cast<std::size_t>(inputs.q->heads * partials.slotsPerHead * partials.stride));
+    }
     auto jobOf = [&](int head, const BlockPlan& plan, const PlanBlock& block) {
-        return BlockJob{&inputs, &plan, &block, &scoring, &result.out, stats, head, inputs.kvHead(head)};
+        return BlockJob{&inputs, &plan, &block, &scoring, &result.out, stats, head, inputs.kvHead(head), partials};
     };
-    for (std::size_t pass = 0; pass < passes && !result.cancelled; ++pass)
+    for (std::size_t pass = 0; pass < passes && !result.cancelled; ++pass) {
         result.cancelled = !forEachBlock(inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {
             if (&block != plan.blocks.data() && (&block - 1)->pairedWithNext) return; // ran with the block before
             if (block.pairedWithNext)
@@ -384,6 +442,9 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
             else
                 attendBlock(jobOf(head, plan, block));
         });
+        if (partials.slotsPerHead > 0 && !result.cancelled)
+            mergeSplitRows(inputs, plans, pass, partials, scoring.kind == MaskedScoring::Kind::Softmax, stats, result.out);
+    }
     for (std::size_t pass = 0; pass < passes && result.weights && !result.cancelled; ++pass)
         result.cancelled = !forEachBlock(inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {
             writeBlockWeights(jobOf(head, plan, block), *result.weights);

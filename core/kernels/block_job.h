@@ -36,6 +36,15 @@ struct Workspace {
 // Two per thread: a pair of blocks that share their key sweep runs in both (block_attention.cpp).
 Workspace& threadWorkspace(int which);
 
+// Where split rows' chunk blocks leave their partial results (PlanBlock::partialSlot): per head and slot,
+// the unnormalised output row (paddedWidth(dv) floats), then its running max and sum.
+struct PartialRows {
+    float* data = nullptr;
+    std::int64_t slotsPerHead = 0;
+    std::int64_t stride = 0; // floats per slot
+    float* slot(int head, std::int64_t s) const { return data + (head * slotsPerHead + s) * stride; }
+};
+
 // Everything one query block needs to know about the problem.
 struct BlockJob {
     const AttentionInputs* inputs;
@@ -46,6 +55,7 @@ struct BlockJob {
     float* stats; // [heads][n][2] running max and sum, or null when no row needs them
     int head;
     int kvHead;
+    PartialRows partials;
     bool softmax() const { return scoring->kind == MaskedScoring::Kind::Softmax; }
     std::int64_t rows() const { return block->rowCount; }
     std::int64_t row(std::int64_t r) const { return plan->rows[static_cast<std::size_t>(block->rowOffset + r)]; }

@@ -11,10 +11,13 @@
 namespace attnlab {
 
 double BlockPlan::bytes() const {
+    double splitBytes = 0;
+    for (const SplitRows& split : splits)
+        splitBytes += static_cast<double>(sizeof(SplitRows) + split.rows.size() * sizeof(std::int64_t));
     return static_cast<double>(passEnd.size() * sizeof(std::int64_t) + blocks.size() * sizeof(PlanBlock) +
                                rows.size() * sizeof(std::int64_t) + pieces.size() * sizeof(PlanPiece) +
                                columns.size() * sizeof(std::int64_t) + masks.size() * sizeof(std::uint64_t) +
-                               rowSpans.size() * sizeof(ColumnRange));
+                               rowSpans.size() * sizeof(ColumnRange)) + splitBytes;
 }
 
 namespace {
@@ -258,6 +261,55 @@ void pairBlocks(BlockPlan& plan, std::size_t first) {
         if (sweepSameKeys(plan, plan.blocks[b], plan.blocks[b + 1])) plan.blocks[b++].pairedWithNext = true;
 }
 
+// The chunk blocks of the pass's split rows (PassSpec::splitRows), appended after its blocks [firstBlock,
+// end) and then moved among them: a chunk ending at position e goes after the first e/n of those blocks
+// (never between a pair), where their rows have just read its keys.
+void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::size_t firstBlock,
+                     BlockScratch& scratch) {
+    const std::vector<std::int64_t>& rows = *pass.splitRows;
+    const auto count = static_cast<std::int64_t>(rows.size());
+    const std::int64_t n = plan.n, chunks = (n + kSplitChunkPositions - 1) / kSplitChunkPositions;
+    SplitRows split{plan.passEnd.size(), rows, plan.partialSlots, chunks};
+    plan.partialSlots += chunks * count;
+    const PlanRowOrder order{rows, {count}};
+    std::int64_t begin = 0, end = 0;
+    RangeList all;
+    PassSpec chunkPass;
+    chunkPass.order = &order;
+    chunkPass.consecutiveOnly = pass.consecutiveOnly;
+    chunkPass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+        all.clear();
+        pass.ranges(i, all);
+        for (const ColumnRange& range : all)
+            if (std::max(range.begin, begin) < std::min(range.end, end))
+                out.push_back({std::max(range.begin, begin), std::min(range.end, end)});
+    };
+    const std::vector<PlanBlock> passBlocks(plan.blocks.begin() + static_cast<std::ptrdiff_t>(firstBlock), plan.blocks.end());
+    plan.blocks.resize(firstBlock);
+    std::vector<PlanBlock> chunkBlocks;
+    std::vector<std::int64_t> chunkEnds;
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        begin = c * kSplitChunkPositions;
+        end = std::min(n, begin + kSplitChunkPositions);
+        for (std::int64_t offset = 0; offset < count; offset += kPlanQueryBlock) {
+            appendBlock(plan, chunkPass, permutationBase, offset, std::min(kPlanQueryBlock, count - offset), scratch);
+            plan.blocks.back().partialSlot = split.firstSlot + c * count + offset;
+            chunkBlocks.push_back(plan.blocks.back());
+            chunkEnds.push_back(end);
+            plan.blocks.pop_back();
+        }
+    }
+    const auto blocks = static_cast<std::int64_t>(passBlocks.size());
+    std::size_t next = 0;
+    for (std::int64_t b = 0; b <= blocks; ++b) {
+        const bool betweenPair = b > 0 && b < blocks && passBlocks[static_cast<std::size_t>(b - 1)].pairedWithNext;
+        while (next < chunkBlocks.size() && (b == blocks || (!betweenPair && chunkEnds[next] * blocks <= b * n)))
+            plan.blocks.push_back(chunkBlocks[next++]);
+        if (b < blocks) plan.blocks.push_back(passBlocks[static_cast<std::size_t>(b)]);
+    }
+    plan.splits.push_back(std::move(split));
+}
+
 } // namespace
 
 void appendPass(BlockPlan& plan, const PassSpec& pass) {
@@ -275,6 +327,7 @@ void appendPass(BlockPlan& plan, const PassSpec& pass) {
         segmentBegin = segmentEnd;
     }
     pairBlocks(plan, firstBlock);
+    if (pass.splitRows && !pass.splitRows->empty()) appendSplitRows(plan, pass, permutationBase, firstBlock, scratch);
     plan.passEnd.push_back(static_cast<std::int64_t>(plan.blocks.size()));
 }
 
@@ -293,17 +346,15 @@ std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool c
     for (const std::int64_t count : counts) total += static_cast<double>(count);
     const double meanKeys = total / static_cast<double>(std::max<std::int64_t>(n, 1));
     PlanRowOrder order;
+    std::vector<std::int64_t> heavyRows;
     order.rows.reserve(static_cast<std::size_t>(n));
     if (consecutiveOnly) {
         for (std::int64_t i = 0; i < n; ++i) order.rows.push_back(i);
     } else {
         // A row is heavy when it is much longer than the average and than a piece (global tokens).
         const double heavy = std::max(8.0 * meanKeys, 2.0 * static_cast<double>(kPlanKeyBlock));
-        std::vector<std::int64_t> heavyRows;
         for (std::int64_t i = 0; i < n; ++i)
             (static_cast<double>(counts[static_cast<std::size_t>(i)]) > heavy ? heavyRows : order.rows).push_back(i);
-        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
-        order.rows.insert(order.rows.end(), heavyRows.begin(), heavyRows.end());
     }
     order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
     auto plan = std::make_shared<BlockPlan>();
@@ -313,6 +364,7 @@ std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool c
     pass.ranges = [&pattern](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };
     pass.consecutiveOnly = consecutiveOnly;
     pass.blockRows = blockRowsForRowKeys(meanKeys);
+    pass.splitRows = &heavyRows;
     // Relative positions need consecutive pieces: no row-wise ones then.
     std::vector<RangeList> rowWiseColumns;
     std::vector<std::int64_t> blockOf;

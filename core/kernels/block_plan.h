@@ -18,6 +18,9 @@
 // a row whose allowed set is spread over several passes is still one softmax), relu² by adding.
 // The block flags say where a row's merge starts (not `resume`) and ends (`finish`); for every row
 // its first block has resume = false, its last finish = true, and every block in between has both.
+// Split rows (PassSpec::splitRows) are the one exception to "one block per pass": such a row is in one
+// pass only, in one chunk block per chunk of its keys (resume = false, finish = true), each writing its
+// partial result to a slot of its own; the kernel merges a row's slots into its output after the pass.
 
 #include "core/param_schema.h"
 #include "core/pattern.h"
@@ -34,6 +37,9 @@ namespace attnlab {
 inline constexpr std::int64_t kPlanKeyBlock = 120;
 // Query rows per block (one bit each in a mask word).
 inline constexpr std::int64_t kPlanQueryBlock = 64;
+// Positions per chunk of a split row (PassSpec::splitRows): 512 KiB of K and V at d = 64, which the
+// blocks run just before the chunk leave in a core's L2 (1 MiB here).
+inline constexpr std::int64_t kSplitChunkPositions = 1024;
 // Rows of at most this many keys on average may run all their columns row-wise (genericBlockPlan).
 inline constexpr double kRowWiseRowKeys = 28;
 
@@ -58,6 +64,18 @@ struct PlanBlock {
     // together, so that each piece's K and V rows are read from memory once for both. Pairs are disjoint.
     bool pairedWithNext = false;
     std::int64_t pieceBegin = 0, pieceEnd = 0; // BlockPlan::pieces
+    // ≥ 0: a chunk of split rows; row r's partial result (running max, sum, unnormalised output) goes to
+    // slot partialSlot + r instead of the output.
+    std::int64_t partialSlot = -1;
+};
+
+// The split rows of one pass: row rows[k]'s partial results are in slots firstSlot + c·rows.size() + k,
+// one per chunk c < chunks of kSplitChunkPositions positions.
+struct SplitRows {
+    std::size_t pass = 0;
+    std::vector<std::int64_t> rows;
+    std::int64_t firstSlot = 0;
+    std::int64_t chunks = 0;
 };
 
 struct BlockPlan {
@@ -69,6 +87,8 @@ struct BlockPlan {
     std::vector<std::int64_t> columns;  // stored column lists (permutations, gathered columns)
     std::vector<std::uint64_t> masks;
     std::vector<ColumnRange> rowSpans;  // row-wise pieces: each row's slice of columns
+    std::vector<SplitRows> splits;
+    std::int64_t partialSlots = 0;      // slots of all splits
 
     std::size_t passCount() const { return passEnd.size(); }
     std::int64_t passBegin(std::size_t pass) const { return pass == 0 ? 0 : passEnd[pass - 1]; }
@@ -108,6 +128,13 @@ struct PassSpec {
     bool finish = true;
     bool consecutiveOnly = false;
     std::int64_t blockRows = kPlanQueryBlock; // rows per block within a segment, at most kPlanQueryBlock
+    // Rows that see far more keys than the rest (a global token's row sees every key), left out of
+    // `order`, in no other pass, and neither resumed nor left unfinished. Their positions (per `ranges`)
+    // are cut into chunks of kSplitChunkPositions, each chunk blocks of its own placed among the pass's
+    // blocks as far along as the chunk's end is along the positions, so that they run just after the
+    // blocks that read those K and V rows, from the cache instead of a second sweep of memory. Each
+    // chunk's result goes to slots (BlockPlan::splits), merged after the pass (flash-decoding's split).
+    const std::vector<std::int64_t>* splitRows = nullptr;
 };
 void appendPass(BlockPlan& plan, const PassSpec& pass);
 
@@ -115,9 +142,9 @@ void appendPass(BlockPlan& plan, const PassSpec& pass);
 std::int64_t blockRowsForRowKeys(double meanKeys);
 
 // The plan any pattern gets: one pass over rows in natural order, with rows much longer than the rest
-// (global tokens) moved to blocks of their own so that they do not make their neighbours' blocks
-// dense; rows per block by blockRowsForRowKeys. `consecutiveOnly` as in PassSpec (and then the rows stay
-// in natural order).
+// (global tokens) split along their keys (PassSpec::splitRows) so that they neither make their
+// neighbours' blocks dense nor sweep K and V once more; rows per block by blockRowsForRowKeys.
+// `consecutiveOnly` as in PassSpec (and then the rows stay in natural order, none split).
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly = false);
 
 // Residue-class order of [0, n) with period p: all i ≡ 0 (mod p) ascending, then i ≡ 1, …;

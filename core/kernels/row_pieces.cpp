@@ -166,7 +166,7 @@ bool streamsRowWise(const BlockJob& job) {
     const PlanBlock& block = *job.block;
     return block.pieceEnd == block.pieceBegin + 1 &&
            job.plan->pieces[static_cast<std::size_t>(block.pieceBegin)].rowWise && !block.resume &&
-           block.finish && !job.scoring->relativePositions;
+           block.finish && block.partialSlot < 0 && !job.scoring->relativePositions;
 }
 
 // The rows go from Q to their final output a group at a time, so that Q rows, K and V rows and output rows

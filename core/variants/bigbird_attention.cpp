@@ -69,7 +69,7 @@ constexpr std::int64_t kRowWiseWindowKeys = 48;
 
 // Rows in order, each row's window, globals and random keys in one row-wise piece (narrow windows), or
 // its window and globals in shared pieces and only its random keys row-wise; the global rows, which
-// see every key, in blocks of their own with shared pieces. One pass.
+// see every key, split along their keys (PassSpec::splitRows). One pass.
 std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
     const std::int64_t n = request.shape.n, radius = request.params->integer("window") / 2;
     const std::int64_t globals = std::min(n, request.params->integer("globals"));
@@ -78,14 +78,14 @@ std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
         const auto pattern = bigBirdPattern(request);
         const std::int64_t heavyRows = causal ? 0 : globals; // bidirectional global rows see all n keys
         PlanRowOrder order;
-        for (std::int64_t i = heavyRows; i < n; ++i) order.rows.push_back(i);
+        std::vector<std::int64_t> globalRows;
+        for (std::int64_t i = 0; i < n; ++i) (i < heavyRows ? globalRows : order.rows).push_back(i);
         order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
-        for (std::int64_t i = 0; i < heavyRows; ++i) order.rows.push_back(i);
-        order.segmentEnds.push_back(n);
         const bool shareWindow = 2 * radius + 1 > kRowWiseWindowKeys;
         RangeList all, base;
         PassSpec pass;
         pass.order = &order;
+        pass.splitRows = &globalRows;
         pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
             if (i < heavyRows)
                 pattern->rowRanges(i, out);
