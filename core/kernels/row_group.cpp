@@ -18,15 +18,19 @@ constexpr int kFarAhead = 4;
 // streams them, and requesting them as well only took the miss buffers that the far rows need.
 constexpr std::int64_t kNear = 16;
 
-// The K and V rows of row r's columns further than kNear from the row (random keys, global columns).
+// The K and V rows of row r's columns further than kNear from the row (random keys, global columns), but
+// not a column the row before requested at the same place in its list (the global columns every row
+// sees: bigbird 1–5% faster at n = 4096 … 16,384 without requesting them again per row).
 [[gnu::always_inline]] inline void requestFarRows(const RowGroup& group, int r) {
     if (r >= group.rows) return;
     const ColumnRows& keys = group.keys[r];
     const ColumnRows& values = group.values[r];
     const std::int64_t i = group.positions[r];
+    const std::int64_t* before = r > 0 ? group.keys[r - 1].columns : nullptr;
+    const std::int64_t shared = r > 0 ? std::min(group.counts[r], group.counts[r - 1]) : 0;
     for (std::int64_t c = 0; c < group.counts[r]; ++c) {
         const std::int64_t j = keys.columns[c];
-        if (j > i - kNear && j < i + kNear) continue;
+        if ((j > i - kNear && j < i + kNear) || (c < shared && before[c] == j)) continue;
         prefetchRow<false, 3>(keys.base + j * keys.stride, keys.stride);
         prefetchRow<false, 3>(values.base + j * values.stride, values.stride);
     }
