@@ -368,6 +368,29 @@ TEST(BlockPlan, SplitRowsMatchADenseMaskedSoftmax) {
     }
 }
 
+// More long rows than a block holds are not split (their slots would grow with them): they fill blocks
+// of their own, as rows of full attention do, and the run still matches the dense computation.
+TEST(BlockPlan, ManyLongRowsFillBlocksOfTheirOwn) {
+    const std::int64_t n = 2 * kSplitChunkPositions + 52, d = 16;
+    std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        rows[static_cast<std::size_t>(i)] = i % 31 == 0 ? std::vector<ColumnRange>{{0, n}}
+                                                        : std::vector<ColumnRange>{{std::max<std::int64_t>(0, i - 2), std::min(n, i + 3)}};
+    const ExplicitPattern pattern(n, rows);
+    const auto plan = genericBlockPlan(pattern);
+    ASSERT_EQ(planViolation(*plan, pattern), "");
+    EXPECT_TRUE(plan->splits.empty());
+    EXPECT_EQ(plan->partialSlots, 0);
+    const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52), v = testing::randomTensor(1, n, d, 53);
+    MaskedScoring scoring;
+    scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
+    RunOptions options;
+    options.threads = 2;
+    const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
+    const auto expected = testing::maskedSoftmax(testing::scaledScores(q, k, 0, scoring.scale), denseMask(pattern), v, 0, nullptr);
+    EXPECT_LT(testing::relativeError(headValues(result.out, 0), expected), 2e-5);
+}
+
 // The variants whose global rows are split (bigbird, longformer in its own plan with and without
 // dilation, `custom` with a global token) match the reference path at an n of three chunks.
 TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {

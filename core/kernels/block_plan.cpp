@@ -263,20 +263,30 @@ void pairBlocks(BlockPlan& plan, std::size_t first) {
 
 // The chunk blocks of the pass's split rows (PassSpec::splitRows), appended after its blocks [firstBlock,
 // end) and then moved among them: a chunk ending at position e goes after the first e/n of those blocks
-// (never between a pair), where their rows have just read its keys.
+// (never between a pair), where their rows have just read its keys. The slots stay a small part of the
+// output (at most kMaxSplitRows · kMaxSplitChunks rows, and n/16 + 64): more rows than a block holds go
+// to blocks of their own instead, and a long sequence to longer chunks.
 void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::size_t firstBlock,
                      BlockScratch& scratch) {
     const std::vector<std::int64_t>& rows = *pass.splitRows;
     const auto count = static_cast<std::int64_t>(rows.size());
-    const std::int64_t n = plan.n, chunks = (n + kSplitChunkPositions - 1) / kSplitChunkPositions;
-    SplitRows split{plan.passEnd.size(), rows, plan.partialSlots, chunks};
-    plan.partialSlots += chunks * count;
     const PlanRowOrder order{rows, {count}};
-    std::int64_t begin = 0, end = 0;
-    RangeList all;
     PassSpec chunkPass;
     chunkPass.order = &order;
     chunkPass.consecutiveOnly = pass.consecutiveOnly;
+    if (count > kMaxSplitRows) { // they fill blocks of their own, which share each key's loads among them
+        chunkPass.ranges = pass.ranges;
+        for (std::int64_t offset = 0; offset < count; offset += kPlanQueryBlock)
+            appendBlock(plan, chunkPass, permutationBase, offset, std::min(kPlanQueryBlock, count - offset), scratch);
+        return;
+    }
+    const std::int64_t n = plan.n;
+    const std::int64_t positions = std::max(kSplitChunkPositions, (n + kMaxSplitChunks - 1) / kMaxSplitChunks);
+    const std::int64_t chunks = (n + positions - 1) / positions;
+    SplitRows split{plan.passEnd.size(), rows, plan.partialSlots, chunks};
+    plan.partialSlots += chunks * count;
+    std::int64_t begin = 0, end = 0;
+    RangeList all;
     chunkPass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
         all.clear();
         pass.ranges(i, all);
@@ -289,8 +299,8 @@ void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permuta
     std::vector<PlanBlock> chunkBlocks;
     std::vector<std::int64_t> chunkEnds;
     for (std::int64_t c = 0; c < chunks; ++c) {
-        begin = c * kSplitChunkPositions;
-        end = std::min(n, begin + kSplitChunkPositions);
+        begin = c * positions;
+        end = std::min(n, begin + positions);
         for (std::int64_t offset = 0; offset < count; offset += kPlanQueryBlock) {
             appendBlock(plan, chunkPass, permutationBase, offset, std::min(kPlanQueryBlock, count - offset), scratch);
             plan.blocks.back().partialSlot = split.firstSlot + c * count + offset;

@@ -40,6 +40,9 @@ inline constexpr std::int64_t kPlanQueryBlock = 64;
 // Positions per chunk of a split row (PassSpec::splitRows): 512 KiB of K and V at d = 64, which the
 // blocks run just before the chunk leave in a core's L2 (1 MiB here).
 inline constexpr std::int64_t kSplitChunkPositions = 1024;
+// At most this many rows are split in a pass, into at most this many chunks (longer ones beyond that).
+inline constexpr std::int64_t kMaxSplitRows = 64;
+inline constexpr std::int64_t kMaxSplitChunks = 64;
 // Rows of at most this many keys on average may run all their columns row-wise (genericBlockPlan).
 inline constexpr double kRowWiseRowKeys = 28;
 
@@ -70,7 +73,7 @@ struct PlanBlock {
 };
 
 // The split rows of one pass: row rows[k]'s partial results are in slots firstSlot + c·rows.size() + k,
-// one per chunk c < chunks of kSplitChunkPositions positions.
+// one per chunk c < chunks of positions.
 struct SplitRows {
     std::size_t pass = 0;
     std::vector<std::int64_t> rows;
@@ -130,10 +133,11 @@ struct PassSpec {
     std::int64_t blockRows = kPlanQueryBlock; // rows per block within a segment, at most kPlanQueryBlock
     // Rows that see far more keys than the rest (a global token's row sees every key), left out of
     // `order`, in no other pass, and neither resumed nor left unfinished. Their positions (per `ranges`)
-    // are cut into chunks of kSplitChunkPositions, each chunk blocks of its own placed among the pass's
-    // blocks as far along as the chunk's end is along the positions, so that they run just after the
-    // blocks that read those K and V rows, from the cache instead of a second sweep of memory. Each
-    // chunk's result goes to slots (BlockPlan::splits), merged after the pass (flash-decoding's split).
+    // are cut into chunks of kSplitChunkPositions (n / kMaxSplitChunks when that is more), each chunk
+    // blocks of its own placed among the pass's blocks as far along as the chunk's end is along the
+    // positions, so that they run just after the blocks that read those K and V rows, from the cache
+    // instead of a second sweep of memory. Each chunk's result goes to slots (BlockPlan::splits), merged
+    // after the pass (flash-decoding's split). More than kMaxSplitRows rows fill blocks of their own.
     const std::vector<std::int64_t>* splitRows = nullptr;
 };
 void appendPass(BlockPlan& plan, const PassSpec& pass);
