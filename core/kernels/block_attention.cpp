@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <utility>
 
 namespace attnlab {
 
@@ -373,37 +374,42 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
     return runTasks(tasks, options.threads, options.cancelled, each, run);
 }
 
-// After pass `pass`: each split row's chunk results merged into its output row as one softmax (the
-// chunks' sums rescaled to the largest max, as a later block would rescale an earlier one) or, for relu²,
-// added; the row's final max and sum go to `stats` when there are any.
+// One split row's chunk results (slots first + c·stride, c < chunks) merged into its output row as one
+// softmax (each chunk's sum and output rescaled to the largest max, as a later block rescales an earlier
+// one) or, for relu², added. Returns the row's final max and sum.
+std::pair<float, float> mergeChunks(const PartialRows& partials, int head, std::int64_t first, std::int64_t stride,
+                                    std::int64_t chunks, bool softmax, std::int64_t dv, float* out) {
+    const std::int64_t width = paddedWidth(dv);
+    float rowMax = tile::kNoMax, rowSum = 0;
+    for (std::int64_t c = 0; c < chunks && softmax; ++c) rowMax = std::max(rowMax, partials.slot(head, first + c * stride)[width]);
+    std::fill(out, out + dv, 0.0f);
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        const float* slot = partials.slot(head, first + c * stride);
+        const float factor = softmax ? tile::exp2Scalar(slot[width] - rowMax) : 1.0f;
+        rowSum += slot[width + 1] * factor;
+        for (std::int64_t e = 0; e < dv; ++e) out[e] += slot[e] * factor;
+    }
+    const float norm = softmax ? 1.0f / rowSum : 1.0f;
+    for (std::int64_t e = 0; e < dv; ++e) out[e] *= norm;
+    return {rowMax, rowSum};
+}
+
+// After pass `pass`: every split row of the pass merged into its output row (mergeChunks), its final max and
+// sum into `stats` when there are any (the weights are written from them).
 void mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const PartialRows& partials,
                     bool softmax, float* stats, Tensor3& out) {
-    const std::int64_t dv = inputs.v->cols, width = paddedWidth(dv), n = inputs.q->rows;
-    std::vector<double> sum(static_cast<std::size_t>(dv));
     for (int head = 0; head < inputs.q->heads; ++head)
         for (const SplitRows& split : planOf(plans, head).splits) {
             if (split.pass != pass) continue;
             const auto count = static_cast<std::int64_t>(split.rows.size());
             for (std::int64_t k = 0; k < count; ++k) {
-                auto chunk = [&](std::int64_t c) { return partials.slot(head, split.firstSlot + c * count + k); };
-                float rowMax = tile::kNoMax;
-                for (std::int64_t c = 0; c < split.chunks && softmax; ++c) rowMax = std::max(rowMax, chunk(c)[width]);
-                float rowSum = 0;
-                std::fill(sum.begin(), sum.end(), 0.0);
-                for (std::int64_t c = 0; c < split.chunks; ++c) {
-                    const float* slot = chunk(c);
-                    const float factor = softmax ? tile::exp2Scalar(slot[width] - rowMax) : 1.0f;
-                    rowSum += slot[width + 1] * factor;
-                    for (std::int64_t e = 0; e < dv; ++e) sum[static_cast<std::size_t>(e)] += static_cast<double>(slot[e] * factor);
-                }
                 const std::int64_t i = split.rows[static_cast<std::size_t>(k)];
-                const float norm = softmax ? 1.0f / rowSum : 1.0f;
-                float* row = out.row(head, i);
-                for (std::int64_t e = 0; e < dv; ++e) row[e] = static_cast<float>(sum[static_cast<std::size_t>(e)]) * norm;
-                if (stats) {
-                    stats[2 * (head * n + i)] = rowMax;
-                    stats[2 * (head * n + i) + 1] = rowSum;
-                }
+                const auto [rowMax, rowSum] = mergeChunks(partials, head, split.firstSlot + k, count, split.chunks, softmax,
+                                                          inputs.v->cols, out.row(head, i));
+                if (!stats) continue;
+                float* rowStats = stats + 2 * (static_cast<std::int64_t>(head) * inputs.q->rows + i);
+                rowStats[0] = rowMax;
+                rowStats[1] = rowSum;
             }
         }
 }

@@ -261,32 +261,69 @@ void pairBlocks(BlockPlan& plan, std::size_t first) {
         if (sweepSameKeys(plan, plan.blocks[b], plan.blocks[b + 1])) plan.blocks[b++].pairedWithNext = true;
 }
 
-// The chunk blocks of the pass's split rows (PassSpec::splitRows), appended after its blocks [firstBlock,
-// end) and then moved among them: a chunk ending at position e goes after the first e/n of those blocks
-// (never between a pair), where their rows have just read its keys. The slots stay a small part of the
-// output (at most kMaxSplitRows · kMaxSplitChunks rows, and n/16 + 64): more rows than a block holds go
-// to blocks of their own instead, and a long sequence to longer chunks.
+// Rows in blocks of their own (at most 64 rows each) over all their ranges, paired where they sweep the same
+// keys.
+void appendOwnBlocks(BlockPlan& plan, const PassSpec& pass, const PlanRowOrder& order, std::int64_t permutationBase,
+                     BlockScratch& scratch) {
+    const std::size_t first = plan.blocks.size();
+    PassSpec own;
+    own.order = &order;
+    own.ranges = pass.ranges;
+    own.consecutiveOnly = pass.consecutiveOnly;
+    const auto count = static_cast<std::int64_t>(order.rows.size());
+    for (std::int64_t offset = 0; offset < count; offset += kPlanQueryBlock)
+        appendBlock(plan, own, permutationBase, offset, std::min(kPlanQueryBlock, count - offset), scratch);
+    pairBlocks(plan, first);
+}
+
+// Moves blocks [firstChunk, end) of the plan (chunk c ending at position chunkEnds[c] of n) among the pass's
+// blocks [firstBlock, firstChunk): a chunk goes after the first chunkEnds[c]/n of them, where their rows
+// have just read its keys, never between a pair.
+void interleaveChunks(BlockPlan& plan, std::size_t firstBlock, std::size_t firstChunk,
+                      const std::vector<std::int64_t>& chunkEnds) {
+    std::vector<PlanBlock> merged;
+    merged.reserve(plan.blocks.size() - firstBlock);
+    const auto passBlocks = static_cast<std::int64_t>(firstChunk - firstBlock);
+    std::size_t chunk = 0;
+    for (std::int64_t b = 0; b <= passBlocks; ++b) {
+        const PlanBlock* previous = b > 0 ? &plan.blocks[firstBlock + static_cast<std::size_t>(b) - 1] : nullptr;
+        const bool betweenPair = previous && b < passBlocks && previous->pairedWithNext;
+        while (chunk < chunkEnds.size() && (b == passBlocks || (!betweenPair && chunkEnds[chunk] * passBlocks <= b * plan.n)))
+            merged.push_back(plan.blocks[firstChunk + chunk++]);
+        if (b < passBlocks) merged.push_back(plan.blocks[firstBlock + static_cast<std::size_t>(b)]);
+    }
+    std::copy(merged.begin(), merged.end(), plan.blocks.begin() + static_cast<std::ptrdiff_t>(firstBlock));
+}
+
+// The pass's split rows (PassSpec::splitRows), after its blocks [firstBlock, end): chunks of their positions up
+// to the last one they see, one block each (kMaxSplitRows rows fit one), moved among the pass's blocks. The
+// slots stay a small part of the output (at most kMaxSplitRows · kMaxSplitChunks rows, and n/16 + 64): more
+// rows than a block holds go to blocks of their own instead, as do rows whose keys make one chunk.
 void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::size_t firstBlock,
                      BlockScratch& scratch) {
+    static_assert(kMaxSplitRows <= kPlanQueryBlock, "one block per chunk");
     const std::vector<std::int64_t>& rows = *pass.splitRows;
     const auto count = static_cast<std::int64_t>(rows.size());
     const PlanRowOrder order{rows, {count}};
-    PassSpec chunkPass;
-    chunkPass.order = &order;
-    chunkPass.consecutiveOnly = pass.consecutiveOnly;
-    if (count > kMaxSplitRows) { // they fill blocks of their own, which share each key's loads among them
-        chunkPass.ranges = pass.ranges;
-        for (std::int64_t offset = 0; offset < count; offset += kPlanQueryBlock)
-            appendBlock(plan, chunkPass, permutationBase, offset, std::min(kPlanQueryBlock, count - offset), scratch);
+    RangeList all;
+    std::int64_t seen = 0; // one past the last position any of the rows sees
+    for (const std::int64_t i : rows) {
+        all.clear();
+        pass.ranges(i, all);
+        for (const ColumnRange& range : all) seen = std::max(seen, range.end);
+    }
+    const std::int64_t positions = std::max(kSplitChunkPositions, (plan.n + kMaxSplitChunks - 1) / kMaxSplitChunks);
+    const std::int64_t chunks = (seen + positions - 1) / positions;
+    if (count > kMaxSplitRows || chunks <= 1) {
+        appendOwnBlocks(plan, pass, order, permutationBase, scratch);
         return;
     }
-    const std::int64_t n = plan.n;
-    const std::int64_t positions = std::max(kSplitChunkPositions, (n + kMaxSplitChunks - 1) / kMaxSplitChunks);
-    const std::int64_t chunks = (n + positions - 1) / positions;
     SplitRows split{plan.passEnd.size(), rows, plan.partialSlots, chunks};
     plan.partialSlots += chunks * count;
     std::int64_t begin = 0, end = 0;
-    RangeList all;
+    PassSpec chunkPass;
+    chunkPass.order = &order;
+    chunkPass.consecutiveOnly = pass.consecutiveOnly;
     chunkPass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
         all.clear();
         pass.ranges(i, all);
@@ -294,29 +331,16 @@ void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permuta
             if (std::max(range.begin, begin) < std::min(range.end, end))
                 out.push_back({std::max(range.begin, begin), std::min(range.end, end)});
     };
-    const std::vector<PlanBlock> passBlocks(plan.blocks.begin() + static_cast<std::ptrdiff_t>(firstBlock), plan.blocks.end());
-    plan.blocks.resize(firstBlock);
-    std::vector<PlanBlock> chunkBlocks;
+    const std::size_t firstChunk = plan.blocks.size();
     std::vector<std::int64_t> chunkEnds;
     for (std::int64_t c = 0; c < chunks; ++c) {
         begin = c * positions;
-        end = std::min(n, begin + positions);
-        for (std::int64_t offset = 0; offset < count; offset += kPlanQueryBlock) {
-            appendBlock(plan, chunkPass, permutationBase, offset, std::min(kPlanQueryBlock, count - offset), scratch);
-            plan.blocks.back().partialSlot = split.firstSlot + c * count + offset;
-            chunkBlocks.push_back(plan.blocks.back());
-            chunkEnds.push_back(end);
-            plan.blocks.pop_back();
-        }
+        end = std::min(seen, begin + positions);
+        appendBlock(plan, chunkPass, permutationBase, 0, count, scratch);
+        plan.blocks.back().partialSlot = split.firstSlot + c * count;
+        chunkEnds.push_back(end);
     }
-    const auto blocks = static_cast<std::int64_t>(passBlocks.size());
-    std::size_t next = 0;
-    for (std::int64_t b = 0; b <= blocks; ++b) {
-        const bool betweenPair = b > 0 && b < blocks && passBlocks[static_cast<std::size_t>(b - 1)].pairedWithNext;
-        while (next < chunkBlocks.size() && (b == blocks || (!betweenPair && chunkEnds[next] * blocks <= b * n)))
-            plan.blocks.push_back(chunkBlocks[next++]);
-        if (b < blocks) plan.blocks.push_back(passBlocks[static_cast<std::size_t>(b)]);
-    }
+    interleaveChunks(plan, firstBlock, firstChunk, chunkEnds);
     plan.splits.push_back(std::move(split));
 }
 

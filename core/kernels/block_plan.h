@@ -67,8 +67,8 @@ struct PlanBlock {
     // together, so that each piece's K and V rows are read from memory once for both. Pairs are disjoint.
     bool pairedWithNext = false;
     std::int64_t pieceBegin = 0, pieceEnd = 0; // BlockPlan::pieces
-    // ≥ 0: a chunk of split rows; row r's partial result (running max, sum, unnormalised output) goes to
-    // slot partialSlot + r instead of the output.
+    // ≥ 0: a chunk of split rows; row r's partial result (unnormalised output, running max and sum) goes
+    // to slot partialSlot + r instead of the output.
     std::int64_t partialSlot = -1;
 };
 
@@ -137,7 +137,8 @@ struct PassSpec {
     // blocks of its own placed among the pass's blocks as far along as the chunk's end is along the
     // positions, so that they run just after the blocks that read those K and V rows, from the cache
     // instead of a second sweep of memory. Each chunk's result goes to slots (BlockPlan::splits), merged
-    // after the pass (flash-decoding's split). More than kMaxSplitRows rows fill blocks of their own.
+    // after the pass (flash-decoding's split). More than kMaxSplitRows rows, or rows whose positions make
+    // one chunk, fill blocks of their own. Split rows take all their columns from `ranges` (none row-wise).
     const std::vector<std::int64_t>* splitRows = nullptr;
 };
 void appendPass(BlockPlan& plan, const PassSpec& pass);

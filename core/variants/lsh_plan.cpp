@@ -195,6 +195,9 @@ void clearPlan(BlockPlan& plan) {
     plan.pieces.clear();
     plan.columns.clear();
     plan.masks.clear();
+    plan.rowSpans.clear();
+    plan.splits.clear();
+    plan.partialSlots = 0;
 }
 
 } // namespace

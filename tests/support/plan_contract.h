@@ -28,31 +28,36 @@ inline std::string planViolation(const BlockPlan& plan, const Pattern& pattern) 
                 return "cell (" + std::to_string(i) + ", " + std::to_string(j) + ") covered " + std::to_string(count) +
                        " times, allowed " + std::to_string(pattern.allowed(i, j));
         }
-    // Split rows: slot → (pass, row) as the plan's splits declare them; each slot written by one block.
+    // Split rows as the plan declares them: each row in one split at most, slot → (pass, row).
     std::vector<std::int64_t> slotRow(static_cast<std::size_t>(plan.partialSlots), -1);
     std::vector<std::size_t> slotPass(static_cast<std::size_t>(plan.partialSlots), 0);
     std::vector<int> slotWrites(static_cast<std::size_t>(plan.partialSlots), 0);
-    for (const SplitRows& split : plan.splits) {
-        const auto count = static_cast<std::int64_t>(split.rows.size());
-        if (split.chunks < 1 || split.firstSlot < 0 || split.firstSlot + split.chunks * count > plan.partialSlots)
+    std::vector<bool> split(static_cast<std::size_t>(n), false);
+    for (const SplitRows& rows : plan.splits) {
+        const auto count = static_cast<std::int64_t>(rows.rows.size());
+        if (rows.chunks < 1 || rows.firstSlot < 0 || rows.firstSlot + rows.chunks * count > plan.partialSlots)
             return "split slots out of range";
-        for (std::int64_t c = 0; c < split.chunks; ++c)
+        for (const std::int64_t i : rows.rows) {
+            if (i < 0 || i >= n || split[static_cast<std::size_t>(i)]) return "split row " + std::to_string(i) + " declared twice";
+            split[static_cast<std::size_t>(i)] = true;
+        }
+        for (std::int64_t c = 0; c < rows.chunks; ++c)
             for (std::int64_t k = 0; k < count; ++k) {
-                const auto slot = static_cast<std::size_t>(split.firstSlot + c * count + k);
+                const auto slot = static_cast<std::size_t>(rows.firstSlot + c * count + k);
                 if (slotRow[slot] >= 0) return "slot " + std::to_string(slot) + " in two splits";
-                slotRow[slot] = split.rows[static_cast<std::size_t>(k)];
-                slotPass[slot] = split.pass;
+                slotRow[slot] = rows.rows[static_cast<std::size_t>(k)];
+                slotPass[slot] = rows.pass;
             }
     }
-    // Merge flags: per row, the blocks that hold it in pass order; one block per pass at most, except for
-    // split rows, which are in chunk blocks only, of one pass, each chunk writing its own slot.
+    // Merge flags: per row, the blocks that hold it in pass order; one block per pass at most. Split rows
+    // are in chunk blocks only, each writing a slot of the row's split, in that split's pass.
     std::vector<std::vector<const PlanBlock*>> blocksOf(static_cast<std::size_t>(n));
-    std::vector<int> splitPasses(static_cast<std::size_t>(n), 0);
     for (std::size_t pass = 0; pass < plan.passCount(); ++pass) {
         std::vector<int> seen(static_cast<std::size_t>(n), 0);
         for (std::int64_t b = plan.passBegin(pass); b < plan.passEnd[pass]; ++b) {
             const PlanBlock& block = plan.blocks[static_cast<std::size_t>(b)];
             if (block.rowCount < 1 || block.rowCount > kPlanQueryBlock) return "block size out of range";
+            if (block.partialSlot >= 0 && (block.resume || !block.finish)) return "chunk block with merge flags";
             for (std::int64_t r = 0; r < block.rowCount; ++r) {
                 const std::int64_t i = plan.rows[static_cast<std::size_t>(block.rowOffset + r)];
                 if (block.consecutiveRows && i != plan.rows[static_cast<std::size_t>(block.rowOffset)] + r)
@@ -61,12 +66,10 @@ inline std::string planViolation(const BlockPlan& plan, const Pattern& pattern) 
                     const auto slot = static_cast<std::size_t>(block.partialSlot + r);
                     if (slot >= slotRow.size() || slotRow[slot] != i || slotPass[slot] != pass)
                         return "row " + std::to_string(i) + " in a chunk block of a slot not its own";
-                    if (block.resume || !block.finish) return "chunk block with merge flags";
                     ++slotWrites[slot];
-                    if (seen[static_cast<std::size_t>(i)] == 0) ++splitPasses[static_cast<std::size_t>(i)];
-                    seen[static_cast<std::size_t>(i)] = 2;
                     continue;
                 }
+                if (split[static_cast<std::size_t>(i)]) return "split row " + std::to_string(i) + " in an ordinary block";
                 if (seen[static_cast<std::size_t>(i)]++) return "row " + std::to_string(i) + " twice in one pass";
                 blocksOf[static_cast<std::size_t>(i)].push_back(&block);
             }
@@ -80,11 +83,7 @@ inline std::string planViolation(const BlockPlan& plan, const Pattern& pattern) 
         if (slotWrites[slot] != 1) return "slot " + std::to_string(slot) + " written " + std::to_string(slotWrites[slot]) + " times";
     for (std::int64_t i = 0; i < n; ++i) {
         const auto& blocks = blocksOf[static_cast<std::size_t>(i)];
-        if (splitPasses[static_cast<std::size_t>(i)] > 0) {
-            if (splitPasses[static_cast<std::size_t>(i)] > 1 || !blocks.empty())
-                return "split row " + std::to_string(i) + " in another pass or block";
-            continue;
-        }
+        if (split[static_cast<std::size_t>(i)]) continue;
         if (blocks.empty()) return "row " + std::to_string(i) + " in no block";
         for (std::size_t k = 0; k < blocks.size(); ++k)
             if (blocks[k]->resume != (k > 0) || blocks[k]->finish != (k + 1 == blocks.size()))
