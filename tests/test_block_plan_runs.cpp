@@ -151,6 +151,25 @@ std::vector<float> headValues(const Tensor3& t, int head) {
     return {t.head(head), t.head(head) + t.rows * t.cols};
 }
 
+// Softmax at scale 1/√d, or relu² normalised by n·d.
+MaskedScoring testScoring(bool relu, std::int64_t n, std::int64_t d) {
+    MaskedScoring scoring;
+    scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
+    if (relu) {
+        scoring.kind = MaskedScoring::Kind::ReluSquared;
+        scoring.normalizer = static_cast<double>(n * d);
+    }
+    return scoring;
+}
+
+// An earlier result full of NaN, for a run to recycle: every value it leaves unwritten shows.
+RunResult nanResult(int heads, std::int64_t n, std::int64_t dv) {
+    RunResult result;
+    result.out = Tensor3(heads, n, dv);
+    std::fill(result.out.values.begin(), result.out.values.end(), std::numeric_limits<float>::quiet_NaN());
+    return result;
+}
+
 TEST(BlockPlan, RandomPatternsAndSplitPlansMatchADenseMaskedSoftmax) {
     std::mt19937_64 random(2024);
     // Widths the row-wise kernels have unrolled paths for (16·2, 16·4, 16·8) besides any other.
@@ -174,18 +193,11 @@ TEST(BlockPlan, RandomPatternsAndSplitPlansMatchADenseMaskedSoftmax) {
         const Tensor3 q = testing::randomTensor(heads, n, d, 100 + static_cast<std::uint64_t>(trial));
         const Tensor3 k = testing::randomTensor(heads, n, d, 200 + static_cast<std::uint64_t>(trial));
         const Tensor3 v = testing::randomTensor(heads, n, dv, 300 + static_cast<std::uint64_t>(trial));
-        MaskedScoring scoring;
-        scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
-        if (relu) {
-            scoring.kind = MaskedScoring::Kind::ReluSquared;
-            scoring.normalizer = static_cast<double>(n * d);
-        }
+        const MaskedScoring scoring = testScoring(relu, n, d);
         RunOptions options;
         options.threads = 2;
         options.wantWeights = (trial / 4) % 2 == 0; // every plan kind both ways
-        RunResult garbage; // a recycled output full of NaN must be overwritten everywhere
-        garbage.out = Tensor3(heads, n, dv);
-        std::fill(garbage.out.values.begin(), garbage.out.values.end(), std::numeric_limits<float>::quiet_NaN());
+        RunResult garbage = nanResult(heads, n, dv); // must be overwritten everywhere
         options.recycle = &garbage;
         const AttentionInputs inputs{&q, &k, &v};
         const RunResult result = runPlannedAttention(inputs, {plan}, scoring, options);
@@ -352,17 +364,14 @@ TEST(BlockPlan, SplitRowsMatchADenseMaskedSoftmax) {
             EXPECT_EQ(plan->splits[0].chunks, 2);
             const auto mask = denseMask(pattern);
             for (const bool relu : {false, true}) {
-                MaskedScoring scoring;
-                scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
-                if (relu) {
-                    scoring.kind = MaskedScoring::Kind::ReluSquared;
-                    scoring.normalizer = static_cast<double>(n * d);
-                }
+                const MaskedScoring scoring = testScoring(relu, n, d);
                 RunOptions options;
                 options.threads = 2;
                 options.wantWeights = true;
                 const RunResult withWeights = runPlannedAttention(inputs, {plan}, scoring, options);
                 options.wantWeights = false;
+                RunResult garbage = nanResult(heads, n, dv); // must be overwritten everywhere
+                options.recycle = &garbage;
                 const RunResult alone = runPlannedAttention(inputs, {plan}, scoring, options);
                 for (int h = 0; h < heads; ++h) {
                     SCOPED_TRACE((relu ? "relu2, head " : "softmax, head ") + std::to_string(h));
@@ -417,8 +426,7 @@ TEST(BlockPlan, ManyLongRowsFillBlocksOfTheirOwn) {
     });
     EXPECT_TRUE(filled) << "the long rows fill a 64-row block of their own";
     const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52), v = testing::randomTensor(1, n, d, 53);
-    MaskedScoring scoring;
-    scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
+    const MaskedScoring scoring = testScoring(false, n, d);
     RunOptions options;
     options.threads = 2;
     const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
