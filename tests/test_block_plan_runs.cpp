@@ -7,13 +7,13 @@
 #include "core/registry.h"
 #include "core/variant_support.h"
 #include "support/plan_contract.h"
+#include "support/plan_runs.h"
 #include "support/reference_math.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -21,10 +21,15 @@
 namespace attnlab {
 namespace {
 
+using testing::expectMatchesReference;
+using testing::headValues;
 using testing::kPlanCases;
+using testing::maskedReluSquared;
+using testing::nanResult;
 using testing::planViolation;
 using testing::PlanCase;
 using testing::supports;
+using testing::testScoring;
 
 // A random pattern: per row a few random ranges (at least one column), some rows dense.
 std::unique_ptr<ExplicitPattern> randomPattern(std::int64_t n, std::mt19937_64& random) {
@@ -128,48 +133,6 @@ std::shared_ptr<const BlockPlan> rowWisePlan(const Pattern& pattern, std::mt1993
     return plan;
 }
 
-// Dense relu² in double: out_i = Σ_{j∈M_i} relu(q_i·k_j)² v_j / normalizer, and its weights.
-std::vector<double> maskedReluSquared(const Tensor3& q, const Tensor3& k, const Tensor3& v, int head,
-                                      const std::vector<std::uint8_t>& mask, double normalizer,
-                                      testing::DenseMatrix& weights) {
-    const std::int64_t n = q.rows, dv = v.cols;
-    const auto scores = testing::scaledScores(q, k, head, 1.0);
-    std::vector<double> out(static_cast<std::size_t>(n * dv), 0.0);
-    weights.assign(static_cast<std::size_t>(n * n), 0.0);
-    for (std::int64_t i = 0; i < n; ++i)
-        for (std::int64_t j = 0; j < n; ++j) {
-            if (!mask[static_cast<std::size_t>(i * n + j)]) continue;
-            const double s = std::max(0.0, scores[static_cast<std::size_t>(i * n + j)]);
-            const double w = s * s / normalizer;
-            weights[static_cast<std::size_t>(i * n + j)] = w;
-            for (std::int64_t c = 0; c < dv; ++c) out[static_cast<std::size_t>(i * dv + c)] += w * v.at(head, j, c);
-        }
-    return out;
-}
-
-std::vector<float> headValues(const Tensor3& t, int head) {
-    return {t.head(head), t.head(head) + t.rows * t.cols};
-}
-
-// Softmax at scale 1/√d, or relu² normalised by n·d.
-MaskedScoring testScoring(bool relu, std::int64_t n, std::int64_t d) {
-    MaskedScoring scoring;
-    scoring.scale = 1.0 / std::sqrt(static_cast<double>(d));
-    if (relu) {
-        scoring.kind = MaskedScoring::Kind::ReluSquared;
-        scoring.normalizer = static_cast<double>(n * d);
-    }
-    return scoring;
-}
-
-// An earlier result full of NaN, for a run to recycle: every value it leaves unwritten shows.
-RunResult nanResult(int heads, std::int64_t n, std::int64_t dv) {
-    RunResult result;
-    result.out = Tensor3(heads, n, dv);
-    std::fill(result.out.values.begin(), result.out.values.end(), std::numeric_limits<float>::quiet_NaN());
-    return result;
-}
-
 TEST(BlockPlan, RandomPatternsAndSplitPlansMatchADenseMaskedSoftmax) {
     std::mt19937_64 random(2024);
     // Widths the row-wise kernels have unrolled paths for (16·2, 16·4, 16·8) besides any other.
@@ -214,37 +177,6 @@ TEST(BlockPlan, RandomPatternsAndSplitPlansMatchADenseMaskedSoftmax) {
         }
         if (result.weights) { // W·V = out
             EXPECT_LT(testing::relativeError(result.out.values, testing::weightsTimesValues(*result.weights, v)), 2e-5);
-        }
-    }
-}
-
-void expectMatchesReference(const VariantInfo& variant, const ParamOverrides& overrides, int heads, std::int64_t n,
-                            std::int64_t d, bool causal) {
-    SCOPED_TRACE(variant.id + " h=" + std::to_string(heads) + " n=" + std::to_string(n) + " d=" + std::to_string(d) +
-                 (causal ? " causal" : ""));
-    const Tensor3 q = testing::randomTensor(heads, n, d, 5), k = testing::randomTensor(heads, n, d, 6);
-    const Tensor3 v = testing::randomTensor(heads, n, d + 3, 7);
-    const AttentionInputs inputs{&q, &k, &v};
-    RunOptions options;
-    options.causal = causal;
-    options.params = prepareParams(variant, inputs.shape(causal), overrides);
-    options.threads = 2;
-    for (const bool weights : {true, false}) {
-        options.wantWeights = weights;
-        options.useReference = false;
-        const RunResult fast = variant.run(inputs, options);
-        options.useReference = true;
-        const RunResult reference = variant.run(inputs, options);
-        double largest = 0, worst = 0;
-        for (std::size_t e = 0; e < reference.out.values.size(); ++e) {
-            largest = std::max(largest, static_cast<double>(std::fabs(reference.out.values[e])));
-            worst = std::max(worst, static_cast<double>(std::fabs(fast.out.values[e] - reference.out.values[e])));
-        }
-        EXPECT_LE(worst, 2e-5 * std::max(1.0, largest)) << (weights ? "with weights" : "without weights");
-        if (weights) {
-            ASSERT_TRUE(fast.weights && reference.weights);
-            for (std::size_t e = 0; e < reference.weights->values.size(); ++e)
-                ASSERT_NEAR(fast.weights->values[e], reference.weights->values[e], 2e-5) << "weight " << e;
         }
     }
 }
@@ -316,148 +248,6 @@ TEST(BlockPlan, NarrowRowPlansMatchTheReference) {
             EXPECT_EQ(rowWise, c.rowWise);
             expectMatchesReference(variant, c.overrides, 2, n, 64, causal);
         }
-}
-
-// Heavy rows (global tokens) in front, in the middle and last, each seeing every key (bidirectional) or
-// the keys up to its own (causal), over a band of radius 3 that also sees them.
-ExplicitPattern globalRowsPattern(std::int64_t n, const std::vector<std::int64_t>& globals, bool causal) {
-    std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        const std::int64_t last = causal ? i : n - 1;
-        if (std::binary_search(globals.begin(), globals.end(), i)) {
-            rows[static_cast<std::size_t>(i)] = {{0, last + 1}};
-            continue;
-        }
-        std::vector<std::int64_t> columns;
-        for (std::int64_t j = std::max<std::int64_t>(0, i - 3); j <= std::min(last, i + 3); ++j) columns.push_back(j);
-        for (const std::int64_t g : globals)
-            if (g <= last && std::llabs(g - i) > 3) columns.push_back(g);
-        std::sort(columns.begin(), columns.end());
-        rows[static_cast<std::size_t>(i)] = rangesOfColumns(columns);
-    }
-    return {n, rows};
-}
-
-// Rows far longer than the rest run split along their keys, a block per chunk of kSplitChunkPositions,
-// merged after the pass: at an n of two chunks (the second short), with 4 heavy rows (row-by-row
-// chunk blocks) and 40 (tiled ones), bidirectional and causal, against the dense masked softmax and
-// relu² in double, with and without weights.
-TEST(BlockPlan, SplitRowsMatchADenseMaskedSoftmax) {
-    const std::int64_t n = kSplitChunkPositions + 52, d = 24, dv = 20;
-    const int heads = 2;
-    std::vector<std::int64_t> many;
-    for (std::int64_t i = 5; i < n && many.size() < 40; i += 26) many.push_back(i);
-    const std::vector<std::int64_t> few = {0, 1, 700, n - 1};
-    const Tensor3 q = testing::randomTensor(heads, n, d, 41), k = testing::randomTensor(heads, n, d, 42);
-    const Tensor3 v = testing::randomTensor(heads, n, dv, 43);
-    const AttentionInputs inputs{&q, &k, &v};
-    for (const auto& globals : {few, many})
-        for (const bool causal : {false, true}) {
-            if (globals.size() == many.size() && causal) continue; // causal, the early ones are not heavy
-            const ExplicitPattern pattern = globalRowsPattern(n, globals, causal);
-            const auto plan = genericBlockPlan(pattern);
-            SCOPED_TRACE(std::to_string(globals.size()) + " heavy rows" + (causal ? ", causal" : ""));
-            ASSERT_EQ(planViolation(*plan, pattern), "");
-            ASSERT_EQ(plan->splits.size(), 1u);
-            const std::vector<std::int64_t> heavy = causal ? std::vector<std::int64_t>{700, n - 1} : globals;
-            EXPECT_EQ(plan->splits[0].rows, heavy);
-            EXPECT_EQ(plan->splits[0].chunks, 2);
-            const auto mask = denseMask(pattern);
-            for (const bool relu : {false, true}) {
-                const MaskedScoring scoring = testScoring(relu, n, d);
-                RunOptions options;
-                options.threads = 2;
-                options.wantWeights = true;
-                const RunResult withWeights = runPlannedAttention(inputs, {plan}, scoring, options);
-                options.wantWeights = false;
-                RunResult garbage = nanResult(heads, n, dv); // must be overwritten everywhere
-                options.recycle = &garbage;
-                const RunResult alone = runPlannedAttention(inputs, {plan}, scoring, options);
-                for (int h = 0; h < heads; ++h) {
-                    SCOPED_TRACE((relu ? "relu2, head " : "softmax, head ") + std::to_string(h));
-                    testing::DenseMatrix expectedWeights;
-                    const auto expected =
-                        relu ? maskedReluSquared(q, k, v, h, mask, scoring.normalizer, expectedWeights)
-                             : testing::maskedSoftmax(testing::scaledScores(q, k, h, scoring.scale), mask, v, h, &expectedWeights);
-                    EXPECT_LT(testing::relativeError(headValues(withWeights.out, h), expected), 2e-5);
-                    EXPECT_LT(testing::relativeError(headValues(alone.out, h), expected), 2e-5);
-                    EXPECT_LT(testing::relativeError(headValues(*withWeights.weights, h), expectedWeights), 2e-5);
-                }
-            }
-        }
-}
-
-// The contract check itself catches split rows that a plan also puts elsewhere or declares twice.
-TEST(BlockPlan, ContractCheckCatchesMisplacedSplitRows) {
-    const std::int64_t n = kSplitChunkPositions + 52;
-    const ExplicitPattern pattern = globalRowsPattern(n, {0, 1, 700, n - 1}, false);
-    const auto plan = genericBlockPlan(pattern);
-    ASSERT_EQ(planViolation(*plan, pattern), "");
-    BlockPlan ordinary = *plan; // a chunk block turned into an ordinary block
-    const auto chunk = std::find_if(ordinary.blocks.begin(), ordinary.blocks.end(), [](const PlanBlock& b) { return b.partialSlot >= 0; });
-    ASSERT_NE(chunk, ordinary.blocks.end());
-    chunk->partialSlot = -1;
-    EXPECT_NE(planViolation(ordinary, pattern), "");
-    BlockPlan twice = *plan; // one row declared in two splits
-    twice.splits.push_back(twice.splits[0]);
-    twice.splits.back().firstSlot = twice.partialSlots;
-    twice.partialSlots *= 2;
-    EXPECT_NE(planViolation(twice, pattern), "");
-}
-
-// More long rows than a block holds are not split (their slots would grow with them): they fill blocks
-// of their own, as rows of full attention do, and the run still matches the dense computation.
-TEST(BlockPlan, ManyLongRowsFillBlocksOfTheirOwn) {
-    const std::int64_t n = 2 * kSplitChunkPositions + 52, d = 16;
-    std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i)
-        rows[static_cast<std::size_t>(i)] = i % 31 == 0 ? std::vector<ColumnRange>{{0, n}}
-                                                        : std::vector<ColumnRange>{{std::max<std::int64_t>(0, i - 2), std::min(n, i + 3)}};
-    const ExplicitPattern pattern(n, rows);
-    const auto plan = genericBlockPlan(pattern);
-    ASSERT_EQ(planViolation(*plan, pattern), "");
-    EXPECT_TRUE(plan->splits.empty());
-    EXPECT_EQ(plan->partialSlots, 0);
-    const bool filled = std::any_of(plan->blocks.begin(), plan->blocks.end(), [&](const PlanBlock& block) {
-        if (block.rowCount != kPlanQueryBlock) return false;
-        for (std::int64_t r = 0; r < block.rowCount; ++r)
-            if (plan->rows[static_cast<std::size_t>(block.rowOffset + r)] % 31 != 0) return false;
-        return true;
-    });
-    EXPECT_TRUE(filled) << "the long rows fill a 64-row block of their own";
-    const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52), v = testing::randomTensor(1, n, d, 53);
-    const MaskedScoring scoring = testScoring(false, n, d);
-    RunOptions options;
-    options.threads = 2;
-    const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
-    const auto expected = testing::maskedSoftmax(testing::scaledScores(q, k, 0, scoring.scale), denseMask(pattern), v, 0, nullptr);
-    EXPECT_LT(testing::relativeError(headValues(result.out, 0), expected), 2e-5);
-}
-
-// The variants whose global rows are split (bigbird, longformer in its own plan with and without
-// dilation, `custom` with a global token) match the reference path at an n of two chunks.
-TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {
-    const std::vector<PlanCase> cases = {{"bigbird", {}},
-                                         {"longformer", {{"window", "64"}, {"globals", "0,1"}}},
-                                         {"longformer", {{"window", "20"}, {"dilation", "2"}, {"globals", "0,5,1000"}}},
-                                         {"custom", {{"expr", "band(8) | global(0)"}}}};
-    const std::int64_t n = kSplitChunkPositions + 52;
-    for (const PlanCase& c : cases) {
-        const VariantInfo& variant = requireVariant(c.id);
-        ProblemShape shape;
-        shape.n = n;
-        shape.d = shape.dv = 64;
-        const ParamSet params = prepareParams(variant, shape, c.overrides);
-        PatternRequest request;
-        request.shape = shape;
-        request.params = &params;
-        const auto plan = variant.plan(request);
-        SCOPED_TRACE(c.id);
-        ASSERT_EQ(plan->splits.size(), 1u);
-        EXPECT_EQ(plan->splits[0].chunks, 2);
-        EXPECT_EQ(planViolation(*plan, *variant.pattern(request)), "");
-        expectMatchesReference(variant, c.overrides, 2, n, 64, false);
-    }
 }
 
 TEST(BlockPlan, VariantPlansMatchTheReferenceOnOddShapes) {

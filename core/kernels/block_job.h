@@ -3,6 +3,7 @@
 // Internal to the block kernel (block_attention.cpp, row_pieces.cpp): one thread's workspace and what
 // one query block's work needs to know.
 
+#include "core/kernels/block_attention.h"
 #include "core/kernels/block_plan.h"
 #include "core/kernels/row_math.h"
 #include "core/kernels/tile_math.h"
@@ -67,6 +68,17 @@ struct BlockJob {
 };
 
 using tile::prefetchRow;
+
+// Head `head`'s plan: one plan for every head, or one per head.
+inline const BlockPlan& planOf(const HeadPlans& plans, int head) {
+    return *plans[plans.size() == 1 ? 0 : static_cast<std::size_t>(head)];
+}
+
+// After pass `pass`: every split row of the pass (BlockPlan::splits) merged from its chunks' slots into its
+// output row, as one softmax (log-sum-exp) or, for relu², a sum; its final max and sum into `stats` when
+// there are any (the weights are written from them). split_rows.cpp.
+void mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const PartialRows& partials,
+                    bool softmax, float* stats, Tensor3& out);
 
 // Whether one head's K and V (what its blocks sweep) take at most `bytes`: small enough, they stay in a
 // core's caches from block to block, and requesting their rows ahead only costs time.

@@ -1,5 +1,4 @@
 #include "core/kernels/block_plan.h"
-#include "core/kernels/row_wise_columns.h"
 #include "core/range_algebra.h"
 #include "core/recent_values.h"
 
@@ -363,71 +362,6 @@ void appendPass(BlockPlan& plan, const PassSpec& pass) {
     pairBlocks(plan, firstBlock);
     if (pass.splitRows && !pass.splitRows->empty()) appendSplitRows(plan, pass, permutationBase, firstBlock, scratch);
     plan.passEnd.push_back(static_cast<std::int64_t>(plan.blocks.size()));
-}
-
-// Rows of at most 64 keys on average (chunks, narrow bands and windows) run in blocks of 32: a block's
-// rows then sweep fewer keys that only some of them see (a band's edges, the next chunk), for twice the
-// blocks. At n = 1024 … 16,384, h = 12, two threads, against blocks of 64: `custom`'s default
-// `band(8) | global(0)` 14–20% less time, chunk at n = 1024 13% (causal) and 29%, at n = 4096 7–13%,
-// longformer with window 32 9%. Wider rows lose: full, fixed and strided (bidirectional) at n = 4096
-// 4–15% slower in blocks of 32.
-std::int64_t blockRowsForRowKeys(double meanKeys) { return meanKeys <= 64 ? 32 : kPlanQueryBlock; }
-
-std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly) {
-    const std::int64_t n = pattern.size();
-    const std::vector<std::int64_t> counts = rowCounts(pattern);
-    double total = 0;
-    for (const std::int64_t count : counts) total += static_cast<double>(count);
-    const double meanKeys = total / static_cast<double>(std::max<std::int64_t>(n, 1));
-    PlanRowOrder order;
-    std::vector<std::int64_t> heavyRows;
-    order.rows.reserve(static_cast<std::size_t>(n));
-    if (consecutiveOnly) {
-        for (std::int64_t i = 0; i < n; ++i) order.rows.push_back(i);
-    } else {
-        // A row is heavy when it is much longer than the average and than a piece (global tokens).
-        const double heavy = std::max(8.0 * meanKeys, 2.0 * static_cast<double>(kPlanKeyBlock));
-        for (std::int64_t i = 0; i < n; ++i)
-            (static_cast<double>(counts[static_cast<std::size_t>(i)]) > heavy ? heavyRows : order.rows).push_back(i);
-    }
-    order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
-    auto plan = std::make_shared<BlockPlan>();
-    plan->n = n;
-    PassSpec pass;
-    pass.order = &order;
-    pass.ranges = [&pattern](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };
-    pass.consecutiveOnly = consecutiveOnly;
-    pass.blockRows = blockRowsForRowKeys(meanKeys);
-    pass.splitRows = &heavyRows;
-    // Relative positions need consecutive pieces: no row-wise ones then.
-    std::vector<RangeList> rowWiseColumns;
-    std::vector<std::int64_t> blockOf;
-    if (!consecutiveOnly) findRowWiseColumns(pattern, order, pass.blockRows, rowWiseColumns, blockOf);
-    RangeList row, part;
-    if (!rowWiseColumns.empty()) {
-        // Row i's columns split by its block's row-wise ones: the rest in shared pieces, those row-wise.
-        auto split = [&](bool rowWise) {
-            return [&, rowWise](std::int64_t i, std::vector<ColumnRange>& out) {
-                const std::int64_t block = blockOf[static_cast<std::size_t>(i)];
-                if (block < 0) {
-                    if (!rowWise) pattern.rowRanges(i, out);
-                    return;
-                }
-                row.clear();
-                pattern.rowRanges(i, row);
-                const RangeList& columns = rowWiseColumns[static_cast<std::size_t>(block)];
-                if (rowWise)
-                    intersectInto(row, columns, part);
-                else
-                    subtractInto(row, columns, part);
-                out.insert(out.end(), part.begin(), part.end());
-            };
-        };
-        pass.ranges = split(false);
-        pass.rowWise = split(true);
-    }
-    appendPass(*plan, pass);
-    return plan;
 }
 
 PlanRowOrder residueOrder(std::int64_t n, std::int64_t period) {
