@@ -142,28 +142,41 @@ TEST(BlockPlan, ManyLongRowsFillBlocksOfTheirOwn) {
 }
 
 // The variants whose global rows are split (bigbird, longformer in its own plan with and without
-// dilation, `custom` with a global token) match the reference path at an n of two chunks.
+// dilation, causal too, `custom` with a global token) match the reference path at an n of two chunks;
+// causal leading global tokens, whose keys make one chunk, stay whole.
 TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {
-    const std::vector<PlanCase> cases = {{"bigbird", {}},
-                                         {"longformer", {{"window", "64"}, {"globals", "0,1"}}},
-                                         {"longformer", {{"window", "20"}, {"dilation", "2"}, {"globals", "0,5,1000"}}},
-                                         {"custom", {{"expr", "band(8) | global(0)"}}}};
+    struct SplitCase {
+        PlanCase variant;
+        bool causal;
+        std::int64_t chunks; // 0: nothing split
+    };
+    const std::vector<SplitCase> cases = {
+        {{"bigbird", {}}, false, 2},
+        {{"longformer", {{"window", "64"}, {"globals", "0,1"}}}, false, 2},
+        {{"longformer", {{"window", "20"}, {"dilation", "2"}, {"globals", "0,5,1000"}}}, false, 2},
+        {{"custom", {{"expr", "band(8) | global(0)"}}}, false, 2},
+        // causal: a late global token's row sees more than a chunk, the leading ones alone would not
+        {{"longformer", {{"window", "64"}, {"globals", "0,1,1060"}}}, true, 2},
+        {{"longformer", {{"window", "64"}, {"globals", "0,1"}}}, true, 0}};
     const std::int64_t n = kSplitChunkPositions + 52;
-    for (const PlanCase& c : cases) {
-        const VariantInfo& variant = requireVariant(c.id);
+    for (const SplitCase& c : cases) {
+        const VariantInfo& variant = requireVariant(c.variant.id);
         ProblemShape shape;
         shape.n = n;
         shape.d = shape.dv = 64;
-        const ParamSet params = prepareParams(variant, shape, c.overrides);
+        shape.causal = c.causal;
+        const ParamSet params = prepareParams(variant, shape, c.variant.overrides);
         PatternRequest request;
         request.shape = shape;
         request.params = &params;
         const auto plan = variant.plan(request);
-        SCOPED_TRACE(c.id);
-        ASSERT_EQ(plan->splits.size(), 1u);
-        EXPECT_EQ(plan->splits[0].chunks, 2);
+        SCOPED_TRACE(c.variant.id + (c.causal ? " causal" : ""));
+        ASSERT_EQ(plan->splits.size(), c.chunks > 0 ? 1u : 0u);
+        if (c.chunks > 0) {
+            EXPECT_EQ(plan->splits[0].chunks, c.chunks);
+        }
         EXPECT_EQ(planViolation(*plan, *variant.pattern(request)), "");
-        expectMatchesReference(variant, c.overrides, 2, n, 64, false);
+        expectMatchesReference(variant, c.variant.overrides, 2, n, 64, c.causal);
     }
 }
 

@@ -105,8 +105,8 @@ std::string longformerExpression(const PatternRequest& request) {
 
 // Rows and keys taken by residue class i mod δ (identity when δ = 1), where the dilated window is a
 // band of radius r; the global columns a row sees outside its window are gathered into its block's
-// pieces, and the global rows, which see every key, are split along their keys (causal: blocks of their
-// own). One pass.
+// pieces, and the global rows, which see every key (causal: every key up to their own), are split along
+// their keys, or stay whole where those keys make one chunk. One pass.
 std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
     // δ ≥ n allows only j = i in the window, as δ = n does: clamped so there are at most n residue classes.
     const std::int64_t n = request.shape.n, delta = std::min(request.params->integer("dilation"), request.shape.n);
@@ -129,15 +129,9 @@ std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
             order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
             begin = end;
         }
-        // Bidirectional global rows see every key: split along them. Causal ones see the keys up to their own
-        // position, few for the usual leading tokens: blocks of their own.
-        if (causal) {
-            order.rows.insert(order.rows.end(), globals.begin(), globals.end());
-            order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
-        }
         PassSpec pass;
         pass.order = &order;
-        pass.splitRows = causal ? nullptr : &globals;
+        pass.splitRows = &globals;
         pass.columnOrder = delta > 1 ? &classes.rows : nullptr;
         pass.blockRows = blockRowsForRowKeys(windowKeys);
         pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
