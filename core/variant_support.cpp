@@ -2,6 +2,8 @@
 
 #include "core/expression_pattern.h"
 #include "core/kernels/block_attention.h"
+#include "core/kernels/block_plan.h"
+#include "core/range_algebra.h"
 
 #include <algorithm>
 
@@ -62,6 +64,11 @@ double fullPairs(const ProblemShape& shape) {
 double rowKernelWorkspace(const ProblemShape& shape, double longestRow) {
     constexpr double threads = 2;
     return threads * 4.0 * (longestRow + static_cast<double>(shape.dv));
+}
+
+double splitRowsWorkspace(const ProblemShape& shape, const SplitRowsExtent& split) {
+    const auto slots = static_cast<double>(splitRowSlots(shape.n, split.rows, split.seen));
+    return 4.0 * shape.heads * slots * static_cast<double>(partialSlotFloats(shape.dv));
 }
 
 CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax) {
@@ -129,20 +136,47 @@ std::int64_t countCongruent(std::int64_t lo, std::int64_t hi, std::int64_t resid
     return (hi - lo - offset) / period + 1;
 }
 
-std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern) {
-    return [pattern](const ProblemShape& shape, const ParamSet& params) {
+namespace {
+
+// genericBlockPlan's split: its heavy rows, if few enough to split, and the positions they see.
+SplitRowsExtent heavyRowsExtent(const Pattern& mask, const std::vector<double>& counts, double nnz) {
+    const double meanKeys = nnz / static_cast<double>(std::max<std::size_t>(counts.size(), 1));
+    SplitRowsExtent split;
+    std::vector<std::int64_t> heavy;
+    for (std::size_t i = 0; i < counts.size() && heavy.size() <= kMaxSplitRows; ++i)
+        if (isHeavyRow(counts[i], meanKeys)) heavy.push_back(static_cast<std::int64_t>(i));
+    split.rows = static_cast<std::int64_t>(heavy.size());
+    if (split.rows > kMaxSplitRows) return split;
+    RangeList ranges;
+    for (const std::int64_t i : heavy) {
+        ranges.clear();
+        mask.rowRanges(i, ranges);
+        for (const ColumnRange& range : ranges) split.seen = std::max(split.seen, range.end);
+    }
+    return split;
+}
+
+} // namespace
+
+std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern,
+                                                                                 PlanSplitFunction planSplit) {
+    return [pattern, planSplit](const ProblemShape& shape, const ParamSet& params) {
         PatternRequest request;
         request.shape = shape;
         request.params = &params;
         const auto mask = pattern(request);
+        std::vector<double> counts(static_cast<std::size_t>(shape.n));
         double nnz = 0, longest = 0;
         for (std::int64_t i = 0; i < shape.n; ++i) {
             const auto count = static_cast<double>(mask->rowCount(i));
+            counts[static_cast<std::size_t>(i)] = count;
             nnz += count;
             longest = std::max(longest, count);
         }
         CoreCost cost = maskedCoreCost(shape, nnz);
-        cost.workspaceBytes = rowKernelWorkspace(shape, longest);
+        std::optional<SplitRowsExtent> split = planSplit ? planSplit(shape, params) : std::nullopt;
+        if (!split) split = heavyRowsExtent(*mask, counts, nnz);
+        cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, *split);
         return cost;
     };
 }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -37,6 +38,15 @@ double fullPairs(const ProblemShape& shape);
 
 // Bytes of the row-range kernel's scratch: a row of weights and an accumulator per thread (2 assumed).
 double rowKernelWorkspace(const ProblemShape& shape, double longestRow);
+
+// The rows a plan splits along their keys (PassSpec::splitRows): how many, and one past the last
+// position they see.
+struct SplitRowsExtent {
+    std::int64_t rows = 0;
+    std::int64_t seen = 0;
+};
+// Bytes of the block kernel's partial results of split rows, for every head (0 when they are not split).
+double splitRowsWorkspace(const ProblemShape& shape, const SplitRowsExtent& split);
 
 // The pattern "W may be non-zero": all pairs, or j ≤ i when causal (variants with no mask).
 std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal);
@@ -85,8 +95,11 @@ private:
 };
 
 // Cost entry point of a softmax pattern variant: the masked core over the pattern's nnz, workspace of
-// the row kernel sized by the longest row.
-std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern);
+// the row kernel sized by the longest row and the partial results of the rows its plan splits: those
+// `planSplit` names, or where it answers nothing (or is empty), the generic plan's heavy rows.
+using PlanSplitFunction = std::function<std::optional<SplitRowsExtent>(const ProblemShape&, const ParamSet&)>;
+std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern,
+                                                                                 PlanSplitFunction planSplit = {});
 
 } // namespace attnlab
 

@@ -3,7 +3,9 @@
 // and relu² computed in double and against the variants' reference paths; the plan check's own rules for
 // them; and the long rows that are not split.
 #include "core/kernels/block_attention.h"
+#include "core/range_algebra.h"
 #include "core/registry.h"
+#include "core/variant_support.h"
 #include "support/plan_contract.h"
 #include "support/plan_runs.h"
 #include "support/reference_math.h"
@@ -94,6 +96,47 @@ TEST(BlockPlan, SplitRowsMatchADenseMaskedSoftmax) {
         }
 }
 
+// A pass that gives its split rows some columns row-wise (every 7th of theirs here): those join the
+// chunks, and the run still matches the dense computation, split and (at fewer positions) whole.
+TEST(BlockPlan, SplitRowsKeepTheirRowWiseColumns) {
+    for (const std::int64_t n : {kSplitChunkPositions + 52, kSplitChunkPositions - 24}) {
+        const std::int64_t d = 16;
+        const std::vector<std::int64_t> globals = {0, 1, 600};
+        const ExplicitPattern pattern = globalRowsPattern(n, globals, false);
+        PlanRowOrder order;
+        for (std::int64_t i = 0; i < n; ++i)
+            if (!std::binary_search(globals.begin(), globals.end(), i)) order.rows.push_back(i);
+        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+        auto everySeventh = [&](std::int64_t i, bool rowWise, std::vector<ColumnRange>& out) {
+            RangeList row;
+            pattern.rowRanges(i, row);
+            const bool split = std::binary_search(globals.begin(), globals.end(), i);
+            for (const ColumnRange& range : row)
+                for (std::int64_t j = range.begin; j < range.end; ++j)
+                    if ((split && j % 7 == 3) == rowWise) appendRange(out, j, j + 1, n);
+        };
+        PassSpec pass;
+        pass.order = &order;
+        pass.splitRows = &globals;
+        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) { everySeventh(i, false, out); };
+        pass.rowWise = [&](std::int64_t i, std::vector<ColumnRange>& out) { everySeventh(i, true, out); };
+        auto plan = std::make_shared<BlockPlan>();
+        plan->n = n;
+        appendPass(*plan, pass);
+        SCOPED_TRACE("n = " + std::to_string(n));
+        ASSERT_EQ(planViolation(*plan, pattern), "");
+        EXPECT_EQ(plan->splits.size(), n > kSplitChunkPositions ? 1u : 0u);
+        const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52);
+        const Tensor3 v = testing::randomTensor(1, n, d, 53);
+        const MaskedScoring scoring = testScoring(false, n, d);
+        RunOptions options;
+        options.threads = 2;
+        const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
+        const auto expected = testing::maskedSoftmax(testing::scaledScores(q, k, 0, scoring.scale), denseMask(pattern), v, 0, nullptr);
+        EXPECT_LT(testing::relativeError(headValues(result.out, 0), expected), 2e-5);
+    }
+}
+
 // The contract check itself catches split rows that a plan also puts elsewhere or declares twice.
 TEST(BlockPlan, ContractCheckCatchesMisplacedSplitRows) {
     const std::int64_t n = kSplitChunkPositions + 52;
@@ -143,7 +186,8 @@ TEST(BlockPlan, ManyLongRowsFillBlocksOfTheirOwn) {
 
 // The variants whose global rows are split (bigbird, longformer in its own plan with and without
 // dilation, causal too, `custom` with a global token) match the reference path at an n of two chunks;
-// causal leading global tokens, whose keys make one chunk, stay whole.
+// causal leading global tokens, whose keys make one chunk, stay whole. The cost model's workspace (which
+// the size guard checks) holds the plan's slots for the split rows' partial results.
 TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {
     struct SplitCase {
         PlanCase variant;
@@ -157,13 +201,16 @@ TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {
         {{"custom", {{"expr", "band(8) | global(0)"}}}, false, 2},
         // causal: a late global token's row sees more than a chunk, the leading ones alone would not
         {{"longformer", {{"window", "64"}, {"globals", "0,1,1060"}}}, true, 2},
-        {{"longformer", {{"window", "64"}, {"globals", "0,1"}}}, true, 0}};
+        {{"longformer", {{"window", "64"}, {"globals", "0,1"}}}, true, 0},
+        {{"longformer", {{"window", "20"}, {"dilation", "2"}, {"globals", "0,5,1000"}}}, true, 2},
+        {{"bigbird", {}}, true, 0}};
     const std::int64_t n = kSplitChunkPositions + 52;
     for (const SplitCase& c : cases) {
         const VariantInfo& variant = requireVariant(c.variant.id);
         ProblemShape shape;
         shape.n = n;
         shape.d = shape.dv = 64;
+        shape.heads = 3;
         shape.causal = c.causal;
         const ParamSet params = prepareParams(variant, shape, c.variant.overrides);
         PatternRequest request;
@@ -175,7 +222,14 @@ TEST(BlockPlan, SplitGlobalRowsOfVariantsMatchTheReference) {
         if (c.chunks > 0) {
             EXPECT_EQ(plan->splits[0].chunks, c.chunks);
         }
-        EXPECT_EQ(planViolation(*plan, *variant.pattern(request)), "");
+        const auto pattern = variant.pattern(request);
+        EXPECT_EQ(planViolation(*plan, *pattern), "");
+        std::int64_t longest = 0;
+        for (std::int64_t i = 0; i < n; ++i) longest = std::max(longest, pattern->rowCount(i));
+        const double slotBytes = 4.0 * shape.heads * static_cast<double>(plan->partialSlots * partialSlotFloats(shape.dv));
+        EXPECT_EQ(slotBytes > 0, c.chunks > 0);
+        EXPECT_DOUBLE_EQ(variant.cost(shape, params).workspaceBytes - rowKernelWorkspace(shape, static_cast<double>(longest)),
+                         slotBytes);
         expectMatchesReference(variant, c.variant.overrides, 2, n, 64, c.causal);
     }
 }

@@ -390,7 +390,7 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
     for (const auto& plan : plans) partials.slotsPerHead = std::max(partials.slotsPerHead, plan->partialSlots);
     if (partials.slotsPerHead > 0) {
         static thread_local tile::AlignedBuffer partialBuffer; // as statsBuffer
-        partials.stride = paddedWidth(inputs.v->cols) + tile::kLanes;
+        partials.stride = partialSlotFloats(inputs.v->cols);
         partials.data = partialBuffer.reserve(static_cast<std::size_t>(inputs.q->heads * partials.slotsPerHead * partials.stride));
     }
     auto jobOf = [&](int head, const BlockPlan& plan, const PlanBlock& block) {

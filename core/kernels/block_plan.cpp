@@ -294,6 +294,11 @@ void interleaveChunks(BlockPlan& plan, std::size_t firstBlock, std::size_t first
     std::copy(merged.begin(), merged.end(), plan.blocks.begin() + static_cast<std::ptrdiff_t>(firstBlock));
 }
 
+// Positions per chunk of a split row: kSplitChunkPositions, more where n needs over kMaxSplitChunks of them.
+std::int64_t splitChunkPositions(std::int64_t n) {
+    return std::max(kSplitChunkPositions, (n + kMaxSplitChunks - 1) / kMaxSplitChunks);
+}
+
 // The pass's split rows (PassSpec::splitRows), after its blocks [firstBlock, end): chunks of their positions up
 // to the last one they see, one block each (kMaxSplitRows rows fit one), moved among the pass's blocks. The
 // slots stay a small part of the output (at most kMaxSplitRows · kMaxSplitChunks rows, and n/16 + 64): more
@@ -304,19 +309,31 @@ void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permuta
     const std::vector<std::int64_t>& rows = *pass.splitRows;
     const auto count = static_cast<std::int64_t>(rows.size());
     const PlanRowOrder order{rows, {count}};
-    RangeList all;
+    RangeList all, shared, rowWise, merged;
+    // The rows' row-wise columns join their shared ones: a chunk or a block of split rows is all theirs.
+    PassSpec whole = pass;
+    whole.rowWise = nullptr;
+    if (pass.rowWise)
+        whole.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+            shared.clear();
+            rowWise.clear();
+            pass.ranges(i, shared);
+            pass.rowWise(i, rowWise);
+            unionInto(shared, rowWise, merged);
+            out.insert(out.end(), merged.begin(), merged.end());
+        };
     std::int64_t seen = 0; // one past the last position any of the rows sees
     for (const std::int64_t i : rows) {
         all.clear();
-        pass.ranges(i, all);
+        whole.ranges(i, all);
         for (const ColumnRange& range : all) seen = std::max(seen, range.end);
     }
-    const std::int64_t positions = std::max(kSplitChunkPositions, (plan.n + kMaxSplitChunks - 1) / kMaxSplitChunks);
-    const std::int64_t chunks = (seen + positions - 1) / positions;
-    if (count > kMaxSplitRows || chunks <= 1) {
-        appendOwnBlocks(plan, pass, order, permutationBase, scratch);
+    const std::int64_t slots = splitRowSlots(plan.n, count, seen);
+    if (slots == 0) {
+        appendOwnBlocks(plan, whole, order, permutationBase, scratch);
         return;
     }
+    const std::int64_t chunks = slots / count, positions = splitChunkPositions(plan.n);
     SplitRows split{plan.passEnd.size(), rows, plan.partialSlots, chunks};
     plan.partialSlots += chunks * count;
     std::int64_t begin = 0, end = 0;
@@ -325,7 +342,7 @@ void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permuta
     chunkPass.consecutiveOnly = pass.consecutiveOnly;
     chunkPass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
         all.clear();
-        pass.ranges(i, all);
+        whole.ranges(i, all);
         for (const ColumnRange& range : all)
             if (std::max(range.begin, begin) < std::min(range.end, end))
                 out.push_back({std::max(range.begin, begin), std::min(range.end, end)});
@@ -344,6 +361,11 @@ void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permuta
 }
 
 } // namespace
+
+std::int64_t splitRowSlots(std::int64_t n, std::int64_t rows, std::int64_t seen) {
+    const std::int64_t positions = splitChunkPositions(n), chunks = (seen + positions - 1) / positions;
+    return rows > kMaxSplitRows || chunks <= 1 ? 0 : rows * chunks;
+}
 
 void appendPass(BlockPlan& plan, const PassSpec& pass) {
     const std::size_t firstBlock = plan.blocks.size();

@@ -46,6 +46,14 @@ inline constexpr std::int64_t kMaxSplitChunks = 64;
 // Rows of at most this many keys on average may run all their columns row-wise (genericBlockPlan).
 inline constexpr double kRowWiseRowKeys = 28;
 
+// Slots a pass makes of `rows` split rows (PassSpec::splitRows) that see positions up to `seen` (one
+// past the last): 0 when they are not split (more than kMaxSplitRows rows, or one chunk of positions).
+std::int64_t splitRowSlots(std::int64_t n, std::int64_t rows, std::int64_t seen);
+// Floats of one slot: the unnormalised output padded to whole vectors, then a vector holding max and sum.
+inline constexpr std::int64_t partialSlotFloats(std::int64_t dv) { return (dv + 15) / 16 * 16 + 16; }
+// genericBlockPlan splits a row when it is much longer than the average and than a piece (global tokens).
+inline bool isHeavyRow(double keys, double meanKeys) { return keys > std::max(8.0 * meanKeys, 2.0 * kPlanKeyBlock); }
+
 struct PlanPiece {
     // Shared: columns c < count are first + c when consecutive, else columns[first + c] (BlockPlan::columns).
     // Row-wise: block row r sees columns[span.begin, span.end) with span = BlockPlan::rowSpans[first + r]
@@ -138,7 +146,7 @@ struct PassSpec {
     // positions, so that they run just after the blocks that read those K and V rows, from the cache
     // instead of a second sweep of memory. Each chunk's result goes to slots (BlockPlan::splits), merged
     // after the pass (flash-decoding's split). More than kMaxSplitRows rows, or rows whose positions make
-    // one chunk, fill blocks of their own. Split rows take all their columns from `ranges` (none row-wise).
+    // one chunk, fill blocks of their own. Their `rowWise` columns join their `ranges` there.
     const std::vector<std::int64_t>* splitRows = nullptr;
 };
 void appendPass(BlockPlan& plan, const PassSpec& pass);

@@ -26,10 +26,8 @@ std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool c
     if (consecutiveOnly) {
         for (std::int64_t i = 0; i < n; ++i) order.rows.push_back(i);
     } else {
-        // A row is heavy when it is much longer than the average and than a piece (global tokens).
-        const double heavy = std::max(8.0 * meanKeys, 2.0 * static_cast<double>(kPlanKeyBlock));
         for (std::int64_t i = 0; i < n; ++i)
-            (static_cast<double>(counts[static_cast<std::size_t>(i)]) > heavy ? heavyRows : order.rows).push_back(i);
+            (isHeavyRow(static_cast<double>(counts[static_cast<std::size_t>(i)]), meanKeys) ? heavyRows : order.rows).push_back(i);
     }
     order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
     auto plan = std::make_shared<BlockPlan>();

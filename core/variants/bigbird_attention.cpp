@@ -124,7 +124,8 @@ CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
         longest = std::max(longest, count);
     }
     CoreCost cost = maskedCoreCost(shape, pairs);
-    cost.workspaceBytes = rowKernelWorkspace(shape, longest);
+    // Bidirectional global rows see every key and are split along them (bigBirdPlan).
+    cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, {shape.causal ? 0 : globals, n});
     // Each row's random keys and values sit at scattered places no neighbouring row shares: read once
     // more per row (n·r, an upper bound by the few early causal rows that draw fewer).
     const auto draws = static_cast<double>(std::min(extra, n));

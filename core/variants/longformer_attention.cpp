@@ -107,15 +107,33 @@ std::string longformerExpression(const PatternRequest& request) {
 // band of radius r; the global columns a row sees outside its window are gathered into its block's
 // pieces, and the global rows, which see every key (causal: every key up to their own), are split along
 // their keys, or stay whole where those keys make one chunk. One pass.
+double windowKeys(const ProblemShape& shape, const ParamSet& params) {
+    const std::int64_t radius = params.integer("window") / 2;
+    return static_cast<double>(shape.causal ? radius + 1 : 2 * radius + 1);
+}
+
+// An undilated window this narrow is a band that the generic plan runs row-wise (window 16: 24–31% less
+// time at n = 4096 and 16,384); wider ones lose 3–6% in the generic plan.
+bool runsGenericPlan(const ProblemShape& shape, const ParamSet& params) {
+    return params.integer("dilation") == 1 && windowKeys(shape, params) <= kRowWiseRowKeys;
+}
+
+// The global rows longformerPlan splits (the generic plan's heavy rows where it runs that). Causal and
+// dilated, their positions are counted up to n: the plan sees them in residue-class order.
+std::optional<SplitRowsExtent> longformerSplit(const ProblemShape& shape, const ParamSet& params) {
+    if (runsGenericPlan(shape, params)) return std::nullopt;
+    const auto& globals = params.indices("globals");
+    SplitRowsExtent split{static_cast<std::int64_t>(globals.size()), shape.n};
+    if (shape.causal && params.integer("dilation") == 1) split.seen = globals.empty() ? 0 : globals.back() + 1;
+    return split;
+}
+
 std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
     // δ ≥ n allows only j = i in the window, as δ = n does: clamped so there are at most n residue classes.
     const std::int64_t n = request.shape.n, delta = std::min(request.params->integer("dilation"), request.shape.n);
     const std::int64_t radius = request.params->integer("window") / 2;
     const bool causal = request.shape.causal;
-    const double windowKeys = static_cast<double>(causal ? radius + 1 : 2 * radius + 1);
-    // An undilated window this narrow is a band that the generic plan runs row-wise (window 16: 24–31%
-    // less time at n = 4096 and 16,384); wider ones lose 3–6% in the generic plan.
-    if (delta == 1 && windowKeys <= kRowWiseRowKeys)
+    if (runsGenericPlan(request.shape, *request.params))
         return cachedGenericPlan("longformer narrow", longformerPattern)(request);
     const std::vector<std::int64_t> globals = request.params->indices("globals"); // sorted, distinct
     return cachedPlan(planKey("longformer", n, causal, *request.params), [=] {
@@ -133,7 +151,7 @@ std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
         pass.order = &order;
         pass.splitRows = &globals;
         pass.columnOrder = delta > 1 ? &classes.rows : nullptr;
-        pass.blockRows = blockRowsForRowKeys(windowKeys);
+        pass.blockRows = blockRowsForRowKeys(windowKeys(request.shape, *request.params));
         pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
             const std::int64_t last = causal ? i : n - 1;
             if (isGlobal(i)) { // every column ≤ last, class by class
@@ -197,7 +215,7 @@ VariantInfo makeLongformerVariant() {
     v.reachTheory = longformerReach;
     v.plan = longformerPlan;
     v.run = softmaxOverPattern(longformerPattern, longformerPlan);
-    v.cost = softmaxPatternCost(longformerPattern);
+    v.cost = softmaxPatternCost(longformerPattern, longformerSplit);
     v.decode = decodeKeeping(longformerRetainedKeys);
     v.printExpr = longformerExpression;
     v.componentNames = {"window", "globals"};
