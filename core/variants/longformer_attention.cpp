@@ -103,10 +103,7 @@ std::string longformerExpression(const PatternRequest& request) {
     return termsExpression(terms, request.shape.causal);
 }
 
-// Rows and keys taken by residue class i mod δ (identity when δ = 1), where the dilated window is a
-// band of radius r; the global columns a row sees outside its window are gathered into its block's
-// pieces, and the global rows, which see every key (causal: every key up to their own), are split along
-// their keys, or stay whole where those keys make one chunk. One pass.
+// Keys of a row's window (causal: up to its own position).
 double windowKeys(const ProblemShape& shape, const ParamSet& params) {
     const std::int64_t radius = params.integer("window") / 2;
     return static_cast<double>(shape.causal ? radius + 1 : 2 * radius + 1);
@@ -128,6 +125,10 @@ std::optional<SplitRowsExtent> longformerSplit(const ProblemShape& shape, const 
     return split;
 }
 
+// Rows and keys taken by residue class i mod δ (identity when δ = 1), where the dilated window is a
+// band of radius r; the global columns a row sees outside its window are gathered into its block's
+// pieces, and the global rows, which see every key (causal: every key up to their own), are split along
+// their keys, or stay whole where those keys make one chunk. One pass.
 std::shared_ptr<const BlockPlan> longformerPlan(const PatternRequest& request) {
     // δ ≥ n allows only j = i in the window, as δ = n does: clamped so there are at most n residue classes.
     const std::int64_t n = request.shape.n, delta = std::min(request.params->integer("dilation"), request.shape.n);
