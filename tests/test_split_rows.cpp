@@ -47,6 +47,18 @@ ExplicitPattern globalRowsPattern(std::int64_t n, const std::vector<std::int64_t
     return {n, rows};
 }
 
+// One head of random inputs of depth d through `plan` on two threads against the dense masked softmax.
+void expectOneHeadMatchesTheDenseSoftmax(const std::shared_ptr<const BlockPlan>& plan, const Pattern& pattern, std::int64_t d) {
+    const std::int64_t n = pattern.size();
+    const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52), v = testing::randomTensor(1, n, d, 53);
+    const MaskedScoring scoring = testScoring(false, n, d);
+    RunOptions options;
+    options.threads = 2;
+    const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
+    const auto expected = testing::maskedSoftmax(testing::scaledScores(q, k, 0, scoring.scale), denseMask(pattern), v, 0, nullptr);
+    EXPECT_LT(testing::relativeError(headValues(result.out, 0), expected), 2e-5);
+}
+
 // Rows far longer than the rest run split along their keys, a block per chunk of kSplitChunkPositions,
 // merged after the pass: at an n of two chunks (the second short), with 4 heavy rows (row-by-row
 // chunk blocks) and 40 (tiled ones), bidirectional and causal, against the dense masked softmax and
@@ -126,14 +138,7 @@ TEST(BlockPlan, SplitRowsKeepTheirRowWiseColumns) {
         SCOPED_TRACE("n = " + std::to_string(n));
         ASSERT_EQ(planViolation(*plan, pattern), "");
         EXPECT_EQ(plan->splits.size(), n > kSplitChunkPositions ? 1u : 0u);
-        const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52);
-        const Tensor3 v = testing::randomTensor(1, n, d, 53);
-        const MaskedScoring scoring = testScoring(false, n, d);
-        RunOptions options;
-        options.threads = 2;
-        const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
-        const auto expected = testing::maskedSoftmax(testing::scaledScores(q, k, 0, scoring.scale), denseMask(pattern), v, 0, nullptr);
-        EXPECT_LT(testing::relativeError(headValues(result.out, 0), expected), 2e-5);
+        expectOneHeadMatchesTheDenseSoftmax(plan, pattern, d);
     }
 }
 
@@ -175,13 +180,7 @@ TEST(BlockPlan, ManyLongRowsFillBlocksOfTheirOwn) {
         return true;
     });
     EXPECT_TRUE(filled) << "the long rows fill a 64-row block of their own";
-    const Tensor3 q = testing::randomTensor(1, n, d, 51), k = testing::randomTensor(1, n, d, 52), v = testing::randomTensor(1, n, d, 53);
-    const MaskedScoring scoring = testScoring(false, n, d);
-    RunOptions options;
-    options.threads = 2;
-    const RunResult result = runPlannedAttention({&q, &k, &v}, {plan}, scoring, options);
-    const auto expected = testing::maskedSoftmax(testing::scaledScores(q, k, 0, scoring.scale), denseMask(pattern), v, 0, nullptr);
-    EXPECT_LT(testing::relativeError(headValues(result.out, 0), expected), 2e-5);
+    expectOneHeadMatchesTheDenseSoftmax(plan, pattern, d);
 }
 
 // The variants whose global rows are split (bigbird, longformer in its own plan with and without
