@@ -96,8 +96,10 @@ private:
 
 // Cost entry point of a softmax pattern variant: the masked core over the pattern's nnz, workspace of
 // the row kernel sized by the longest row and the partial results of the rows its plan splits: those
-// `planSplit` names, or where it answers nothing (or is empty), the generic plan's heavy rows.
+// `planSplit` names, or, without it or where it answers nullopt, the generic plan's heavy rows.
 using PlanSplitFunction = std::function<std::optional<SplitRowsExtent>(const ProblemShape&, const ParamSet&)>;
+// For variants whose own plans split no rows.
+inline std::optional<SplitRowsExtent> splitsNoRows(const ProblemShape&, const ParamSet&) { return SplitRowsExtent{}; }
 std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern,
                                                                                  PlanSplitFunction planSplit = {});
 

@@ -16,7 +16,7 @@ namespace attnlab::block {
 using tile::kQueryBlock;
 static_assert(kQueryBlock == kPlanQueryBlock, "one mask bit per query row of a tile");
 
-inline constexpr std::int64_t paddedWidth(std::int64_t dv) { return (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
+using tile::paddedWidth;
 // Keys of a piece rounded up to whole vectors: rows of ws.scores.
 inline constexpr std::int64_t kScoreKeys = paddedWidth(kPlanKeyBlock);
 

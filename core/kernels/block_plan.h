@@ -22,6 +22,7 @@
 // pass only, in one chunk block per chunk of its keys (resume = false, finish = true), each writing its
 // partial result to a slot of its own; the kernel merges a row's slots into its output after the pass.
 
+#include "core/kernels/tile_math.h"
 #include "core/param_schema.h"
 #include "core/pattern.h"
 
@@ -50,7 +51,7 @@ inline constexpr double kRowWiseRowKeys = 28;
 // past the last): 0 when they are not split (more than kMaxSplitRows rows, or one chunk of positions).
 std::int64_t splitRowSlots(std::int64_t n, std::int64_t rows, std::int64_t seen);
 // Floats of one slot: the unnormalised output padded to whole vectors, then a vector holding max and sum.
-inline constexpr std::int64_t partialSlotFloats(std::int64_t dv) { return (dv + 15) / 16 * 16 + 16; }
+inline constexpr std::int64_t partialSlotFloats(std::int64_t dv) { return tile::paddedWidth(dv) + tile::kLanes; }
 // genericBlockPlan splits a row when it is much longer than the average and than a piece (global tokens).
 inline bool isHeavyRow(double keys, double meanKeys) { return keys > std::max(8.0 * meanKeys, 2.0 * kPlanKeyBlock); }
 

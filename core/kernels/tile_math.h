@@ -14,6 +14,8 @@ namespace attnlab::tile {
 
 // Lanes of one vector register (float32).
 inline constexpr int kLanes = 16;
+// A row of `width` floats padded to whole vectors.
+inline constexpr std::int64_t paddedWidth(std::int64_t width) { return (width + kLanes - 1) / kLanes * kLanes; }
 // Query rows of one block: the score tile S^T [keys][kQueryBlock] holds a block row in 4 registers.
 inline constexpr int kQueryBlock = 64;
 // Rows of A (keys for scores, queries for P·V) per register tile, and vectors of B per tile.

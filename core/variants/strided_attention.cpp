@@ -91,7 +91,7 @@ VariantInfo makeStridedVariant() {
     };
     v.plan = stridedPlan;
     v.run = softmaxOverPattern(stridedPattern, stridedPlan);
-    v.cost = softmaxPatternCost(stridedPattern);
+    v.cost = softmaxPatternCost(stridedPattern, splitsNoRows);
     v.printExpr = stridedExpression;
     v.componentNames = {"band", "strided columns"};
     v.components = componentsFromExpression(stridedPattern, stridedExpression);

@@ -134,7 +134,7 @@ VariantInfo makeXlVariant() {
     };
     v.plan = xlPlan;
     v.run = runXl;
-    const auto masked = softmaxPatternCost(xlPattern);
+    const auto masked = softmaxPatternCost(xlPattern, splitsNoRows);
     v.cost = [masked](const ProblemShape& shape, const ParamSet& params) {
         CoreCost cost = masked(shape, params);
         if (params.choice("relpos") == "sinusoid") {
