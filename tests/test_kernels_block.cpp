@@ -230,6 +230,22 @@ TEST(TileMath, Transpose16MovesEveryElement) {
         for (int r = 16; r < 24; ++r) ASSERT_EQ(target[c * 24 + r], -1.0f) << "wrote outside the block";
 }
 
+TEST(TileMath, ColumnsSeenByAreTheColumnsWhoseWordsShareARow) {
+    std::mt19937_64 random(5);
+    std::vector<std::uint64_t> words(128);
+    for (const std::int64_t keys : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{8},
+                                    std::int64_t{63}, std::int64_t{64}, std::int64_t{65}, std::int64_t{120}}) {
+        for (std::uint64_t& word : words) word = random() & random(); // about a quarter of the bits
+        words[static_cast<std::size_t>(keys) % words.size()] = ~std::uint64_t{0}; // past keys: must not count
+        const std::uint64_t rows = std::uint64_t{0x3F} << (keys % 58);
+        const tile::ColumnSet seen = tile::columnsSeenBy(words.data(), keys, rows);
+        for (std::int64_t c = 0; c < 128; ++c) {
+            const bool expected = c < keys && (words[static_cast<std::size_t>(c)] & rows) != 0;
+            ASSERT_EQ(static_cast<bool>((seen >> c) & 1u), expected) << "keys " << keys << ", column " << c;
+        }
+    }
+}
+
 TEST(TileMath, BlockProductMatchesPlainSums) {
     const std::int64_t rows = 13, depth = 7, width = 37, cStride = 48;
     std::vector<float> a(rows * depth), b(depth * width), c(rows * cStride, 2.0f), scale(rows);

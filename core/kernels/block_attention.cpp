@@ -96,11 +96,40 @@ void maskedPieceScores(const BlockJob& job, const PlanPiece& piece, tile::TilePr
     }
 }
 
+// Lowest set bit of a non-empty column set.
+int lowestColumn(tile::ColumnSet set) {
+    const auto low = static_cast<std::uint64_t>(set);
+    return low != 0 ? __builtin_ctzll(low) : 64 + __builtin_ctzll(static_cast<std::uint64_t>(set >> 64));
+}
+
+// Calls run(first, end) for each run of the set's columns, bridging gaps of fewer than `gap` columns.
+template <typename Run>
+void forEachColumnRun(tile::ColumnSet set, int gap, Run run) {
+    static_assert(kPlanKeyBlock < 128, "a run's end stays a valid shift");
+    while (set != 0) {
+        const int first = lowestColumn(set);
+        int end = first;
+        tile::ColumnSet rest = set >> first;
+        while (true) {
+            const int ones = lowestColumn(~rest);
+            end += ones;
+            rest >>= ones;
+            if (rest == 0) break;
+            const int zeros = lowestColumn(rest);
+            if (zeros >= gap) break;
+            end += zeros;
+            rest >>= zeros;
+        }
+        run(first, end);
+        set = rest << end;
+    }
+}
+
 // O += P·V for a masked piece, kTileRows query rows at a time over the runs of keys their mask bits
 // reach (P is exactly 0 elsewhere; gaps shorter than kKeyGap are run through): the first run rescales
 // the rows' earlier output, the others add; rows with none still get their rescale.
 void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TileProduct update, std::int64_t dv) {
-    constexpr std::int64_t kKeyGap = 8;
+    constexpr int kKeyGap = 8;
     const std::uint64_t* words = job.plan->masks.data() + piece.mask;
     const float* scores = update.a;
     float* output = update.c;
@@ -120,18 +149,9 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
             tile::multiplyBlock(part, rows, dv);
             part.mode = tile::Accumulate::Add;
         };
-        std::int64_t first = -1, last = -1;
-        for (std::int64_t c = 0; c < piece.count; ++c) {
-            if ((words[c] & tileBits) == 0) continue;
-            if (first >= 0 && c - last > kKeyGap) {
-                run(first, last + 1);
-                first = -1;
-            }
-            if (first < 0) first = c;
-            last = c;
-        }
-        if (first >= 0)
-            run(first, last + 1);
+        const tile::ColumnSet seen = tile::columnsSeenBy(words, piece.count, tileBits);
+        if (seen != 0)
+            forEachColumnRun(seen, kKeyGap, run);
         else if (part.mode == tile::Accumulate::ScaleAndAdd)
             run(0, 0);
     }

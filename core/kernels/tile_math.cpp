@@ -96,6 +96,17 @@ void maskColumns(float* scores, std::int64_t keys, int queries, const std::uint6
         }
 }
 
+ColumnSet columnsSeenBy(const std::uint64_t* words, std::int64_t keys, std::uint64_t rows) {
+    const __m512i pattern = _mm512_set1_epi64(static_cast<long long>(rows));
+    ColumnSet seen = 0;
+    for (std::int64_t c = 0; c < keys; c += 8) {
+        const auto lanes = static_cast<__mmask8>(keys - c >= 8 ? 0xFF : (1u << (keys - c)) - 1);
+        const __mmask8 hit = _mm512_mask_test_epi64_mask(lanes, _mm512_maskz_loadu_epi64(lanes, words + c), pattern);
+        seen |= static_cast<ColumnSet>(hit) << c;
+    }
+    return seen;
+}
+
 void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride) {
     __m512 r[16], t[16];
     for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src + i * srcStride);
@@ -254,6 +265,13 @@ void maskColumns(float* scores, std::int64_t keys, int queries, const std::uint6
     for (std::int64_t c = 0; c < keys; ++c)
         for (int r = 0; r < queries; ++r)
             if (((words[c] >> r) & 1u) == 0) scores[c * kQueryBlock + r] = masked;
+}
+
+ColumnSet columnsSeenBy(const std::uint64_t* words, std::int64_t keys, std::uint64_t rows) {
+    ColumnSet seen = 0;
+    for (std::int64_t c = 0; c < keys; ++c)
+        if (words[c] & rows) seen |= static_cast<ColumnSet>(1) << c;
+    return seen;
 }
 
 void transpose16(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride) {

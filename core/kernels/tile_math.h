@@ -102,6 +102,11 @@ void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float facto
 // scores[c][r] = masked where bit r of words[c] is clear, for c < keys, r < queries (as above).
 void maskColumns(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float masked);
 
+// A set of up to 128 key columns of a piece: bit c for column c.
+__extension__ typedef unsigned __int128 ColumnSet;
+// The columns c < keys (keys ≤ 128) whose word has any bit of `rows` set.
+ColumnSet columnsSeenBy(const std::uint64_t* words, std::int64_t keys, std::uint64_t rows);
+
 // 2^x for x ≤ 0 to about 2e-7 relative; x < −126 gives 0.
 float exp2Scalar(float x);
 
