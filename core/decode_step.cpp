@@ -92,7 +92,7 @@ private:
                 for (std::int64_t c = 0; c < length; ++c) w[c] = w[c] > 0.0f ? w[c] * w[c] / static_cast<float>(scoring.normalizer) : 0.0f;
             }
         }
-        const std::int64_t padded = (dv + tile::kLanes - 1) / tile::kLanes * tile::kLanes;
+        const std::int64_t padded = tile::paddedWidth(dv);
         float* sums = sumBuffer.reserve(static_cast<std::size_t>(count * padded));
         std::fill(sums, sums + count * padded, 0.0f);
         e = 0;

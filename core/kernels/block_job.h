@@ -61,7 +61,7 @@ struct BlockJob {
     std::int64_t rows() const { return block->rowCount; }
     std::int64_t row(std::int64_t r) const { return plan->rows[static_cast<std::size_t>(block->rowOffset + r)]; }
     // Query columns the tiles compute: the block's rows rounded up to whole vectors.
-    int width() const { return static_cast<int>((rows() + tile::kLanes - 1) / tile::kLanes * tile::kLanes); }
+    int width() const { return static_cast<int>(tile::paddedWidth(rows())); }
     float* statsOf(std::int64_t r) const { return stats + 2 * (static_cast<std::int64_t>(head) * inputs->q->rows + row(r)); }
     // Blocks this small run every piece row by row (rowDots) instead of in 16-lane query tiles.
     bool fewRows() const { return rows() <= tile::kRowGroup && !scoring->relativePositions; }

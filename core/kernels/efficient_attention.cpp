@@ -99,7 +99,7 @@ void featureSoftmax(const float* q, std::int64_t rows, std::int64_t d, float* ou
 // cancels in the ratio. Bidirectional absorbs every key first and reads the final state.
 void efficientHeadChunked(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, int g, bool causal, Tensor3& out) {
     thread_local ChunkWorkspace ws;
-    const std::int64_t n = q.rows, d = q.cols, dv = v.cols, width = padded(dv);
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols, width = tile::paddedWidth(dv);
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(d, width);
     ws.keyMax.assign(static_cast<std::size_t>(d), -std::numeric_limits<float>::infinity());
     // Raises M_m to cover the chunk's keys (rescaling state and Z) and writes e_jm into `keys`.

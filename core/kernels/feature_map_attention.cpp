@@ -131,7 +131,7 @@ void exactRows(const FeatureMap& map, int h, int g, const float* v, std::int64_t
 void featureMapHead(const FeatureMap& map, int h, int g, const float* v, std::int64_t n, std::int64_t dv, bool causal,
                     float* out) {
     thread_local ChunkWorkspace ws;
-    const std::int64_t m = map.features, width = padded(dv);
+    const std::int64_t m = map.features, width = tile::paddedWidth(dv);
     const auto [queries, keys, keysT, local, numerator, state] = ws.reserve(m, width);
     std::vector<std::int64_t> untrustedRows; // allocates only when a row needs it
     std::vector<std::int64_t>* untrusted = map.logRow ? &untrustedRows : nullptr;
@@ -251,7 +251,7 @@ void featureMapHeadReference(const DoubleRows& phiQ, const DoubleRows& phiK, Exa
 } // namespace
 
 double featureMapWorkspaceBytes(double features, double dv) {
-    const auto chunk = static_cast<double>(kChunk), width = static_cast<double>(padded(static_cast<std::int64_t>(dv)));
+    const auto chunk = static_cast<double>(kChunk), width = static_cast<double>(tile::paddedWidth(static_cast<std::int64_t>(dv)));
     return 4.0 * (3.0 * chunk * features + chunk * chunk + chunk * width + features * width);
 }
 

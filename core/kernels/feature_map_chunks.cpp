@@ -4,8 +4,6 @@
 
 namespace attnlab::featurechunks {
 
-std::int64_t padded(std::int64_t width) { return (width + tile::kLanes - 1) / tile::kLanes * tile::kLanes; }
-
 void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride, std::int64_t depth, const float* b,
               std::int64_t bStride, float* c, std::int64_t cStride, std::int64_t rows, std::int64_t width,
               tile::Accumulate mode, tile::PrefetchQueue* prefetch) {

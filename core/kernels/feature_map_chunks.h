@@ -65,9 +65,6 @@ struct ChunkWorkspace {
     }
 };
 
-// width rounded up to whole vectors.
-std::int64_t padded(std::int64_t width);
-
 // rows × width product into `c` (row stride cStride): A given by pointer and strides, B row-major; the
 // tiles request the queued lines of `prefetch`, if given.
 void multiply(const float* a, std::int64_t aRowStride, std::int64_t aDepthStride, std::int64_t depth, const float* b,

@@ -75,7 +75,7 @@ constexpr std::int64_t kNear = 16;
 template <int Vectors>
 void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, bool requestAhead, float scale,
                         std::int64_t depth, std::int64_t keys, float* scoresT, float* scratch) {
-    const std::int64_t padded = (depth + kLanes - 1) / kLanes * kLanes;
+    const std::int64_t padded = paddedWidth(depth);
     float* query = scratch + kLanes * keys;
     const __m512 factor = _mm512_set1_ps(scale);
     const __m512 masked = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
@@ -190,7 +190,7 @@ void rowGroupValues(const RowGroup& group, const float* weightsT, const float* n
 
 void rowGroupScores(const RowGroup& group, const RowGroup*, bool, float scale, std::int64_t depth,
                     std::int64_t keys, float* scoresT, float* scratch) {
-    const std::int64_t padded = (depth + kLanes - 1) / kLanes * kLanes;
+    const std::int64_t padded = paddedWidth(depth);
     float* query = scratch + kLanes * keys;
     for (int r = 0; r < kLanes; ++r) {
         std::int64_t count = 0;

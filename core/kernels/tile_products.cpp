@@ -123,7 +123,7 @@ void multiplyTile(const TileProduct& product, int rows, int width) { multiplyTil
 #else // portable fallback: the same arithmetic one lane at a time
 
 void multiplyTile(const TileProduct& t, int rows, int width) {
-    const int padded = (width + kLanes - 1) / kLanes * kLanes;
+    const auto padded = static_cast<int>(paddedWidth(width));
     for (int i = 0; i < rows; ++i) {
         float* c = t.c + i * t.cRowStride;
         const float* a = t.aRows ? t.aRows[i] : t.a + i * t.aRowStride;

@@ -17,7 +17,7 @@ namespace {
 // two apart (b/2 = 256 floats at n = 16,384) do not all fall into the same few sets of the first-level
 // cache, where the tile products would evict their own operands.
 std::int64_t paddedStride(std::int64_t halfBuckets) {
-    return (halfBuckets + tile::kLanes - 1) / tile::kLanes * tile::kLanes + tile::kLanes;
+    return tile::paddedWidth(halfBuckets) + tile::kLanes;
 }
 
 // Rows hashed per tile product: their projections (rows × b/2 floats) stay in the first-level cache
