@@ -246,6 +246,50 @@ TEST(TileMath, ColumnsSeenByAreTheColumnsWhoseWordsShareARow) {
     }
 }
 
+TEST(TileMath, MaskedSoftmaxIgnoresWhatMaskedCellsHold) {
+    const std::int64_t keys = 13;
+    const int queries = 32;
+    std::mt19937_64 random(9);
+    std::vector<std::uint64_t> words(keys);
+    for (std::int64_t c = 0; c < keys; ++c) words[static_cast<std::size_t>(c)] = c < 4 ? 0 : random() & random();
+    words[5] = ~std::uint64_t{0};
+    std::vector<float> masked(keys * tile::kQueryBlock), filled(masked.size());
+    const float garbage[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), 1e30f};
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int r = 0; r < queries; ++r) {
+            const auto cell = static_cast<std::size_t>(c * tile::kQueryBlock + r);
+            const bool allowed = (words[static_cast<std::size_t>(c)] >> r) & 1u;
+            const float score = static_cast<float>(std::sin(0.37 * static_cast<double>(cell))) * 6.0f;
+            masked[cell] = allowed ? score : garbage[cell % 3];
+            filled[cell] = allowed ? score : -std::numeric_limits<float>::infinity();
+        }
+    // Earlier pieces left a max and a sum on every row; row 3 has seen nothing yet.
+    std::vector<float> statsMasked(3 * tile::kQueryBlock), statsFilled;
+    for (int r = 0; r < queries; ++r) {
+        statsMasked[static_cast<std::size_t>(r)] = r == 3 ? tile::kNoMax : 0.5f * static_cast<float>(r % 5);
+        statsMasked[static_cast<std::size_t>(tile::kQueryBlock + r)] = r == 3 ? 0.0f : 1.0f + static_cast<float>(r);
+    }
+    statsFilled = statsMasked;
+    auto run = [&](std::vector<float>& scores, std::vector<float>& stats, const std::uint64_t* mask) {
+        float* rowMax = stats.data();
+        if (mask)
+            tile::maskedSoftmaxBlock(scores.data(), keys, queries, mask, rowMax, rowMax + tile::kQueryBlock, rowMax + 2 * tile::kQueryBlock);
+        else
+            tile::softmaxBlock(scores.data(), keys, queries, rowMax, rowMax + tile::kQueryBlock, rowMax + 2 * tile::kQueryBlock);
+    };
+    run(masked, statsMasked, words.data());
+    run(filled, statsFilled, nullptr);
+    for (std::int64_t c = 0; c < keys; ++c)
+        for (int r = 0; r < queries; ++r) {
+            const auto cell = static_cast<std::size_t>(c * tile::kQueryBlock + r);
+            ASSERT_EQ(masked[cell], filled[cell]) << "column " << c << ", row " << r;
+        }
+    for (std::size_t e = 0; e < statsMasked.size(); ++e)
+        if (static_cast<int>(e % tile::kQueryBlock) < queries) {
+            ASSERT_EQ(statsMasked[e], statsFilled[e]) << e;
+        }
+}
+
 TEST(TileMath, BlockProductMatchesPlainSums) {
     const std::int64_t rows = 13, depth = 7, width = 37, cStride = 48;
     std::vector<float> a(rows * depth), b(depth * width), c(rows * cStride, 2.0f), scale(rows);

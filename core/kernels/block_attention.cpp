@@ -78,7 +78,7 @@ int lowestBit(std::uint64_t word) { return __builtin_ctzll(word); }
 int highestBit(std::uint64_t word) { return 63 - __builtin_clzll(word); }
 
 // S^T for a masked piece, tile by tile (kTileRows keys × the query vectors its mask bits reach): the
-// cells left out are all outside the mask, which overwrites them.
+// cells left out are all outside the mask, which the softmax reads as −inf.
 void maskedPieceScores(const BlockJob& job, const PlanPiece& piece, tile::TileProduct product, Workspace& ws) {
     const std::uint64_t* words = job.plan->masks.data() + piece.mask;
     for (std::int64_t c0 = 0; c0 < piece.count; c0 += tile::kTileRows) {
@@ -157,7 +157,8 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
     }
 }
 
-// S^T = K_piece · Q_blockᵀ (already scaled), relative positions added, cells outside the mask masked.
+// S^T = K_piece · Q_blockᵀ (already scaled), relative positions added; cells outside a mask hold anything
+// (the masked softmax, or maskColumns before relu², sets their weights to 0).
 void pieceScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     pointPieceRows(job, piece, ws);
     tile::TileProduct product;
@@ -174,10 +175,6 @@ void pieceScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     else
         tile::multiplyBlock(product, piece.count, job.width());
     if (job.scoring->relativePositions) addRelativePositions(job, piece, ws);
-    if (piece.mask >= 0)
-        tile::maskColumns(ws.scores.data(), piece.count, job.width(),
-                          job.plan->masks.data() + piece.mask,
-                          job.softmax() ? -std::numeric_limits<float>::infinity() : 0.0f);
 }
 
 void startRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
@@ -264,10 +261,17 @@ void attendPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     const std::int64_t dv = job.inputs->v->cols;
     float* rowMax = ws.rowStats.data();
     pieceScores(job, piece, ws);
-    if (job.softmax())
-        tile::softmaxBlock(ws.scores.data(), piece.count, job.width(), rowMax, rowMax + kQueryBlock, rowMax + 2 * kQueryBlock);
-    else
-        tile::reluSquaredBlock(ws.scores.data(), piece.count, job.width(), static_cast<float>(1.0 / job.scoring->normalizer));
+    float* scores = ws.scores.data();
+    const std::uint64_t* words = piece.mask >= 0 ? job.plan->masks.data() + piece.mask : nullptr;
+    if (job.softmax()) {
+        if (words)
+            tile::maskedSoftmaxBlock(scores, piece.count, job.width(), words, rowMax, rowMax + kQueryBlock, rowMax + 2 * kQueryBlock);
+        else
+            tile::softmaxBlock(scores, piece.count, job.width(), rowMax, rowMax + kQueryBlock, rowMax + 2 * kQueryBlock);
+    } else {
+        if (words) tile::maskColumns(scores, piece.count, job.width(), words, 0.0f);
+        tile::reluSquaredBlock(scores, piece.count, job.width(), static_cast<float>(1.0 / job.scoring->normalizer));
+    }
     tile::TileProduct update;
     update.depth = piece.count;
     update.a = ws.scores.data();

@@ -43,37 +43,61 @@ std::int64_t scanSignedArgmax(const float* x, std::int64_t count, float& best, f
 
 #if defined(__AVX512F__)
 
-void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
+namespace {
+
+// softmaxBlock, and with Masked the cells whose bit is clear in words[c] count as −inf whatever they hold:
+// a pair of columns no row of the vector sees is stored as zeros without exponentiating (half of a causal
+// triangle's cells).
+template <bool Masked>
+void softmaxColumns(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float* rowMax,
+                    float* rowSum, float* rescale) {
+    auto lanesOf = [&](std::int64_t c, int g) {
+        if constexpr (Masked) return static_cast<__mmask16>((words[c] >> g) & 0xFFFFu);
+        else return static_cast<__mmask16>(0xFFFFu);
+    };
     for (int g = 0; g < queries; g += kLanes) {
         __m512 blockMax = _mm512_set1_ps(kNoMax);
         for (std::int64_t c = 0; c < keys; ++c)
-            blockMax = _mm512_max_ps(blockMax, _mm512_loadu_ps(scores + c * kQueryBlock + g));
+            blockMax = _mm512_mask_max_ps(blockMax, lanesOf(c, g), blockMax, _mm512_loadu_ps(scores + c * kQueryBlock + g));
         const __m512 oldMax = _mm512_loadu_ps(rowMax + g);
         const __m512 newMax = _mm512_max_ps(oldMax, blockMax);
+        auto weight = [&](float* s, __mmask16 lanes) {
+            const __m512 p = _mm512_maskz_mov_ps(lanes, exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s), newMax)));
+            _mm512_storeu_ps(s, p);
+            return p;
+        };
         __m512 sum0 = _mm512_setzero_ps(), sum1 = _mm512_setzero_ps();
         std::int64_t c = 0;
         for (; c + 1 < keys; c += 2) {
             float* s0 = scores + c * kQueryBlock + g;
             float* s1 = s0 + kQueryBlock;
-            const __m512 p0 = exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s0), newMax));
-            const __m512 p1 = exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s1), newMax));
-            _mm512_storeu_ps(s0, p0);
-            _mm512_storeu_ps(s1, p1);
-            sum0 = _mm512_add_ps(sum0, p0);
-            sum1 = _mm512_add_ps(sum1, p1);
+            const __mmask16 lanes0 = lanesOf(c, g), lanes1 = lanesOf(c + 1, g);
+            if (Masked && (lanes0 | lanes1) == 0) {
+                _mm512_storeu_ps(s0, _mm512_setzero_ps());
+                _mm512_storeu_ps(s1, _mm512_setzero_ps());
+                continue;
+            }
+            sum0 = _mm512_add_ps(sum0, weight(s0, lanes0));
+            sum1 = _mm512_add_ps(sum1, weight(s1, lanes1));
         }
-        if (c < keys) {
-            float* s0 = scores + c * kQueryBlock + g;
-            const __m512 p0 = exp2Vector(_mm512_sub_ps(_mm512_loadu_ps(s0), newMax));
-            _mm512_storeu_ps(s0, p0);
-            sum0 = _mm512_add_ps(sum0, p0);
-        }
+        if (c < keys) sum0 = _mm512_add_ps(sum0, weight(scores + c * kQueryBlock + g, lanesOf(c, g)));
         const __m512 factor = exp2Vector(_mm512_sub_ps(oldMax, newMax));
         _mm512_storeu_ps(rowSum + g,
                          _mm512_fmadd_ps(_mm512_loadu_ps(rowSum + g), factor, _mm512_add_ps(sum0, sum1)));
         _mm512_storeu_ps(rowMax + g, newMax);
         _mm512_storeu_ps(rescale + g, factor);
     }
+}
+
+} // namespace
+
+void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
+    softmaxColumns<false>(scores, keys, queries, nullptr, rowMax, rowSum, rescale);
+}
+
+void maskedSoftmaxBlock(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float* rowMax,
+                        float* rowSum, float* rescale) {
+    softmaxColumns<true>(scores, keys, queries, words, rowMax, rowSum, rescale);
 }
 
 void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float factor) {
@@ -237,20 +261,27 @@ void eluPlusOne(const float* x, std::int64_t count, float* out) {
 
 #else // portable fallback: the same arithmetic one lane at a time
 
-void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
+void maskedSoftmaxBlock(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float* rowMax,
+                        float* rowSum, float* rescale) {
     for (int r = 0; r < queries; ++r) {
+        auto allowed = [&](std::int64_t c) { return !words || ((words[c] >> r) & 1u) != 0; };
         float newMax = rowMax[r];
-        for (std::int64_t c = 0; c < keys; ++c) newMax = std::max(newMax, scores[c * kQueryBlock + r]);
+        for (std::int64_t c = 0; c < keys; ++c)
+            if (allowed(c)) newMax = std::max(newMax, scores[c * kQueryBlock + r]);
         float sum = 0;
         for (std::int64_t c = 0; c < keys; ++c) {
             float& s = scores[c * kQueryBlock + r];
-            s = exp2Scalar(s - newMax);
+            s = allowed(c) ? exp2Scalar(s - newMax) : 0.0f;
             sum += s;
         }
         rescale[r] = exp2Scalar(rowMax[r] - newMax);
         rowSum[r] = rowSum[r] * rescale[r] + sum;
         rowMax[r] = newMax;
     }
+}
+
+void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale) {
+    maskedSoftmaxBlock(scores, keys, queries, nullptr, rowMax, rowSum, rescale);
 }
 
 void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float factor) {

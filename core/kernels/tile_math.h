@@ -95,6 +95,10 @@ void multiplyBlock(TileProduct product, std::int64_t rows, std::int64_t width);
 // block row stays NaN-free).
 inline constexpr float kNoMax = -3.0e38f;
 void softmaxBlock(float* scores, std::int64_t keys, int queries, float* rowMax, float* rowSum, float* rescale);
+// softmaxBlock over a masked piece: a cell whose bit r of words[c] is clear counts as −inf (weight exactly
+// 0) whatever it holds, so the cells the masked tiles left out need no filling first.
+void maskedSoftmaxBlock(float* scores, std::int64_t keys, int queries, const std::uint64_t* words, float* rowMax,
+                        float* rowSum, float* rescale);
 
 // scores[c][r] = max(scores, 0)² · factor for c < keys, r < queries (FLASH's relu² weights).
 void reluSquaredBlock(float* scores, std::int64_t keys, int queries, float factor);
