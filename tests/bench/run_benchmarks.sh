@@ -7,7 +7,8 @@
 #      kernels for the CPU);
 #   3. with the default engine: the kernel and sparse-pattern targets as ratios (attnlab bench --targets,
 #      a few minutes), the roofline of every variant at n = 4096 causal and bidirectional (attnlab bench
-#      --roofline), the layer crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096.
+#      --roofline), the layer crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096;
+#   4. bigbird's memory accesses alone beside its kernel (bench_bigbird_loads, a Release build).
 # See docs/benchmarks.md for what each mode measures and how to read it.
 # Usage: tests/bench/run_benchmarks.sh [THREADS]     (default 2; results also go to build/bench-results/)
 # Close other work first: every figure is a ratio of numbers measured in this run, but a busy machine
@@ -51,3 +52,8 @@ run variants-causal-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --variant "$
     --threads "$threads" --budget 0.3
 run variants-bidirectional-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --variant "$(ids bidirectional)" --n 4096 \
     --threads "$threads" --budget 0.3
+# bigbird's loads alone beside its kernel (a Google Benchmark program, two threads whatever THREADS is).
+cmake -S . -B build/bench-loads -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_BUILD_GUI=OFF -DATTNLAB_BUILD_TESTS=ON \
+      > /dev/null
+cmake --build build/bench-loads --target bench_bigbird_loads > /dev/null
+run bigbird-loads env -u OPENBLAS_CORETYPE build/bench-loads/tests/bench/bench_bigbird_loads
