@@ -8,7 +8,8 @@
 #   3. with the default engine: the kernel and sparse-pattern targets as ratios (attnlab bench --targets,
 #      a few minutes), the roofline of every variant at n = 4096 causal and bidirectional (attnlab bench
 #      --roofline), the layer crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096;
-#   4. bigbird's memory accesses alone beside its kernel (bench_bigbird_loads, a Release build).
+#   4. bigbird's memory accesses alone beside its kernel (bench_bigbird_loads: a third Release build,
+#      configured with the tests so that this one Google Benchmark program can be built; two threads).
 # See docs/benchmarks.md for what each mode measures and how to read it.
 # Usage: tests/bench/run_benchmarks.sh [THREADS]     (default 2; results also go to build/bench-results/)
 # Close other work first: every figure is a ratio of numbers measured in this run, but a busy machine
