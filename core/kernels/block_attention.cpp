@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 #include <utility>
 
@@ -274,7 +273,7 @@ void attendPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     }
     tile::TileProduct update;
     update.depth = piece.count;
-    update.a = ws.scores.data();
+    update.a = scores;
     update.aRowStride = 1;
     update.aDepthStride = kQueryBlock;
     // Consecutive V rows are read in place, without a pointer load per key.
