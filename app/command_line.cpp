@@ -1,8 +1,8 @@
 #include "app/commands.h"
 
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/job_limits.h"
-#include "core/memory_budget.h"
+#include "core/jobs/memory_budget.h"
 
 #include <cmath>
 #include <cstdio>

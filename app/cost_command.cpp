@@ -2,10 +2,10 @@
 #include "app/commands.h"
 
 #include "core/analysis/crossovers.h"
-#include "core/cost_model.h"
-#include "core/decode.h"
+#include "core/cost/cost_model.h"
+#include "core/decode/decode.h"
 #include "core/errors.h"
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <cstdio>

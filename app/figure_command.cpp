@@ -14,7 +14,7 @@
 #include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
-#include "core/memory_budget.h"
+#include "core/jobs/memory_budget.h"
 #include "core/registry.h"
 
 #include <QApplication>

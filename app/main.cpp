@@ -1,5 +1,5 @@
 #include "app/commands.h"
-#include "core/timing.h"
+#include "core/measure/timing.h"
 
 #ifdef ATTNLAB_WITH_GUI
 #include "app/figure_command.h"

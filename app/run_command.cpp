@@ -1,11 +1,11 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/input_files.h"
-#include "core/job_limits.h"
-#include "core/npy_io.h"
+#include "core/io/input_files.h"
+#include "core/io/npy_io.h"
 #include "core/registry.h"
 
 #include <cstdio>

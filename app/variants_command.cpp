@@ -1,7 +1,7 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <cstdio>

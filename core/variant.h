@@ -2,8 +2,8 @@
 
 #include "core/analysis/variant_analysis.h"
 #include "core/param_schema.h"
-#include "core/pattern.h"
-#include "core/pattern_components.h"
+#include "core/patterns/pattern.h"
+#include "core/patterns/pattern_components.h"
 #include "core/tensor.h"
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 
 #include "core/analysis/accuracy.h"
 #include "core/errors.h"
-#include "core/input_generator.h"
+#include "core/random/input_generator.h"
 
 #include <gtest/gtest.h>
 

@@ -5,12 +5,12 @@
 #include "core/analysis/accuracy.h"
 #include "core/analysis/inference.h"
 #include "core/analysis/lab_settings.h"
+#include "core/analysis/receptive_field.h"
 #include "core/analysis/settings_check.h"
 #include "core/analysis/timing_sweep.h"
-#include "core/decode.h"
+#include "core/decode/decode.h"
 #include "core/errors.h"
-#include "core/input_generator.h"
-#include "core/receptive_field.h"
+#include "core/random/input_generator.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // Block plans (core/kernels/block_plan.h): every variant's plan, the generic plan of any pattern and
 // lsh's data-dependent plans cover their pattern's allowed cells exactly once and nothing else, with
 // consistent merge flags, and compute few cells beyond them. (test_block_plan_runs.cpp runs plans.)
-#include "core/expression_pattern.h"
 #include "core/kernels/block_attention.h"
+#include "core/patterns/expression_pattern.h"
 #include "core/registry.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 #include "support/plan_contract.h"
 #include "support/reference_math.h"
 

@@ -5,7 +5,7 @@
 // path on small and odd shapes; paired blocks and relative positions do too.
 #include "core/kernels/block_attention.h"
 #include "core/registry.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 #include "support/plan_contract.h"
 #include "support/plan_runs.h"
 #include "support/reference_math.h"

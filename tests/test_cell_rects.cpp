@@ -1,8 +1,8 @@
 // Merged cell rectangles of vector figures: they cover exactly the cells of each colour, never overlap,
 // and no rectangle could be merged with the one directly below it.
 
-#include "core/cell_rects.h"
-#include "core/pattern.h"
+#include "core/patterns/cell_rects.h"
+#include "core/patterns/pattern.h"
 
 #include <gtest/gtest.h>
 

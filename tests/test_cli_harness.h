@@ -286,7 +286,7 @@ private:
 // ---------------------------------------------------------------------------------------------------
 // JSON
 
-// `--json` output parsed by nlohmann-json (a library independent of the writer in core/json_writer.h).
+// `--json` output parsed by nlohmann-json (a library independent of the writer in core/io/json_writer.h).
 inline nlohmann::json parseJson(const std::string& text) { return nlohmann::json::parse(text); }
 
 // One entry of `attnlab variants --json`: the id and the flags the command line accepts for it.

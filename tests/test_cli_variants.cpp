@@ -3,7 +3,7 @@
 // the cost model in-process and against its own sums.
 #include "test_cli_harness.h"
 
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/registry.h"
 
 namespace attnlab {

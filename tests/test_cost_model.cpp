@@ -1,7 +1,7 @@
 // The cost model against the published numbers (Su 2021, as docs/cost_model.md derives them) and against counts made here from first principles:
 // crossovers where the named terms are equal, the layer terms of docs/cost_model.md, and mask-aware core costs
 // equal to counting the allowed pairs of each variant's own pattern.
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // held up off the CPU does not mark a point of many as starved, while a point most of whose repetitions
 // waited is marked.
 #include "core/analysis/timing_sweep.h"
-#include "core/thread_cpu_clock.h"
-#include "core/timing.h"
+#include "core/measure/thread_cpu_clock.h"
+#include "core/measure/timing.h"
 
 #include <gtest/gtest.h>
 

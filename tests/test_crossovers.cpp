@@ -1,7 +1,7 @@
 // Crossovers searched in the cost model against a brute-force scan of every n, for every variant of the
 // registry, causal and not, and the closed forms the derivations give for full and linear attention.
 #include "core/analysis/crossovers.h"
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/errors.h"
 #include "core/registry.h"
 

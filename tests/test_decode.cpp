@@ -1,9 +1,9 @@
-// One generation step (core/decode.h, `cost --decode`): the step's output against the last row of the
+// One generation step (core/decode/decode.h, `cost --decode`): the step's output against the last row of the
 // full causal run, its MACs and the keys a layer must keep against hand formulas and against a
 // brute-force count over the rows that come later, and the command line's JSON.
-#include "core/cost_model.h"
-#include "core/decode.h"
-#include "core/decode_step.h"
+#include "core/cost/cost_model.h"
+#include "core/decode/decode.h"
+#include "core/decode/decode_step.h"
 #include "core/errors.h"
 #include "core/registry.h"
 #include "support/variant_runner.h"

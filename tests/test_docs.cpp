@@ -5,7 +5,7 @@
 #include "test_cli_harness.h"
 
 #include "core/analysis/crossovers.h"
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

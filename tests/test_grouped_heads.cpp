@@ -2,8 +2,8 @@
 // key/value head ⌊t·h_kv/h⌋. For every registered variant the result must equal the run on K and V with
 // each head repeated h/h_kv times, and a grouped run must not cost the memory of those repeats.
 #include "core/errors.h"
+#include "core/measure/timing.h"
 #include "core/registry.h"
-#include "core/timing.h"
 #include "support/variant_runner.h"
 #include "test_cli_harness.h"
 

@@ -1,8 +1,8 @@
 // The per-job limits: the memory budget defaults to half of physical memory (not "what is free now"),
 // can be set by option or environment, and its refusals say the limit and how to raise it.
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/job_limits.h"
-#include "core/memory_budget.h"
+#include "core/jobs/memory_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "test_cli_harness.h"
 
 #include "core/errors.h"
-#include "core/npy_io.h"
+#include "core/io/npy_io.h"
 
 #include <sys/stat.h>
 

@@ -4,7 +4,7 @@
 #include "test_cli_harness.h"
 
 #include "core/errors.h"
-#include "core/output_file.h"
+#include "core/io/output_file.h"
 
 #include <csignal>
 #include <functional>

@@ -3,7 +3,7 @@
 // one-line out-of-memory exit. This program replaces the global operator new so that, when armed, any
 // allocation made inside a parallel region throws std::bad_alloc, as an exhausted machine would.
 #include "app/commands.h"
-#include "core/parallel_tasks.h"
+#include "core/jobs/parallel_tasks.h"
 #include "support/replaced_operator_new.h"
 #include "support/variant_runner.h"
 #include "test_cli_harness.h"

@@ -3,8 +3,8 @@
 // predicate agree, outputs equal W·V and the reference kernels, and where the meaning of a huge value
 // is known (a window wider than the sequence, ...) the mask is the one the spec's formula gives.
 // Run under the asan preset with UBSAN_OPTIONS=halt_on_error=1 so a wrapped integer fails the test.
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/job_limits.h"
 #include "core/registry.h"
 #include "support/variant_runner.h"
 

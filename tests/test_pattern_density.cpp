@@ -1,6 +1,6 @@
 // Density images of patterns against a brute-force count: every matrix cell of a region belongs to
 // the image cell holding its centre, and an image cell's density is allowed cells / cells mapped to it.
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

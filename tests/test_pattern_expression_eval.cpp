@@ -1,8 +1,8 @@
 // The range-algebra evaluator against a cell-by-cell evaluation written here from the definitions of
 // docs/pattern_expressions.md: hundreds of random expressions (huge arguments included), many n,
 // causal and not, the pattern and its components.
-#include "core/expression_pattern.h"
-#include "core/random.h"
+#include "core/patterns/expression_pattern.h"
+#include "core/random/random.h"
 
 #include <gtest/gtest.h>
 

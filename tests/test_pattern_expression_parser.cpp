@@ -1,6 +1,6 @@
 // The grammar and every error of the pattern expression language: what parses into which terms, and
 // for each kind of bad input the 1-based character position the message points at.
-#include "core/pattern_expression.h"
+#include "core/patterns/pattern_expression.h"
 
 #include <gtest/gtest.h>
 

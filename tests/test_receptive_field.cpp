@@ -1,4 +1,4 @@
-#include "core/receptive_field.h"
+#include "core/analysis/receptive_field.h"
 
 #include "core/errors.h"
 #include "core/registry.h"

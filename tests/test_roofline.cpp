@@ -1,10 +1,10 @@
 // The roofline's pieces: bytes_min of the cost model against byte counts written out here by hand from
 // each variant's data movement, the roofline arithmetic, the timing view's cost-model prediction, and the
 // memory-bandwidth loop (positive and finite; its speed is a benchmark's business, not a test's).
-#include "core/cost_model.h"
-#include "core/kernels/machine_peak.h"
+#include "core/cost/cost_model.h"
+#include "core/measure/machine_peak.h"
+#include "core/measure/timing.h"
 #include "core/registry.h"
-#include "core/timing.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 // and relu² computed in double and against the variants' reference paths; the plan check's own rules for
 // them; and the long rows that are not split.
 #include "core/kernels/block_attention.h"
-#include "core/range_algebra.h"
+#include "core/patterns/range_algebra.h"
 #include "core/registry.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 #include "support/plan_contract.h"
 #include "support/plan_runs.h"
 #include "support/reference_math.h"

@@ -1,6 +1,6 @@
 // The timing helpers that do not depend on the clock: where a measured ratio crosses 1, and the memory
 // a measurement reports.
-#include "core/timing.h"
+#include "core/measure/timing.h"
 
 #include <gtest/gtest.h>
 

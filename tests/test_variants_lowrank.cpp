@@ -1,6 +1,6 @@
 // Linformer (explicit E and F) and Reformer LSH (hashing done here from the same rotations) against
 // double-precision references written from docs/variants.md.
-#include "core/random.h"
+#include "core/random/random.h"
 #include "support/variant_references.h"
 
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 #include "app/bench/bench_modes.h"
 
-#include "core/cost_model.h"
-#include "core/decode.h"
-#include "core/decode_step.h"
+#include "core/cost/cost_model.h"
+#include "core/cost/job_limits.h"
+#include "core/decode/decode.h"
+#include "core/decode/decode_step.h"
 #include "core/errors.h"
-#include "core/job_limits.h"
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <cstdio>

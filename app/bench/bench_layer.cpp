@@ -1,8 +1,8 @@
 #include "app/bench/bench_modes.h"
 
 #include "core/analysis/crossovers.h"
-#include "core/cost_model.h"
-#include "core/json_writer.h"
+#include "core/cost/cost_model.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <cstdio>

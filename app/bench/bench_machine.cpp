@@ -1,7 +1,7 @@
 #include "app/bench/bench_modes.h"
 
-#include "core/cost_model.h"
-#include "core/json_writer.h"
+#include "core/cost/cost_model.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #include "app/bench/bench_support.h"
 
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/job_limits.h"
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 
 #include "app/cli_args.h"
 
-#include "core/timing.h"
+#include "core/measure/timing.h"
 
 #include <cstdint>
 #include <string>

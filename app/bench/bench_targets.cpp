@@ -1,9 +1,9 @@
 #include "app/bench/bench_modes.h"
 #include "app/bench/bench_targets.h"
 
-#include "core/input_generator.h"
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/kernels/elu_recurrence.h"
+#include "core/random/input_generator.h"
 #include "core/registry.h"
 
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "app/bench/bench_modes.h"
 
-#include "core/json_writer.h"
+#include "core/io/json_writer.h"
 #include "core/registry.h"
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "core/analysis/flop_breakdown.h"
 
 #include "core/errors.h"
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 #include "core/registry.h"
 
 #include <algorithm>

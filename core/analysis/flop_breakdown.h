@@ -2,7 +2,7 @@
 
 #include "core/analysis/crossovers.h"
 #include "core/analysis/lab_settings.h"
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,12 +1,12 @@
 #include "core/analysis/inference.h"
 
-#include "core/thread_cpu_clock.h"
 #include "core/analysis/timing_sweep.h"
-#include "core/cost_model.h"
-#include "core/decode.h"
-#include "core/decode_step.h"
+#include "core/cost/cost_model.h"
+#include "core/decode/decode.h"
+#include "core/decode/decode_step.h"
 #include "core/errors.h"
-#include "core/memory_budget.h"
+#include "core/jobs/memory_budget.h"
+#include "core/measure/thread_cpu_clock.h"
 #include "core/registry.h"
 
 #include <algorithm>

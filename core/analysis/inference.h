@@ -5,7 +5,7 @@
 // one decoding step, and a variant's prefill and decoding step placed under this machine's roofline.
 
 #include "core/analysis/lab_settings.h"
-#include "core/timing.h"
+#include "core/measure/timing.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "core/analysis/scaling.h"
 
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/errors.h"
 #include "core/registry.h"
 

@@ -1,9 +1,9 @@
 #include "core/analysis/timing_sweep.h"
 
 #include "core/analysis/scaling.h"
-#include "core/thread_cpu_clock.h"
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/errors.h"
+#include "core/measure/thread_cpu_clock.h"
 #include "core/registry.h"
 
 #include <algorithm>

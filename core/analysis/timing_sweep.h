@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/analysis/lab_settings.h"
-#include "core/timing.h"
+#include "core/measure/timing.h"
 
 #include <array>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include "core/kernels/block_attention.h"
-#include "core/run_result.h"
+#include "core/kernels/run_result.h"
 
+#include "core/jobs/parallel_tasks.h"
 #include "core/kernels/block_job.h"
-#include "core/parallel_tasks.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/kernels/block_plan.h"
-#include "core/masked_attention.h"
+#include "core/kernels/masked_attention.h"
 
 namespace attnlab {
 

@@ -5,9 +5,9 @@
 
 #include "core/kernels/block_attention.h"
 #include "core/kernels/block_plan.h"
+#include "core/kernels/masked_attention.h"
 #include "core/kernels/row_math.h"
 #include "core/kernels/tile_math.h"
-#include "core/masked_attention.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
+#include "core/jobs/recent_values.h"
 #include "core/kernels/block_plan.h"
-#include "core/range_algebra.h"
-#include "core/recent_values.h"
+#include "core/patterns/range_algebra.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -24,7 +24,7 @@
 
 #include "core/kernels/tile_math.h"
 #include "core/param_schema.h"
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 
 #include <cstdint>
 #include <functional>

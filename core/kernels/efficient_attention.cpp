@@ -1,9 +1,9 @@
 // Shen et al.'s "efficient attention" (linear, kernel=efficient): the per-token reference and the
 // chunked fast path, which shares the linear kernels' chunk buffers and products.
+#include "core/jobs/parallel_tasks.h"
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/feature_map_chunks.h"
-#include "core/parallel_tasks.h"
-#include "core/run_result.h"
+#include "core/kernels/run_result.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #include "core/kernels/elu_recurrence.h"
 
-#include "core/parallel_tasks.h"
-#include "core/run_result.h"
+#include "core/jobs/parallel_tasks.h"
+#include "core/kernels/run_result.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 #include "core/kernels/feature_map_attention.h"
 
+#include "core/jobs/parallel_tasks.h"
 #include "core/kernels/feature_map_chunks.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/run_result.h"
 #include "core/kernels/tile_math.h"
-#include "core/parallel_tasks.h"
-#include "core/run_result.h"
 
 #include <Eigen/Core>
 #include <algorithm>

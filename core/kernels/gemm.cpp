@@ -1,6 +1,6 @@
 #include "core/kernels/gemm.h"
 
-#include "core/parallel_tasks.h"
+#include "core/jobs/parallel_tasks.h"
 
 #include <Eigen/Core>
 #include <algorithm>

@@ -2,7 +2,7 @@
 // length, long rows split along their keys, and the columns that few rows of a block see row-wise.
 #include "core/kernels/block_plan.h"
 #include "core/kernels/row_wise_columns.h"
-#include "core/range_algebra.h"
+#include "core/patterns/range_algebra.h"
 
 namespace attnlab {
 

@@ -5,7 +5,7 @@
 // shared pieces would compute at a multiple of its cells.
 
 #include "core/kernels/block_plan.h"
-#include "core/range_algebra.h"
+#include "core/patterns/range_algebra.h"
 
 #include <cstdint>
 #include <vector>

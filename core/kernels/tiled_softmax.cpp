@@ -1,7 +1,7 @@
 #include "core/kernels/tiled_softmax.h"
 
 #include "core/kernels/block_attention.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 #include <cmath>
 

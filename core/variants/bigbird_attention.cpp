@@ -2,9 +2,9 @@
 // (∧ j ≤ i if causal); then each row draws r distinct extra keys uniformly, without replacement, from the
 // columns it does not yet allow (j ≤ i if causal), fewer if fewer remain. One mask for all heads.
 #include "core/kernels/block_plan.h"
-#include "core/random.h"
-#include "core/range_algebra.h"
-#include "core/variant_support.h"
+#include "core/patterns/range_algebra.h"
+#include "core/random/random.h"
+#include "core/variants/variant_support.h"
 
 #include <algorithm>
 #include <unordered_set>

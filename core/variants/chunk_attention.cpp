@@ -1,6 +1,6 @@
 // chunk: block-local attention, ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal).
-#include "core/decode.h"
-#include "core/variant_support.h"
+#include "core/decode/decode.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 

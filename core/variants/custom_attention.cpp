@@ -1,7 +1,7 @@
 // custom: masked softmax, s_ij = q_i·k_j / √d, over a pattern written as an expression (param `expr`,
 // the language of docs/pattern_expressions.md), ∧ j ≤ i when causal; a row left empty gets its diagonal.
-#include "core/expression_pattern.h"
-#include "core/variant_support.h"
+#include "core/patterns/expression_pattern.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 

@@ -1,7 +1,7 @@
 // fixed: Sparse Transformer's fixed pattern. Causal: j ≤ i ∧ (⌊i/l⌋ = ⌊j/l⌋ ∨ j mod l ≥ l−c).
 // Bidirectional (not the closure): ⌊i/l⌋ = ⌊j/l⌋ ∨ j mod l ≥ l−c, as DeepSpeed's Fixed layout.
-#include "core/decode.h"
-#include "core/variant_support.h"
+#include "core/decode/decode.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 

@@ -1,6 +1,6 @@
 // full: softmax(QKᵀ/√d)V over all pairs (j ≤ i when causal).
 #include "core/kernels/tiled_softmax.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 

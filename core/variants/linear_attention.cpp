@@ -1,9 +1,9 @@
 // linear: kernelised attention without softmax (Katharopoulos et al. elu+1, Shen et al. "efficient",
 // and 1+cos written as the feature map [1, x̂]). No 1/√d.
-#include "core/decode_step.h"
+#include "core/decode/decode_step.h"
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/tile_math.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 #include <cmath>
 

@@ -1,12 +1,12 @@
 // linformer: out = softmax(Q (E K)ᵀ / √d) (F V) with E, F ∈ R^{k×n}; bidirectional only.
 // Effective weights W = softmax(…) · F.
+#include "core/jobs/parallel_tasks.h"
+#include "core/jobs/recent_values.h"
 #include "core/kernels/gemm.h"
-#include "core/parallel_tasks.h"
-#include "core/recent_values.h"
-#include "core/random.h"
-#include "core/random_features.h"
-#include "core/run_result.h"
-#include "core/variant_support.h"
+#include "core/kernels/run_result.h"
+#include "core/random/random.h"
+#include "core/random/random_features.h"
+#include "core/variants/variant_support.h"
 
 #include <Eigen/Core>
 #include <algorithm>

@@ -1,8 +1,8 @@
 // longformer: sliding window of radius r = ⌊w/2⌋ with dilation δ, plus global tokens G.
 // Bidirectional: (|i−j| ≤ r·δ ∧ (i−j) mod δ = 0) ∨ i ∈ G ∨ j ∈ G. Causal: that ∧ j ≤ i.
-#include "core/decode.h"
+#include "core/decode/decode.h"
 #include "core/kernels/block_plan.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 #include <algorithm>
 

@@ -2,13 +2,13 @@
 // shared by all heads. M_ij: h_r(q_i) = h_r(k_j) in some round r (∧ j ≤ i if causal). With shared_qk the
 // keys are q_j/‖q_j‖ (K ignored) and j = i is excluded unless the row has no other member; without it an
 // empty row gets j = i.
-#include "core/decode_step.h"
+#include "core/decode/decode_step.h"
+#include "core/jobs/parallel_tasks.h"
 #include "core/kernels/block_attention.h"
-#include "core/parallel_tasks.h"
-#include "core/run_result.h"
-#include "core/variant_support.h"
+#include "core/kernels/run_result.h"
 #include "core/variants/lsh_hashing.h"
 #include "core/variants/lsh_plan.h"
+#include "core/variants/variant_support.h"
 
 #include <algorithm>
 #include <cmath>

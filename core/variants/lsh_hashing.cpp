@@ -1,8 +1,8 @@
 #include "core/variants/lsh_hashing.h"
 
+#include "core/jobs/recent_values.h"
 #include "core/kernels/tile_math.h"
-#include "core/random_features.h"
-#include "core/recent_values.h"
+#include "core/random/random_features.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,11 +2,11 @@
 // quad_i = Σ_{j in chunk g (∧ j ≤ i if causal)} relu(q_i·k_j)² v_j / (c·d)
 // lin_i  = (1/n) q_iᵀ Σ_{all j} k_j v_jᵀ (bidirectional) or (1/(g·c)) q_iᵀ Σ_{j < g·c} k_j v_jᵀ (causal, 0 for g = 0)
 // out = quad + lin.
-#include "core/decode_step.h"
+#include "core/decode/decode_step.h"
+#include "core/jobs/parallel_tasks.h"
 #include "core/kernels/block_attention.h"
 #include "core/kernels/gemm.h"
-#include "core/parallel_tasks.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 #include <Eigen/Core>
 #include <algorithm>

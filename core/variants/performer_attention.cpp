@@ -1,11 +1,11 @@
 // performer: FAVOR+ positive random features approximating softmax(q·k/√d), then linear attention.
 // x' = x·d^(−1/4); φ(x) = exp(ωᵀx' − ‖x'‖²/2)/√m; one draw of Ω shared by all heads.
-#include "core/decode_step.h"
+#include "core/decode/decode_step.h"
+#include "core/jobs/recent_values.h"
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/tile_math.h"
-#include "core/random_features.h"
-#include "core/recent_values.h"
-#include "core/variant_support.h"
+#include "core/random/random_features.h"
+#include "core/variants/variant_support.h"
 
 #include <Eigen/Core>
 

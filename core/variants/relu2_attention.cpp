@@ -1,8 +1,8 @@
 // relu2: FLASH-Quad (GAU) attention, out_i = Σ_{J_i} relu(q_i·k_j)² v_j / Z with Z = n·d (ns) or n² (n2).
 // No softmax and no 1/√d; J_i = all j, or j ≤ i when causal.
-#include "core/decode_step.h"
+#include "core/decode/decode_step.h"
 #include "core/kernels/block_attention.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 

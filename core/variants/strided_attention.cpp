@@ -1,7 +1,7 @@
 // strided: Sparse Transformer's strided pattern. Causal: j ≤ i ∧ (i−j ≤ l ∨ (i−j) mod l = 0);
 // bidirectional is the symmetric closure |i−j| ≤ l ∨ |i−j| mod l = 0.
 #include "core/kernels/block_plan.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 

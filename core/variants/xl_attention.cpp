@@ -1,9 +1,9 @@
 // xl: Transformer-XL, one layer, causal only. Query i in segment σ = ⌊i/L⌋ attends σL − m ≤ j ≤ i.
 // relpos=sinusoid: s_ij = (q_i·k_j + q_i·R_{i−j}) / √d with R_p[k] = sin(p·f_k), R_p[d/2+k] = cos(p·f_k),
 // f_k = 10000^(−2k/d).
-#include "core/decode_step.h"
+#include "core/decode/decode_step.h"
 #include "core/kernels/block_attention.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 
 #include <algorithm>
 

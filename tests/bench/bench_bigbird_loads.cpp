@@ -7,7 +7,7 @@
 // kernel takes about as long as the fastest of these loops, BigBird's time is its memory accesses, not
 // its arithmetic: each row's random keys are K and V rows that no neighbouring row reads.
 //   build/dev/tests/bench/bench_bigbird_loads [--benchmark_filter=...]
-#include "core/input_generator.h"
+#include "core/random/input_generator.h"
 #include "core/registry.h"
 
 #include <benchmark/benchmark.h>

@@ -1,7 +1,7 @@
 // Density image of pattern expressions at n = 65,536 (target: a five-term expression within 50 ms on
 // the 2-core reference machine), next to the built-in strided pattern's image for scale.
 //   build/dev/tests/bench/bench_pattern_expression [--benchmark_filter=...]
-#include "core/expression_pattern.h"
+#include "core/patterns/expression_pattern.h"
 #include "core/registry.h"
 
 #include <benchmark/benchmark.h>

@@ -1,10 +1,10 @@
 #include "fuzz/fuzz_entry_points.h"
 
 #include "app/cli_args.h"
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/expression_pattern.h"
-#include "core/job_limits.h"
-#include "core/npy_io.h"
+#include "core/io/npy_io.h"
+#include "core/patterns/expression_pattern.h"
 #include "core/registry.h"
 
 #include <cstdlib>

@@ -4,11 +4,11 @@
 // PatternView and drives it with mouse and wheel events as a user does.
 
 #include "gui/pixel_colors.h"
-#include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/pattern_view.h"
+#include "views/plot/colormap.h"
 
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 #include "views/figures/accuracy_view.h"
 #include "views/figures/figure_export.h"
 
-#include "core/input_generator.h"
+#include "core/random/input_generator.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

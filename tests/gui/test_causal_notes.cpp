@@ -11,7 +11,7 @@
 #include "views/figures/view_inputs.h"
 #include "views/i18n/language.h"
 
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

@@ -3,13 +3,13 @@
 // CSV with a header and one row per datum, and atomic writes that leave nothing behind on failure.
 
 #include "gui/pixel_colors.h"
-#include "views/plot/colormap.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
 #include "views/figures/pattern_view.h"
+#include "views/plot/colormap.h"
 
 #include "core/errors.h"
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

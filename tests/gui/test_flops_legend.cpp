@@ -5,7 +5,7 @@
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
 
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/registry.h"
 #include "views/plot/plot_axes.h"
 

@@ -5,7 +5,7 @@
 
 #include "views/shell/model_presets.h"
 
-#include "core/pattern_components.h"
+#include "core/patterns/pattern_components.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

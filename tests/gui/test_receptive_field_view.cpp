@@ -9,7 +9,7 @@
 #include "views/figures/receptive_field_view.h"
 #include "views/plot/colormap.h"
 
-#include "core/receptive_field.h"
+#include "core/analysis/receptive_field.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>

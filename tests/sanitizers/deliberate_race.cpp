@@ -1,7 +1,7 @@
 // Run by the tsan test preset only: two OpenMP threads of runTasks write one counter without
 // synchronisation, so ThreadSanitizer must report a data race. The test passes when it does, which
 // shows that the preset's suppressions and options hide the uninstrumented runtimes, not our code.
-#include "core/parallel_tasks.h"
+#include "core/jobs/parallel_tasks.h"
 
 #include <atomic>
 #include <chrono>

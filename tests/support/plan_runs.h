@@ -6,7 +6,7 @@
 
 #include "core/kernels/block_attention.h"
 #include "core/registry.h"
-#include "core/variant_support.h"
+#include "core/variants/variant_support.h"
 #include "support/reference_math.h"
 
 #include <gtest/gtest.h>

@@ -6,8 +6,8 @@
 // maskFreeReference(). Only the seeded draws (performer Ω, linformer E/F, lsh R) come from core, since
 // the contract fixes them by seed, not by formula.
 
-#include "core/random.h"
-#include "core/random_features.h"
+#include "core/random/random.h"
+#include "core/random/random_features.h"
 #include "support/variant_runner.h"
 
 #include <cmath>

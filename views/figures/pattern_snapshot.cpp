@@ -1,14 +1,14 @@
 #include "views/figures/pattern_snapshot.h"
 #include "views/i18n/language.h"
 
+#include "views/figures/view_inputs.h"
+#include "views/jobs/job_runner.h"
 #include "views/plot/colormap.h"
 #include "views/plot/component_image.h"
-#include "views/jobs/job_runner.h"
-#include "views/figures/view_inputs.h"
 
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
-#include "core/job_limits.h"
-#include "core/pattern_expression.h"
+#include "core/patterns/pattern_expression.h"
 #include "core/registry.h"
 
 #include <QCoreApplication>

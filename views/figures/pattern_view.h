@@ -1,11 +1,11 @@
 #pragma once
 
 #include "views/figures/figure_view.h"
-#include "views/jobs/job_runner.h"
 #include "views/figures/pattern_snapshot.h"
+#include "views/jobs/job_runner.h"
 #include "views/plot/plane_viewport.h"
 
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 
 #include <QTimer>
 

@@ -4,7 +4,7 @@
 #include "views/plot/colormap.h"
 
 #include "core/analysis/panel_spec.h"
-#include "core/cell_rects.h"
+#include "core/patterns/cell_rects.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -2,7 +2,7 @@
 
 #include "views/figures/receptive_field_view.h"
 
-#include "core/receptive_field.h"
+#include "core/analysis/receptive_field.h"
 
 #include <QImage>
 #include <QString>

@@ -15,7 +15,7 @@ namespace attnlab {
 // reaches query i after l layers iff j is within l hops of i). Left: hops(i, j) as a heatmap with one
 // colour per hop count; right: the fraction of (i, j) pairs reachable and the reach distance vs
 // l = 0 … L, with the variant's own statement (VariantInfo::reachTheory) where it is exact. In compare mode every variant gets a heatmap
-// and a curve. Computed on a worker from core/receptive_field.h.
+// and a curve. Computed on a worker from core/analysis/receptive_field.h.
 class ReceptiveFieldView : public FigureView {
     Q_OBJECT
 public:

@@ -1,15 +1,15 @@
-#include "views/figures/timing_view.h"
 #include "views/figures/csv_text.h"
+#include "views/figures/timing_view.h"
 #include "views/i18n/language.h"
 
 #include "views/figures/view_inputs.h"
 #include "views/plot/plot_axes.h"
 
 #include "core/analysis/timing_sweep.h"
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 #include "core/errors.h"
+#include "core/measure/timing.h"
 #include "core/registry.h"
-#include "core/timing.h"
 
 
 #include <algorithm>

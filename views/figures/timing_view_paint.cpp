@@ -1,10 +1,10 @@
 // The timing view's painting: the four panels and the crossover markers.
-#include "views/i18n/language.h"
 #include "views/figures/timing_view.h"
+#include "views/i18n/language.h"
 
 #include "views/plot/plot_axes.h"
 
-#include "core/cost_model.h"
+#include "core/cost/cost_model.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -3,9 +3,9 @@
 #include "views/i18n/language.h"
 
 #include "core/errors.h"
-#include "core/input_files.h"
-#include "core/input_generator.h"
-#include "core/memory_budget.h"
+#include "core/io/input_files.h"
+#include "core/jobs/memory_budget.h"
+#include "core/random/input_generator.h"
 #include "core/registry.h"
 
 #include <QCoreApplication>

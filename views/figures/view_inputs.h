@@ -3,8 +3,8 @@
 #include "core/analysis/lab_settings.h"
 
 #include "core/param_schema.h"
-#include "core/pattern.h"
-#include "core/pattern_components.h"
+#include "core/patterns/pattern.h"
+#include "core/patterns/pattern_components.h"
 #include "core/tensor.h"
 #include "core/variant.h"
 

@@ -5,7 +5,7 @@
 #include "views/imgui/lab_style.h"
 #include "views/shell/expression_composer.h"
 
-#include "core/pattern_expression.h"
+#include "core/patterns/pattern_expression.h"
 #include "core/registry.h"
 
 #include <imgui.h>

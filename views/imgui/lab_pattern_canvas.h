@@ -1,10 +1,10 @@
 #pragma once
 
-#include "views/jobs/job_runner.h"
 #include "core/analysis/lab_settings.h"
+#include "views/jobs/job_runner.h"
 #include "views/plot/plane_viewport.h"
 
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 
 #include <QCoreApplication>
 #include <QImage>

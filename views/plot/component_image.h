@@ -2,8 +2,8 @@
 
 #include "views/plot/plane_viewport.h"
 
-#include "core/pattern.h"
-#include "core/pattern_components.h"
+#include "core/patterns/pattern.h"
+#include "core/patterns/pattern_components.h"
 
 #include <QImage>
 

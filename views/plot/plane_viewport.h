@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/pattern.h"
+#include "core/patterns/pattern.h"
 
 #include <QImage>
 #include <QPointF>

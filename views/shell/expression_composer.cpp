@@ -1,7 +1,7 @@
 #include "views/shell/expression_composer.h"
 
 #include "core/errors.h"
-#include "core/pattern_expression.h"
+#include "core/patterns/pattern_expression.h"
 #include "core/registry.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #include "views/shell/parameter_panel.h"
 
-#include "core/memory_budget.h"
+#include "core/jobs/memory_budget.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>

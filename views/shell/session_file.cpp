@@ -1,8 +1,8 @@
 #include "views/shell/session_file.h"
 
 #include "core/errors.h"
-#include "core/npy_header.h"
-#include "core/npy_io.h"
+#include "core/io/npy_header.h"
+#include "core/io/npy_io.h"
 #include "core/registry.h"
 
 #include <QFile>

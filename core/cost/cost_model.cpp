@@ -1,0 +1,80 @@
+#include "core/cost/cost_model.h"
+
+#include "core/decode/decode.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+double width(const ProblemShape& shape) { return static_cast<double>(shape.heads) * static_cast<double>(shape.d); }
+} // namespace
+
+double qkvProjectionMacs(const ProblemShape& shape) {
+    const double projectedHeads = shape.heads + 2.0 * shape.keyValueHeads();
+    return static_cast<double>(shape.n) * width(shape) * projectedHeads * static_cast<double>(shape.d);
+}
+double outputProjectionMacs(const ProblemShape& shape) { return static_cast<double>(shape.n) * width(shape) * width(shape); }
+double ffnMacs(const ProblemShape& shape) { return 8.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
+
+
+double runIoBytes(const ProblemShape& shape, bool withWeights) {
+    const double n = static_cast<double>(shape.n), h = shape.heads, hkv = shape.keyValueHeads();
+    const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+    double bytes = 4.0 * n * (h * (d + dv) + hkv * (d + dv));
+    if (withWeights) bytes += 4.0 * h * n * n;
+    return bytes;
+}
+
+LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    LayerCost cost;
+    cost.variant = variant.id;
+    cost.shape = shape;
+    const CoreCost core = variant.cost(shape, params);
+    cost.terms = core.terms;
+    for (const auto& [name, macs] : core.terms) cost.attentionMacs += macs;
+    cost.terms["qkv_proj"] = qkvProjectionMacs(shape);
+    cost.terms["out_proj"] = outputProjectionMacs(shape);
+    cost.terms["ffn"] = ffnMacs(shape);
+    cost.exps = core.exps;
+    cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
+    cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
+    cost.bytesMin = runIoBytes(shape, false) + core.extraMinBytes;
+    return cost;
+}
+
+double decodeBytesMin(const ProblemShape& shape, const DecodeCost& step) {
+    const double tokenBytes = 4.0 * static_cast<double>(shape.d + shape.dv), kvHeads = shape.keyValueHeads();
+    double keysRead = 0;
+    if (step.retainedKeys) {
+        const auto scores = step.core.terms.find("scores");
+        const double rowKeys = scores == step.core.terms.end() ? 0.0 : scores->second / (static_cast<double>(shape.d) * shape.heads);
+        keysRead = std::min(static_cast<double>(*step.retainedKeys), rowKeys);
+    }
+    return (shape.heads + kvHeads) * tokenBytes + kvHeads * (keysRead * tokenBytes + 4.0 * step.stateFloats);
+}
+
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    const DecodeCost step = decodeCost(variant, shape, params);
+    LayerCost cost;
+    cost.variant = variant.id;
+    cost.shape = shape;
+    cost.decode = true;
+    cost.terms = step.core.terms;
+    for (const auto& [name, macs] : step.core.terms) cost.attentionMacs += macs;
+    ProblemShape token = shape;
+    token.n = 1;
+    cost.terms["qkv_proj"] = qkvProjectionMacs(token);
+    cost.terms["out_proj"] = outputProjectionMacs(token);
+    cost.terms["ffn"] = ffnMacs(token);
+    cost.exps = step.core.exps;
+    cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
+    cost.retainedKeys = step.retainedKeys;
+    cost.kvCacheBytes = step.kvCacheBytes;
+    const double tokenBytes = 4.0 * static_cast<double>(shape.d + shape.dv);
+    cost.peakBytes = step.kvCacheBytes + shape.heads * tokenBytes;
+    cost.bytesMin = decodeBytesMin(shape, step);
+    return cost;
+}
+
+} // namespace attnlab

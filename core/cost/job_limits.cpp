@@ -1,0 +1,69 @@
+#include "core/cost/job_limits.h"
+
+#include "core/cost/cost_model.h"
+#include "core/errors.h"
+#include "core/jobs/memory_budget.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace attnlab {
+
+namespace {
+
+std::optional<double> g_workOverride;
+
+std::string describeJob(const VariantInfo& variant, const ProblemShape& shape) {
+    return "variant '" + variant.id + "' at h=" + std::to_string(shape.heads) + ", n=" + std::to_string(shape.n) +
+           ", d=" + std::to_string(shape.d);
+}
+
+double coreMacs(const CoreCost& cost) {
+    double macs = 0;
+    for (const auto& [name, value] : cost.terms) macs += value;
+    return macs;
+}
+
+} // namespace
+
+void setJobWorkLimit(std::optional<double> macs) { g_workOverride = macs; }
+
+double jobWorkLimit() {
+    if (g_workOverride) return *g_workOverride;
+    if (const char* env = std::getenv("ATTNLAB_MAX_MACS")) {
+        char* end = nullptr;
+        const double macs = std::strtod(env, &end);
+        if (end == env || *end != '\0' || !(macs > 0))
+            throw InputError(std::string("ATTNLAB_MAX_MACS = '") + env + "' is not a positive number (e.g. 1e14)");
+        return macs;
+    }
+    return kDefaultMaxMacs;
+}
+
+void requireWork(double macs, const std::string& what) {
+    const double limit = jobWorkLimit();
+    if (macs <= limit) return;
+    char text[160];
+    std::snprintf(text, sizeof text, " needs %.3g multiply-adds, over the work limit of %.3g", macs, limit);
+    throw InputError(what + text + " (raise it with --max-macs N or ATTNLAB_MAX_MACS, e.g. 1e15)");
+}
+
+void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, bool withWeights) {
+    const CoreCost cost = variant.cost(shape, params);
+    const std::string what = describeJob(variant, shape) + (withWeights ? " with weights" : "");
+    requireWork(coreMacs(cost), what);
+    requireMemory(runIoBytes(shape, withWeights) + cost.workspaceBytes, what);
+}
+
+void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    requireMemory(runIoBytes(shape, false) + decodeLayerCost(variant, shape, params).kvCacheBytes,
+                  "a decoding step of " + describeJob(variant, shape));
+}
+
+void requirePatternLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    const double n = static_cast<double>(shape.n);
+    requireMemory(2.0 * n * n, "the " + std::to_string(shape.n) + " x " + std::to_string(shape.n) + " pattern");
+    requireWork(coreMacs(variant.cost(shape, params)), "the pattern of " + describeJob(variant, shape));
+}
+
+} // namespace attnlab

@@ -1,0 +1,74 @@
+#include "core/decode/decode.h"
+
+#include "core/decode/decode_step.h"
+#include "core/errors.h"
+#include "core/variants/variant_support.h"
+
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+const DecodeInfo& decodeInfoOf(const VariantInfo& variant) {
+    static const DecodeInfo softmaxPatternDefault;
+    return variant.decode ? *variant.decode : softmaxPatternDefault;
+}
+
+std::unique_ptr<Pattern> causalPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                                       const AttentionInputs* inputs) {
+    PatternRequest request;
+    request.shape = shape;
+    request.shape.causal = true;
+    request.params = &params;
+    request.inputs = inputs;
+    return variant.pattern(request);
+}
+
+} // namespace
+
+std::shared_ptr<const DecodeInfo> decodeKeeping(RetainedKeysFunction retainedKeys) {
+    auto info = std::make_shared<DecodeInfo>();
+    info->retainedKeys = std::move(retainedKeys);
+    return info;
+}
+
+void requireDecoding(const VariantInfo& variant) {
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly)
+        throw InputError("variant '" + variant.id + "' has no causal form, so it cannot generate one token at a time (--decode)");
+}
+
+DecodeCost decodeCache(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    requireDecoding(variant);
+    const DecodeInfo& info = decodeInfoOf(variant);
+    DecodeCost cost;
+    cost.retainedKeys = info.retainedKeys ? info.retainedKeys(shape, params) : std::optional<std::int64_t>(shape.n);
+    cost.stateFloats = info.stateFloats ? info.stateFloats(shape, params) : 0.0;
+    const double keyValueFloats = static_cast<double>(shape.d + shape.dv);
+    const double perHead = (cost.retainedKeys ? static_cast<double>(*cost.retainedKeys) * keyValueFloats : 0.0) + cost.stateFloats;
+    cost.kvCacheBytes = 4.0 * shape.keyValueHeads() * perHead;
+    return cost;
+}
+
+DecodeCost decodeCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    DecodeCost cost = decodeCache(variant, shape, params);
+    const DecodeInfo& info = decodeInfoOf(variant);
+    if (info.cost)
+        cost.core = info.cost(shape, params);
+    else
+        cost.core = maskedCoreCost(shape, static_cast<double>(causalPattern(variant, shape, params, nullptr)->rowCount(shape.n - 1)));
+    return cost;
+}
+
+std::unique_ptr<DecodeStep> prepareDecodeStep(const VariantInfo& variant, const AttentionInputs& context,
+                                              const ParamSet& params, int threads) {
+    requireDecoding(variant);
+    const DecodeInfo& info = decodeInfoOf(variant);
+    if (info.prepare) return info.prepare(context, params, threads);
+    MaskedRowSpec spec;
+    spec.patterns = sharedPattern(causalPattern(variant, context.shape(true), params, &context));
+    spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
+    return makeMaskedRowStep(context, std::move(spec), threads);
+}
+
+} // namespace attnlab

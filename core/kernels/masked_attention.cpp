@@ -1,0 +1,94 @@
+#include "core/kernels/masked_attention.h"
+#include "core/kernels/run_result.h"
+
+#include "core/jobs/parallel_tasks.h"
+#include "core/kernels/block_attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attnlab {
+
+namespace {
+
+const Pattern& patternOf(const HeadPatterns& patterns, int head) {
+    return *patterns[patterns.size() == 1 ? 0 : static_cast<std::size_t>(head)];
+}
+
+double dot(const float* a, const float* b, std::int64_t size) {
+    double sum = 0;
+    for (std::int64_t c = 0; c < size; ++c) sum += static_cast<double>(a[c]) * b[c];
+    return sum;
+}
+
+// Raw score of (i, j) before the softmax or relu²: scale · (q_i·k_j + q_i·R_{i−j}).
+double rawScore(const MaskedScoring& scoring, const float* q, const float* k, std::int64_t i, std::int64_t j,
+                std::int64_t d) {
+    double s = dot(q, k, d);
+    if (scoring.relativePositions) s += dot(q, scoring.relativePositions->data() + (i - j) * d, d);
+    return s;
+}
+
+double reluSquared(double s) { return s > 0 ? s * s : 0.0; }
+
+// Row i of head h in double precision, every cell tested through Pattern::allowed.
+void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const MaskedScoring& scoring, int h,
+                  std::int64_t i, RunResult& result) {
+    const Tensor3& q = *inputs.q;
+    const Tensor3& k = *inputs.k;
+    const Tensor3& v = *inputs.v;
+    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
+    const bool softmax = scoring.kind == MaskedScoring::Kind::Softmax;
+    const int kvHead = inputs.kvHead(h);
+    std::vector<double> w(static_cast<std::size_t>(n), 0.0);
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::int64_t j = 0; j < n; ++j)
+        if (pattern.allowed(i, j)) {
+            w[j] = rawScore(scoring, q.row(h, i), k.row(kvHead, j), i, j, d);
+            if (softmax) best = std::max(best, scoring.scale * w[j]);
+        }
+    double total = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        if (!pattern.allowed(i, j)) continue;
+        w[j] = softmax ? std::exp(scoring.scale * w[j] - best) : reluSquared(w[j]) / scoring.normalizer;
+        total += w[j];
+    }
+    std::vector<double> acc(static_cast<std::size_t>(dv), 0.0);
+    for (std::int64_t j = 0; j < n; ++j) {
+        if (!pattern.allowed(i, j)) continue;
+        if (softmax) w[j] /= total;
+        for (std::int64_t c = 0; c < dv; ++c) acc[c] += w[j] * v.at(kvHead, j, c);
+        if (result.weights) result.weights->at(h, i, j) = static_cast<float>(w[j]);
+    }
+    for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
+}
+
+} // namespace
+
+RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
+                             const MaskedScoring& scoring, const RunOptions& options) {
+    return runBlockAttention(inputs, patterns, scoring, options);
+}
+
+RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
+                                      const MaskedScoring& scoring, const RunOptions& options) {
+    RunResult result = makeQueryResult(inputs, options);
+    const int heads = inputs.q->heads;
+    const std::int64_t n = inputs.q->rows;
+    ParallelErrors errors;
+#pragma omp parallel for collapse(2) schedule(dynamic, 8) num_threads(std::max(1, options.threads))
+    for (int h = 0; h < heads; ++h)
+        for (std::int64_t i = 0; i < n; ++i)
+            errors.run([&, h, i] { referenceRow(inputs, patternOf(patterns, h), scoring, h, i, result); });
+    errors.rethrowFirst();
+    return result;
+}
+
+RunResult runMasked(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
+                    const RunOptions& options) {
+    return options.useReference ? runMaskedAttentionReference(inputs, patterns, scoring, options)
+                                : runMaskedAttention(inputs, patterns, scoring, options);
+}
+
+} // namespace attnlab

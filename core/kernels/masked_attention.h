@@ -1,0 +1,44 @@
+#pragma once
+
+#include "core/patterns/pattern.h"
+#include "core/variant.h"
+
+#include <memory>
+#include <vector>
+
+namespace attnlab {
+
+// How a masked variant turns q_i·k_j into a weight.
+//  Softmax:      w_ij = exp(s_ij) / Σ_{j∈M_i} exp(s_ij), s_ij = scale · (q_i·k_j + q_i·R_{i−j}).
+//  ReluSquared:  w_ij = relu(q_i·k_j)² / normalizer (FLASH's GAU; no softmax, no scale).
+struct MaskedScoring {
+    enum class Kind { Softmax, ReluSquared };
+    Kind kind = Kind::Softmax;
+    double scale = 1.0;
+    double normalizer = 1.0;
+    // Optional relative-position table, row p (= i − j ≥ 0) of d values (Transformer-XL), with a row for
+    // every distance of an allowed cell; may be null.
+    const std::vector<float>* relativePositions = nullptr;
+};
+
+// One pattern shared by all heads (size 1) or one per head (size h).
+using HeadPatterns = std::vector<std::unique_ptr<Pattern>>;
+
+// Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h on
+// each pattern's generic block plan (core/kernels/block_plan.h), built for the call. Variants that
+// know a better plan, or want theirs kept between runs, call runPlannedAttention instead.
+RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
+                             const MaskedScoring& scoring, const RunOptions& options);
+
+// Plain reference: every (i, j) of the plane, membership through Pattern::allowed, double accumulation.
+RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
+                                      const MaskedScoring& scoring, const RunOptions& options);
+
+// Dispatches to the reference or the fast path by options.useReference.
+RunResult runMasked(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
+                    const RunOptions& options);
+
+// Number of query rows processed between two cancellation polls.
+inline constexpr std::int64_t kRowBlock = 64;
+
+} // namespace attnlab

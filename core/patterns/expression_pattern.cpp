@@ -1,0 +1,318 @@
+#include "core/patterns/expression_pattern.h"
+
+#include "core/patterns/range_algebra.h"
+#include "core/random/random.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_set>
+
+namespace attnlab {
+
+// A primitive made ready for one n: its arguments plus what does not depend on the row.
+struct CompiledPrimitive {
+    Primitive kind = Primitive::All;
+    std::int64_t a = 0;
+    std::int64_t b = 0;
+    std::vector<std::int64_t> indices; // rows/global: G ∩ [0, n), sorted; docs: document starts < n
+    RangeList columns;                 // cols/global: G ∩ [0, n); summary: every summary column
+};
+
+// The expression tree with the operands of unions and intersections reordered so that those giving at
+// most one range come first: in an intersection their extent bounds where the others are generated
+// (`stride(4) & block(64)` lists 16 columns, not n/4); in a union the long lists are merged last.
+struct CompiledNode {
+    ExpressionNode::Kind kind = ExpressionNode::Kind::Primitive;
+    std::size_t primitive = 0; // index into the pattern's primitives
+    std::vector<CompiledNode> children;
+};
+
+namespace {
+
+// Row scratch reused across calls on each thread (rowRanges may run on several threads at once): three
+// range lists per recursion level, in a deque so that growing it keeps earlier levels in place.
+struct Scratch {
+    std::deque<RangeList> buffers;
+    std::vector<std::int64_t> drawn;
+    std::unordered_set<std::int64_t> chosen;
+    RangeList& buffer(std::size_t level, std::size_t slot) {
+        while (buffers.size() <= 3 * level + slot) buffers.emplace_back();
+        return buffers[3 * level + slot];
+    }
+};
+thread_local Scratch t_scratch;
+
+// x + y clipped to `limit`, for x < limit and y >= 0 (never overflows).
+std::int64_t addClipped(std::int64_t x, std::int64_t y, std::int64_t limit) { return y >= limit - x ? limit : x + y; }
+// x − y clipped at `floor`, for x >= floor >= 0 and y >= 0.
+std::int64_t subtractClipped(std::int64_t x, std::int64_t y, std::int64_t floor) { return y >= x - floor ? floor : x - y; }
+
+void pushClipped(RangeList& out, std::int64_t begin, std::int64_t end, std::int64_t lo, std::int64_t hi) {
+    begin = std::max(begin, lo);
+    end = std::min(end, hi);
+    if (begin < end) out.push_back({begin, end});
+}
+
+bool givesOneRange(const CompiledPrimitive& p) {
+    switch (p.kind) {
+    case Primitive::Stride:
+    case Primitive::Summary:
+    case Primitive::Cols:
+    case Primitive::Global:
+    case Primitive::Random: return false;
+    case Primitive::Dilated: return p.b == 1;
+    default: return true;
+    }
+}
+
+CompiledPrimitive compilePrimitive(const ExpressionNode& node, std::int64_t n) {
+    CompiledPrimitive p;
+    p.kind = node.primitive;
+    if (!node.args.empty()) p.a = node.args[0];
+    if (node.args.size() > 1) p.b = node.args[1];
+    switch (node.primitive) {
+    case Primitive::Rows:
+    case Primitive::Cols:
+    case Primitive::Global:
+        for (const std::int64_t g : node.args)
+            if (g < n) p.indices.push_back(g);
+        std::sort(p.indices.begin(), p.indices.end());
+        p.indices.erase(std::unique(p.indices.begin(), p.indices.end()), p.indices.end());
+        p.columns = rangesOfColumns(p.indices);
+        break;
+    case Primitive::Summary: // j mod l >= l − c: [b·l + l − c, b·l + l) for every block start b·l < n
+        for (std::int64_t start = 0;;) {
+            const std::int64_t begin = addClipped(start, p.a - p.b, n);
+            if (begin >= n) break;
+            appendRange(p.columns, begin, addClipped(start, p.a, n), n);
+            if (p.a >= n - start) break;
+            start += p.a;
+        }
+        break;
+    case Primitive::Docs: { // document starts below n; positions past the lengths' sum form one last document
+        std::int64_t start = 0;
+        p.indices.push_back(0);
+        for (const std::int64_t length : node.args) {
+            if (length >= n - start) break;
+            start += length;
+            p.indices.push_back(start);
+        }
+        break;
+    }
+    default: break;
+    }
+    return p;
+}
+
+// Floyd's algorithm over ranks t = n − r … n − 1 with one SeededRandom stream per (seed, row); the
+// whole row is drawn (so it does not depend on the window), then clipped.
+void randomColumns(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, std::int64_t lo, std::int64_t hi,
+                   RangeList& out, Scratch& scratch) {
+    if (p.a >= n) {
+        out.push_back({lo, hi});
+        return;
+    }
+    SeededRandom random = SeededRandom::stream(static_cast<std::uint64_t>(p.b), ExpressionRandomColumns,
+                                               static_cast<std::uint64_t>(i));
+    auto& drawn = scratch.drawn;
+    auto& chosen = scratch.chosen;
+    drawn.clear();
+    chosen.clear();
+    // A few draws are checked by scanning, many through a hash set; both give the same columns.
+    constexpr std::int64_t kScanLimit = 32;
+    const auto taken = [&](std::int64_t column) {
+        return p.a <= kScanLimit ? std::find(drawn.begin(), drawn.end(), column) != drawn.end() : chosen.count(column) != 0;
+    };
+    for (std::int64_t t = n - p.a; t < n; ++t) {
+        const auto pick = static_cast<std::int64_t>(random.below(static_cast<std::uint64_t>(t + 1)));
+        const std::int64_t column = taken(pick) ? t : pick;
+        if (p.a > kScanLimit) chosen.insert(column);
+        drawn.push_back(column);
+    }
+    std::sort(drawn.begin(), drawn.end());
+    for (const std::int64_t j : drawn)
+        if (j >= lo && j < hi) appendRange(out, j, j + 1, hi);
+}
+
+// Columns j ≡ i (mod step) in [lo, hi), one range each (merged when step = 1).
+void congruentColumns(std::int64_t i, std::int64_t step, std::int64_t lo, std::int64_t hi, RangeList& out) {
+    const std::int64_t want = i % step, have = lo % step;
+    const std::int64_t offset = want >= have ? want - have : want - have + step;
+    if (offset >= hi - lo) return;
+    if (step == 1) {
+        out.push_back({lo, hi});
+        return;
+    }
+    for (std::int64_t j = lo + offset;; j += step) { // step > 1: the columns never touch
+        out.push_back({j, j + 1});
+        if (step > hi - 1 - j) return;
+    }
+}
+
+// Row i of one primitive within [lo, hi) (0 <= lo < hi <= n) into `out` (cleared first).
+void primitiveRow(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, std::int64_t lo, std::int64_t hi,
+                  RangeList& out, Scratch& scratch) {
+    out.clear();
+    const auto inIndices = [&] { return std::binary_search(p.indices.begin(), p.indices.end(), i); };
+    switch (p.kind) {
+    case Primitive::All: out.push_back({lo, hi}); return;
+    case Primitive::Causal: pushClipped(out, lo, i + 1, lo, hi); return;
+    case Primitive::Diag: pushClipped(out, i, i + 1, lo, hi); return;
+    case Primitive::Band: pushClipped(out, subtractClipped(i, p.a, 0), addClipped(i + 1, p.a, n), lo, hi); return;
+    case Primitive::Dilated: { // j = i + t·δ for −back <= t <= forward
+        const std::int64_t back = std::min(p.a, i / p.b), forward = std::min(p.a, (n - 1 - i) / p.b);
+        if (p.b == 1) {
+            pushClipped(out, i - back, i + forward + 1, lo, hi);
+            return;
+        }
+        congruentColumns(i, p.b, std::max(lo, i - back * p.b), std::min(hi, i + forward * p.b + 1), out);
+        return;
+    }
+    case Primitive::Stride: congruentColumns(i, p.a, lo, hi, out); return;
+    case Primitive::Block: {
+        const std::int64_t start = (i / p.a) * p.a;
+        pushClipped(out, start, addClipped(start, p.a, n), lo, hi);
+        return;
+    }
+    case Primitive::Summary:
+    case Primitive::Cols: clipInto(p.columns, lo, hi, out); return;
+    case Primitive::Segment: {
+        const std::int64_t start = (i / p.a) * p.a;
+        pushClipped(out, subtractClipped(start, p.b, 0), addClipped(start, p.a, n), lo, hi);
+        return;
+    }
+    case Primitive::Sink: pushClipped(out, lo, std::min(p.a, n), lo, hi); return;
+    case Primitive::Prefix:
+        if (i < p.a) pushClipped(out, lo, std::min(p.a, n), lo, hi);
+        return;
+    case Primitive::Rows:
+        if (inIndices()) out.push_back({lo, hi});
+        return;
+    case Primitive::Global:
+        if (inIndices())
+            out.push_back({lo, hi});
+        else
+            clipInto(p.columns, lo, hi, out);
+        return;
+    case Primitive::Docs: {
+        const auto next = std::upper_bound(p.indices.begin(), p.indices.end(), i);
+        pushClipped(out, *std::prev(next), next == p.indices.end() ? n : *next, lo, hi);
+        return;
+    }
+    case Primitive::Random: randomColumns(p, i, n, lo, hi, out, scratch); return;
+    }
+}
+
+bool isNarrow(const CompiledNode& node, const std::vector<CompiledPrimitive>& primitives) {
+    return node.kind == ExpressionNode::Kind::Primitive && givesOneRange(primitives[node.primitive]);
+}
+
+CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, std::vector<CompiledPrimitive>& primitives) {
+    CompiledNode compiled;
+    compiled.kind = node.kind;
+    if (node.kind == ExpressionNode::Kind::Primitive) {
+        compiled.primitive = primitives.size();
+        primitives.push_back(compilePrimitive(node, n));
+        return compiled;
+    }
+    for (const auto& child : node.children) compiled.children.push_back(compileNode(child, n, primitives));
+    // !!x is x (both complements are taken in the same column window): a chain of complements, which
+    // the length limit lets run to hundreds, compiles to at most one.
+    if (node.kind == ExpressionNode::Kind::Complement && compiled.children[0].kind == ExpressionNode::Kind::Complement) {
+        CompiledNode inner = std::move(compiled.children[0].children[0]);
+        return inner;
+    }
+    // Union and intersection do not depend on the order of their operands: narrow ones first.
+    if (node.kind != ExpressionNode::Kind::Complement)
+        std::stable_partition(compiled.children.begin(), compiled.children.end(),
+                              [&](const CompiledNode& c) { return isNarrow(c, primitives); });
+    return compiled;
+}
+
+} // namespace
+
+ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal)
+    : Pattern(n), m_causal(causal) {
+    for (const auto& term : expression.terms) m_terms.push_back(compileNode(term, n, m_primitives));
+    for (std::size_t k = 0; k < m_terms.size(); ++k) m_unionOrder.push_back(k);
+    std::stable_partition(m_unionOrder.begin(), m_unionOrder.end(),
+                          [&](std::size_t k) { return isNarrow(m_terms[k], m_primitives); });
+}
+
+ExpressionPattern::~ExpressionPattern() = default;
+
+std::size_t ExpressionPattern::termCount() const { return m_terms.size(); }
+
+void ExpressionPattern::evaluate(const CompiledNode& node, std::int64_t i, std::int64_t lo, std::int64_t hi,
+                                 RangeList& out, std::size_t level) const {
+    Scratch& scratch = t_scratch;
+    if (node.kind == ExpressionNode::Kind::Primitive) {
+        primitiveRow(m_primitives[node.primitive], i, size(), lo, hi, out, scratch);
+        return;
+    }
+    RangeList& part = scratch.buffer(level, 0);
+    RangeList& merged = scratch.buffer(level, 1);
+    if (node.kind == ExpressionNode::Kind::Complement) {
+        evaluate(node.children[0], i, lo, hi, part, level + 1);
+        complementInto(part, lo, hi, out);
+        return;
+    }
+    const bool isUnion = node.kind == ExpressionNode::Kind::Union;
+    evaluate(node.children[0], i, lo, hi, out, level + 1);
+    for (std::size_t k = 1; k < node.children.size(); ++k) {
+        if (isUnion) {
+            evaluate(node.children[k], i, lo, hi, part, level + 1);
+            unionInto(out, part, merged);
+        } else {
+            if (out.empty()) return;
+            evaluate(node.children[k], i, out.front().begin, out.back().end, part, level + 1);
+            intersectInto(out, part, merged);
+        }
+        out.swap(merged);
+    }
+}
+
+void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+    Scratch& scratch = t_scratch;
+    RangeList& row = scratch.buffer(0, 0);
+    RangeList& part = scratch.buffer(0, 1);
+    RangeList& merged = scratch.buffer(0, 2);
+    evaluate(m_terms[m_unionOrder[0]], i, 0, rowEnd(i), row, 1);
+    for (std::size_t k = 1; k < m_terms.size(); ++k) {
+        evaluate(m_terms[m_unionOrder[k]], i, 0, rowEnd(i), part, 1);
+        unionInto(row, part, merged);
+        row.swap(merged);
+    }
+    if (row.empty())
+        out.push_back({i, i + 1});
+    else
+        out.insert(out.end(), row.begin(), row.end());
+}
+
+bool ExpressionPattern::allowed(std::int64_t i, std::int64_t j) const {
+    RangeList row;
+    rowRanges(i, row);
+    const auto it = std::upper_bound(row.begin(), row.end(), j, [](std::int64_t col, const ColumnRange& r) { return col < r.begin; });
+    return it != row.begin() && j < std::prev(it)->end;
+}
+
+void ExpressionPattern::termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const {
+    RangeList& row = t_scratch.buffer(0, 0);
+    evaluate(m_terms[k], i, 0, rowEnd(i), row, 1);
+    out.insert(out.end(), row.begin(), row.end());
+}
+
+std::unique_ptr<PatternComponents> componentsByExpression(std::unique_ptr<Pattern> pattern, const std::string& text,
+                                                          bool causal) {
+    const auto terms = std::make_shared<const ExpressionPattern>(parseExpression(text), pattern->size(), causal);
+    std::vector<LayeredComponents::Layer> layers;
+    for (std::size_t k = 0; k < terms->termCount(); ++k)
+        layers.push_back([terms, k](std::int64_t i, std::vector<ColumnRange>& out) { terms->termRanges(k, i, out); });
+    return std::make_unique<LayeredComponents>(std::move(pattern), std::move(layers));
+}
+
+std::unique_ptr<PatternComponents> expressionComponents(const std::string& text, std::int64_t n, bool causal) {
+    return componentsByExpression(std::make_unique<ExpressionPattern>(parseExpression(text), n, causal), text, causal);
+}
+
+} // namespace attnlab

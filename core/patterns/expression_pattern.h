@@ -1,0 +1,55 @@
+#pragma once
+
+// Evaluation of a pattern expression at a size n, row by row, by range algebra on sorted column
+// ranges: never an n × n buffer, O(ranges) work per row. All index arithmetic is overflow-safe for
+// arguments up to 2^63 − 1.
+
+#include "core/patterns/pattern.h"
+#include "core/patterns/pattern_components.h"
+#include "core/patterns/pattern_expression.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+struct CompiledPrimitive;
+struct CompiledNode;
+
+// The allowed set of an expression: its cells (∧ j ≤ i when causal); then every row left empty gets
+// its diagonal (i, i).
+class ExpressionPattern : public Pattern {
+public:
+    ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal);
+    ~ExpressionPattern() override;
+
+    bool allowed(std::int64_t i, std::int64_t j) const override;
+    void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override;
+
+    std::size_t termCount() const;
+    // Appends row i's columns of top-level term k (∧ j ≤ i when causal; no empty-row rule).
+    void termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const;
+
+private:
+    // Columns of `node` in row i within [lo, hi) into `out`; `level` picks this call's scratch buffers.
+    void evaluate(const CompiledNode& node, std::int64_t i, std::int64_t lo, std::int64_t hi,
+                  std::vector<ColumnRange>& out, std::size_t level) const;
+    std::int64_t rowEnd(std::int64_t i) const { return m_causal ? i + 1 : size(); }
+
+    bool m_causal;
+    std::vector<CompiledPrimitive> m_primitives;
+    std::vector<CompiledNode> m_terms;     // the top-level terms
+    std::vector<std::size_t> m_unionOrder; // the terms in the order they are merged into a row
+};
+
+// The pattern of `text` (parsed; throws ExpressionError) with component k = the k-th top-level term
+// that first contains a cell, kAddedDiagonal for a diagonal added by the empty-row rule.
+std::unique_ptr<PatternComponents> expressionComponents(const std::string& text, std::int64_t n, bool causal);
+
+// `pattern` labelled by the top-level terms of `text`: for built-in variants whose pattern equals the
+// expression's, so their components come out of the same evaluation as the `custom` variant's.
+std::unique_ptr<PatternComponents> componentsByExpression(std::unique_ptr<Pattern> pattern, const std::string& text,
+                                                          bool causal);
+
+} // namespace attnlab

@@ -1,0 +1,224 @@
+#include "core/variants/variant_support.h"
+
+#include "core/kernels/block_attention.h"
+#include "core/kernels/block_plan.h"
+#include "core/patterns/expression_pattern.h"
+#include "core/patterns/range_algebra.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+ParamSpec integerParam(std::string key, std::string description, std::string defaultText, IntegerDefault value,
+                       std::int64_t minValue, std::string rangeText) {
+    ParamSpec spec;
+    spec.key = std::move(key);
+    spec.type = ParamType::Integer;
+    spec.description = std::move(description);
+    spec.defaultText = std::move(defaultText);
+    spec.defaultValue = [value](const ShapeContext& shape, const ParamSet& earlier) -> ParamValue {
+        return value(shape, earlier);
+    };
+    spec.minValue = minValue;
+    spec.rangeText = std::move(rangeText);
+    return spec;
+}
+
+ParamSpec seedParam() {
+    return integerParam("seed", "Seed of the random draws; the same seed gives the same numbers", "0",
+                        [](const ShapeContext&, const ParamSet&) { return std::int64_t{0}; }, 0, ">= 0");
+}
+
+ParamSpec choiceParam(std::string key, std::string description, std::vector<std::string> choices,
+                      std::string defaultChoice) {
+    ParamSpec spec;
+    spec.key = std::move(key);
+    spec.type = ParamType::Choice;
+    spec.description = std::move(description);
+    spec.defaultText = defaultChoice;
+    spec.defaultValue = [defaultChoice](const ShapeContext&, const ParamSet&) -> ParamValue { return defaultChoice; };
+    spec.choices = std::move(choices);
+    std::string range;
+    for (const auto& choice : spec.choices) range += (range.empty() ? "" : "|") + choice;
+    spec.rangeText = range;
+    return spec;
+}
+
+ParamSpec boolParam(std::string key, std::string description, bool defaultValue) {
+    ParamSpec spec;
+    spec.key = std::move(key);
+    spec.type = ParamType::Boolean;
+    spec.description = std::move(description);
+    spec.defaultText = defaultValue ? "true" : "false";
+    spec.defaultValue = [defaultValue](const ShapeContext&, const ParamSet&) -> ParamValue { return defaultValue; };
+    spec.choices = {"true", "false"};
+    spec.rangeText = "true|false";
+    return spec;
+}
+
+double fullPairs(const ProblemShape& shape) {
+    const auto n = static_cast<double>(shape.n);
+    return shape.causal ? n * (n + 1) / 2 : n * n;
+}
+
+double rowKernelWorkspace(const ProblemShape& shape, double longestRow) {
+    constexpr double threads = 2;
+    return threads * 4.0 * (longestRow + static_cast<double>(shape.dv));
+}
+
+double splitRowsWorkspace(const ProblemShape& shape, const SplitRowsExtent& split) {
+    const auto slots = static_cast<double>(splitRowSlots(shape.n, split.rows, split.seen));
+    return 4.0 * shape.heads * slots * static_cast<double>(partialSlotFloats(shape.dv));
+}
+
+CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax) {
+    CoreCost cost;
+    cost.terms["scores"] = nnzPerHead * static_cast<double>(shape.d) * shape.heads;
+    cost.terms["weights_v"] = nnzPerHead * static_cast<double>(shape.dv) * shape.heads;
+    cost.exps = softmax ? nnzPerHead * shape.heads : 0;
+    return cost;
+}
+
+std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal) {
+    return std::make_unique<RangePattern>(
+        n, [causal](std::int64_t i, std::int64_t j) { return !causal || j <= i; },
+        [n, causal](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({0, causal ? i + 1 : n}); });
+}
+
+std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal) {
+    return cachedPlan(planKey("all pairs", n, causal, {}), [n, causal] { return genericBlockPlan(*allPairsPattern(n, causal)); });
+}
+
+HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
+    HeadPatterns patterns;
+    patterns.push_back(std::move(pattern));
+    return patterns;
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
+                                                                                       PlanFunction plan) {
+    return [pattern, plan](const AttentionInputs& inputs, const RunOptions& options) {
+        PatternRequest request;
+        request.shape = inputs.shape(options.causal);
+        request.params = &options.params;
+        request.inputs = &inputs;
+        MaskedScoring scoring;
+        scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+        if (options.useReference || !plan) return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+        return runPlannedAttention(inputs, {plan(request)}, scoring, options);
+    };
+}
+
+PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern) {
+    return [kind, pattern](const PatternRequest& request) {
+        return cachedPlan(planKey(kind, request.shape.n, request.shape.causal, *request.params),
+                          [&] { return genericBlockPlan(*pattern(request)); });
+    };
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::int64_t countCongruent(std::int64_t lo, std::int64_t hi, std::int64_t residue, std::int64_t period) {
+    lo = std::max<std::int64_t>(lo, 0);
+    if (lo > hi) return 0;
+    // Every intermediate stays within (−period, period) or [lo, hi]: no overflow for any int64 period.
+    std::int64_t offset = residue % period;
+    if (offset < 0) offset += period;
+    offset -= lo % period;
+    if (offset < 0) offset += period;
+    if (offset > hi - lo) return 0;
+    return (hi - lo - offset) / period + 1;
+}
+
+namespace {
+
+// genericBlockPlan's split: its heavy rows, if few enough to split, and the positions they see.
+SplitRowsExtent heavyRowsExtent(const Pattern& mask, const std::vector<double>& counts, double nnz) {
+    const double meanKeys = nnz / static_cast<double>(std::max<std::size_t>(counts.size(), 1));
+    SplitRowsExtent split;
+    std::vector<std::int64_t> heavy;
+    for (std::size_t i = 0; i < counts.size() && heavy.size() <= kMaxSplitRows; ++i)
+        if (isHeavyRow(counts[i], meanKeys)) heavy.push_back(static_cast<std::int64_t>(i));
+    split.rows = static_cast<std::int64_t>(heavy.size());
+    if (split.rows > kMaxSplitRows) return split;
+    RangeList ranges;
+    for (const std::int64_t i : heavy) {
+        ranges.clear();
+        mask.rowRanges(i, ranges);
+        for (const ColumnRange& range : ranges) split.seen = std::max(split.seen, range.end);
+    }
+    return split;
+}
+
+} // namespace
+
+std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern,
+                                                                                 PlanSplitFunction planSplit) {
+    return [pattern, planSplit](const ProblemShape& shape, const ParamSet& params) {
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        const auto mask = pattern(request);
+        std::vector<double> counts(static_cast<std::size_t>(shape.n));
+        double nnz = 0, longest = 0;
+        for (std::int64_t i = 0; i < shape.n; ++i) {
+            const auto count = static_cast<double>(mask->rowCount(i));
+            counts[static_cast<std::size_t>(i)] = count;
+            nnz += count;
+            longest = std::max(longest, count);
+        }
+        CoreCost cost = maskedCoreCost(shape, nnz);
+        std::optional<SplitRowsExtent> split = planSplit ? planSplit(shape, params) : std::nullopt;
+        if (!split) split = heavyRowsExtent(*mask, counts, nnz);
+        cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, *split);
+        return cost;
+    };
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal) {
+    auto rowEnd = [n, c, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, (i / c + 1) * c); };
+    return std::make_unique<ClosedFormPattern>(
+        n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
+        [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
+        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
+}
+
+std::shared_ptr<const BlockPlan> blockLocalPlan(std::int64_t n, std::int64_t c, bool causal) {
+    return cachedPlan(planKey("block local c=" + std::to_string(c), n, causal, {}),
+                      [n, c, causal] { return genericBlockPlan(*blockLocalPattern(n, c, causal)); });
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::string termsExpression(const std::vector<std::string>& terms, bool causal) {
+    std::string text;
+    for (const auto& term : terms) text += (text.empty() ? "" : " | ") + term + (causal ? " & causal" : "");
+    if (text.size() > kMaxExpressionLength)
+        throw InputError("the equivalent expression would be " + std::to_string(text.size()) +
+                         " characters, more than the " + std::to_string(kMaxExpressionLength) + " an expression may have");
+    return text;
+}
+
+ComponentsFunction componentsFromExpression(PatternFunction pattern, ExpressionFunction print) {
+    return [pattern, print](const PatternRequest& request) {
+        return componentsByExpression(pattern(request), print(request), request.shape.causal);
+    };
+}
+
+ComponentsFunction oneComponent(PatternFunction pattern) {
+    return [pattern](const PatternRequest& request) { return singleComponent(pattern(request)); };
+}
+
+} // namespace attnlab
