@@ -1,8 +1,23 @@
 // full: softmax(QKᵀ/√d)V over all pairs (j ≤ i when causal).
-#include "core/kernels/tiled_softmax.h"
+#include "core/kernels/block_attention.h"
 #include "core/variants/variant_support.h"
 
+#include <cmath>
+
 namespace attnlab {
+
+namespace {
+
+// Exact softmax on the block kernel running the all-pairs pattern's generic plan (kept between runs):
+// query blocks × key pieces with an online softmax, so no n × n buffer exists. Causal has no pieces above
+// the diagonal. Weights, when asked, are rebuilt in a second pass from the final row max and sum.
+RunResult runTiledSoftmax(const AttentionInputs& inputs, const RunOptions& options) {
+    MaskedScoring scoring;
+    scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+    return runPlannedAttention(inputs, {allPairsPlan(inputs.q->rows, options.causal)}, scoring, options);
+}
+
+} // namespace
 
 VariantInfo makeFullVariant() {
     VariantInfo v;
