@@ -12,10 +12,9 @@ namespace attnlab {
 // Storage aligned to a cache line, so that rows of a multiple of 16 floats (d = 16, 32, 64, ...) each start a
 // line: the kernels' 64-byte vector loads and stores of whole rows then never straddle two lines.
 // Storage of kHugeFrom bytes and more (Q, K, V and outputs of large runs) is aligned to 2 MiB and advised as
-// transparent huge pages: touched for the first time, a 4 KiB page costs a fault each (about 10 µs in some
-// virtual machines, 170 ms for a 48 MiB output), a 2 MiB page one fault for all of it; and random rows of K
-// and V (bigbird's random keys) miss the TLB far less often. `attnlab run` of linear attention at n = 16,384,
-// h = 12 took 0.5–0.85 s instead of 1.1 s here.
+// transparent huge pages: touched for the first time, 4 KiB pages cost a page fault each where a 2 MiB page
+// costs one for all of it, and random rows of K and V (bigbird's random keys) miss the TLB far less often
+// (measurements: docs/execution_plans.md, "Memory layout and traffic").
 template <typename T>
 struct CacheLineAllocator {
     using value_type = T;

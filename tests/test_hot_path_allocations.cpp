@@ -1,5 +1,5 @@
-// No kernel allocates per call on the hot path: buffers persist between runs (freshly mapped pages cost
-// about 10 µs per 4 KiB here, and a timing run repeats the same call hundreds of times). This program
+// No kernel allocates per call on the hot path: buffers persist between runs (freshly mapped pages cost a
+// page fault per 4 KiB, and a timing run repeats the same call hundreds of times). This program
 // counts every byte allocated while one call runs, through operator new and, for Eigen's and our own
 // aligned buffers, through the C allocation functions (wrapped at link time, see tests/CMakeLists.txt),
 // after two warm-up calls that leave the workspaces sized.

@@ -80,7 +80,7 @@ double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoin
 // model's MACs at the same n (the theory the dashed line draws), over its valid points that were not
 // starved of CPU and have n ≥ kSlopeMinN (below that, fixed overheads flatten the curve). Nothing when
 // fewer than kSlopeMinPoints such points exist: a line through two noisy points states a slope it
-// cannot support (a sweep to n = 1024 once read 2.46 for full attention).
+// cannot support (docs/benchmarks.md, "The timing view's slopes").
 inline constexpr std::int64_t kSlopeMinN = 512;
 inline constexpr int kSlopeMinPoints = 3;
 struct SeriesSlopes {

@@ -43,9 +43,9 @@ private:
 // Runs task(t) for every t in [0, count) on `threads` OpenMP threads, handing tasks out in runs of
 // consecutive ones that shrink from a share of what is left down to `grain` (OpenMP's guided schedule):
 // long runs keep a thread on neighbouring blocks, whose keys are still in its own caches and whose next
-// block it can prepare; the short ones at the end even out blocks and heads that differ in cost. Against
-// runs of a fixed length: causal strided and chunk 5–6% faster at n = 16,384 on two threads, the pattern
-// variants 10–17% at n = 1024, full causal 2–4%. `cancelled` is polled before each task; once it answers true no
+// block it can prepare; the short ones at the end even out blocks and heads that differ in cost (measured
+// against runs of a fixed length: docs/execution_plans.md, "Memory layout and traffic"). `cancelled` is
+// polled before each task; once it answers true no
 // further task starts. Returns false when the run was cancelled. The first exception a task throws
 // stops further tasks and is rethrown here once every thread has finished.
 bool runTasks(std::int64_t count, int threads, const CancelCheck& cancelled, const std::function<void(std::int64_t)>& task,

@@ -37,7 +37,7 @@ namespace {
 
 // Output rows whose length is whole vectors go to memory with non-temporal stores: a normal store would
 // first read each cold line of the output in. That includes the partial rows a later pass reads back
-// (strided): by then they are long out of the caches, and streaming them made strided 10–15% faster.
+// (strided): by then they are long out of the caches (docs/execution_plans.md, "Memory layout and traffic").
 bool streamsOutput(const BlockJob& job) {
     return tile::streamable(job.out->values.data(), job.inputs->v->cols);
 }

@@ -93,7 +93,7 @@ inline bool headKeysWithin(const BlockJob& job, double bytes) {
 // them), its output rows when it resumes, the K and V rows of its gathered pieces (residue classes, hash
 // buckets) and of the consecutive keys it sweeps that this block does not (the next chunk, the keys a
 // sliding window adds). Requested in one burst at the block's start instead, they stalled it on the few
-// miss buffers (chunk and xl 6–12% slower).
+// miss buffers.
 void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws);
 
 // log2(e) · scale for softmax (scores in log2 units), 1 for relu².

@@ -23,9 +23,9 @@ ColumnRange consecutiveSweep(const BlockPlan& plan, const PlanBlock& block) {
 }
 
 // Consecutive key columns of the next block that this block does not sweep, whose K and V rows are queued
-// unless one head's K and V take at most kCachedKeyBytes (half of a core's L2 here; at n = 1024 the
-// requests made causal chunk 10% slower, at n = 2048 … 4096 they make chunk, longformer and strided
-// 5–20% faster): at n = 16,384 chunk 12–15% faster. Longer runs of new keys (a block in another part of
+// unless one head's K and V take at most kCachedKeyBytes (half of a core's L2 on the machine measured):
+// below that they stay cached and the requests only cost time (docs/execution_plans.md, "Memory layout
+// and traffic"). Longer runs of new keys (a block in another part of
 // a long sweep) are left to the hardware prefetcher, so that the rest of the queue, requested in one
 // burst at the block's end, stays short.
 constexpr std::int64_t kQueuedNewKeys = 128;

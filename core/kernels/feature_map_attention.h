@@ -8,8 +8,9 @@ namespace attnlab {
 
 // Rows per chunk of the fast paths (φ computed, causal products masked and state absorbed chunk by
 // chunk): the buffers' size, and the step of bidirectional runs. Causal runs step by half of it: their
-// masked intra-chunk products grow with the chunk and the state products do not (5–9% less time at
-// n = 16,384 and d = 64 for elu, efficient and 1+cos; bidirectional runs would lose 2–4% so).
+// masked intra-chunk products grow with the chunk and the state products do not. Bidirectional runs have
+// no masked products to shrink and keep the whole chunk (docs/execution_plans.md, "Memory layout and
+// traffic").
 inline constexpr std::int64_t kFeatureMapChunk = 64;
 inline constexpr std::int64_t kCausalFeatureMapChunk = kFeatureMapChunk / 2;
 

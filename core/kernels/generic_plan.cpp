@@ -8,10 +8,8 @@ namespace attnlab {
 
 // Rows of at most 64 keys on average (chunks, narrow bands and windows) run in blocks of 32: a block's
 // rows then sweep fewer keys that only some of them see (a band's edges, the next chunk), for twice the
-// blocks. At n = 1024 … 16,384, h = 12, two threads, against blocks of 64: `custom`'s default
-// `band(8) | global(0)` 14–20% less time, chunk at n = 1024 13% (causal) and 29%, at n = 4096 7–13%,
-// longformer with window 32 9%. Wider rows lose: full, fixed and strided (bidirectional) at n = 4096
-// 4–15% slower in blocks of 32.
+// blocks. Wider rows lose in blocks of 32: their rows share most of the keys they sweep, so halving the
+// block only doubles the sweeps (measured both ways: docs/execution_plans.md, "What a plan is").
 std::int64_t blockRowsForRowKeys(double meanKeys) { return meanKeys <= 64 ? 32 : kPlanQueryBlock; }
 
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly) {

@@ -20,7 +20,7 @@ constexpr std::int64_t kNear = 16;
 
 // The K and V rows of row r's columns further than kNear from the row (random keys, global columns), but
 // not a column the row before requested at the same place in its list (the global columns every row
-// sees: bigbird 1–5% faster at n = 4096 … 16,384 without requesting them again per row).
+// sees, which the first row's request already brought in).
 [[gnu::always_inline]] inline void requestFarRows(const RowGroup& group, int r) {
     if (r >= group.rows) return;
     const ColumnRows& keys = group.keys[r];
@@ -48,8 +48,8 @@ constexpr std::int64_t kNear = 16;
 
 // The rows a group streams through, requested ahead: while row r of a group computes its scores, the V row
 // its window adds (read by the group's values a moment later), and row r of the next group's query and
-// newest K row. The hardware prefetcher, seeing each stream in bursts of 16 rows, ran behind: one key per
-// row took 5.1 ms at n = 16,384, h = 12 instead of 3.8, bigbird causal 11.2 instead of 9.2.
+// newest K row. The hardware prefetcher, seeing each stream in bursts of 16 rows, runs behind
+// (docs/execution_plans.md, "Row-wise blocks (bigbird)").
 [[gnu::always_inline]] inline void requestStreamRows(const RowGroup& group, const RowGroup* next, int r,
                                                      std::int64_t depth) {
     if (r < group.rows) {
@@ -59,7 +59,7 @@ constexpr std::int64_t kNear = 16;
     }
     if (next && next->rows > 0) {
         // The plan's columns of the group after `next` (two lines per row cover 16 columns of 8 bytes):
-        // their loads stalled the newest-column searches above for 14% of bigbird's time at n = 16,384.
+        // without the request, their loads stall the newest-column searches above.
         const int last = next->rows - 1;
         const char* after = reinterpret_cast<const char*>(next->keys[last].columns + next->counts[last]);
         __builtin_prefetch(after + 128 * r, 0, 3);
@@ -99,7 +99,7 @@ void groupScoresOfDepth(const RowGroup& group, const RowGroup* next, bool reques
             dotsOfDepth<Vectors>(query, ColumnList{group.keys[r]}, count, depth, row);
         }
         // Only the lanes past the row's columns are stored: reading back the dot products' masked
-        // stores to blend them waited for the stores (9% of bigbird's time at n = 1024).
+        // stores to blend them waited for the stores.
         for (std::int64_t c = count / kLanes * kLanes; c < keys; c += kLanes) {
             const __mmask16 kept = c < count ? firstLanes(count - c) : __mmask16(0);
             _mm512_mask_storeu_ps(row + c, static_cast<__mmask16>(~kept), masked);

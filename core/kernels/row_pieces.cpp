@@ -51,13 +51,12 @@ std::int64_t rowWiseCount(const BlockJob& job, const PlanPiece& piece, std::int6
 // A row-wise piece's random keys sit where no neighbouring row reads, so their cache misses, not the
 // few dot products, bound the piece: while row r computes, the K rows of row r + kPrefetchAhead are
 // requested into L1 and row r's V rows into L2 for the value pass that follows the scores. Inlined for
-// the reason prefetchRow is. When one head's K and V take 2 MiB or less the requests only cost time (a
-// sixth of the piece's at n = 1024, 3–6% of bigbird's at n = 4096): they are left out.
+// the reason prefetchRow is. When one head's K and V take 2 MiB or less they stay cached and the requests
+// only cost time: they are left out (docs/execution_plans.md, "Memory layout and traffic").
 constexpr std::int64_t kPrefetchAhead = 4;
 constexpr double kRequestedKeyBytes = 2 << 20;
 // Without tiles to request the next block's queued lines (block_job.h), each row takes a few of them:
-// a block's Q rows are 4 lines each (d = 64). 8% less time for a bigbird window alone, 2–3% with its
-// random keys; requested all at the block's end they stalled it.
+// a block's Q rows are 4 lines each (d = 64). Requested all at the block's end they stalled it.
 constexpr std::int64_t kQueuedLinesPerRow = 4;
 
 template <int Locality>
@@ -97,9 +96,9 @@ float rowWeights(const BlockJob& job, float* scores, std::int64_t count, std::in
 
 // A streamed row-wise block (attendStreamedRowWise) runs its rows this many at a time: one vector of S^T.
 constexpr std::int64_t kStreamGroup = tile::kLanes;
-// Its rows' K and V rows are requested ahead only when one head's K and V take more than a core's L2
-// here: at n = 1024 and 2048 (0.5 and 1 MiB) the requests cost bigbird 23-27% of its time, at n = 4096
-// (2 MiB) and up they save 20-25%.
+// Its rows' K and V rows are requested ahead only when one head's K and V outgrow a core's L2 (1 MiB on
+// the machine measured): below that they stay cached and the requests only cost time (docs/execution_plans.md,
+// "Row-wise blocks (bigbird)").
 constexpr double kStreamCachedKeyBytes = 1 << 20;
 
 // Row r's columns of a row-wise piece as rows of `matrix` (K or V of the job's head).
@@ -171,7 +170,7 @@ bool streamsRowWise(const BlockJob& job) {
 
 // The rows go from Q to their final output a group at a time, so that Q rows, K and V rows and output rows
 // stream as the rows go: a whole block's query copy, then its scores, then its values and then its output
-// rows, each a burst of 64 rows, kept the memory busy a burst at a time (1-key rows 30% slower). While a
+// rows, each a burst of 64 rows, kept the memory busy a burst at a time. While a
 // row computes, the far K and V rows of a row a few places on are requested (tile::rowGroupScores).
 void attendStreamedRowWise(const BlockJob& job, Workspace& ws) {
     const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(job.block->pieceBegin)];

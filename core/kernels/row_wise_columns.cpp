@@ -12,10 +12,10 @@ namespace {
 
 // Columns that at most kScatteredCover rows of a block see (random keys, a lone diagonal, a band of radius
 // 3 or less) would each cost a shared piece a 16-row vector of scores for a few cells; a block with at
-// least kScatteredColumns of them runs those as row-wise pieces instead. Measured at n = 4096, h = 12:
-// `band(3)` 3.1 → 1.0 ms, `diag` 3.0 → 0.7 ms, bigbird written as an expression 8.9 → 3.7 ms. Wider
-// bands stay shared here (their columns' 17 or more rows each), and the threshold count keeps a band's or
-// a causal triangle's thin edges in their pieces; blocks of narrow rows go row-wise whole (below).
+// least kScatteredColumns of them runs those as row-wise pieces instead (docs/execution_plans.md, "The
+// plans", Generic). Wider bands stay shared here (their columns' 17 or more rows each), and the threshold
+// count keeps a band's or a causal triangle's thin edges in their pieces; blocks of narrow rows go row-wise
+// whole (below).
 constexpr int kScatteredCover = 8;
 constexpr std::int64_t kScatteredColumns = 32;
 
@@ -53,9 +53,8 @@ RangeList scatteredColumns(const Pattern& pattern, const std::int64_t* rows, std
 
 // A block whose rows hold at most kRowWiseRowKeys keys on average, and whose shared pieces would compute
 // kRowWiseCellCost times its cells or more, runs all its columns row-wise: as one streamed row-wise
-// piece, a cell costs about 1.6 of a shared piece's (measured at n = 4096, h = 12, two threads: `band(8)`
-// 2.6 → 1.9 ms, `band(8) | global(0)` 3.5 → 2.4 ms, causal `band(16)` 3.4 → 2.1 ms; `band(16)` the same
-// either way, causal `band(32)` 3.4 → 4.0 ms). A shared piece computes, for each column, the 16-row
+// piece, a cell costs about kRowWiseCellCost shared ones (measured: docs/execution_plans.md, "The plans",
+// Generic). A shared piece computes, for each column, the 16-row
 // vectors between its first and last row that see it (block_attention.cpp); a chunk's dense blocks stay
 // shared.
 constexpr double kRowWiseCellCost = 1.6;

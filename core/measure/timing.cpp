@@ -121,7 +121,8 @@ TimingResult timeCore(const std::string& variant, const ProblemShape& shape, con
 //   heap's top is handed back. The limit binds only threads that allocate after it is set, hence the
 //   call at the start of main.
 // - Freed memory stays in the heap (no mmap for large blocks, trimming only when asked): mapping a
-//   50 MB block again costs a page fault per 4 KiB page (~10 µs each in some virtual machines).
+//   50 MB block again costs a page fault per 4 KiB page (docs/execution_plans.md, "Memory layout and
+//   traffic").
 void prepareAllocatorForMeasurements() {
 #if defined(__GLIBC__)
     static const bool done = [] {

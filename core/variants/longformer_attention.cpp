@@ -109,8 +109,8 @@ double windowKeys(const ProblemShape& shape, const ParamSet& params) {
     return static_cast<double>(shape.causal ? radius + 1 : 2 * radius + 1);
 }
 
-// An undilated window this narrow is a band that the generic plan runs row-wise (window 16: 24–31% less
-// time at n = 4096 and 16,384); wider ones lose 3–6% in the generic plan.
+// An undilated window this narrow is a band that the generic plan runs row-wise, faster than this plan;
+// wider ones are faster here (docs/execution_plans.md, "The plans", longformer).
 bool runsGenericPlan(const ProblemShape& shape, const ParamSet& params) {
     return params.integer("dilation") == 1 && windowKeys(shape, params) <= kRowWiseRowKeys;
 }

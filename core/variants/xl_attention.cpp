@@ -35,8 +35,8 @@ std::vector<float> sinusoidTable(std::int64_t n, std::int64_t d) {
 }
 
 // The table's rows an n-token run reads: i − j ≤ L − 1 + m for every allowed cell, so distances
-// 0 … min(n, L + m) − 1 (128 rows at the defaults, not n: the sines and cosines of a whole n-row table
-// took 5% of a run at n = 16,384).
+// 0 … min(n, L + m) − 1 (128 rows at the defaults, not n: a whole n-row table spends its sines and
+// cosines on distances no allowed cell has).
 std::vector<float> relativePositionTable(std::int64_t n, std::int64_t d, const ParamSet& params) {
     const std::int64_t segment = std::min(n, params.integer("segment")), memory = std::min(n, params.integer("memory"));
     return sinusoidTable(std::min(n, segment + memory), d); // each term at most n: no overflow

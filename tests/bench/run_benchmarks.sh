@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Reruns the measurements behind the README's "Performance" section on this machine, in one go:
+# Reruns the measurements behind docs/benchmarks.md ("Results on the reference machine") on this
+# machine, in one go:
 #   1. builds two Release command-line binaries (no GUI, no tests): Eigen over OpenBLAS (the default)
 #      and Eigen's own GEMM (ATTNLAB_USE_BLAS=OFF);
 #   2. for each, measures the FMA peak, the engine's sgemm rate and the memory bandwidth (attnlab bench

@@ -223,7 +223,7 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
         std::sort(points.begin(), points.end(), [](const DecodeTiming& a, const DecodeTiming& b) { return a.n < b.n; });
         for (const DecodeTiming& timing : points) times[k].emplace_back(static_cast<double>(timing.n), timing.medianSeconds);
     }
-    const std::vector<double> widths = nestedLineWidths(times, 1.6, 0.03); // measured: within 3 % is one pixel row here
+    const std::vector<double> widths = nestedLineWidths(times, 1.6, 0.03); // times within 3 % share a pixel row: nest those curves
     for (std::size_t k = 0; k < m_choices.size(); ++k)
         axes.drawSeries({coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), times[k], Qt::SolidLine, true, widths[k]});
 }
