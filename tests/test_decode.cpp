@@ -3,8 +3,8 @@
 // brute-force count over the rows that come later, and the command line's JSON.
 #include "core/cost/cost_model.h"
 #include "core/decode/decode.h"
-#include "core/decode/decode_step.h"
 #include "core/errors.h"
+#include "core/measure/timing.h"
 #include "core/registry.h"
 #include "support/variant_runner.h"
 #include "test_cli_harness.h"

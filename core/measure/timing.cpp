@@ -2,6 +2,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/cost/job_limits.h"
+#include "core/decode/decode.h"
 #include "core/jobs/memory_budget.h"
 #include "core/kernels/gemm.h"
 #include "core/measure/machine_peak.h"
@@ -239,6 +240,28 @@ double fittedMacRate(const std::vector<double>& macs, const std::vector<double>&
     double logRates = 0;
     for (std::size_t k = 0; k < macs.size(); ++k) logRates += std::log(macs[k] / seconds[k]);
     return macs.empty() ? 0.0 : std::exp(logRates / static_cast<double>(macs.size()));
+}
+
+TimingResult timeDecodeStep(const TimingRequest& request) {
+    const VariantInfo& variant = requireVariant(request.variant);
+    requireDecoding(variant);
+    ProblemShape shape = request.shape;
+    shape.causal = true;
+    const ParamSet params = prepareParams(variant, shape, request.overrides);
+    requireDecodeLimits(variant, shape, params);
+    const auto data = generateInputs(GeneratedKind::Gaussian, shape.heads, shape.n, shape.d, shape.dv, 1, shape.keyValueHeads());
+    const AttentionInputs context{&data.q, &data.k, &data.v};
+    const auto step = prepareDecodeStep(variant, context, params, request.threads);
+    std::vector<float> out(static_cast<std::size_t>(shape.heads * shape.dv));
+    TimingResult result = timeRepeated(
+        [&] {
+            step->run(out.data());
+            return true;
+        },
+        request.budgetSeconds, request.minRepeats, request.maxRepeats, request.cancelled);
+    for (const auto& [name, macs] : decodeCost(variant, shape, params).core.terms) result.attentionMacs += macs;
+    if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
+    return result;
 }
 
 void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides) {

@@ -44,6 +44,11 @@ struct TimingResult {
 // CPU share of its team of request.threads threads. Throws InputError for an unknown variant or bad parameters.
 TimingResult timeVariant(const TimingRequest& request);
 
+// Times one decoding step of request.variant at context request.shape.n (causal; heads, kvHeads, d, dv
+// from the shape) on generated Gaussian inputs; the cache is built before timing. attentionMacs and
+// gflops are the step's core (core/decode/decode.h: decodeCost). Throws InputError for a variant that cannot decode.
+TimingResult timeDecodeStep(const TimingRequest& request);
+
 // Sets up the C allocator so that peakExtraBytes sees what the runs allocate (timing.cpp says how and why).
 // timeRepeated calls it too; a program that measures on a thread other than main calls it first thing in
 // main, before any thread starts.

@@ -240,4 +240,12 @@ DensityImage densityImageBlocks(const Pattern& pattern, std::int64_t row0, std::
                        col1, threads);
 }
 
+std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal) {
+    auto rowEnd = [n, c, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, (i / c + 1) * c); };
+    return std::make_unique<ClosedFormPattern>(
+        n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
+        [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
+        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
+}
+
 } // namespace attnlab
