@@ -69,11 +69,6 @@ void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t
     out.push_back({begin, end});
 }
 
-void clipRanges(std::vector<ColumnRange>& ranges, std::int64_t lastColumn) {
-    while (!ranges.empty() && ranges.back().begin > lastColumn) ranges.pop_back();
-    if (!ranges.empty()) ranges.back().end = std::min(ranges.back().end, lastColumn + 1);
-}
-
 std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b) {
     std::vector<ColumnRange> merged;
     merged.reserve(a.size() + b.size());

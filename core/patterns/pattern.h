@@ -86,8 +86,6 @@ std::vector<ColumnRange> rangesOfColumns(const std::vector<std::int64_t>& sorted
 // Helpers for building ranges: append [begin, end) clipped to [0, limit), merging with the last range
 // when they touch. Callers must append in increasing order of begin.
 void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t end, std::int64_t limit);
-// Keeps only the parts of `ranges` with column ≤ lastColumn (for causal clipping).
-void clipRanges(std::vector<ColumnRange>& ranges, std::int64_t lastColumn);
 // Sorted union of two sorted range lists.
 std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b);
 
