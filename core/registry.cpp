@@ -89,6 +89,10 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
     return params;
 }
 
+ResolvedVariant resolveVariant(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
+    return {&variant, shape, prepareParams(variant, shape, overrides)};
+}
+
 namespace {
 
 PatternRequest patternRequest(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,

@@ -27,6 +27,18 @@ bool hasCausalForm(const VariantInfo& variant, bool causal);
 // Throws InputError with a one-line message.
 ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides);
 
+// A variant resolved for one problem: its registry entry, the shape and the parameters prepareParams
+// resolved for that shape. Built once where a request enters (a view's panel, a sweep point, a command)
+// and passed down, so nothing below looks the id up or resolves the parameters again.
+struct ResolvedVariant {
+    const VariantInfo* variant = nullptr; // never null in a value resolveVariant returned
+    ProblemShape shape;
+    ParamSet params;
+};
+
+// prepareParams for `shape`, kept with the variant and the shape. Throws InputError.
+ResolvedVariant resolveVariant(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides);
+
 // Builds the pattern of `variant` for `shape` (inputs only for data-dependent patterns).
 std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
                                       const AttentionInputs* inputs = nullptr, int head = 0);

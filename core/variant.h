@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/cancel_check.h"
 #include "core/param_schema.h"
 #include "core/patterns/pattern.h"
 #include "core/patterns/pattern_components.h"
@@ -70,10 +71,6 @@ struct AttentionInputs {
         return kv ? static_cast<int>(static_cast<std::int64_t>(queryHead) * kv->heads / q->heads) : queryHead;
     }
 };
-
-// Returns true when the job that asked for the work has been superseded; kernels poll it between
-// heads or row blocks and then stop early (the result is discarded by the caller).
-using CancelCheck = std::function<bool()>;
 
 struct RunResult;
 struct DecodeInfo;

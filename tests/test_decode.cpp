@@ -3,9 +3,10 @@
 // brute-force count over the rows that come later, and the command line's JSON.
 #include "core/cost/cost_model.h"
 #include "core/decode/decode.h"
-#include "core/decode/decode_step.h"
 #include "core/errors.h"
+#include "core/measure/timing.h"
 #include "core/registry.h"
+#include "support/variant_checks.h"
 #include "support/variant_runner.h"
 #include "test_cli_harness.h"
 
@@ -92,20 +93,6 @@ LayerCost decodeOf(const std::string& id, const ProblemShape& shape, const Param
     return decodeLayerCost(variant, shape, prepareParams(variant, shape, set));
 }
 
-// Keys j ≤ n − 1 that row n − 1 or any later row allows, with the pattern grown to n + horizon rows.
-std::int64_t keysStillNeeded(const std::string& id, std::int64_t n, const ParamOverrides& set, std::int64_t horizon) {
-    const VariantInfo& variant = requireVariant(id);
-    ProblemShape grown = decodeShape(n + horizon, 4, 1, 1);
-    const auto pattern = buildPattern(variant, grown, prepareParams(variant, grown, set));
-    std::int64_t needed = 0;
-    for (std::int64_t j = 0; j < n; ++j) {
-        bool used = false;
-        for (std::int64_t i = n - 1; i < n + horizon && !used; ++i) used = pattern->allowed(i, j);
-        needed += used ? 1 : 0;
-    }
-    return needed;
-}
-
 // The spec's retained keys for the fixed-parameter cases below.
 std::int64_t specRetainedKeys(const std::string& id, std::int64_t n, const ParamOverrides& set) {
     const auto integer = [&set](const char* key) { return static_cast<std::int64_t>(std::stoll(set.at(key))); };
@@ -151,9 +138,24 @@ TEST(DecodeCost, RetainedKeysAreTheKeysLaterRowsStillUse) {
             const LayerCost cost = decodeOf(id, decodeShape(n, 4, 2, 1), set);
             ASSERT_TRUE(cost.retainedKeys) << id;
             EXPECT_EQ(*cost.retainedKeys, specRetainedKeys(id, n, set)) << id << " n=" << n;
-            EXPECT_EQ(*cost.retainedKeys, keysStillNeeded(id, n, set, 64)) << id << " n=" << n;
+            const VariantInfo& variant = requireVariant(id);
+            const ProblemShape shape = decodeShape(n, 4, 1, 1);
+            EXPECT_EQ(*cost.retainedKeys, testing::keysStillNeeded(variant, shape, prepareParams(variant, shape, set), 64))
+                << id << " n=" << n;
             EXPECT_EQ(cost.kvCacheBytes, static_cast<double>(*cost.retainedKeys) * 1 * (4 + 4) * 4) << id;
         }
+}
+
+// Every variant that states its own retained-keys rule, found through the registry: the rule against the
+// brute-force count at every causal setting of its schema.
+TEST(DecodeCost, EveryRetainedKeysRuleIsTheBruteForceCount) {
+    int rules = 0;
+    for (const VariantInfo& variant : allVariants()) {
+        if (!testing::hasRetainedKeysRule(variant)) continue;
+        ++rules;
+        EXPECT_GT(testing::expectRetainedKeysAreTheKeysLaterRowsUse(variant), 0) << variant.id;
+    }
+    EXPECT_GT(rules, 0);
 }
 
 // Parameters near 2^63 (in range): the spec's min(n, r·δ + 1) and min(n, ((n − 1) mod L) + 1 + m) are n,

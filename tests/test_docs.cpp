@@ -1,7 +1,8 @@
 // docs/ is the contract users read, so it must say what the program does: the parameter table of
 // docs/variants.md against the registry (the data `attnlab variants --json` prints), a section per
 // variant, the worked crossover numbers of docs/cost_model.md against the cost model, every relative
-// link of the documentation pointing at a file that exists, and no reference outside the repository.
+// link of the documentation pointing at a file that exists, no reference outside the repository, and
+// core/'s includes against the layer order of docs/architecture.md.
 #include "test_cli_harness.h"
 
 #include "core/analysis/crossovers.h"
@@ -270,6 +271,70 @@ TEST(Documentation, StandsAloneWithoutOutsideDocuments) {
         for (const std::string outside : {"../shared", "/work/shared", "seed document", "spec/variants.md"})
             EXPECT_EQ(text.find(outside), std::string::npos) << file.filename() << " mentions " << outside;
     }
+}
+
+// The layer of a core/ file from docs/architecture.md's table: a folder ("core/io/"), a file
+// ("core/tensor.h") or a file with any extension ("core/registry.*"). 0 when it is in no layer.
+using LayerTable = std::vector<std::pair<std::string, int>>;
+
+LayerTable layerTable() {
+    LayerTable table;
+    for (const auto& row : markedTable(readText(kSource / "docs/architecture.md"), "<!-- layer table", "<!-- end of layer table")) {
+        std::stringstream entries(row.at(1));
+        for (std::string entry; std::getline(entries, entry, ',');) table.emplace_back(trimmed(entry), std::stoi(row.at(0)));
+    }
+    return table;
+}
+
+bool inEntry(const std::string& path, const std::string& entry) {
+    if (entry.ends_with("/")) return path.starts_with(entry);
+    if (!entry.ends_with(".*")) return path == entry;
+    const std::string stem = entry.substr(0, entry.size() - 1); // "core/registry."
+    return path.starts_with(stem) && path.find('/', stem.size()) == std::string::npos;
+}
+
+int layerOf(const LayerTable& table, const std::string& path) {
+    for (const auto& [entry, layer] : table)
+        if (inEntry(path, entry)) return layer;
+    return 0;
+}
+
+std::vector<std::string> sourcesUnder(const std::string& folder) {
+    std::vector<std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(kSource / folder))
+        if (entry.path().extension() == ".h" || entry.path().extension() == ".cpp")
+            files.push_back(fs::relative(entry.path(), kSource).generic_string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+TEST(Architecture, NoIncludeOfCoreRunsAgainstTheLayerOrder) {
+    const LayerTable table = layerTable();
+    ASSERT_GE(table.size(), 10u) << "docs/architecture.md lost its layer table";
+    const std::regex include(R"(#include\s+"(core/[^"]+)\")");
+    int includes = 0;
+    for (const std::string& file : sourcesUnder("core")) {
+        const int layer = layerOf(table, file);
+        EXPECT_GT(layer, 0) << file << " is in no layer of docs/architecture.md";
+        const std::string text = readText(kSource / file);
+        for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
+            ++includes;
+            const std::string target = (*it)[1];
+            EXPECT_LE(layerOf(table, target), layer)
+                << file << " (layer " << layer << ") includes " << target << " (layer " << layerOf(table, target)
+                << "), further down docs/architecture.md's table";
+        }
+    }
+    EXPECT_GT(includes, 100);
+}
+
+TEST(Architecture, CoreHasNoGuiAndViewsNoApp) {
+    const std::regex gui(R"(#include\s+[<"](Q[A-Za-z]|imgui|views/|app/))");
+    for (const std::string& file : sourcesUnder("core"))
+        EXPECT_FALSE(std::regex_search(readText(kSource / file), gui)) << file << " includes Qt, ImGui, views/ or app/";
+    const std::regex app(R"(#include\s+"app/)");
+    for (const std::string& file : sourcesUnder("views"))
+        EXPECT_FALSE(std::regex_search(readText(kSource / file), app)) << file << " includes app/";
 }
 
 } // namespace

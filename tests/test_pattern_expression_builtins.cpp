@@ -1,8 +1,10 @@
 // Components of the built-in patterns, checked cell by cell against their definitions, and the printed
-// expressions: `custom` with a variant's printed expression gives exactly its pattern and components.
+// expressions: `custom` with a variant's printed expression gives exactly its pattern and components
+// (for every variant that prints one, through the registry).
 #include "core/errors.h"
 #include "core/registry.h"
 #include "core/tensor.h"
+#include "support/variant_checks.h"
 
 #include <gtest/gtest.h>
 
@@ -216,23 +218,31 @@ TEST(BuiltinComponents, BigBirdWindowGlobalsAndRandom) {
         }
 }
 
-TEST(BuiltinComponents, MaskFreeVariantsAreOneComponentAndOthersPrintNothing) {
-    for (const std::string id : {"linear", "performer", "relu2", "mixed_chunk", "linformer"}) {
-        SCOPED_TRACE(id);
+// Every variant that declares a printed expression, found through the registry: `custom` with it gives the
+// variant's pattern and components at every setting of its schema.
+TEST(PrintedExpressions, EveryVariantThatPrintsOneIsReproducedByCustom) {
+    int printing = 0;
+    for (const VariantInfo& variant : allVariants()) {
+        if (!variant.printExpr) continue;
+        ++printing;
+        EXPECT_GT(testing::expectCustomReproducesPrintedExpression(variant), 0) << variant.id;
+    }
+    EXPECT_GT(printing, 0);
+}
+
+TEST(BuiltinComponents, MaskFreeVariantsAreOneComponentAndPrintNothing) {
+    for (const VariantInfo& variant : allVariants()) {
+        SCOPED_TRACE(variant.id);
+        EXPECT_TRUE(static_cast<bool>(variant.components));
+        if (variant.hasMask) continue;
+        EXPECT_FALSE(static_cast<bool>(variant.printExpr));
         ProblemShape shape;
         shape.n = 9;
         shape.d = 4;
         shape.dv = 4;
-        shape.causal = id != "linformer";
-        const Built built = build(id, shape, {});
+        shape.causal = hasCausalForm(variant, true);
+        const Built built = build(variant.id, shape, {});
         EXPECT_EQ(built.components, built.mask);
-        EXPECT_TRUE(built.expression.empty());
-    }
-    for (const auto& variant : allVariants()) {
-        const bool prints = variant.id == "full" || variant.id == "strided" || variant.id == "fixed" ||
-                            variant.id == "longformer" || variant.id == "chunk" || variant.id == "xl";
-        EXPECT_EQ(static_cast<bool>(variant.printExpr), prints) << variant.id;
-        EXPECT_TRUE(static_cast<bool>(variant.components)) << variant.id;
     }
 }
 

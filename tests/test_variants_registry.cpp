@@ -1,9 +1,14 @@
 // Every registered variant, found through the registry rather than a list kept here: its outputs against
 // an independent double-precision reference of its definition, on the fast and the reference path, and
 // its pattern's three descriptions (predicate, row ranges, row counts) against each other. Parameter
-// settings come from each variant's schema, so a new variant is checked without editing this file.
+// settings come from each variant's schema, so a new variant is checked without editing this file; a
+// throw-away variant, never registered, shows that these checks apply to one that was just written.
+#include "support/variant_checks.h"
 #include "support/variant_references.h"
 
+#include "core/variants/variant_support.h"
+
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -118,6 +123,80 @@ TEST(VariantReferences, EveryReferenceBelongsToARegisteredMaskFreeVariant) {
         ASSERT_NE(variant, nullptr) << "reference for unregistered variant '" << id << "'";
         EXPECT_FALSE(variant->hasMask) << id;
     }
+}
+
+// A throw-away variant built as docs/adding_a_variant.md says (the building blocks of
+// core/variants/variant_support.h), never registered: band(w), |i − j| ≤ w, one component, a printed
+// expression and a retained-keys rule. The checks the registry-driven tests run on every registered
+// variant are run on it, and on broken copies of it to show that they catch a wrong declaration.
+std::unique_ptr<Pattern> toyBand(const PatternRequest& request) {
+    const std::int64_t n = request.shape.n, w = request.params->integer("width");
+    const bool causal = request.shape.causal;
+    const auto end = [n, w, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, i + 1 + std::min(w, n)); };
+    const auto begin = [w](std::int64_t i) { return std::max<std::int64_t>(0, i - w); };
+    return std::make_unique<ClosedFormPattern>(
+        n, [w, causal](std::int64_t i, std::int64_t j) { return (i > j ? i - j : j - i) <= w && (!causal || j <= i); },
+        [begin, end](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({begin(i), end(i)}); },
+        [begin, end](std::int64_t i) { return end(i) - begin(i); });
+}
+
+std::string toyExpression(const PatternRequest& request) {
+    return termsExpression({"band(" + std::to_string(request.params->integer("width")) + ")"}, request.shape.causal);
+}
+
+VariantInfo toyVariant() {
+    VariantInfo v;
+    v.id = "toy_band";
+    v.displayName = "Toy band";
+    v.summary = "Each query attends to the keys within w positions.";
+    v.params = {integerParam("width", "Half-width w of the band", "2", [](const ShapeContext&, const ParamSet&) { return 2; }, 0, "w ≥ 0")};
+    v.pattern = toyBand;
+    v.run = softmaxOverPattern(toyBand);
+    v.cost = softmaxPatternCost(toyBand, splitsNoRows);
+    v.componentNames = {"band"};
+    v.printExpr = toyExpression;
+    v.components = componentsFromExpression(toyBand, toyExpression);
+    v.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) { return std::min(s.n, p.integer("width") + 1); });
+    return v;
+}
+
+// The failures `check` reports, recorded instead of failing this test.
+template <typename Check>
+int failuresOf(Check check) {
+    ::testing::TestPartResultArray results;
+    {
+        ::testing::ScopedFakeTestPartResultReporter reporter(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
+                                                             &results);
+        check();
+    }
+    int failures = 0;
+    for (int k = 0; k < results.size(); ++k) failures += results.GetTestPartResult(k).failed() ? 1 : 0;
+    return failures;
+}
+
+TEST(ThrowAwayVariant, PassesTheChecksEveryRegisteredVariantGets) {
+    const VariantInfo toy = toyVariant();
+    ASSERT_EQ(findVariant(toy.id), nullptr);
+    for (const std::int64_t n : {1, 2, 7, 30})
+        for (const Call& call : schemaCalls(toy, smallShape(n, false))) {
+            const ProblemShape shape = smallShape(n, call.causal);
+            const ParamSet params = prepareParams(toy, shape, call.set);
+            expectDescriptionsAgree(*buildPattern(toy, shape, params), call);
+        }
+    EXPECT_GT(expectCustomReproducesPrintedExpression(toy), 0);
+    ASSERT_TRUE(hasRetainedKeysRule(toy));
+    EXPECT_GT(expectRetainedKeysAreTheKeysLaterRowsUse(toy), 0);
+}
+
+TEST(ThrowAwayVariant, AWrongPrintedExpressionOrRetainedKeysRuleIsCaught) {
+    VariantInfo wrongExpression = toyVariant();
+    wrongExpression.printExpr = [](const PatternRequest& request) {
+        return termsExpression({"band(" + std::to_string(request.params->integer("width") + 1) + ")"}, request.shape.causal);
+    };
+    EXPECT_GT(failuresOf([&] { expectCustomReproducesPrintedExpression(wrongExpression); }), 0);
+    VariantInfo wrongRule = toyVariant();
+    wrongRule.decode = decodeKeeping([](const ProblemShape& s, const ParamSet& p) { return std::min(s.n, p.integer("width")); });
+    EXPECT_GT(failuresOf([&] { expectRetainedKeysAreTheKeysLaterRowsUse(wrongRule); }), 0);
 }
 
 } // namespace

@@ -3,9 +3,9 @@
 #include "core/cost/cost_model.h"
 #include "core/cost/job_limits.h"
 #include "core/decode/decode.h"
-#include "core/decode/decode_step.h"
 #include "core/errors.h"
 #include "core/io/json_writer.h"
+#include "core/measure/timing.h"
 #include "core/registry.h"
 
 #include <cstdio>

@@ -51,14 +51,14 @@ std::string crossoverText(const MeasuredCrossover& crossing, const std::vector<L
 } // namespace
 
 int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
-    const std::string variant = cli.value("--variant").value_or("full");
+    const VariantInfo& variant = requireVariant(cli.value("--variant").value_or("full"));
     const std::vector<std::int64_t> sizes = parseSizes(cli.value("--n").value_or("256,512,1024,2048,4096,8192"));
     ProblemShape shape = readBenchShape(cli);
     shape.dv = shape.d;
     const std::int64_t width = shape.heads * shape.d;
     for (const std::int64_t n : sizes) { // every point's parameters and job limits before any timing
         shape.n = n;
-        requireLayerPartsLimits(variant, shape, cli.overrides());
+        requireLayerPartsLimits(resolveVariant(variant, shape, cli.overrides()));
         requireBenchPoint("linear", linearCoreShape(shape), {});
         requireGauLayerLimits(n, width, shape.causal);
     }
@@ -66,14 +66,14 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
     // One unmeasured pass at the smallest n: the first products after start-up run slow while the GEMM
     // library starts its threads and the cores raise their clocks, and would skew the first point.
     shape.n = sizes.front();
-    timeLayerParts(variant, shape, cli.overrides(), settings.threads, settings.budget);
+    timeLayerParts(resolveVariant(variant, shape, cli.overrides()), settings.threads, settings.budget);
     std::vector<LayerPoint> points;
     for (const std::int64_t n : sizes) {
         progress.step("layer n=" + std::to_string(n));
         shape.n = n;
         LayerPoint point;
         point.n = n;
-        point.layer = timeLayerParts(variant, shape, cli.overrides(), settings.threads, settings.budget);
+        point.layer = timeLayerParts(resolveVariant(variant, shape, cli.overrides()), settings.threads, settings.budget);
         TimingRequest linear;
         linear.variant = "linear";
         linear.shape = linearCoreShape(shape);
@@ -93,12 +93,12 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
     const MeasuredCrossover linearWins =
         findCrossover(points, [](const LayerPoint& p) { return p.layer.attention / p.linearCore; });
     // The cost model's crossovers for this case (variant, parameters, causal, h, d), searched, not assumed.
-    const LayerCrossovers model = layerCrossovers(requireVariant(variant), shape, cli.overrides());
+    const LayerCrossovers model = layerCrossovers(variant, shape, cli.overrides());
 
     if (settings.json) {
         JsonWriter json;
         json.beginObject();
-        json.key("variant").value(variant);
+        json.key("variant").value(variant.id);
         json.key("d").value(static_cast<long long>(shape.d));
         json.key("heads").value(shape.heads);
         json.key("causal").value(shape.causal);
@@ -149,7 +149,7 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         return 0;
     }
     std::printf("one layer, %s attention, h=%d d=%lld (hd=%lld, FFN 4hd)%s, %d threads; milliseconds (median)\n",
-                variant.c_str(), shape.heads, static_cast<long long>(shape.d), static_cast<long long>(width),
+                variant.id.c_str(), shape.heads, static_cast<long long>(shape.d), static_cast<long long>(width),
                 shape.causal ? ", causal" : "", settings.threads);
     std::printf("%7s %9s %10s %9s %9s %10s %7s %12s %10s\n", "n", "qkv_proj", "attention", "out_proj", "ffn", "layer",
                 "attn %", "linear(4d)", "GAU layer");

@@ -3,7 +3,6 @@
 #include "core/analysis/timing_sweep.h"
 #include "core/cost/cost_model.h"
 #include "core/decode/decode.h"
-#include "core/decode/decode_step.h"
 #include "core/errors.h"
 #include "core/jobs/memory_budget.h"
 #include "core/measure/thread_cpu_clock.h"

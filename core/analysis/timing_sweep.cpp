@@ -14,10 +14,13 @@ namespace attnlab {
 
 namespace {
 
-ProblemShape shapeAt(const LabSettings& settings, const VariantInfo& variant, std::int64_t n) {
+// The choice resolved once at n: the variant, the settings' shape at n under its causal rule, and its
+// parameters for that shape. Everything the point measures and models reads this value.
+ResolvedVariant resolveAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n) {
+    const VariantInfo& variant = requireVariant(choice.variant);
     LabSettings atN = settings;
     atN.n = n;
-    return problemShape(atN, variant);
+    return resolveVariant(variant, problemShape(atN, variant), choice.params);
 }
 
 } // namespace
@@ -48,21 +51,17 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
     point.seriesIndex = index;
     point.shape.n = n;
     try {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        point.shape = shapeAt(settings, variant, n);
-        const ParamSet params = prepareParams(variant, point.shape, choice.params);
-        point.modelExtraBytes = variant.cost(point.shape, params).workspaceBytes +
+        const ResolvedVariant resolved = resolveAt(choice, settings, n);
+        point.shape = resolved.shape;
+        point.modelExtraBytes = resolved.variant->cost(point.shape, resolved.params).workspaceBytes +
                                 4.0 * point.shape.heads * static_cast<double>(n) * static_cast<double>(point.shape.dv);
-        TimingRequest request;
-        request.variant = choice.variant;
-        request.shape = point.shape;
-        request.overrides = choice.params;
-        request.threads = threads;
-        request.budgetSeconds = kTimingPointBudgetSeconds;
-        request.minRepeats = kTimingMinRepeats;
-        request.maxRepeats = kTimingMaxRepeats;
-        request.cancelled = cancelled;
-        const TimingResult result = timeVariant(request);
+        TimingOptions options;
+        options.threads = threads;
+        options.budgetSeconds = kTimingPointBudgetSeconds;
+        options.minRepeats = kTimingMinRepeats;
+        options.maxRepeats = kTimingMaxRepeats;
+        options.cancelled = cancelled;
+        const TimingResult result = timeVariant(resolved, options);
         if (result.cancelled) return {};
         point.cpuShare = result.cpuShare;
         point.medianSeconds = result.medianSeconds;
@@ -88,11 +87,11 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
         points[k].shape.n = n;
     }
     try {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        const ProblemShape shape = shapeAt(settings, variant, n);
-        const LayerCost cost = layerCost(variant, shape, prepareParams(variant, shape, choice.params));
+        const ResolvedVariant resolved = resolveAt(choice, settings, n);
+        const ProblemShape& shape = resolved.shape;
+        const LayerCost cost = layerCost(*resolved.variant, shape, resolved.params);
         const TeamCpuShareClock clock(threads);
-        const LayerPartTimes times = timeLayerParts(choice.variant, shape, choice.params, threads, kTimingLayerBudgetSeconds, cancelled);
+        const LayerPartTimes times = timeLayerParts(resolved, threads, kTimingLayerBudgetSeconds, cancelled);
         if (times.cancelled) return {};
         const double cpuShare = clock.share();
         const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};

@@ -2,7 +2,6 @@
 
 #include "core/decode/decode_step.h"
 #include "core/errors.h"
-#include "core/variants/variant_support.h"
 
 #include <cmath>
 

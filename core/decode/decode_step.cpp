@@ -1,11 +1,7 @@
 #include "core/decode/decode_step.h"
 
-#include "core/cost/job_limits.h"
 #include "core/jobs/parallel_tasks.h"
 #include "core/kernels/tile_math.h"
-#include "core/random/input_generator.h"
-#include "core/registry.h"
-#include "core/variants/variant_support.h"
 
 #include <algorithm>
 #include <cmath>
@@ -189,28 +185,6 @@ std::unique_ptr<DecodeStep> makeMaskedRowStep(const AttentionInputs& context, Ma
 
 std::unique_ptr<DecodeStep> makeMixedChunkStep(const AttentionInputs& context, std::int64_t chunk, int threads) {
     return std::make_unique<MixedChunkStep>(context, chunk, threads);
-}
-
-TimingResult timeDecodeStep(const TimingRequest& request) {
-    const VariantInfo& variant = requireVariant(request.variant);
-    requireDecoding(variant);
-    ProblemShape shape = request.shape;
-    shape.causal = true;
-    const ParamSet params = prepareParams(variant, shape, request.overrides);
-    requireDecodeLimits(variant, shape, params);
-    const auto data = generateInputs(GeneratedKind::Gaussian, shape.heads, shape.n, shape.d, shape.dv, 1, shape.keyValueHeads());
-    const AttentionInputs context{&data.q, &data.k, &data.v};
-    const auto step = prepareDecodeStep(variant, context, params, request.threads);
-    std::vector<float> out(static_cast<std::size_t>(shape.heads * shape.dv));
-    TimingResult result = timeRepeated(
-        [&] {
-            step->run(out.data());
-            return true;
-        },
-        request.budgetSeconds, request.minRepeats, request.maxRepeats, request.cancelled);
-    for (const auto& [name, macs] : decodeCost(variant, shape, params).core.terms) result.attentionMacs += macs;
-    if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
-    return result;
 }
 
 } // namespace attnlab

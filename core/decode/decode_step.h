@@ -6,7 +6,6 @@
 #include "core/decode/decode.h"
 #include "core/kernels/feature_map_attention.h"
 #include "core/kernels/masked_attention.h"
-#include "core/measure/timing.h"
 
 #include <optional>
 #include <vector>
@@ -40,10 +39,5 @@ std::unique_ptr<DecodeStep> makeEfficientStep(const AttentionInputs& context, in
 // S = Σ_{j<g·c} k_j v_jᵀ (d × dv per key/value head), g = ⌊(n−1)/c⌋. When the new token closes its chunk
 // the step also folds the chunk's c cached keys into the state the next chunk reads.
 std::unique_ptr<DecodeStep> makeMixedChunkStep(const AttentionInputs& context, std::int64_t chunk, int threads);
-
-// Times one decoding step of request.variant at context request.shape.n (causal; heads, kvHeads, d, dv
-// from the shape) on generated Gaussian inputs; the cache is built before timing. attentionMacs and
-// gflops are the step's core (decodeCost). Throws InputError for a variant that cannot decode.
-TimingResult timeDecodeStep(const TimingRequest& request);
 
 } // namespace attnlab

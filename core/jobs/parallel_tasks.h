@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/variant.h"
+#include "core/jobs/cancel_check.h"
 
 #include <atomic>
 #include <cstdint>

@@ -64,7 +64,7 @@ struct BlockJob {
     int width() const { return static_cast<int>(tile::paddedWidth(rows())); }
     float* statsOf(std::int64_t r) const { return stats + 2 * (static_cast<std::int64_t>(head) * inputs->q->rows + row(r)); }
     // Blocks this small run every piece row by row (rowDots) instead of in 16-lane query tiles.
-    bool fewRows() const { return rows() <= tile::kRowGroup && !scoring->relativePositions; }
+    bool fewRows() const { return rows() <= tile::kSharedLoadRows && !scoring->relativePositions; }
 };
 
 using tile::prefetchRow;

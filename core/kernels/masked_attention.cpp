@@ -10,6 +10,20 @@
 
 namespace attnlab {
 
+HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
+    HeadPatterns patterns;
+    patterns.push_back(std::move(pattern));
+    return patterns;
+}
+
+CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax) {
+    CoreCost cost;
+    cost.terms["scores"] = nnzPerHead * static_cast<double>(shape.d) * shape.heads;
+    cost.terms["weights_v"] = nnzPerHead * static_cast<double>(shape.dv) * shape.heads;
+    cost.exps = softmax ? nnzPerHead * shape.heads : 0;
+    return cost;
+}
+
 namespace {
 
 const Pattern& patternOf(const HeadPatterns& patterns, int head) {

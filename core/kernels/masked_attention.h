@@ -24,6 +24,13 @@ struct MaskedScoring {
 // One pattern shared by all heads (size 1) or one per head (size h).
 using HeadPatterns = std::vector<std::unique_ptr<Pattern>>;
 
+// One pattern shared by all heads.
+HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern);
+
+// Cost of the masked core (softmax or relu²) over a mask with `nnzPerHead` allowed pairs per head:
+// scores = nnz·d·h, weights_v = nnz·dv·h, and one exponential per pair for softmax.
+CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax = true);
+
 // Attention over an allowed set, fast path: the block kernel of core/kernels/block_attention.h on
 // each pattern's generic block plan (core/kernels/block_plan.h), built for the call. Variants that
 // know a better plan, or want theirs kept between runs, call runPlannedAttention instead.

@@ -10,7 +10,7 @@
 namespace attnlab::tile {
 
 // Query rows handled together (their key and value loads shared).
-inline constexpr int kRowGroup = 4;
+inline constexpr int kSharedLoadRows = 4;
 
 // Rows of a matrix picked by column: row c is base + columns[c]·stride.
 struct ColumnRows {
@@ -22,7 +22,7 @@ struct ColumnRows {
 // Keys whose dot products rowDots reduces together (one transposing reduction per chunk of this many).
 inline constexpr int kDotKeys = 16;
 
-// scores[r·scoreStride + c] = Σ_{p<depth} queries[r][p] · keys[c][p] for r < rows ≤ kRowGroup, c < count,
+// scores[r·scoreStride + c] = Σ_{p<depth} queries[r][p] · keys[c][p] for r < rows ≤ kSharedLoadRows, c < count,
 // the same sums in the same order whoever asks (a run and its weights must agree to the last bit).
 void rowDots(const float* const* queries, int rows, const float* const* keys, std::int64_t count, std::int64_t depth,
              float* scores, std::int64_t scoreStride);
@@ -44,7 +44,7 @@ struct WeightLayout {
     std::int64_t keyStride;
 };
 
-// out_r[0, dv) = factor[r] · out_r + Σ_{c<count} weight(r, c) · values[c][0, dv) for r < rows ≤ kRowGroup,
+// out_r[0, dv) = factor[r] · out_r + Σ_{c<count} weight(r, c) · values[c][0, dv) for r < rows ≤ kSharedLoadRows,
 // out_r at out + r·outStride.
 void accumulateRows(const WeightLayout& weights, int rows, const float* const* values, std::int64_t count,
                     std::int64_t dv, const float* factor, float* out, std::int64_t outStride);

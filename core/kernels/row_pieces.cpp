@@ -1,5 +1,5 @@
 // The block kernel's row-wise work (block_job.h): row-wise pieces, where each row has its own
-// columns, and blocks of at most tile::kRowGroup rows, whose pieces would fill few of a tile's
+// columns, and blocks of at most tile::kSharedLoadRows rows, whose pieces would fill few of a tile's
 // 16 query lanes. Scores are dot products along d (tile::rowDots); each row merges its scores into
 // the block's running max, sum and output as the tiled pieces do.
 #include "core/kernels/block_job.h"
@@ -211,7 +211,7 @@ void attendStreamedRowWise(const BlockJob& job, Workspace& ws) {
 void fewRowsScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     const int rows = static_cast<int>(job.rows());
     pointPieceRows(job, piece, ws);
-    const float* queries[tile::kRowGroup];
+    const float* queries[tile::kSharedLoadRows];
     for (int r = 0; r < rows; ++r) queries[r] = scaledQuery(job, ws, r);
     tile::rowDots(queries, rows, ws.keyRows.data(), piece.count, job.inputs->q->cols, ws.scores.data(), kPlanKeyBlock);
 }
@@ -222,7 +222,7 @@ void attendFewRowsPiece(const BlockJob& job, const PlanPiece& piece, Workspace& 
     fewRowsScores(job, piece, ws);
     float* scores = ws.scores.data();
     const float masked = job.softmax() ? -std::numeric_limits<float>::infinity() : 0.0f;
-    float factors[tile::kRowGroup];
+    float factors[tile::kSharedLoadRows];
     for (int r = 0; r < rows; ++r) {
         float* row = scores + r * kPlanKeyBlock;
         if (piece.mask >= 0)

@@ -102,7 +102,7 @@ void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::
         for (std::int64_t offset = segmentBegin; offset < segmentEnd; offset += blockRows) {
             const std::int64_t count = std::min(blockRows, segmentEnd - offset);
             const std::int64_t* rows = order.rows.data() + offset;
-            if (count <= tile::kRowGroup) continue;
+            if (count <= tile::kSharedLoadRows) continue;
             RangeList rowWise = wholeRowWiseColumns(pattern, rows, count);
             if (rowWise.empty()) rowWise = scatteredColumns(pattern, rows, count);
             if (rowWise.empty()) continue;

@@ -2,6 +2,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/cost/job_limits.h"
+#include "core/decode/decode.h"
 #include "core/jobs/memory_budget.h"
 #include "core/kernels/gemm.h"
 #include "core/measure/machine_peak.h"
@@ -98,18 +99,14 @@ double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, 
     return result.medianSeconds;
 }
 
-// The attention core of a layer timing: the variant at `shape`, at least two repeats within `budget`.
-TimingResult timeCore(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides, int threads,
-                      double budget, const CancelCheck& cancelled) {
-    TimingRequest request;
-    request.variant = variant;
-    request.shape = shape;
-    request.overrides = overrides;
-    request.threads = threads;
-    request.budgetSeconds = budget;
-    request.minRepeats = 2;
-    request.cancelled = cancelled;
-    return timeVariant(request);
+// The attention core of a layer timing: at least two repeats within `budget`.
+TimingResult timeCore(const ResolvedVariant& resolved, int threads, double budget, const CancelCheck& cancelled) {
+    TimingOptions options;
+    options.threads = threads;
+    options.budgetSeconds = budget;
+    options.minRepeats = 2;
+    options.cancelled = cancelled;
+    return timeVariant(resolved, options);
 }
 
 } // namespace
@@ -184,31 +181,34 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
     return result;
 }
 
-TimingResult timeVariant(const TimingRequest& request) {
-    const VariantInfo& variant = requireVariant(request.variant);
-    const ParamSet params = prepareParams(variant, request.shape, request.overrides);
-    requireRunLimits(variant, request.shape, params, false);
-    const auto data = generateInputs(GeneratedKind::Gaussian, request.shape.heads, request.shape.n, request.shape.d,
-                                     request.shape.dv, 1, request.shape.keyValueHeads());
+TimingResult timeVariant(const ResolvedVariant& resolved, const TimingOptions& options) {
+    const VariantInfo& variant = *resolved.variant;
+    const ProblemShape& shape = resolved.shape;
+    requireRunLimits(variant, shape, resolved.params, false);
+    const auto data = generateInputs(GeneratedKind::Gaussian, shape.heads, shape.n, shape.d, shape.dv, 1, shape.keyValueHeads());
     const AttentionInputs inputs{&data.q, &data.k, &data.v};
-    RunOptions options;
-    options.causal = request.shape.causal;
-    options.params = params;
-    options.threads = request.threads;
-    options.useReference = request.useReference;
-    options.cancelled = request.cancelled;
+    RunOptions run;
+    run.causal = shape.causal;
+    run.params = resolved.params;
+    run.threads = options.threads;
+    run.useReference = options.useReference;
+    run.cancelled = options.cancelled;
 
     RunResult previous; // each run overwrites the previous run's output instead of allocating its own
-    options.recycle = &previous;
+    run.recycle = &previous;
     const auto once = [&] {
-        previous = variant.run(inputs, options);
+        previous = variant.run(inputs, run);
         return !previous.cancelled;
     };
-    TimingResult result = timeRepeated(once, request.budgetSeconds, request.minRepeats, request.maxRepeats,
-                                       request.cancelled, request.threads);
-    result.attentionMacs = layerCost(variant, request.shape, params).attentionMacs;
+    TimingResult result = timeRepeated(once, options.budgetSeconds, options.minRepeats, options.maxRepeats,
+                                       options.cancelled, options.threads);
+    result.attentionMacs = layerCost(variant, shape, resolved.params).attentionMacs;
     if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
     return result;
+}
+
+TimingResult timeVariant(const TimingRequest& request) {
+    return timeVariant(resolveVariant(requireVariant(request.variant), request.shape, request.overrides), request);
 }
 
 PeakResult measurePeak(int threads, double budgetSeconds, std::int64_t sgemmSize, std::int64_t triadArrayBytes) {
@@ -242,24 +242,46 @@ double fittedMacRate(const std::vector<double>& macs, const std::vector<double>&
     return macs.empty() ? 0.0 : std::exp(logRates / static_cast<double>(macs.size()));
 }
 
-void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
-    const VariantInfo& info = requireVariant(variant);
-    requireRunLimits(info, shape, prepareParams(info, shape, overrides), false);
+TimingResult timeDecodeStep(const TimingRequest& request) {
+    const VariantInfo& variant = requireVariant(request.variant);
+    requireDecoding(variant);
+    ProblemShape shape = request.shape;
+    shape.causal = true;
+    const ParamSet params = prepareParams(variant, shape, request.overrides);
+    requireDecodeLimits(variant, shape, params);
+    const auto data = generateInputs(GeneratedKind::Gaussian, shape.heads, shape.n, shape.d, shape.dv, 1, shape.keyValueHeads());
+    const AttentionInputs context{&data.q, &data.k, &data.v};
+    const auto step = prepareDecodeStep(variant, context, params, request.threads);
+    std::vector<float> out(static_cast<std::size_t>(shape.heads * shape.dv));
+    TimingResult result = timeRepeated(
+        [&] {
+            step->run(out.data());
+            return true;
+        },
+        request.budgetSeconds, request.minRepeats, request.maxRepeats, request.cancelled);
+    for (const auto& [name, macs] : decodeCost(variant, shape, params).core.terms) result.attentionMacs += macs;
+    if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
+    return result;
+}
+
+void requireLayerPartsLimits(const ResolvedVariant& resolved) {
+    const ProblemShape& shape = resolved.shape;
+    requireRunLimits(*resolved.variant, shape, resolved.params, false);
     const double n = static_cast<double>(shape.n), width = static_cast<double>(shape.heads) * static_cast<double>(shape.d);
     requireProductLimits({{n, width, 3 * width}, {n, width, width}, {n, width, 4 * width}, {n, 4 * width, width}},
                          "the projections and FFN of a layer of width " + std::to_string(shape.heads * shape.d) +
                              " at n=" + std::to_string(shape.n));
 }
 
-LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
-                              int threads, double budgetSeconds, const CancelCheck& cancelled) {
-    requireLayerPartsLimits(variant, shape, overrides);
+LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds, const CancelCheck& cancelled) {
+    requireLayerPartsLimits(resolved);
+    const ProblemShape& shape = resolved.shape;
     LayerPartTimes times;
     const std::int64_t width = shape.heads * shape.d;
     const double budget = budgetSeconds / 4;
     times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled);
     if (times.cancelled) return times;
-    const TimingResult core = timeCore(variant, shape, overrides, threads, budget, cancelled);
+    const TimingResult core = timeCore(resolved, threads, budget, cancelled);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;
@@ -289,7 +311,7 @@ GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int t
     times.projections =
         timeProduct(n, width, 2 * expanded + kGauHeadSize, threads, budget, cancelled, times.cancelled);
     if (times.cancelled) return times;
-    const TimingResult core = timeCore("relu2", gauCoreShape(n, width, causal), {}, threads, budget, cancelled);
+    const TimingResult core = timeCore(resolveVariant(requireVariant("relu2"), gauCoreShape(n, width, causal), {}), threads, budget, cancelled);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/variant.h"
+#include "core/registry.h"
 
 #include <cmath>
 #include <cstdint>
@@ -10,17 +10,22 @@
 
 namespace attnlab {
 
-// One timed configuration: a variant at a shape with parameter overrides (resolved per n).
-struct TimingRequest {
-    std::string variant;
-    ProblemShape shape;
-    ParamOverrides overrides;
+// How a measurement repeats, on how many threads and which kernel path.
+struct TimingOptions {
     int threads = 1;
     double budgetSeconds = 0.5; // keep repeating until this much time is spent (after warm-up)
     int minRepeats = 3;
     int maxRepeats = 1000;
     bool useReference = false;
     CancelCheck cancelled; // polled between repeats and inside kernels
+};
+
+// One timed configuration named by id: a variant at a shape with parameter overrides (resolved for the
+// shape), for callers that hold no resolved variant.
+struct TimingRequest : TimingOptions {
+    std::string variant;
+    ProblemShape shape;
+    ParamOverrides overrides;
 };
 
 struct TimingResult {
@@ -40,9 +45,17 @@ struct TimingResult {
     bool cancelled = false;
 };
 
-// Times variant.run on generated Gaussian inputs (generated once, outside the timed region), with the
-// CPU share of its team of request.threads threads. Throws InputError for an unknown variant or bad parameters.
+// Times the variant's run at its shape and parameters on generated Gaussian inputs (generated once, outside
+// the timed region), with the CPU share of its team of options.threads threads, after checking the job's
+// limits. Throws InputError.
+TimingResult timeVariant(const ResolvedVariant& resolved, const TimingOptions& options);
+// The same for a request by id (resolved here). Throws InputError for an unknown variant or bad parameters.
 TimingResult timeVariant(const TimingRequest& request);
+
+// Times one decoding step of request.variant at context request.shape.n (causal; heads, kvHeads, d, dv
+// from the shape) on generated Gaussian inputs; the cache is built before timing. attentionMacs and
+// gflops are the step's core (core/decode/decode.h: decodeCost). Throws InputError for a variant that cannot decode.
+TimingResult timeDecodeStep(const TimingRequest& request);
 
 // Sets up the C allocator so that peakExtraBytes sees what the runs allocate (timing.cpp says how and why).
 // timeRepeated calls it too; a program that measures on a thread other than main calls it first thing in
@@ -97,11 +110,11 @@ struct LayerPartTimes {
     bool cancelled = false;
     double total() const { return qkvProj + attention + outProj + ffn; }
 };
-LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
-                              int threads, double budgetSeconds, const CancelCheck& cancelled = {});
+LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds,
+                              const CancelCheck& cancelled = {});
 // The job limits of timeLayerParts (the core as a run, the four products in memory and multiply-adds),
 // checked before anything is allocated; timeLayerParts checks them itself, callers may check first.
-void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides);
+void requireLayerPartsLimits(const ResolvedVariant& resolved);
 
 // One GAU layer (FLASH) of model width hd with expansion e = 2·hd and shared head size s = 128:
 // projections X·W_u, X·W_v (n×hd·hd×e each) and X·W_z (hd×s), relu² attention over Z (h = 1, d = s,

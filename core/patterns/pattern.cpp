@@ -69,11 +69,6 @@ void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t
     out.push_back({begin, end});
 }
 
-void clipRanges(std::vector<ColumnRange>& ranges, std::int64_t lastColumn) {
-    while (!ranges.empty() && ranges.back().begin > lastColumn) ranges.pop_back();
-    if (!ranges.empty()) ranges.back().end = std::min(ranges.back().end, lastColumn + 1);
-}
-
 std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b) {
     std::vector<ColumnRange> merged;
     merged.reserve(a.size() + b.size());
@@ -238,6 +233,14 @@ DensityImage densityImageBlocks(const Pattern& pattern, std::int64_t row0, std::
     const int height = blockCount(std::max<std::int64_t>(0, row1 - row0), block);
     return foldDensity(pattern, AxisBins(row0, row1, height, block), AxisBins(col0, col1, width, block), row0, row1, col0,
                        col1, threads);
+}
+
+std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal) {
+    auto rowEnd = [n, c, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, (i / c + 1) * c); };
+    return std::make_unique<ClosedFormPattern>(
+        n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
+        [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
+        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
 }
 
 } // namespace attnlab

@@ -50,6 +50,21 @@ private:
     RangeFunction m_ranges;
 };
 
+// A pattern whose rows are ranges, with rowCount given in closed form.
+class ClosedFormPattern : public RangePattern {
+public:
+    using CountFunction = std::function<std::int64_t(std::int64_t i)>;
+    ClosedFormPattern(std::int64_t n, Predicate predicate, RangeFunction ranges, CountFunction count)
+        : RangePattern(n, std::move(predicate), std::move(ranges)), m_count(std::move(count)) {}
+    std::int64_t rowCount(std::int64_t i) const override { return m_count(i); }
+
+private:
+    CountFunction m_count;
+};
+
+// Block-local pattern: ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal), rows in closed form.
+std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal);
+
 // A data-dependent or random pattern stored as sorted ranges per row (CSR), O(ranges) memory.
 class ExplicitPattern : public Pattern {
 public:
@@ -71,8 +86,6 @@ std::vector<ColumnRange> rangesOfColumns(const std::vector<std::int64_t>& sorted
 // Helpers for building ranges: append [begin, end) clipped to [0, limit), merging with the last range
 // when they touch. Callers must append in increasing order of begin.
 void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t end, std::int64_t limit);
-// Keeps only the parts of `ranges` with column ≤ lastColumn (for causal clipping).
-void clipRanges(std::vector<ColumnRange>& ranges, std::int64_t lastColumn);
 // Sorted union of two sorted range lists.
 std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b);
 

@@ -71,14 +71,6 @@ double splitRowsWorkspace(const ProblemShape& shape, const SplitRowsExtent& spli
     return 4.0 * shape.heads * slots * static_cast<double>(partialSlotFloats(shape.dv));
 }
 
-CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax) {
-    CoreCost cost;
-    cost.terms["scores"] = nnzPerHead * static_cast<double>(shape.d) * shape.heads;
-    cost.terms["weights_v"] = nnzPerHead * static_cast<double>(shape.dv) * shape.heads;
-    cost.exps = softmax ? nnzPerHead * shape.heads : 0;
-    return cost;
-}
-
 std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal) {
     return std::make_unique<RangePattern>(
         n, [causal](std::int64_t i, std::int64_t j) { return !causal || j <= i; },
@@ -87,12 +79,6 @@ std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal) {
 
 std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal) {
     return cachedPlan(planKey("all pairs", n, causal, {}), [n, causal] { return genericBlockPlan(*allPairsPattern(n, causal)); });
-}
-
-HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern) {
-    HeadPatterns patterns;
-    patterns.push_back(std::move(pattern));
-    return patterns;
 }
 
 } // namespace attnlab
@@ -184,14 +170,6 @@ std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost
 } // namespace attnlab
 
 namespace attnlab {
-
-std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal) {
-    auto rowEnd = [n, c, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, (i / c + 1) * c); };
-    return std::make_unique<ClosedFormPattern>(
-        n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
-        [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
-        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
-}
 
 std::shared_ptr<const BlockPlan> blockLocalPlan(std::int64_t n, std::int64_t c, bool causal) {
     return cachedPlan(planKey("block local c=" + std::to_string(c), n, causal, {}),

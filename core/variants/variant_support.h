@@ -30,9 +30,6 @@ ParamSpec choiceParam(std::string key, std::string description, std::vector<std:
                       std::string defaultChoice);
 ParamSpec boolParam(std::string key, std::string description, bool defaultValue);
 
-// Cost of a softmax (or relu²) core over a mask with `nnzPerHead` allowed pairs per head.
-CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softmax = true);
-
 // Allowed pairs per head of the all-pairs pattern (n² or n(n+1)/2 when causal).
 double fullPairs(const ProblemShape& shape);
 
@@ -53,9 +50,6 @@ std::unique_ptr<Pattern> allPairsPattern(std::int64_t n, bool causal);
 
 // The block plan of allPairsPattern, kept between runs (full's tiled kernel, relu2).
 std::shared_ptr<const BlockPlan> allPairsPlan(std::int64_t n, bool causal);
-
-// One pattern shared by all heads, built from the registry's pattern entry point.
-HeadPatterns sharedPattern(std::unique_ptr<Pattern> pattern);
 
 } // namespace attnlab
 
@@ -82,18 +76,6 @@ namespace attnlab {
 // Number of j in [lo, hi] with j ≡ residue (mod period); 0 when lo > hi.
 std::int64_t countCongruent(std::int64_t lo, std::int64_t hi, std::int64_t residue, std::int64_t period);
 
-// A pattern whose rows are ranges, with rowCount given in closed form.
-class ClosedFormPattern : public RangePattern {
-public:
-    using CountFunction = std::function<std::int64_t(std::int64_t i)>;
-    ClosedFormPattern(std::int64_t n, Predicate predicate, RangeFunction ranges, CountFunction count)
-        : RangePattern(n, std::move(predicate), std::move(ranges)), m_count(std::move(count)) {}
-    std::int64_t rowCount(std::int64_t i) const override { return m_count(i); }
-
-private:
-    CountFunction m_count;
-};
-
 // Cost entry point of a softmax pattern variant: the masked core over the pattern's nnz, workspace of
 // the row kernel sized by the longest row and the partial results of the rows its plan splits: those
 // `planSplit` names, or, without it or where it answers nullopt, the generic plan's heavy rows.
@@ -106,9 +88,6 @@ std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost
 } // namespace attnlab
 
 namespace attnlab {
-
-// Block-local pattern: ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal).
-std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal);
 
 // Its block plan, kept between runs (chunk, and mixed_chunk's local part).
 std::shared_ptr<const BlockPlan> blockLocalPlan(std::int64_t n, std::int64_t c, bool causal);

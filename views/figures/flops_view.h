@@ -34,8 +34,6 @@ public:
     const std::vector<CoreBar>& bars() const { return m_bars; }
     // Variants without a bar: no form for the causal choice asked (each named below the bars).
     const std::vector<std::string>& leftOut() const { return m_leftOut; }
-    // Stacking order of the layer terms (bottom to top) for the current sweep.
-    const std::vector<std::string>& stackedTerms() const { return m_terms; }
 
 private:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;

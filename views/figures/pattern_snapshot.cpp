@@ -48,8 +48,10 @@ QImage weightsImageOf(const FloatStorage& weights, std::int64_t n, float minWeig
     return image;
 }
 
-void computeWeights(PatternPanel& panel, const VariantInfo& variant, const ProblemInputs& inputs, const ParamSet& params,
-                    int head, const CancelCheck& cancelled) {
+void computeWeights(PatternPanel& panel, const ResolvedVariant& resolved, const ProblemInputs& inputs, int head,
+                    const CancelCheck& cancelled) {
+    const VariantInfo& variant = *resolved.variant;
+    const ParamSet& params = resolved.params;
     ProblemShape oneHead = inputs.shape;
     oneHead.heads = 1;
     oneHead.kvHeads = 1;
@@ -86,32 +88,32 @@ std::vector<ComponentLegendEntry> legendOf(const PatternComponents& components, 
     return legend;
 }
 
-PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice, const std::optional<ProblemInputs>& inputs,
-                        const CancelCheck& cancelled) {
+PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice, const VariantInfo* known,
+                        const std::optional<ProblemInputs>& inputs, const CancelCheck& cancelled) {
     PatternPanel panel;
     panel.choice = choice;
     panel.name = QString::fromStdString(choice.variant);
     try {
-        const VariantInfo& variant = requireVariant(choice.variant);
+        const VariantInfo& variant = known ? *known : requireVariant(choice.variant); // throws, naming the known ids
         panel.name = coreText(variant.displayName);
         panel.hasMask = variant.hasMask;
         panel.error = compareCausalProblem(settings, variant);
         if (!panel.error.isEmpty()) return panel;
         const bool withComponents = settings.showComponents && !settings.showWeights;
-        ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr, withComponents);
-        const ProblemShape& shape = built.shape;
-        const ParamSet& params = built.params;
+        const ResolvedVariant resolved = resolveViewVariant(settings, variant, choice.params, inputs ? &*inputs : nullptr);
+        ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr, withComponents);
+        const ProblemShape& shape = resolved.shape;
         panel.n = shape.n;
         if (built.components) {
             std::shared_ptr<const PatternComponents> components = std::move(built.components);
             panel.pattern = std::shared_ptr<const Pattern>(components, &components->pattern());
-            panel.legend = legendOf(*components, componentTexts(variant, shape, params));
+            panel.legend = legendOf(*components, componentTexts(resolved));
             panel.components = std::move(components);
         } else {
             panel.pattern = std::move(built.pattern);
         }
         panel.nnz = panel.pattern->nnz();
-        panel.coreMacs = sumTerms(variant.cost(shape, params));
+        panel.coreMacs = sumTerms(variant.cost(shape, resolved.params));
         const VariantInfo& full = requireVariant("full");
         ProblemShape fullShape = shape;
         fullShape.causal = false;
@@ -120,7 +122,7 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         if (shape.n > kMaxPatternWeightsN)
             panel.weightsNote = QCoreApplication::translate("attnlab::PatternView", "weights need an n × n matrix: shown for n ≤ %1").arg(kMaxPatternWeightsN);
         else if (inputs)
-            computeWeights(panel, variant, *inputs, params, settings.head, cancelled);
+            computeWeights(panel, resolved, *inputs, settings.head, cancelled);
     } catch (const std::exception& error) {
         panel.error = QString::fromStdString(error.what());
         panel.pattern.reset();
@@ -153,11 +155,9 @@ void appendSplitPanels(const PatternPanel& whole, std::vector<PatternPanel>& pan
     }
 }
 
-bool needsInputs(const LabSettings& settings) {
-    for (const auto& choice : chosenVariants(settings)) {
-        const VariantInfo* variant = findVariant(choice.variant);
+bool needsInputs(const LabSettings& settings, const std::vector<const VariantInfo*>& variants) {
+    for (const VariantInfo* variant : variants)
         if (variant && variant->dataDependentPattern) return true;
-    }
     return settings.source == InputSource::NpyFiles || (settings.showWeights && settings.n <= kMaxPatternWeightsN);
 }
 
@@ -169,9 +169,11 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
     snapshot.n = settings.n;
     std::optional<ProblemInputs> inputs;
     QString inputError;
-    if (needsInputs(settings)) {
+    const std::vector<VariantChoice> choices = chosenVariants(settings);
+    const std::vector<const VariantInfo*> variants = chosenVariantInfos(choices);
+    if (needsInputs(settings, variants)) {
         try {
-            inputs = loadInputs(settings, requireVariant(chosenVariants(settings).front().variant));
+            inputs = loadInputs(settings, variants.front() ? *variants.front() : requireVariant(choices.front().variant));
             snapshot.n = inputs->shape.n;
             snapshot.note = inputs->note;
         } catch (const std::exception& error) {
@@ -180,10 +182,9 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
     }
     LabSettings panelSettings = settings;
     panelSettings.showComponents = settings.showComponents || settings.splitComponents;
-    const std::vector<VariantChoice> choices = chosenVariants(settings);
     for (std::size_t index = 0; index < choices.size(); ++index) {
         if (cancelled()) break;
-        PatternPanel panel = buildPanel(panelSettings, choices[index], inputs, cancelled);
+        PatternPanel panel = buildPanel(panelSettings, choices[index], variants[index], inputs, cancelled);
         if (index < settings.panelTitles.size() && !settings.panelTitles[index].empty())
             panel.title = QString::fromStdString(settings.panelTitles[index]);
         if (!inputError.isEmpty() && panel.error.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
@@ -195,7 +196,9 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
     return snapshot;
 }
 
-std::vector<QString> componentTexts(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+std::vector<QString> componentTexts(const ResolvedVariant& resolved) {
+    const VariantInfo& variant = *resolved.variant;
+    const ParamSet& params = resolved.params;
     std::vector<QString> texts;
     if (variant.id == "custom") {
         for (const auto& term : expressionTermTexts(params.text("expr"))) texts.push_back(QString::fromStdString(term));
@@ -204,7 +207,7 @@ std::vector<QString> componentTexts(const VariantInfo& variant, const ProblemSha
     std::vector<std::string> terms;
     if (variant.printExpr) {
         PatternRequest request;
-        request.shape = shape;
+        request.shape = resolved.shape;
         request.params = &params;
         terms = expressionTermTexts(variant.printExpr(request));
     }

@@ -5,6 +5,7 @@
 
 #include "core/patterns/pattern.h"
 #include "core/patterns/pattern_components.h"
+#include "core/registry.h"
 #include "core/tensor.h"
 #include "core/variant.h"
 
@@ -90,6 +91,6 @@ PatternTile buildPatternTile(const PatternPanel& panel, const PlaneRegion& regio
 // The name of each component of a variant for the legend, index k − 1 for component k: the custom
 // variant's top-level terms; for built-ins the variant's component name followed by the printed term
 // when there is a printed expression ("band: band(7)"). Throws like the pattern itself.
-std::vector<QString> componentTexts(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+std::vector<QString> componentTexts(const ResolvedVariant& resolved);
 
 } // namespace attnlab

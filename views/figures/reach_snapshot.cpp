@@ -69,27 +69,28 @@ bool fillHeatmap(ReceptiveFieldView::Panel& panel, const Pattern& pattern, const
     return true;
 }
 
-ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantChoice& choice, const std::optional<ProblemInputs>& inputs,
-                                     const CancelCheck& cancelled) {
+ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantChoice& choice, const VariantInfo* variant,
+                                     const std::optional<ProblemInputs>& inputs, const CancelCheck& cancelled) {
     ReceptiveFieldView::Panel panel;
     panel.choice = choice;
     panel.name = QString::fromStdString(choice.variant);
     panel.layers = static_cast<int>(settings.layers);
     try {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        panel.name = choiceName(choice, coreText(variant.displayName));
-        panel.error = compareCausalProblem(settings, variant);
+        if (!variant) variant = &requireVariant(choice.variant); // throws, naming the known ids
+        panel.name = choiceName(choice, coreText(variant->displayName));
+        panel.error = compareCausalProblem(settings, *variant);
         if (!panel.error.isEmpty()) return panel;
-        const ViewPattern built = buildViewPattern(settings, choice, inputs ? &*inputs : nullptr);
-        const ProblemShape& shape = built.shape;
-        const ParamSet& params = built.params;
+        const ResolvedVariant resolved = resolveViewVariant(settings, *variant, choice.params, inputs ? &*inputs : nullptr);
+        const ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr);
+        const ProblemShape& shape = resolved.shape;
+        const ParamSet& params = resolved.params;
         const Pattern* pattern = built.pattern.get();
         panel.n = shape.n;
         panel.causal = shape.causal;
         panel.paramsText = resolvedText(params);
         panel.curve = reachCurve(*pattern, panel.layers, ReceptiveFieldView::reachSources(shape.n), cancelled);
         if (panel.curve.cancelled || !fillHeatmap(panel, *pattern, cancelled)) return panel;
-        if (variant.reachTheory) panel.theory = variant.reachTheory(shape, params, panel.layers);
+        if (variant->reachTheory) panel.theory = variant->reachTheory(shape, params, panel.layers);
     } catch (const std::exception& error) {
         panel.error = QString::fromStdString(error.what());
         panel.curve = ReachCurve();
@@ -98,11 +99,9 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
     return panel;
 }
 
-bool needsInputs(const LabSettings& settings) {
-    for (const auto& choice : chosenVariants(settings)) {
-        const VariantInfo* variant = findVariant(choice.variant);
+bool needsInputs(const LabSettings& settings, const std::vector<const VariantInfo*>& variants) {
+    for (const VariantInfo* variant : variants)
         if (variant && variant->dataDependentPattern) return true;
-    }
     return settings.source == InputSource::NpyFiles;
 }
 
@@ -113,17 +112,19 @@ ReceptiveFieldView::Snapshot buildReachSnapshot(const LabSettings& settings, con
     snapshot.settings = settings;
     std::optional<ProblemInputs> inputs;
     QString inputError;
-    if (needsInputs(settings)) {
+    const std::vector<VariantChoice> choices = chosenVariants(settings);
+    const std::vector<const VariantInfo*> variants = chosenVariantInfos(choices);
+    if (needsInputs(settings, variants)) {
         try {
-            inputs = loadInputs(settings, requireVariant(chosenVariants(settings).front().variant));
+            inputs = loadInputs(settings, variants.front() ? *variants.front() : requireVariant(choices.front().variant));
             snapshot.note = inputs->note;
         } catch (const std::exception& error) {
             inputError = QString::fromStdString(error.what());
         }
     }
-    for (const auto& choice : chosenVariants(settings)) {
+    for (std::size_t index = 0; index < choices.size(); ++index) {
         if (cancelled()) break;
-        ReceptiveFieldView::Panel panel = buildPanel(settings, choice, inputs, cancelled);
+        ReceptiveFieldView::Panel panel = buildPanel(settings, choices[index], variants[index], inputs, cancelled);
         if (!inputError.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
         snapshot.panels.push_back(std::move(panel));
     }

@@ -61,26 +61,35 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
     return inputs;
 }
 
-ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs,
-                             bool withComponents) {
-    const VariantInfo& variant = requireVariant(choice.variant);
-    ViewPattern result;
-    result.shape = inputs ? inputs->shape : problemShape(settings, variant);
-    result.shape.causal = problemShape(settings, variant).causal;
-    if (settings.head < 0 || settings.head >= result.shape.heads)
-        throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " +
-                         std::to_string(result.shape.heads - 1) + "]");
-    result.params = prepareParams(variant, result.shape, choice.params);
+std::vector<const VariantInfo*> chosenVariantInfos(const std::vector<VariantChoice>& choices) {
+    std::vector<const VariantInfo*> variants;
+    for (const VariantChoice& choice : choices) variants.push_back(findVariant(choice.variant));
+    return variants;
+}
+
+ResolvedVariant resolveViewVariant(const LabSettings& settings, const VariantInfo& variant, const ParamOverrides& overrides,
+                                   const ProblemInputs* inputs) {
+    const ProblemShape asked = problemShape(settings, variant);
+    ProblemShape shape = inputs ? inputs->shape : asked;
+    shape.causal = asked.causal;
+    if (settings.head < 0 || settings.head >= shape.heads)
+        throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
+    return resolveVariant(variant, shape, overrides);
+}
+
+ViewPattern buildViewPattern(const ResolvedVariant& resolved, int head, const ProblemInputs* inputs, bool withComponents) {
+    const VariantInfo& variant = *resolved.variant;
     AttentionInputs data;
     if (variant.dataDependentPattern) {
         if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
         data = AttentionInputs{&inputs->q, &inputs->k, &inputs->v};
     }
     const AttentionInputs* dataUsed = variant.dataDependentPattern ? &data : nullptr;
+    ViewPattern result;
     if (withComponents)
-        result.components = buildComponents(variant, result.shape, result.params, dataUsed, settings.head);
+        result.components = buildComponents(variant, resolved.shape, resolved.params, dataUsed, head);
     else
-        result.pattern = buildPattern(variant, result.shape, result.params, dataUsed, settings.head);
+        result.pattern = buildPattern(variant, resolved.shape, resolved.params, dataUsed, head);
     return result;
 }
 

@@ -6,11 +6,13 @@
 #include "core/patterns/pattern.h"
 #include "core/patterns/pattern_components.h"
 #include "core/tensor.h"
+#include "core/registry.h"
 #include "core/variant.h"
 
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 namespace attnlab {
 
@@ -25,18 +27,24 @@ struct ProblemInputs {
 // Throws InputError when the files cannot be read.
 ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant);
 
-// One variant's pattern as every view shows it: the inputs' shape (the files' sizes when they are the
-// source) under the variant's causal rule, the resolved parameters and the pattern of settings.head.
-// Data-dependent patterns (lsh) are built from `inputs`. Throws InputError. With `withComponents` the
-// pattern comes labelled by its components (`components` set, `pattern` null).
+// Each choice's registry entry, looked up once per snapshot; null for an unknown id (its panel then
+// reports requireVariant's error, which names the known ids).
+std::vector<const VariantInfo*> chosenVariantInfos(const std::vector<VariantChoice>& choices);
+
+// One variant as every view shows it, resolved once per panel: the inputs' shape (the files' sizes when
+// they are the source, else the settings') under the variant's causal rule, and the parameters of
+// `overrides` for that shape. Throws InputError, also for a settings.head outside the shape's heads.
+ResolvedVariant resolveViewVariant(const LabSettings& settings, const VariantInfo& variant, const ParamOverrides& overrides,
+                                   const ProblemInputs* inputs);
+
+// The pattern of head `head` of a resolved variant; data-dependent patterns (lsh) are built from `inputs`.
+// Throws InputError. With `withComponents` the pattern comes labelled by its components (`components`
+// set, `pattern` null).
 struct ViewPattern {
-    ProblemShape shape;
-    ParamSet params;
     std::unique_ptr<Pattern> pattern;
     std::unique_ptr<PatternComponents> components;
 };
-ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& choice, const ProblemInputs* inputs,
-                             bool withComponents = false);
+ViewPattern buildViewPattern(const ResolvedVariant& resolved, int head, const ProblemInputs* inputs, bool withComponents = false);
 
 // The sentence a figure shows where it leaves out a variant that has no form for the causal choice
 // asked (linformer with causal on, xl with it off); empty when the variant has that form.

@@ -32,8 +32,9 @@ LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation
         std::optional<ProblemInputs> inputs;
         if (settings.source == InputSource::NpyFiles || variant.dataDependentPattern) inputs = loadInputs(settings, variant);
         if (inputs) result.note = inputs->note;
-        ViewPattern built = buildViewPattern(settings, {settings.variant, settings.params}, inputs ? &*inputs : nullptr);
-        result.n = built.shape.n;
+        const ResolvedVariant resolved = resolveViewVariant(settings, variant, settings.params, inputs ? &*inputs : nullptr);
+        ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr);
+        result.n = resolved.shape.n;
         result.nnz = built.pattern->nnz();
         result.pattern = std::move(built.pattern);
     } catch (const std::exception& error) { // InputError, or bad_alloc for a size the machine cannot hold

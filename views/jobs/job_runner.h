@@ -28,11 +28,8 @@ public:
     ~JobRunner() override; // waits for running jobs (they are cancelled first)
 
     const QString& name() const { return m_name; }
-    void setName(const QString& name) { m_name = name; }
     std::uint64_t generation() const { return m_state->generation.load(); }
     std::uint64_t bumpGeneration();
-    // Jobs submitted and not yet delivered or dropped.
-    int pendingJobs() const { return m_pending; }
     bool busy() const { return m_pending > 0; }
     // "name: message" of the last job of the current generation that threw; empty when none did.
     const QString& lastError() const { return m_lastError; }

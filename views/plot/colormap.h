@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QColor>
-#include <QString>
 
 namespace attnlab {
 
@@ -25,7 +24,5 @@ QRgb componentColor(int component);
 // Pixels covering several cells: `mixed` (the cells' colours averaged by count) faded towards the
 // background as the share of allowed cells falls, never below 45 % so a lone cell stays visible.
 QRgb fadedComponentColor(QRgb mixed, double density);
-
-inline QString colormapName() { return QStringLiteral("viridis"); }
 
 } // namespace attnlab
