@@ -2,6 +2,7 @@
 
 #include "views/i18n/language.h"
 
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
 #include "core/io/input_files.h"
 #include "core/jobs/memory_budget.h"
@@ -71,6 +72,7 @@ ViewPattern buildViewPattern(const LabSettings& settings, const VariantChoice& c
         throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " +
                          std::to_string(result.shape.heads - 1) + "]");
     result.params = prepareParams(variant, result.shape, choice.params);
+    requirePatternBuildLimits(variant, result.shape, result.params);
     AttentionInputs data;
     if (variant.dataDependentPattern) {
         if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");
