@@ -236,8 +236,14 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
 
 // The budgets of the jobs the view will start, checked before any starts, so that a job over a budget
 // ends the command with one line and exit 2 rather than a figure drawing the refusal: each chosen
-// variant's pattern (pattern and reach views) and, with --weights, its run on one head.
+// variant's pattern (pattern and reach views) and, with --weights, its run on one head; exact attention
+// (accuracy view).
 void requireFigureLimits(const QString& view, const LabSettings& settings) {
+    if (view == QStringLiteral("accuracy")) { // every panel compares with exact attention at the settings' shape
+        const VariantInfo& full = requireVariant("full");
+        const ProblemShape shape = problemShape(settings, full);
+        requireRunLimits(full, shape, prepareParams(full, shape, {}), settings.accuracyOnWeights);
+    }
     if (view != QStringLiteral("pattern") && view != QStringLiteral("reach")) return;
     for (const VariantChoice& choice : chosenVariants(settings)) {
         const VariantInfo& variant = requireVariant(choice.variant);
