@@ -13,12 +13,13 @@
 
 #include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
+#include "core/io/output_file.h"
 #include "core/jobs/memory_budget.h"
 #include "core/registry.h"
 
 #include <QApplication>
-#include <QFileInfo>
 
 #include <algorithm>
 #include <optional>
@@ -32,7 +33,7 @@ namespace {
 constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}
                       [--preset NAME | --preset list | --session FILE]
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [| TITLE]']...
-                      [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--memory-budget BYTES]
+                      [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--budget-line BYTES]
                       [--causal] [--set KEY=VALUE]... [--layers L]
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
@@ -63,7 +64,7 @@ each method's budget, and draws the error against S at a fixed budget; --error-m
 compared with exact softmax: the output (default) or the effective weights W.
 --kv-heads G: key/value heads (must divide --heads; default --heads). inference draws the KV cache of
 one layer and of --model-layers L layers (default 1) vs context length, with the context at which it
-exceeds --memory-budget (e.g. 16G; default this machine's physical RAM), beside the measured time of
+exceeds --budget-line (e.g. 16G; default this machine's physical RAM), beside the measured time of
 one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
 bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
 --lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
@@ -182,10 +183,14 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         throw InputError("attnlab figure: --kv-heads " + std::to_string(settings.kvHeads) + " must divide --heads " +
                          std::to_string(settings.heads));
     settings.modelLayers = cli.integer("--model-layers", settings.modelLayers, 1, 1024);
-    // --memory-budget is the one memory budget of every subcommand (read, with ATTNLAB_MEMORY_BUDGET, before
-    // the subcommand's own options): here it is also the line the KV cache is drawn against.
-    if (const auto budget = givenJobBudget()) settings.memoryBudget = static_cast<std::int64_t>(*budget);
-        settings.head = static_cast<int>(cli.integer("--head", std::min(settings.head, settings.heads - 1), 0, settings.heads - 1));
+    // The line the inference view draws the KV cache against; --memory-budget stays the job budget.
+    if (const auto line = cli.value("--budget-line")) {
+        const auto bytes = parseByteSize(*line);
+        if (!bytes || *bytes > static_cast<double>(INT64_MAX))
+            throw InputError("attnlab figure: --budget-line expects a byte count such as 16G or 500000000, got '" + *line + "'");
+        settings.memoryBudget = static_cast<std::int64_t>(*bytes);
+    }
+    settings.head = static_cast<int>(cli.integer("--head", std::min(settings.head, settings.heads - 1), 0, settings.heads - 1));
     settings.layers = cli.integer("--layers", settings.layers, 1, 64);
     if (cli.flag("--causal")) settings.causal = true;
     if (cli.flag("--weights")) settings.showWeights = true;
@@ -229,6 +234,34 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     return settings;
 }
 
+// The budgets of the jobs the view will start, checked before any starts, so that a job over a budget
+// ends the command with one line and exit 2 rather than a figure drawing the refusal: each chosen
+// variant's pattern (pattern and reach views) and, with --weights, its run on one head; exact attention
+// (accuracy view).
+void requireFigureLimits(const QString& view, const LabSettings& settings) {
+    if (view == QStringLiteral("accuracy")) { // every panel compares with exact attention at the settings' shape
+        const VariantInfo& full = requireVariant("full");
+        const ProblemShape shape = problemShape(settings, full);
+        requireRunLimits(full, shape, prepareParams(full, shape, {}), settings.accuracyOnWeights);
+    }
+    if (view != QStringLiteral("pattern") && view != QStringLiteral("reach")) return;
+    for (const VariantChoice& choice : chosenVariants(settings)) {
+        const VariantInfo& variant = requireVariant(choice.variant);
+        if (leftOutOfComparison(settings, variant)) continue;
+        ProblemShape shape = problemShape(settings, variant);
+        ParamSet params;
+        try {
+            params = prepareParams(variant, shape, choice.params);
+        } catch (const InputError&) {
+            continue; // the panel names the problem
+        }
+        requirePatternBuildLimits(variant, shape, params);
+        if (view != QStringLiteral("pattern") || !settings.showWeights) continue;
+        shape.heads = shape.kvHeads = 1;
+        requireRunLimits(variant, shape, params, true);
+    }
+}
+
 int listPresets() {
     for (const FigurePreset& preset : figurePresets()) std::printf("%s\n", preset.id.toUtf8().constData());
     return 0;
@@ -245,7 +278,7 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
-                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang"},
+                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
@@ -270,9 +303,11 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
     exportFormatOf(QString::fromStdString(out));
     checkOutputPath("attnlab figure", out);
-    for (const std::string* input : {&settings.qPath, &settings.kPath, &settings.vPath})
-        if (!input->empty() && QFileInfo(QString::fromStdString(*input)) == QFileInfo(QString::fromStdString(out)))
-            throw InputError("attnlab figure: refusing to write over the input '" + *input + "'");
+    std::vector<NamedPath> inputs = settingsInputFiles(settings);
+    if (const auto session = cli.value("--session")) inputs.emplace_back("--session", *session);
+    refuseOverlappingFiles({{shortOut ? "-o" : "--out", out}}, inputs);
+
+    requireFigureLimits(name, settings);
 
     std::optional<QApplication> ownApp;
     if (!QApplication::instance()) {
@@ -298,7 +333,10 @@ int figureCommand(const std::vector<std::string>& args) {
     if (!waitUntilIdle({view.get()}, kFigureTimeoutMs))
         throw InputError("attnlab figure: the " + name.toStdString() + " view did not finish within " +
                          std::to_string(kFigureTimeoutMs / 1000) + " s");
-    exportFigure(*view, QString::fromStdString(out), options);
+    if (!view->jobError().isEmpty())
+        throw InputError("attnlab figure: the " + name.toStdString() + " view could not be computed: " +
+                         view->jobError().toStdString() + "; no file written");
+    exportFigure(*view, QString::fromStdString(out), options, inputs);
     return 0;
 }
 

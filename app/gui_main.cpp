@@ -1,17 +1,18 @@
 #include "app/gui_main.h"
 #include "app/headless_qt.h"
 
+#include "views/figures/figure_export.h"
 #include "views/i18n/language.h"
 #include "views/shell/main_window.h"
 
 #include "core/errors.h"
+#include "core/io/output_file.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QFileInfo>
 #include <QImage>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <chrono>
@@ -80,6 +81,13 @@ void startExitWatchdog(int seconds) {
     }).detach();
 }
 
+// The files a screenshot reads: the session and the NPY files of its settings.
+std::vector<NamedPath> screenshotInputs(const GuiOptions& options, const LabSettings& settings) {
+    std::vector<NamedPath> inputs = settingsInputFiles(settings);
+    if (!options.session.isEmpty()) inputs.emplace_back("--session", options.session.toStdString());
+    return inputs;
+}
+
 // Checks what can be checked before Qt starts, so that bad input gives one line on stderr.
 bool checkGuiOptions(const GuiOptions& options) {
     QStringList views = figureViewNames();
@@ -97,6 +105,7 @@ bool checkGuiOptions(const GuiOptions& options) {
     if (!options.screenshot.isEmpty()) {
         try {
             checkOutputPath("attnlab --screenshot", options.screenshot.toStdString());
+            refuseOverlappingFiles({{"--screenshot", options.screenshot.toStdString()}}, screenshotInputs(options, {}));
         } catch (const InputError& error) {
             std::fprintf(stderr, "attnlab: error: %s\n", error.what());
             return false;
@@ -120,11 +129,12 @@ int takeScreenshot(MainWindow& window, const GuiOptions& options, const QElapsed
         if (!window.waitUntilIdle(kCancelGraceMs)) std::_Exit(kTimedOutExit);
         return kTimedOutExit;
     }
-    const QImage image = window.grab().toImage();
-    QSaveFile file(options.screenshot);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        std::fprintf(stderr, "attnlab: error: cannot write '%s': %s\n", qPrintable(options.screenshot), qPrintable(file.errorString()));
-        return 1;
+    try {
+        const std::string bytes = encodePng(options.screenshot, window.grab().toImage()).toStdString();
+        writeWholeFiles({{"--screenshot", options.screenshot.toStdString(), bytes}}, screenshotInputs(options, window.labSettings()));
+    } catch (const InputError& error) {
+        std::fprintf(stderr, "attnlab: error: %s\n", error.what());
+        return 2;
     }
     return 0;
 }

@@ -1,9 +1,10 @@
 #include "app/headless_qt.h"
 
 #include "core/errors.h"
+#include "core/io/output_file.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include <QByteArray>
+#include <QString>
 #include <QtGlobal>
 
 #include <cstdio>
@@ -36,12 +37,11 @@ void quietQtMessages() {
 }
 
 void checkOutputPath(const std::string& command, const std::string& path) {
-    const QFileInfo target(QString::fromStdString(path));
-    if (path.empty()) throw InputError(command + ": the output path is empty");
-    if (target.isDir()) throw InputError(command + ": cannot write '" + path + "': it is a directory");
-    if (!target.absoluteDir().exists())
-        throw InputError(command + ": cannot write '" + path + "': the directory '" +
-                         QDir::toNativeSeparators(target.absolutePath()).toStdString() + "' does not exist");
+    try {
+        requireReplaceableTarget(path);
+    } catch (const InputError& error) {
+        throw InputError(command + ": " + error.what());
+    }
 }
 
 } // namespace attnlab

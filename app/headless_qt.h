@@ -12,8 +12,8 @@ void useOffscreenWithoutDisplay();
 // carries only attnlab's own one-line errors. Critical and fatal messages still print.
 void quietQtMessages();
 
-// Throws InputError (one line, prefixed by `command`) when `path` cannot be an output file: its
-// directory does not exist, or it is a directory.
+// Throws InputError (one line, prefixed by `command`) when `path` cannot be an output file: empty, its
+// directory missing, or anything but a regular file or a new name (requireReplaceableTarget).
 void checkOutputPath(const std::string& command, const std::string& path);
 
 } // namespace attnlab

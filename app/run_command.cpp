@@ -8,6 +8,8 @@
 #include "core/io/npy_io.h"
 #include "core/registry.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
@@ -39,6 +41,17 @@ void checkResult(const RunResult& result, const ProblemShape& shape, bool wantWe
         throw std::logic_error("variant returned " + std::to_string(result.out.values.size()) + " output values");
     if (wantWeights && (!result.weights || result.weights->values.size() != rows * static_cast<std::size_t>(shape.n)))
         throw std::logic_error("variant returned no or misshaped weights");
+}
+
+// Finite inputs can still overflow float32 inside a kernel (a score q·k/√d beyond 3.4e38, linear
+// attention's sums): such a result is refused with the first row it reaches, and nothing is written.
+void requireFinite(const FloatStorage& values, std::int64_t rowLength, std::int64_t n, const char* what) {
+    const auto bad = std::find_if(values.begin(), values.end(), [](float x) { return !std::isfinite(x); });
+    if (bad == values.end()) return;
+    const auto row = static_cast<std::int64_t>(bad - values.begin()) / rowLength;
+    throw InputError(std::string("the ") + what + " of head " + std::to_string(row / n) + ", row " + std::to_string(row % n) +
+                     " is " + (std::isnan(*bad) ? "NaN" : "Inf") +
+                     ": the inputs are finite, but a score or sum overflows float32 (largest 3.4e38); scale Q, K or V down");
 }
 
 } // namespace
@@ -93,6 +106,8 @@ int runCommand(const std::vector<std::string>& args) {
     options.useReference = cli.flag("--reference");
     const RunResult result = variant.run(inputs, options);
     checkResult(result, shape, options.wantWeights);
+    requireFinite(result.out.values, shape.dv, shape.n, "output");
+    if (result.weights) requireFinite(result.weights->values, shape.n, shape.n, "weights");
 
     writeNpyFloat32(outFile, outputShape(files, shape.dv), result.out.values.data());
     if (weightsFile) writeNpyFloat32(*weightsFile, outputShape(files, shape.n), result.weights->values.data());

@@ -45,6 +45,18 @@ TEST_F(BenchLimitsTest, LshWithAHugeRoundCountIsRefusedByTheWorkLimit) {
                   {"decoding step", "over the job budget", "--memory-budget"});
 }
 
+TEST_F(BenchLimitsTest, DecodingAndTheTriadPlanTheirMemoryToo) {
+    // lsh hashes with rounds × d × b/2 rotation entries: 10^9 rounds is refused before hashing, by its
+    // work at the default shape and by its memory where the work would pass.
+    expectRefused({"--decode", "--variant", "lsh", "--n", "1024", "--set", "rounds=1000000000"},
+                  {"decoding step", "variant 'lsh'", "work limit"});
+    expectRefused({"--decode", "--variant", "lsh", "--n", "64", "--heads", "1", "--d", "4", "--set", "rounds=1000000000"},
+                  {"decoding step", "variant 'lsh'", "over the job budget"});
+    // The STREAM triad's three arrays of 7000 MiB against a 1 GiB budget.
+    expectRefused({"--peak", "--stream-mib", "7000", "--memory-budget", "1G"}, {"STREAM triad", "over the job budget"});
+    expectRefused({"--targets", "--stream-mib", "7000", "--memory-budget", "1G"}, {"STREAM triad", "over the job budget"});
+}
+
 TEST_F(BenchLimitsTest, LayerModeChecksItsProjectionsAndCores) {
     expectRefused({"--layer", "--n", "1000000"}, {"work limit", "--max-macs"});
     // Within the work limit, the projections' matrices (n x 4hd floats) exceed a small budget.

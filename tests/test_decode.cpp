@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 namespace attnlab {
 namespace {
@@ -196,6 +197,23 @@ TEST(DecodeCost, SoftmaxPatternsCostTheirLastRow) {
             EXPECT_EQ(cost.terms.at("relpos"), row * d * heads) << variant.id;
         }
     }
+}
+
+// bigbird counts its step in closed form (its pattern is O(n)): the count must be the pattern's last row
+// for windows, globals and random keys that fit, overlap or exceed what the row has.
+TEST(DecodeCost, BigBirdsClosedFormIsItsPatternsLastRow) {
+    const VariantInfo& variant = requireVariant("bigbird");
+    for (const std::int64_t n : {1, 2, 7, 50, 130})
+        for (const auto& [window, globals, random] : std::vector<std::tuple<int, int, int>>{{6, 2, 3}, {0, 0, 0}, {9, 60, 5}, {1, 0, 200}, {300, 1, 1}}) {
+            const ProblemShape shape = decodeShape(n, 8, 2, 1);
+            const ParamSet params = prepareParams(variant, shape, {{"window", std::to_string(window)}, {"globals", std::to_string(globals)},
+                                                                   {"random", std::to_string(random)}});
+            const auto pattern = buildPattern(variant, shape, params);
+            double row = 0;
+            for (std::int64_t j = 0; j < n; ++j) row += pattern->allowed(n - 1, j) ? 1 : 0;
+            EXPECT_EQ(decodeLayerCost(variant, shape, params).terms.at("scores"), row * 8 * 2)
+                << "n=" << n << " w=" << window << " g=" << globals << " r=" << random;
+        }
 }
 
 TEST(DecodeCost, LayerTermsAreOneTokensProducts) {

@@ -83,6 +83,40 @@ TEST_F(NpyTest, RejectsOtherElementTypesNamingThem) {
     expectRejected(file("s.npy"), "not supported");
 }
 
+// NumPy's other spellings of float32 and float64 read as those types; '|' and '=' and none are native order.
+TEST_F(NpyTest, ReadsEveryFloatSpellingNumPyReads) {
+    const std::vector<float> values = {1.5f, -2.25f, 3.0f, 0.125f, 7.0f, -1.0f};
+    std::string floats, doubles;
+    for (const float v : values) floats += clitest::elementBytes<float>(v, false), doubles += clitest::elementBytes<double>(v, false);
+    for (const char* descr : {"f4", "|f4", "=f4", "<f", "f", "|f"}) {
+        clitest::writeNpyRaw(file("a.npy"), clitest::headerDict(descr, false, {2, 3}), floats);
+        EXPECT_EQ(plainFloats(readNpy(file("a.npy").string()).values), values) << descr;
+    }
+    for (const char* descr : {"f8", "|f8", "<d", "d"}) {
+        clitest::writeNpyRaw(file("a.npy"), clitest::headerDict(descr, false, {2, 3}), doubles);
+        EXPECT_EQ(plainFloats(readNpy(file("a.npy").string()).values), values) << descr;
+    }
+    for (const char* bad : {"<f16", "ff4", "<>f4", "f4 ", "F4", "<e"}) {
+        clitest::writeNpyRaw(file("b.npy"), clitest::headerDict(bad, false, {2, 3}), floats);
+        expectRejected(file("b.npy"), "not supported");
+    }
+}
+
+// Only versions 1.0, 2.0 and 3.0 exist; a float64 beyond float32's range is named as such, not as an Inf.
+TEST_F(NpyTest, RefusesMinorVersionsAndFloat64ValuesFloat32CannotHold) {
+    const std::string dict = clitest::headerDict("<f4", false, {2, 3});
+    for (const int version : {1, 2, 3}) {
+        std::string bytes = clitest::npyPrefix(dict, version) + std::string(4 * 6, '\0');
+        bytes[7] = static_cast<char>(version == 3 ? 7 : 1);
+        clitest::writeBytes(file("minor.npy"), bytes);
+        expectRejected(file("minor.npy"), "version " + std::to_string(version) + "." + (version == 3 ? "7" : "1"));
+    }
+    std::string data;
+    for (const double v : {1.0, 2.0, -1e300, 4.0}) data += clitest::elementBytes<double>(v, false);
+    clitest::writeNpyRaw(file("wide.npy"), clitest::headerDict("<f8", false, {2, 2}), data);
+    expectRejected(file("wide.npy"), "the float64 value -1e+300 at flat index 2 overflows float32");
+}
+
 TEST_F(NpyTest, RejectsDamagedFiles) {
     const std::string dict = clitest::headerDict("<f4", false, {2, 3});
     const std::string data(4 * 6, '\0');

@@ -84,6 +84,16 @@ TEST_F(OutputSafetyTest, WritesThroughASymlinkAndKeepsTheLink) {
     expectRefused("dangling.npy", "symlink to a missing file");
 }
 
+TEST_F(OutputSafetyTest, NamesUpToTheFileSystemsLimitAreWritten) {
+    for (const std::size_t length : {231u, 232u, 250u, 255u}) {
+        const std::string name = std::string(length - 4, 'n') + ".npy";
+        writeWhole(path(name), "new");
+        EXPECT_EQ(contents(name), "new") << length;
+        EXPECT_EQ(listing(), std::set<std::string>{name}) << length;
+        fs::remove(file(name));
+    }
+}
+
 TEST_F(OutputSafetyTest, AnExceptionLeavesNoTemporaryAndTheOldFileIntact) {
     clitest::writeBytes(file("out.npy"), "old");
     try {
@@ -223,6 +233,30 @@ TEST_F(RunOutputTest, RefusesAFifoAndWritesThroughASymlink) {
     succeed(runTo("link.npy"));
     EXPECT_TRUE(fs::is_symlink(file("link.npy")));
     EXPECT_EQ(clitest::readNpyFile(file("real.npy")).shape, (std::vector<std::int64_t>{4, 3}));
+}
+
+// Finite inputs whose scores overflow float32 (q·k = 1e40 in row 2) give no file and one line naming the
+// row; a large value that the arithmetic keeps finite (1e20 in V) is computed and written.
+TEST_F(RunOutputTest, AnOverflowingResultIsRefusedNamingItsFirstRow) {
+    std::vector<float> big = clitest::gaussianValues(12, 7);
+    big[2 * 3 + 1] = 1e20f;
+    writeArray("big.npy", {4, 3}, big);
+    for (const std::string variant : {"full", "longformer"}) {
+        for (const bool reference : {false, true}) {
+            std::vector<std::string> args = {"run", "--variant", variant, "--q", "big.npy", "--k", "big.npy", "--v", "v.npy", "--out", "out.npy"};
+            if (reference) args.push_back("--reference");
+            expectOneLineFailure(args, "of head 0, row 2 is");
+            EXPECT_FALSE(fs::exists(file("out.npy"))) << clitest::describe(args);
+        }
+    }
+    std::vector<float> huge = clitest::gaussianValues(12, 8);
+    huge[5] = 3e38f;
+    writeArray("huge.npy", {4, 3}, huge);
+    expectOneLineFailure({"run", "--variant", "linear", "--q", "q.npy", "--k", "k.npy", "--v", "huge.npy", "--out", "out.npy"},
+                         "overflows float32");
+    EXPECT_FALSE(fs::exists(file("out.npy")));
+    succeed({"run", "--variant", "full", "--q", "q.npy", "--k", "k.npy", "--v", "big.npy", "--out", "out.npy"});
+    for (const float x : clitest::readNpyFile(file("out.npy")).floats()) EXPECT_TRUE(std::isfinite(x));
 }
 
 } // namespace

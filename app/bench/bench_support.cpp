@@ -3,6 +3,7 @@
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
 #include "core/io/json_writer.h"
+#include "core/measure/machine_peak.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -27,6 +28,7 @@ BenchSettings readBenchSettings(const CliArgs& cli, int defaultThreads) {
     settings.csv = cli.flag("--csv");
     if (settings.json && settings.csv) throw InputError("attnlab bench: --json and --csv exclude each other");
     settings.triadArrayBytes = cli.integer("--stream-mib", 0, 1, 1 << 16) << 20;
+    if (settings.triadArrayBytes > 0) requireTriadMemory(settings.triadArrayBytes); // before any mode measures
     return settings;
 }
 

@@ -40,6 +40,14 @@ bool askedCausal(const LabSettings& settings) {
     return variant ? problemShape(settings, *variant).causal : settings.causal;
 }
 
+std::vector<std::pair<std::string, std::string>> settingsInputFiles(const LabSettings& settings) {
+    std::vector<std::pair<std::string, std::string>> files;
+    if (settings.source != InputSource::NpyFiles) return files;
+    for (const auto& [option, path] : {std::pair{"--q", &settings.qPath}, {"--k", &settings.kPath}, {"--v", &settings.vPath}})
+        if (!path->empty()) files.emplace_back(option, *path);
+    return files;
+}
+
 bool leftOutOfComparison(const LabSettings& settings, const VariantInfo& variant) {
     return !settings.compareVariants.empty() && !hasCausalForm(variant, settings.causal);
 }

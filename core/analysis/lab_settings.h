@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -78,6 +79,10 @@ ProblemShape problemShape(const LabSettings& settings, const VariantInfo& varian
 // The causal choice a figure shows: the settings' flag in compare mode; for one variant alone the form
 // that variant has (xl is causal whatever the flag says).
 bool askedCausal(const LabSettings& settings);
+
+// The files the settings read (Q, and K and V when given, for NPY input) as (option, path) pairs: the
+// inputs every output is compared with (refuseOverlappingFiles).
+std::vector<std::pair<std::string, std::string>> settingsInputFiles(const LabSettings& settings);
 
 // In compare mode a variant with no form for the causal choice asked (linformer has no causal form, xl
 // no bidirectional one) is left out of every figure, with a note saying why, rather than drawn in its

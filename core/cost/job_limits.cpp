@@ -1,6 +1,7 @@
 #include "core/cost/job_limits.h"
 
 #include "core/cost/cost_model.h"
+#include "core/decode/decode.h"
 #include "core/errors.h"
 #include "core/jobs/memory_budget.h"
 
@@ -56,14 +57,23 @@ void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, con
 }
 
 void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
-    requireMemory(runIoBytes(shape, false) + decodeLayerCost(variant, shape, params).kvCacheBytes,
-                  "a decoding step of " + describeJob(variant, shape));
+    const DecodeCost step = decodeCost(variant, shape, params);
+    const std::string what = "a decoding step of " + describeJob(variant, shape);
+    requireWork(coreMacs(step.core), what);
+    requireMemory(runIoBytes(shape, false) + step.kvCacheBytes + step.core.workspaceBytes, what);
+}
+
+void requirePatternBuildLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    const CoreCost cost = variant.cost(shape, params);
+    const std::string what = "the pattern of " + describeJob(variant, shape);
+    requireWork(coreMacs(cost), what);
+    if (variant.dataDependentPattern) requireMemory(cost.workspaceBytes, what);
 }
 
 void requirePatternLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
     const double n = static_cast<double>(shape.n);
     requireMemory(2.0 * n * n, "the " + std::to_string(shape.n) + " x " + std::to_string(shape.n) + " pattern");
-    requireWork(coreMacs(variant.cost(shape, params)), "the pattern of " + describeJob(variant, shape));
+    requirePatternBuildLimits(variant, shape, params);
 }
 
 } // namespace attnlab

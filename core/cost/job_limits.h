@@ -23,12 +23,16 @@ void requireWork(double macs, const std::string& what);
 // MACs against the work limit. Shared by run, bench and the GUI's jobs.
 void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, bool withWeights);
 
-// Limits of one decoding step of `variant` at context n (bench --decode): the generated context and the
-// cache or state the step keeps, against the job budget.
+// Limits of one decoding step of `variant` at context n (bench --decode): the generated context, the
+// cache or state the step keeps and the step's workspace (lsh: its rotations) against the job budget,
+// the step's multiply-adds against the work limit.
 void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
-// Limits of `pattern`: the dense n × n mask (and its copy while writing) and the work of the variant's
-// pattern at `shape` (lsh hashing).
+// Limits of building the variant's pattern at `shape` (a figure's panel): its work (lsh hashing) and, for
+// a data-dependent pattern, the kernel's workspace (lsh: rotations and buckets, which grow with rounds).
+void requirePatternBuildLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+
+// Limits of `pattern`: the dense n × n mask (and its copy while writing) and requirePatternBuildLimits.
 void requirePatternLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
 } // namespace attnlab

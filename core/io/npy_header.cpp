@@ -212,7 +212,10 @@ std::string printableText(std::string_view text) {
 std::size_t npyHeaderEnd(const std::string& name, std::string_view start) {
     if (start.size() < 8 || start.compare(0, 6, std::string_view(kMagic, 6)) != 0) fail(name, "not an NPY file (bad magic)");
     const int major = static_cast<unsigned char>(start[6]);
-    if (major < 1 || major > 3) fail(name, "unsupported NPY format version " + std::to_string(major));
+    const int minor = static_cast<unsigned char>(start[7]);
+    if (major < 1 || major > 3 || minor != 0)
+        fail(name, "unsupported NPY format version " + std::to_string(major) + "." + std::to_string(minor) +
+                       " (NumPy reads 1.0, 2.0 and 3.0)");
     const std::size_t lengthBytes = major == 1 ? 2 : 4;
     if (start.size() < 8 + lengthBytes) fail(name, "truncated NPY header");
     std::size_t headerLength = 0;

@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <string_view>
 #include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
@@ -76,12 +79,17 @@ struct ElementType {
     bool swap = false;
 };
 
+// The spellings NumPy reads as float32 or float64: an optional byte order ('<', '>', or '=' and '|' for
+// native, as is none) and 'f4' or 'f', 'f8' or 'd'.
 ElementType elementType(const std::string& path, const std::string& descr) {
-    const bool isFloat32 = descr == "<f4" || descr == ">f4" || descr == "=f4";
-    const bool isFloat64 = descr == "<f8" || descr == ">f8" || descr == "=f8";
+    const bool ordered = !descr.empty() && std::string_view("<>=|").find(descr[0]) != std::string_view::npos;
+    const std::string kind = ordered ? descr.substr(1) : descr;
+    const bool isFloat32 = kind == "f4" || kind == "f";
+    const bool isFloat64 = kind == "f8" || kind == "d";
     if (!isFloat32 && !isFloat64)
         fail(path, "dtype " + printableText(describeDtype(descr).substr(0, 32)) + " is not supported (float32 or float64 only)");
-    return {isFloat32, isFloat32 ? 4u : 8u, (descr[0] == '>') != (std::endian::native == std::endian::big)};
+    const bool bigEndian = ordered && descr[0] == '>' ? true : ordered && descr[0] == '<' ? false : std::endian::native == std::endian::big;
+    return {isFloat32, isFloat32 ? 4u : 8u, bigEndian != (std::endian::native == std::endian::big)};
 }
 
 // The file's size must be exactly header + data: checked before any data is read or allocated.
@@ -93,15 +101,27 @@ void checkFileSize(const std::string& path, std::size_t fileBytes, std::size_t d
         fail(path, "garbled NPY file: " + std::to_string(fileBytes - dataStart - dataBytes) + " bytes after the data");
 }
 
-NpyArray decode(const NpyHeader& header, const ElementType& type, std::size_t count, const char* data) {
+// A float64 value beyond float32's range is refused as such (it is finite in the file, not an Inf).
+NpyArray decode(const std::string& path, const NpyHeader& header, const ElementType& type, std::size_t count, const char* data) {
     NpyArray array;
     array.shape = header.shape;
     array.dtype = header.descr;
     array.values.resize(count);
     const bool fortran = header.fortranOrder && array.shape.size() > 1;
     for (std::size_t e = 0; e < count; ++e) {
-        const float value = type.isFloat32 ? loadElement<float>(data + e * 4, type.swap)
-                                           : static_cast<float>(loadElement<double>(data + e * 8, type.swap));
+        float value = 0;
+        if (type.isFloat32) {
+            value = loadElement<float>(data + e * 4, type.swap);
+        } else {
+            const double wide = loadElement<double>(data + e * 8, type.swap);
+            value = static_cast<float>(wide);
+            if (std::isfinite(wide) && !std::isfinite(value)) {
+                char text[32];
+                std::snprintf(text, sizeof text, "%.6g", wide);
+                fail(path, std::string("the float64 value ") + text + " at flat index " + std::to_string(e) +
+                               " overflows float32 (largest 3.40282e+38), which attnlab computes in");
+            }
+        }
         array.values[fortran ? cIndexOfFortran(e, array.shape) : e] = value;
     }
     return array;
@@ -149,7 +169,7 @@ NpyArray parseNpy(const std::string& name, std::string_view bytes) {
     const ElementType type = elementType(name, header.descr);
     const auto [count, dataBytes] = dataSize(name, header, type.itemSize);
     checkFileSize(name, bytes.size(), header.dataOffset, dataBytes);
-    return decode(header, type, count, bytes.data() + header.dataOffset);
+    return decode(name, header, type, count, bytes.data() + header.dataOffset);
 }
 
 namespace {
@@ -190,7 +210,7 @@ NpyArray readNpy(const std::string& path) {
     requireMemory(static_cast<double>(layout.dataBytes) + 4.0 * static_cast<double>(layout.count), "reading " + path);
     std::vector<char> data(layout.dataBytes);
     file.read(data.data(), layout.dataBytes, layout.header.dataOffset);
-    return decode(layout.header, layout.type, layout.count, data.data());
+    return decode(path, layout.header, layout.type, layout.count, data.data());
 }
 
 namespace {

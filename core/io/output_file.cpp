@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,7 +44,7 @@ void onTerminatingSignal(int signal) {
 // Installed once, and only over the default action: a host (the GUI) that handles a signal keeps it.
 void installHandlerOnce() {
     static const bool installed = [] {
-        for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGXFSZ}) {
             struct sigaction current = {};
             if (::sigaction(signal, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
             struct sigaction action = {};
@@ -203,7 +204,10 @@ void recoverInterruptedCommits(const std::string& directory) {
 PendingFile::PendingFile(std::string destination) : m_destination(std::move(destination)) {
     m_target = resolveTarget(m_destination);
     recoverInterruptedCommits(directoryOf(m_target));
-    m_temporary = m_target + kTemporaryMarker + std::to_string(::getpid()) + "-" + randomHex();
+    const std::string suffix = kTemporaryMarker + std::to_string(::getpid()) + "-" + randomHex();
+    // A name too long for the suffix (over NAME_MAX with it) gets a temporary of the suffix alone.
+    const std::size_t nameLength = m_target.size() - directoryOf(m_target).size() - 1;
+    m_temporary = nameLength + suffix.size() > NAME_MAX ? directoryOf(m_target) + "/" + suffix : m_target + suffix;
     m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (m_fd < 0) throw InputError(m_destination + ": cannot create: " + std::strerror(errno));
     m_slot = registerTemporary(m_temporary, m_target);
@@ -289,6 +293,25 @@ void refuseOverlappingFiles(const std::vector<NamedPath>& outputs, const std::ve
                                  "; refusing to overwrite an input");
         }
     }
+}
+
+void requireReplaceableTarget(const std::string& destination) {
+    if (destination.empty()) throw InputError("the output path is empty");
+    resolveTarget(destination);
+}
+
+void writeWholeFiles(const std::vector<WholeFile>& files, const std::vector<NamedPath>& inputs) {
+    std::vector<NamedPath> outputs;
+    for (const WholeFile& file : files) outputs.emplace_back(file.option, file.destination);
+    refuseOverlappingFiles(outputs, inputs);
+    std::vector<std::unique_ptr<PendingFile>> pending;
+    std::vector<PendingFile*> all;
+    for (const WholeFile& file : files) {
+        pending.push_back(std::make_unique<PendingFile>(file.destination));
+        pending.back()->write(file.bytes.data(), file.bytes.size());
+        all.push_back(pending.back().get());
+    }
+    commitTogether(all);
 }
 
 } // namespace attnlab

@@ -12,8 +12,9 @@ namespace attnlab {
 // - only a regular file is ever replaced: a destination that is a directory, device, FIFO or socket
 //   is refused; a symlink is written through (the regular file it points to is replaced, the link
 //   stays); a dangling symlink is refused;
-// - the temporary "<name>.partial-<pid>-<8 hex>" is removed when the object dies uncommitted
-//   (exceptions), and on SIGINT, SIGTERM and SIGHUP by a handler that unlinks every registered
+// - the temporary "<name>.partial-<pid>-<8 hex>" (".partial-<pid>-<8 hex>" when the name is too long
+//   for the suffix) is removed when the object dies uncommitted
+//   (exceptions), and on SIGINT, SIGTERM, SIGHUP and SIGXFSZ by a handler that unlinks every registered
 //   temporary; after a kill -9 the next attnlab writing into that directory sweeps it (its process is
 //   gone and it is older than kStaleSeconds).
 class PendingFile {
@@ -62,5 +63,21 @@ void recoverInterruptedCommits(const std::string& directory);
 // names used in the message, e.g. {"--out", path}.
 using NamedPath = std::pair<std::string, std::string>;
 void refuseOverlappingFiles(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
+
+// Throws InputError (one line) when `destination` is not a file PendingFile would replace: for checking an
+// output before long work, so that a refusal comes before the work rather than after it.
+void requireReplaceableTarget(const std::string& destination);
+
+// One whole output held in memory: the option that named it (for messages), where it goes, its bytes.
+struct WholeFile {
+    std::string option;
+    std::string destination;
+    std::string bytes;
+};
+
+// Every file the program writes from memory goes through here: refuseOverlappingFiles against `inputs`,
+// then each through a PendingFile (every write, the flush and the close checked), committed together.
+// On any failure nothing is replaced and InputError says why in one line.
+void writeWholeFiles(const std::vector<WholeFile>& files, const std::vector<NamedPath>& inputs);
 
 } // namespace attnlab

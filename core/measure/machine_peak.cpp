@@ -1,5 +1,6 @@
 #include "core/measure/machine_peak.h"
 
+#include "core/jobs/memory_budget.h"
 #include "core/jobs/parallel_tasks.h"
 #include "core/kernels/gemm.h"
 
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
 #include <sys/mman.h>
@@ -97,6 +99,10 @@ std::int64_t defaultTriadArrayBytes(std::int64_t lastLevelCache) {
     return std::max<std::int64_t>(std::int64_t{64} << 20, lastLevelCache);
 }
 
+void requireTriadMemory(std::int64_t arrayBytes) {
+    requireMemory(3.0 * static_cast<double>(arrayBytes), "the STREAM triad (three arrays of " + std::to_string(arrayBytes >> 20) + " MiB)");
+}
+
 BandwidthResult measureTriadBandwidth(int threads, double seconds, std::int64_t arrayBytes) {
     threads = std::max(1, threads);
     BandwidthResult result;
@@ -104,6 +110,7 @@ BandwidthResult measureTriadBandwidth(int threads, double seconds, std::int64_t 
     result.arrayBytes = arrayBytes > 0 ? arrayBytes : defaultTriadArrayBytes(result.lastLevelCacheBytes);
     const std::int64_t count = result.arrayBytes / static_cast<std::int64_t>(sizeof(float));
     const auto bytes = static_cast<std::size_t>(count) * sizeof(float);
+    requireTriadMemory(result.arrayBytes);
     FloatBuffer a = allocateStreamArray(bytes), b = allocateStreamArray(bytes), c = allocateStreamArray(bytes);
     float* const pa = a.get();
     const float* const pb = b.get();

@@ -26,7 +26,8 @@ std::int64_t defaultTriadArrayBytes(std::int64_t lastLevelCache);
 // Sustained memory bandwidth from a STREAM-triad loop a[i] = b[i] + s·c[i] over three float32 arrays
 // (each defaultTriadArrayBytes unless arrayBytes > 0), run on `threads` OpenMP threads with
 // static chunks, arrays allocated and touched by the same threads before any timing. Best pass of those
-// that fit in `seconds` (at least three after one warm-up pass).
+// that fit in `seconds` (at least three after one warm-up pass). The three arrays are checked against
+// the job budget (requireTriadMemory) before they are allocated.
 // Byte convention (STREAM's): 12 bytes per element, read b, read c, write a; the extra read of a that a
 // write-allocate cache performs is not counted, as bytes_min counts each output byte once.
 struct BandwidthResult {
@@ -36,5 +37,8 @@ struct BandwidthResult {
     int passes = 0;
 };
 BandwidthResult measureTriadBandwidth(int threads, double seconds, std::int64_t arrayBytes = 0);
+
+// Throws InputError when three triad arrays of `arrayBytes` exceed the job budget (requireMemory).
+void requireTriadMemory(std::int64_t arrayBytes);
 
 } // namespace attnlab

@@ -1,6 +1,7 @@
 // bigbird: Longformer window (δ = 1, radius ⌊w/2⌋) ∪ the first g tokens as global rows and columns
 // (∧ j ≤ i if causal); then each row draws r distinct extra keys uniformly, without replacement, from the
 // columns it does not yet allow (j ≤ i if causal), fewer if fewer remain. One mask for all heads.
+#include "core/decode/decode.h"
 #include "core/kernels/block_plan.h"
 #include "core/patterns/range_algebra.h"
 #include "core/random/random.h"
@@ -153,6 +154,20 @@ std::unique_ptr<PatternComponents> bigBirdComponents(const PatternRequest& reque
     return std::make_unique<LayeredComponents>(drawn, std::move(layers));
 }
 
+// A decoding step is row n − 1 of the causal pattern: its window and globals plus min(r, the keys left)
+// random keys, counted without building the O(n) pattern (so `cost` allocates nothing that grows with n).
+std::shared_ptr<const DecodeInfo> bigBirdDecode() {
+    auto info = std::make_shared<DecodeInfo>();
+    info->cost = [](const ProblemShape& shape, const ParamSet& params) {
+        const std::int64_t n = shape.n;
+        const auto ranges = baseRanges(n - 1, n, params.integer("window") / 2, std::min(n, params.integer("globals")), true);
+        std::int64_t covered = 0;
+        for (const auto& r : ranges) covered += r.size();
+        return maskedCoreCost(shape, static_cast<double>(covered + std::min(params.integer("random"), n - covered)));
+    };
+    return info;
+}
+
 } // namespace
 
 VariantInfo makeBigBirdVariant() {
@@ -178,6 +193,7 @@ VariantInfo makeBigBirdVariant() {
     v.cost = bigBirdCost;
     v.componentNames = {"window", "globals", "random"};
     v.components = bigBirdComponents;
+    v.decode = bigBirdDecode();
     return v;
 }
 

@@ -254,6 +254,14 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     return runPlannedAttention(withKeys, plans, scoring, options);
 }
 
+// Memory of the hashing however the pattern is used: the rotations (rounds × d × b/2, in double and in
+// float) and, per round, one bucket for each query and key of a head. Grows with rounds, not only n.
+double lshHashingBytes(const ProblemShape& shape, const ParamSet& params) {
+    const auto n = static_cast<double>(shape.n), d = static_cast<double>(shape.d);
+    const auto rounds = static_cast<double>(params.integer("rounds")), b = static_cast<double>(params.integer("buckets"));
+    return rounds * (12.0 * d * (b / 2) + 16.0 * n);
+}
+
 // Decoding keeps every key (any later query may hash into any bucket). The step's core is the expected
 // row, rounds·n/b keys, plus hashing the new query (per query head) and key (per key head) in every round.
 // The cached keys' buckets are part of the cache, hashed when the step is prepared.
@@ -265,6 +273,7 @@ std::shared_ptr<const DecodeInfo> lshDecode() {
         CoreCost cost = maskedCoreCost(shape, std::min(n, rounds * n / b));
         const double keyHeads = params.flag("shared_qk") ? shape.heads : shape.keyValueHeads();
         cost.terms["hashing"] = rounds * static_cast<double>(shape.d) * (b / 2) * (shape.heads + keyHeads);
+        cost.workspaceBytes = lshHashingBytes(shape, params);
         return cost;
     };
     info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
@@ -330,7 +339,8 @@ VariantInfo makeLshVariant() {
         const auto rounds = static_cast<double>(params.integer("rounds"));
         CoreCost cost = maskedCoreCost(shape, rounds * n * n / b);
         cost.terms["hashing"] = 2.0 * rounds * n * static_cast<double>(shape.d) * (b / 2) * shape.heads;
-        cost.workspaceBytes = 4.0 * n * static_cast<double>(shape.d) * shape.heads + 16.0 * rounds * n * n / b * shape.heads;
+        cost.workspaceBytes = 4.0 * n * static_cast<double>(shape.d) * shape.heads + 16.0 * rounds * n * n / b * shape.heads +
+                              lshHashingBytes(shape, params);
         // Per round, Reformer's bucket-sorted copies of the queries, the keys (unless shared: they are the
         // sorted queries normalised) and the values, written once and read once; a shared K is never read.
         const bool shared = params.flag("shared_qk");

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
@@ -111,10 +112,11 @@ TEST_F(FigureCommandTest, OptionsShapeTheFigure) {
     EXPECT_TRUE(description.contains(QStringLiteral("n=48"))) << description.toStdString();
 }
 
-// The inference figure draws the KV cache against the one memory budget every subcommand takes
-// (--memory-budget, else ATTNLAB_MEMORY_BUDGET). LLaMA-70B's shape keeps L·h_kv·(d + dv)·4 = 80·8·256·4
-// bytes per token with full attention: the cache passes B bytes at the least n with n·655360 > B.
-TEST_F(FigureCommandTest, InferenceDrawsTheGivenMemoryBudget) {
+// The inference figure draws the KV cache against --budget-line. LLaMA-70B's shape keeps L·h_kv·(d + dv)·4
+// = 80·8·256·4 bytes per token with full attention: the cache passes B bytes at the least n with
+// n·655360 > B. --memory-budget (and ATTNLAB_MEMORY_BUDGET) is the jobs' budget, as in every subcommand,
+// and does not move the line; a job over it ends the command with exit 2 and no file.
+TEST_F(FigureCommandTest, InferenceDrawsTheBudgetLineAndKeepsTheJobBudgetApart) {
     const QStringList shape = {QStringLiteral("figure"), QStringLiteral("inference"), QStringLiteral("--heads"), QStringLiteral("64"),
                                QStringLiteral("--kv-heads"), QStringLiteral("8"), QStringLiteral("--d"), QStringLiteral("128"),
                                QStringLiteral("--model-layers"), QStringLiteral("80"), QStringLiteral("--timing-max-n"),
@@ -130,17 +132,29 @@ TEST_F(FigureCommandTest, InferenceDrawsTheGivenMemoryBudget) {
         return found;
     };
     const QString given = path(QStringLiteral("given.csv"));
-    ProcessRun result = run(QStringList(shape) << given << QStringLiteral("--memory-budget") << QStringLiteral("64G"));
+    ProcessRun result = run(QStringList(shape) << given << QStringLiteral("--budget-line") << QStringLiteral("64G"));
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
     EXPECT_EQ(budgetAndRunOut(given), std::make_pair(QStringLiteral("68719476736"), QStringLiteral("104858")));
 
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("ATTNLAB_MEMORY_BUDGET"), QStringLiteral("4G"));
-    const QString fromEnvironment = path(QStringLiteral("environment.csv"));
-    result = run(QStringList(shape) << fromEnvironment, environment);
+    const QString jobBudget = path(QStringLiteral("job-budget.csv"));
+    result = run(QStringList(shape) << jobBudget << QStringLiteral("--memory-budget") << QStringLiteral("64G"));
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-    EXPECT_EQ(budgetAndRunOut(fromEnvironment), std::make_pair(QStringLiteral("4294967296"), QStringLiteral("6554")));
+    EXPECT_NE(budgetAndRunOut(jobBudget).first, QStringLiteral("68719476736"));
+
+    for (const QString& bad : {QStringLiteral("lots"), QStringLiteral("0"), QStringLiteral("-1G"), QString()}) {
+        result = run(QStringList(shape) << path(QStringLiteral("bad.csv")) << QStringLiteral("--budget-line") << bad);
+        EXPECT_EQ(result.exitCode, 2) << bad.toStdString();
+        EXPECT_EQ(result.err.count(QLatin1Char('\n')), 1) << result.err.toStdString();
+        EXPECT_FALSE(QFileInfo::exists(path(QStringLiteral("bad.csv"))));
+    }
+
+    // accuracy at n = 4096 plans megabytes: a 1K job budget refuses it.
+    result = run({QStringLiteral("figure"), QStringLiteral("accuracy"), QStringLiteral("--n"), QStringLiteral("4096"),
+                  QStringLiteral("--memory-budget"), QStringLiteral("1K"), QStringLiteral("-o"), path(QStringLiteral("acc.csv"))});
+    EXPECT_EQ(result.exitCode, 2) << result.err.toStdString();
+    EXPECT_EQ(result.err.count(QLatin1Char('\n')), 1) << result.err.toStdString();
+    EXPECT_TRUE(result.err.contains(QStringLiteral("job budget"))) << result.err.toStdString();
+    EXPECT_FALSE(QFileInfo::exists(path(QStringLiteral("acc.csv"))));
 }
 
 // Pixels of `image` within `tolerance` of `colour` in each channel.

@@ -16,8 +16,11 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
+#include <fcntl.h>
 #include <string>
+#include <sys/stat.h>
 #include <tuple>
+#include <unistd.h>
 #include <vector>
 
 namespace attnlab {
@@ -144,10 +147,50 @@ TEST_F(SessionLimitsTest, NpyInputFilesAreCheckedWhenTheSessionOpens) {
     }
 }
 
+TEST_F(SessionLimitsTest, JsonOfTheWrongShapeIsNamedAsSuch) {
+    for (const auto& [text, kind] : std::vector<std::pair<QByteArray, std::string>>{
+             {"[]", "an array"}, {"null", "null"}, {" 42 ", "a number"}, {"\"s\"", "a string"}, {"true", "a boolean"}}) {
+        const std::string message = refusal(write(QString::fromStdString("shape-" + std::to_string(text.size()) + kind + ".json"), text));
+        EXPECT_NE(message.find("is JSON of the wrong shape: " + kind), std::string::npos) << message;
+    }
+    EXPECT_NE(refusal(write(QStringLiteral("broken.json"), "{\"format\": ")).find("is not JSON"), std::string::npos);
+    EXPECT_NE(refusal(write(QStringLiteral("two.json"), "1 2")).find("is not JSON"), std::string::npos);
+}
+
 TEST_F(SessionLimitsTest, ADirectoryIsNotASession) {
     ASSERT_TRUE(QDir().mkpath(path(QStringLiteral("folder.attnlab.json"))));
     const std::string message = refusal(path(QStringLiteral("folder.attnlab.json")));
     EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
+}
+
+// Saving a session replaces only a regular file, and never the NPY files the session reads.
+TEST_F(SessionLimitsTest, SavingRefusesAFifoAndTheSessionsOwnInputs) {
+    const QString fifo = path(QStringLiteral("pipe.attnlab.json"));
+    ASSERT_EQ(::mkfifo(fifo.toLocal8Bit().constData(), 0644), 0);
+    const int reader = ::open(fifo.toLocal8Bit().constData(), O_RDONLY | O_NONBLOCK); // a wrong open must not block
+    EXPECT_THROW(saveSession(fifo, Session{}), InputError);
+    ::close(reader);
+    struct stat info = {};
+    ASSERT_EQ(::lstat(fifo.toLocal8Bit().constData(), &info), 0);
+    EXPECT_TRUE(S_ISFIFO(info.st_mode)) << "the FIFO was replaced";
+
+    Session reading;
+    reading.settings.source = InputSource::NpyFiles;
+    reading.settings.qPath = npy(QStringLiteral("q.npy"), 16, 8).toStdString();
+    const QByteArray before = [&] {
+        QFile q(path(QStringLiteral("q.npy")));
+        return q.open(QIODevice::ReadOnly) ? q.readAll() : QByteArray();
+    }();
+    ASSERT_TRUE(QFile::link(path(QStringLiteral("q.npy")), path(QStringLiteral("q-link.json"))));
+    try {
+        saveSession(path(QStringLiteral("q-link.json")), reading);
+        ADD_FAILURE() << "the session was saved over its own Q file";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("same file as the input --q"), std::string::npos) << error.what();
+    }
+    QFile q(path(QStringLiteral("q.npy")));
+    ASSERT_TRUE(q.open(QIODevice::ReadOnly));
+    EXPECT_EQ(q.readAll(), before);
 }
 
 // The deterministic fuzz run of the session loader (the libFuzzer target fuzz_session runs the same entry

@@ -13,7 +13,6 @@
 #include <QGuiApplication>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QThread>
 
@@ -30,24 +29,13 @@ constexpr double kMetersPerInch = 0.0254;
     throw InputError("cannot export '" + path.toStdString() + "': " + why.toStdString());
 }
 
-void commit(QSaveFile& file, const QString& path) {
-    if (!file.commit()) fail(path, file.errorString());
-}
-
-void openForWriting(QSaveFile& file, const QString& path) {
-    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-}
-
-void writePng(const FigureView& view, const QString& path, const ExportOptions& options) {
+QByteArray renderPng(const FigureView& view, const QString& path, const ExportOptions& options) {
     const QImage image = renderFigure(view, options.size, options.dpi);
     if (image.isNull())
         fail(path, QCoreApplication::translate("attnlab::FigureView", "%1 × %2 pixels is too large an image (lower the dpi or the size)")
                        .arg(std::ceil(options.size.width() * options.dpi / kLogicalDpi))
                        .arg(std::ceil(options.size.height() * options.dpi / kLogicalDpi)));
-    QSaveFile file(path);
-    openForWriting(file, path);
-    if (!image.save(&file, "PNG")) fail(path, QCoreApplication::translate("attnlab::FigureView", "PNG encoding failed"));
-    commit(file, path);
+    return encodePng(path, image);
 }
 
 // QSvgGenerator writes its title and description unescaped, so a '<' or '&' in a parameter or a file
@@ -55,7 +43,7 @@ void writePng(const FigureView& view, const QString& path, const ExportOptions& 
 constexpr const char* kSvgTitleMark = "attnlab-svg-title-placeholder";
 constexpr const char* kSvgDescriptionMark = "attnlab-svg-description-placeholder";
 
-void writeSvg(const FigureView& view, const QString& path, const ExportOptions& options) {
+QByteArray renderSvg(const FigureView& view, const ExportOptions& options) {
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
@@ -73,10 +61,7 @@ void writeSvg(const FigureView& view, const QString& path, const ExportOptions& 
     QByteArray svg = buffer.data();
     svg.replace(kSvgTitleMark, view.title().toHtmlEscaped().toUtf8());
     svg.replace(kSvgDescriptionMark, view.caption().toHtmlEscaped().toUtf8());
-    QSaveFile file(path);
-    openForWriting(file, path);
-    file.write(svg);
-    commit(file, path);
+    return svg;
 }
 
 // XMP packet with the title and the run's parameters (the caption) as dc:title and dc:description.
@@ -101,11 +86,12 @@ QByteArray xmpMetadata(const QString& title, const QString& description) {
     return packet.toUtf8();
 }
 
-void writePdf(const FigureView& view, const QString& path, const ExportOptions& options) {
-    QSaveFile file(path);
-    openForWriting(file, path);
+QByteArray renderPdf(const FigureView& view, const ExportOptions& options) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     {
-        QPdfWriter writer(&file);
+        QPdfWriter writer(&buffer);
         writer.setTitle(view.title());
         writer.setCreator(QStringLiteral("attnlab"));
         writer.setDocumentXmpMetadata(xmpMetadata(view.title(), view.caption()));
@@ -120,17 +106,22 @@ void writePdf(const FigureView& view, const QString& path, const ExportOptions& 
         painter.setRenderHint(QPainter::LosslessImageRendering);
         view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
     }
-    commit(file, path);
+    return bytes;
 }
 
-void writeCsv(const FigureView& view, const QString& path) {
-    QSaveFile file(path);
-    openForWriting(file, path);
-    file.write(view.csvData().toUtf8());
-    commit(file, path);
+WholeFile wholeFile(const QString& path, const QByteArray& bytes) {
+    return WholeFile{"the figure", path.toStdString(), bytes.toStdString()};
 }
 
 } // namespace
+
+QByteArray encodePng(const QString& path, const QImage& image) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) fail(path, QCoreApplication::translate("attnlab::FigureView", "PNG encoding failed"));
+    return bytes;
+}
 
 ExportFormat exportFormatOf(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -166,16 +157,22 @@ QImage renderFigure(const FigureView& view, const QSizeF& size, double dpi) {
     return image;
 }
 
-void exportFigure(const FigureView& view, const QString& path, const ExportOptions& options) {
+std::vector<WholeFile> renderExport(const FigureView& view, const QString& path, const ExportOptions& options) {
     if (!(options.dpi >= 10 && options.dpi <= 2400))
         throw InputError("cannot export '" + path.toStdString() + "': dpi must be in [10, 2400]");
     switch (exportFormatOf(path)) {
-    case ExportFormat::Png: writePng(view, path, options); break;
-    case ExportFormat::Svg: writeSvg(view, path, options); break;
-    case ExportFormat::Pdf: writePdf(view, path, options); break;
-    case ExportFormat::Tex: writeTikzFigure(view, path, options.size); break;
-    case ExportFormat::Csv: writeCsv(view, path); break;
+    case ExportFormat::Png: return {wholeFile(path, renderPng(view, path, options))};
+    case ExportFormat::Svg: return {wholeFile(path, renderSvg(view, options))};
+    case ExportFormat::Pdf: return {wholeFile(path, renderPdf(view, options))};
+    case ExportFormat::Tex: return tikzFigureFiles(view, path, options.size);
+    case ExportFormat::Csv: return {wholeFile(path, view.csvData().toUtf8())};
     }
+    return {};
+}
+
+void exportFigure(const FigureView& view, const QString& path, const ExportOptions& options, const std::vector<NamedPath>& inputs) {
+    requireReplaceableTarget(path.toStdString());
+    writeWholeFiles(renderExport(view, path, options), inputs);
 }
 
 void copyFigureToClipboard(const FigureView& view, const QSizeF& size) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/io/output_file.h"
+
 #include <QImage>
 #include <QList>
 #include <QSizeF>
@@ -23,9 +25,17 @@ ExportFormat exportFormatOf(const QString& path);
 // a null image when that many pixels cannot be allocated.
 QImage renderFigure(const FigureView& view, const QSizeF& size, double dpi);
 
-// Writes the figure to `path` in the format its extension names, through paintFigure (CSV: csvData).
-// The file appears atomically (temporary + rename); errors throw InputError with one line.
-void exportFigure(const FigureView& view, const QString& path, const ExportOptions& options);
+// The files an export to `path` writes, rendered in memory: the figure in the format its extension
+// names, through paintFigure (CSV: csvData), and for TeX the raster images beside it.
+std::vector<WholeFile> renderExport(const FigureView& view, const QString& path, const ExportOptions& options);
+
+// `image` as PNG bytes; InputError naming `path` when encoding fails.
+QByteArray encodePng(const QString& path, const QImage& image);
+
+// Writes renderExport's files through writeWholeFiles: only regular files are replaced, never one of
+// `inputs` (the files the figure was computed from), all files or none; errors throw InputError with one line.
+void exportFigure(const FigureView& view, const QString& path, const ExportOptions& options,
+                  const std::vector<NamedPath>& inputs = {});
 
 // Puts the figure on the clipboard as an image (at 2× for sharp pasting).
 void copyFigureToClipboard(const FigureView& view, const QSizeF& size);

@@ -1,5 +1,6 @@
 #include "views/figures/tikz_export.h"
 
+#include "views/figures/figure_export.h"
 #include "views/figures/figure_view.h"
 #include "views/figures/tikz_paint_engine.h"
 
@@ -9,7 +10,6 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QPainter>
-#include <QSaveFile>
 
 namespace attnlab {
 
@@ -45,16 +45,6 @@ const QHash<QChar, QString>& symbolTable() {
     return table;
 }
 
-[[noreturn]] void fail(const QString& path, const QString& why) {
-    throw InputError("cannot export '" + path.toStdString() + "': " + why.toStdString());
-}
-
-void saveAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-    file.write(bytes);
-    if (!file.commit()) fail(path, file.errorString());
-}
 
 } // namespace
 
@@ -76,7 +66,7 @@ QString latexEscaped(const QString& text) {
     return out;
 }
 
-void writeTikzFigure(const FigureView& view, const QString& path, const QSizeF& size) {
+std::vector<WholeFile> tikzFigureFiles(const FigureView& view, const QString& path, const QSizeF& size) {
     const QFileInfo info(path);
     const auto imageName = [&info](int index) { return info.completeBaseName() + QStringLiteral("-image%1.png").arg(index + 1); };
     TikzPaintDevice device(size);
@@ -86,11 +76,11 @@ void writeTikzFigure(const FigureView& view, const QString& path, const QSizeF& 
         view.paintFigure(painter, QRectF(QPointF(0, 0), size));
     }
     const TikzPaintEngine& engine = device.engine();
+    std::vector<WholeFile> files;
     for (int index = 0; index < static_cast<int>(engine.images().size()); ++index) {
         const QString imagePath = info.dir().filePath(imageName(index));
-        QSaveFile file(imagePath);
-        if (!file.open(QIODevice::WriteOnly) || !engine.images()[static_cast<std::size_t>(index)].save(&file, "PNG") || !file.commit())
-            fail(imagePath, file.errorString());
+        files.push_back({"the TeX side image", imagePath.toStdString(),
+                         encodePng(imagePath, engine.images()[static_cast<std::size_t>(index)]).toStdString()});
     }
     QString document;
     document += QStringLiteral("%% %1\n%% %2\n").arg(view.title(), view.caption().replace(QLatin1Char('\n'), QLatin1Char(' ')));
@@ -105,7 +95,8 @@ void writeTikzFigure(const FigureView& view, const QString& path, const QSizeF& 
     document += QStringLiteral("\\useasboundingbox (0,0) rectangle (%1,%2);\n").arg(size.width()).arg(size.height());
     document += engine.body();
     document += QStringLiteral("\n\\end{tikzpicture}\n\\end{document}\n");
-    saveAtomically(path, document.toUtf8());
+    files.push_back({"the figure", path.toStdString(), document.toUtf8().toStdString()});
+    return files;
 }
 
 } // namespace attnlab

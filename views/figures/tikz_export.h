@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/io/output_file.h"
+
 #include <QSizeF>
 #include <QString>
 
@@ -12,8 +14,8 @@ class FigureView;
 // same merged rectangles as SVG and PDF), text becomes nodes set in the document's fonts at the
 // figure's sizes, so a lecturer restyles it with the paper's fonts. A raster part (a pattern beyond the
 // vector limit) is written beside the .tex as NAME-imageK.png and included with interpolation off.
-// Writes `path` atomically; errors throw InputError.
-void writeTikzFigure(const FigureView& view, const QString& path, const QSizeF& size);
+// Returns the files to write: the side images, then the document at `path`; errors throw InputError.
+std::vector<WholeFile> tikzFigureFiles(const FigureView& view, const QString& path, const QSizeF& size);
 
 // Text as LaTeX source: special characters escaped, the figures' symbols (≤, ×, √, φ, …) in math mode.
 QString latexEscaped(const QString& text);

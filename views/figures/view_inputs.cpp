@@ -2,6 +2,7 @@
 
 #include "views/i18n/language.h"
 
+#include "core/cost/job_limits.h"
 #include "core/errors.h"
 #include "core/io/input_files.h"
 #include "core/jobs/memory_budget.h"
@@ -79,6 +80,7 @@ ResolvedVariant resolveViewVariant(const LabSettings& settings, const VariantInf
 
 ViewPattern buildViewPattern(const ResolvedVariant& resolved, int head, const ProblemInputs* inputs, bool withComponents) {
     const VariantInfo& variant = *resolved.variant;
+    requirePatternBuildLimits(variant, resolved.shape, resolved.params);
     AttentionInputs data;
     if (variant.dataDependentPattern) {
         if (!inputs) throw InputError("the pattern of '" + variant.id + "' depends on the data, which is missing");

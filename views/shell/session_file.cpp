@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "core/io/npy_header.h"
 #include "core/io/npy_io.h"
+#include "core/io/output_file.h"
 #include "core/registry.h"
 
 #include <QFile>
@@ -10,7 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -227,6 +227,17 @@ void checkInputFiles(const LabSettings& settings, const std::string& where) {
     }
 }
 
+std::string jsonKind(const QJsonValue& value) {
+    switch (value.type()) {
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Bool: return "a boolean";
+    case QJsonValue::Double: return "a number";
+    case QJsonValue::String: return "a string";
+    case QJsonValue::Array: return "an array";
+    default: return "an object";
+    }
+}
+
 } // namespace
 
 QJsonObject settingsToJson(const LabSettings& settings) {
@@ -248,12 +259,8 @@ LabSettings settingsFromJson(const QJsonObject& json) {
 void saveSession(const QString& path, const Session& session) {
     const QJsonObject json{{"format", kFormat}, {"version", kVersion}, {"view", session.view},
                            {"settings", settingsToJson(session.settings)}};
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw InputError("cannot write session '" + path.toStdString() + "': " + file.errorString().toStdString());
-    file.write(QJsonDocument(json).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        throw InputError("cannot write session '" + path.toStdString() + "': " + file.errorString().toStdString());
+    writeWholeFiles({{"the session", path.toStdString(), QJsonDocument(json).toJson(QJsonDocument::Indented).toStdString()}},
+                    settingsInputFiles(session.settings));
 }
 
 Session parseSession(const QByteArray& bytes, const QString& name) {
@@ -263,7 +270,14 @@ Session parseSession(const QByteArray& bytes, const QString& name) {
                          std::to_string(kMaxSessionBytes) + "-byte limit of session files");
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
-    if (error.error != QJsonParseError::NoError) throw InputError(where + " is not JSON: " + error.errorString().toStdString());
+    // Qt parses only an object or array at the top: a scalar is JSON too, so it is named as one.
+    const QJsonDocument wrapped = QJsonDocument::fromJson("[" + bytes + "]");
+    const bool isJson = error.error == QJsonParseError::NoError || wrapped.array().size() == 1;
+    if (!isJson) throw InputError(where + " is not JSON: " + error.errorString().toStdString());
+    const QJsonValue top = document.isObject() ? QJsonValue(document.object()) : wrapped.array().at(0);
+    if (!top.isObject())
+        throw InputError(where + " is JSON of the wrong shape: " + jsonKind(top) +
+                         " where a session object {\"format\": \"attnlab-session\", ...} belongs");
     const QJsonObject json = document.object();
     if (json.value("format").toString() != QLatin1String(kFormat))
         throw InputError("'" + name.toStdString() + "' is not an attnlab session file");

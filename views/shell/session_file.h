@@ -27,7 +27,8 @@ inline constexpr qsizetype kMaxSessionParams = 256;    // keys of one parameter 
 inline constexpr qsizetype kMaxSessionListItems = 64;  // entries of 'compare' and 'compare_params'
 
 // Session files: {"format": "attnlab-session", "version": 1, "view": ..., "settings": {...}}.
-// Saving is atomic (temporary file renamed over the destination); errors throw InputError.
+// Saving goes through writeWholeFiles: atomic, only a regular file is replaced, never the NPY files the
+// session reads; errors throw InputError.
 void saveSession(const QString& path, const Session& session);
 // Reads a session file: a regular file of at most kMaxSessionBytes (checked before reading); with NPY
 // input, Q (and K, V when given) must be NPY files (their headers are checked, not their data).
