@@ -192,6 +192,7 @@ TimingResult timeVariant(const TimingRequest& request) {
     const AttentionInputs inputs{&data.q, &data.k, &data.v};
     RunOptions options;
     options.causal = request.shape.causal;
+    options.grid = request.shape.grid;
     options.params = params;
     options.threads = request.threads;
     options.useReference = request.useReference;
