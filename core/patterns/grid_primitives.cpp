@@ -158,6 +158,92 @@ AxisKeys axisKeys(const GridPrimitive& p, const TokenGrid& grid, int axis, std::
     }
 }
 
+namespace {
+
+// Appends [begin, end) to sorted runs, merging it with the last one when they touch.
+void appendSorted(RangeList& runs, std::int64_t begin, std::int64_t end) {
+    if (!runs.empty() && runs.back().end == begin)
+        runs.back().end = end;
+    else
+        runs.push_back({begin, end});
+}
+
+// Keeps the parts of sorted runs within [lo, hi).
+void clipSorted(RangeList& runs, std::int64_t lo, std::int64_t hi) {
+    std::size_t kept = 0;
+    for (const ColumnRange& run : runs) {
+        const std::int64_t begin = std::max(run.begin, lo), end = std::min(run.end, hi);
+        if (begin < end) runs[kept++] = {begin, end};
+    }
+    runs.resize(kept);
+}
+
+using Box = std::array<AxisKeys, 3>; // contiguous spans (step 1) along t, y, x
+
+// Morton order with contiguous spans: an aligned block of side 2^level holds one interval of codes, so
+// the grid's cells inside it have consecutive positions. A block whose cells all lie in the box is one
+// run starting at its lowest corner; a block partly in it is split into its 2^3 children in code order,
+// so the runs come out sorted. Runs: O(the box's surface · levels) instead of one per cell.
+void mortonRuns(const TokenGrid& grid, const Box& box, const std::array<std::int64_t, 3>& origin, int level, RangeList& runs) {
+    const std::int64_t side = std::int64_t{1} << level;
+    std::array<std::int64_t, 3> first{}, last{}; // the block's cells on the grid: [first, last)
+    bool inside = true;
+    for (std::size_t a = 0; a < 3; ++a) {
+        first[a] = origin[a];
+        last[a] = std::min(origin[a] + side, grid.axisLength(static_cast<int>(a)));
+        const std::int64_t boxEnd = box[a].start + box[a].count;
+        if (first[a] >= last[a] || last[a] <= box[a].start || first[a] >= boxEnd) return; // nothing of it in the box
+        inside = inside && box[a].start <= first[a] && last[a] <= boxEnd;
+    }
+    if (inside) {
+        const std::int64_t begin = grid.positionOf({first[0], first[1], first[2]});
+        appendSorted(runs, begin, begin + (last[0] - first[0]) * (last[1] - first[1]) * (last[2] - first[2]));
+        return;
+    }
+    const std::int64_t half = side / 2;
+    for (int child = 0; child < 8; ++child) // bit 0: x, bit 1: y, bit 2: t, as in the code
+        mortonRuns(grid, box, {origin[0] + ((child >> 2) & 1) * half, origin[1] + ((child >> 1) & 1) * half, origin[2] + (child & 1) * half},
+                   level - 1, runs);
+}
+
+int mortonLevels(const TokenGrid& grid) {
+    const std::int64_t longest = std::max({grid.frames(), grid.height(), grid.width()});
+    int level = 0;
+    while ((std::int64_t{1} << level) < longest) ++level;
+    return level;
+}
+
+// Raster and tile orders: one run per x span of a (t, y) pair, split at tile boundaries; Morton with a
+// dilated x axis: one run per cell. Unsorted outside raster order.
+void spanRuns(const TokenGrid& grid, const AxisKeys& t, const AxisKeys& y, const AxisKeys& x, std::int64_t lo,
+              std::int64_t hi, RangeList& runs) {
+    const TokenOrderKind order = grid.order().kind;
+    const std::int64_t tileWidth = order == TokenOrderKind::Tiles ? grid.tileLength(2) : 1;
+    for (std::int64_t a = 0, tc = t.start; a < t.count; ++a, tc += t.step)
+        for (std::int64_t b = 0, yc = y.start; b < y.count; ++b, yc += y.step) {
+            if (order == TokenOrderKind::Raster) { // rows wholly outside [lo, hi) are skipped
+                const std::int64_t base = (tc * grid.height() + yc) * grid.width();
+                if (base + x.start + (x.count - 1) * x.step < lo || base + x.start >= hi) continue;
+            }
+            if (x.step == 1 && order != TokenOrderKind::Morton) { // consecutive x within a tile: consecutive positions
+                for (std::int64_t xc = x.start, xEnd = x.start + x.count; xc < xEnd;) {
+                    const std::int64_t pieceEnd =
+                        order == TokenOrderKind::Raster ? xEnd : std::min(xEnd, (xc / tileWidth + 1) * tileWidth);
+                    const std::int64_t position = grid.positionOf({tc, yc, xc});
+                    appendSorted(runs, position, position + (pieceEnd - xc));
+                    xc = pieceEnd;
+                }
+                continue;
+            }
+            for (std::int64_t c = 0, xc = x.start; c < x.count; ++c, xc += x.step) {
+                const std::int64_t position = grid.positionOf({tc, yc, xc});
+                appendSorted(runs, position, position + 1);
+            }
+        }
+}
+
+} // namespace
+
 void gridPrimitiveRow(const GridPrimitive& p, const TokenGrid& grid, std::int64_t i, std::int64_t lo, std::int64_t hi,
                       RangeList& out) {
     out.clear();
@@ -168,48 +254,23 @@ void gridPrimitiveRow(const GridPrimitive& p, const TokenGrid& grid, std::int64_
         return;
     }
     const TokenOrderKind order = grid.order().kind;
-    RangeList& runs = order == TokenOrderKind::Raster ? out : t_runs;
-    runs.clear();
-    // In raster order the runs come out sorted; a run may touch the one before it (whole rows).
-    const auto add = [&](std::int64_t begin, std::int64_t end) {
-        if (order == TokenOrderKind::Raster && !runs.empty() && runs.back().end == begin)
-            runs.back().end = end;
+    // Morton blocks pay off for boxes at least 2 wide on every axis the grid has; a thinner box (a row, a
+    // column, one frame of a video) meets no whole block bigger than a cell.
+    bool blocky = t.step == 1 && y.step == 1 && x.step == 1;
+    for (int axis = 0; axis < 3; ++axis)
+        blocky = blocky && (grid.axisLength(axis) == 1 || (axis == 0 ? t : axis == 1 ? y : x).count >= 2);
+    if (order == TokenOrderKind::Raster || (order == TokenOrderKind::Morton && blocky)) { // runs come out sorted
+        if (order == TokenOrderKind::Raster)
+            spanRuns(grid, t, y, x, lo, hi, out);
         else
-            runs.push_back({begin, end});
-    };
-    const std::int64_t tileWidth = order == TokenOrderKind::Tiles ? grid.tileLength(2) : 1;
-    for (std::int64_t a = 0, tc = t.start; a < t.count; ++a, tc += t.step)
-        for (std::int64_t b = 0, yc = y.start; b < y.count; ++b, yc += y.step) {
-            if (order == TokenOrderKind::Raster) {
-                const std::int64_t base = (tc * grid.height() + yc) * grid.width();
-                if (base + x.start + (x.count - 1) * x.step < lo) continue;
-                if (base + x.start >= hi) break;
-            }
-            if (x.step == 1 && order != TokenOrderKind::Morton) { // consecutive x within one tile are consecutive positions
-                for (std::int64_t xc = x.start, xEnd = x.start + x.count; xc < xEnd;) {
-                    const std::int64_t pieceEnd = order == TokenOrderKind::Raster ? xEnd : std::min(xEnd, (xc / tileWidth + 1) * tileWidth);
-                    const std::int64_t position = grid.positionOf({tc, yc, xc});
-                    add(position, position + (pieceEnd - xc));
-                    xc = pieceEnd;
-                }
-                continue;
-            }
-            for (std::int64_t c = 0, xc = x.start; c < x.count; ++c, xc += x.step) {
-                const std::int64_t position = grid.positionOf({tc, yc, xc});
-                add(position, position + 1);
-            }
-        }
-    if (order != TokenOrderKind::Raster) {
-        mergeRuns(runs, lo, hi, out);
+            mortonRuns(grid, {t, y, x}, {0, 0, 0}, mortonLevels(grid), out);
+        clipSorted(out, lo, hi);
         return;
     }
-    // Raster: clip the sorted runs to [lo, hi).
-    std::size_t kept = 0;
-    for (const ColumnRange& run : out) {
-        const std::int64_t begin = std::max(run.begin, lo), end = std::min(run.end, hi);
-        if (begin < end) out[kept++] = {begin, end};
-    }
-    out.resize(kept);
+    RangeList& runs = t_runs;
+    runs.clear();
+    spanRuns(grid, t, y, x, lo, hi, runs);
+    mergeRuns(runs, lo, hi, out);
 }
 
 } // namespace attnlab
