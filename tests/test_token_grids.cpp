@@ -309,6 +309,12 @@ TEST(TokenGrid, RefusesBadGridsAndOrders) {
     EXPECT_THROW(makeTokenGrid("2,4,4", "tiles:2,2"), InputError);
     EXPECT_NO_THROW(makeTokenGrid("2,4,4", "tiles:2,2,4"));
     EXPECT_NO_THROW(makeTokenGrid("46340,46340", "raster")); // just below 2^31 cells
+    try {
+        makeTokenGrid("65536,65536", "raster");
+        ADD_FAILURE() << "2^32 cells accepted";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()), "--grid 65536,65536 has more than 2147483647 cells");
+    }
 }
 
 TEST(GridPrimitives, MatchCellByCellOnRandomGridsOrdersAndExpressions) {

@@ -88,7 +88,10 @@ TokenGrid::TokenGrid(const std::vector<std::int64_t>& sizes, TokenOrder order)
         const std::int64_t size = sizes[static_cast<std::size_t>(k)];
         if (size < 1) throw InputError("--grid sizes must be >= 1, got " + std::to_string(size));
         if (size > kMaxGridCells / cells)
-            throw InputError("--grid " + joinSizes({sizes[0], sizes[1], m_dims == 3 ? sizes[2] : 1}, m_dims, ",") +
+            throw InputError("--grid " + std::accumulate(sizes.begin() + 1, sizes.end(), std::to_string(sizes[0]),
+                                                         [](const std::string& text, std::int64_t next) {
+                                                             return text + "," + std::to_string(next);
+                                                         }) +
                              " has more than " + std::to_string(kMaxGridCells) + " cells");
         cells *= size;
         m_size[static_cast<std::size_t>(3 - m_dims + k)] = size;
