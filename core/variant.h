@@ -56,7 +56,7 @@ struct ProblemShape {
     int kvHeads = 0; // key/value heads (grouped heads divide `heads`); 0 means as many as `heads`
     // The token grid the n positions lie on (null: a plain sequence); when set, grid->cells() == n.
     // Only the grid primitives of pattern expressions read it: every other pattern acts on positions.
-    TokenGridPtr grid;
+    TokenGridPtr grid = nullptr;
     // Sets n for a sweep over lengths: a grid fixes n, so at any other n the problem is a plain sequence.
     void setLength(std::int64_t length) {
         n = length;
@@ -99,7 +99,7 @@ struct RunOptions {
     // and clearing a new one (timing loops pass their previous result, as a caller with a preallocated
     // output would).
     RunResult* recycle = nullptr;
-    TokenGridPtr grid;           // the problem's token grid (ProblemShape::grid), null for none
+    TokenGridPtr grid = nullptr; // the problem's token grid (ProblemShape::grid), null for none
 };
 
 struct RunResult {
