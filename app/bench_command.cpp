@@ -10,7 +10,8 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
-                     [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--reference] [--peak] [--json | --csv]
+                     [--grid H,W | T,H,W [--order ORDER]] [--set KEY=VALUE]... [--threads T] [--budget SECONDS]
+                     [--reference] [--peak] [--json | --csv]
        attnlab bench --peak [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
        attnlab bench --roofline [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
                      [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
@@ -48,6 +49,8 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             with retained_keys and kv_cache_bytes per layer. --kv-heads G groups the key/value heads
             (G divides --heads). Default --variant full,longformer,linear, --n 1024,4096,16384,65536.
 --reference runs the plain reference kernels instead of the fast ones.
+--grid, --order (with --variant): the tokens lie on an image or video grid (docs/grids.md); n is its
+            cell count (--n, if given, must equal it) and custom's grid primitives act on it.
 --budget    seconds of timed repeats per point (default 0.5; --targets: each target's own, 0 to 2 s).
 An option a mode does not take is refused. Every point is checked against the job limits (memory
 budget, work limit: attnlab --help) before the first is timed; a point over a limit refuses the run
@@ -63,7 +66,8 @@ int benchCommand(const std::vector<std::string>& args) {
         return 0;
     }
     const CliArgs cli("bench", args,
-                      {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib"},
+                      {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib",
+                       "--grid", "--order"},
                       {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--decode", "--reference"});
     int modes = 0;
     for (const char* mode : {"--layer", "--targets", "--roofline", "--decode"}) modes += cli.flag(mode) ? 1 : 0;
@@ -94,7 +98,7 @@ int benchCommand(const std::vector<std::string>& args) {
     if (cli.value("--kv-heads")) throw InputError("attnlab bench: --kv-heads goes with --decode");
     if (cli.value("--variant")) {
         requireModeOptions(cli, "--variant", with({"--variant", "--n", "--d", "--dv", "--heads", "--causal", "--set",
-                                                   "--peak", "--stream-mib", "--reference"}));
+                                                   "--peak", "--stream-mib", "--reference", "--grid", "--order"}));
         return benchVariants(cli, settings);
     }
     if (cli.flag("--peak")) {

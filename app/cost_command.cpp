@@ -1,5 +1,6 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
+#include "app/grid_options.h"
 
 #include "core/analysis/crossovers.h"
 #include "core/cost/cost_model.h"
@@ -16,7 +17,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal] [--decode]
-                    [--set KEY=VALUE]... [--json]
+                    [--grid H,W | T,H,W [--order ORDER]] [--set KEY=VALUE]... [--json]
 
 Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
 the variant: qkv_proj n(hd)(h + 2g)d (3n(hd)^2 when g = h), out_proj n(hd)^2, ffn 8n(hd)^2, and the
@@ -35,6 +36,9 @@ docs/cost_model.md).
 n-1): qkv_proj (hd)(h + 2g)d, out_proj (hd)^2, ffn 8(hd)^2 and the core of that row, with
 retained_keys (keys kept per key/value head; null for a recurrent state) and kv_cache_bytes (what
 one layer keeps, float32). docs/inference.md states the rules per variant. No crossovers then.
+--grid, --order: the tokens lie on an image or video grid (docs/grids.md); n is its cell count (--n
+may be left out) and the pattern's allowed cells are counted on it. The JSON gains grid and order. A
+grid fixes n, so there are no crossovers then either.
 )";
 
 // "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
@@ -61,6 +65,10 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers) {
     json.key("heads").value(cost.shape.heads);
     json.key("kv_heads").value(cost.shape.keyValueHeads());
     json.key("causal").value(cost.shape.causal);
+    if (cost.shape.grid) {
+        json.key("grid").value(cost.shape.grid->sizeText());
+        json.key("order").value(cost.shape.grid->orderText());
+    }
     if (cost.decode) {
         json.key("decode").value(true);
         json.key("retained_keys");
@@ -121,10 +129,12 @@ int costCommand(const std::vector<std::string>& args) {
         std::fputs(kCostHelp, stdout);
         return 0;
     }
-    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads"}, {"--causal", "--json", "--decode"});
+    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--grid", "--order"},
+                      {"--causal", "--json", "--decode"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     ProblemShape shape;
-    shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
+    shape.grid = gridOption(cli);
+    shape.n = sizeWithGrid(cli, shape.grid.get());
     shape.d = cli.requiredInteger("--d", 1, 1 << 20);
     shape.dv = shape.d;
     shape.heads = static_cast<int>(cli.requiredInteger("--heads", 1, 1 << 16));
@@ -137,7 +147,7 @@ int costCommand(const std::vector<std::string>& args) {
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
     const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
     std::optional<LayerCrossovers> crossovers;
-    if (!decode) crossovers = layerCrossovers(variant, shape, cli.overrides());
+    if (!decode && !shape.grid) crossovers = layerCrossovers(variant, shape, cli.overrides());
     if (cli.flag("--json"))
         std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr).c_str());
     else

@@ -1,6 +1,7 @@
 #include "app/figure_command.h"
 
 #include "app/cli_args.h"
+#include "app/grid_options.h"
 #include "app/headless_qt.h"
 
 #include "views/figures/figure_export.h"
@@ -34,6 +35,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--preset NAME | --preset list | --session FILE]
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [| TITLE]']...
                       [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--budget-line BYTES]
+                      [--grid H,W | T,H,W [--order raster|tiles:a,b[,c]|morton]]
                       [--causal] [--set KEY=VALUE]... [--layers L]
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
@@ -67,6 +69,8 @@ one layer and of --model-layers L layers (default 1) vs context length, with the
 exceeds --budget-line (e.g. 16G; default this machine's physical RAM), beside the measured time of
 one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
 bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
+--grid H,W (or T,H,W) lays the n = H*W (T*H*W) tokens on an image (video) grid and --order says which
+cell each position holds (docs/grids.md); custom's grid primitives act on it.
 --lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
 )";
 
@@ -175,7 +179,19 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         settings.params.clear();
     }
     if (!cli.overrides().empty()) settings.params = cli.overrides();
-    settings.n = cli.integer("--n", settings.n, 1, 65536);
+    if (cli.value("--order") && !cli.value("--grid") && !settings.grid.empty()) { // reorders a preset's or session's grid
+        settings.order = *cli.value("--order");
+        makeTokenGrid(settings.grid, settings.order);
+        settings.n = cli.integer("--n", settings.n, 1, 65536);
+    } else if (const TokenGridPtr grid = gridOption(cli)) { // the grid gives n; --n, if given, must agree
+        if (grid->cells() > 65536)
+            throw InputError("attnlab figure: --grid " + grid->sizeText() + " has more than 65536 cells");
+        settings.n = sizeWithGrid(cli, grid.get());
+        settings.grid = grid->sizeText();
+        settings.order = grid->orderText();
+    } else {
+        settings.n = cli.integer("--n", settings.n, 1, 65536);
+    }
     settings.d = cli.integer("--d", settings.d, 1, 4096);
     settings.heads = static_cast<int>(cli.integer("--heads", settings.heads, 1, 256));
     settings.kvHeads = static_cast<int>(cli.integer("--kv-heads", settings.kvHeads > 0 ? settings.kvHeads : settings.heads, 1, settings.heads));
@@ -278,7 +294,8 @@ int figureCommand(const std::vector<std::string>& args) {
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
-                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line"},
+                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
+                       "--grid", "--order"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))

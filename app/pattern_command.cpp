@@ -1,5 +1,6 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
+#include "app/grid_options.h"
 
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
@@ -14,7 +15,8 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kPatternHelp = R"help(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
-                       [--q Q.npy [--k K.npy]] [--head H] [--components] --out M.npy
+                       [--grid H,W | T,H,W [--order ORDER]] [--q Q.npy [--k K.npy]] [--head H] [--components]
+                       --out M.npy
        attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... --print-expr
 
 Writes the allowed set M of a variant as uint8 [n, n], 1 where query i may attend key j. Variants
@@ -25,8 +27,14 @@ Data-dependent patterns (lsh) need --q (and --k unless shared_qk) and give head 
 pattern (for custom, the k-th top-level '|' term that first contains the cell), 255 for a diagonal
 added to a row that would otherwise be empty, 0 where not allowed.
 --print-expr prints a pattern expression that `--variant custom --set expr=...` turns into the same
-pattern and components (full, strided, fixed, longformer, chunk, xl). Example:
+pattern and components (full, strided, fixed, longformer, chunk, xl).
+--grid lays the tokens on an image (H,W) or a video (T,H,W): n = H*W (T*H*W), and --n may be left
+out. --order (raster, tiles:a,b[,c] or morton; default raster) says which cell each position holds.
+Built-in variants act on positions; custom's grid primitives (neighborhood, window, shifted_window,
+tile_neighborhood, same_row, same_col, same_frame, same_pixel) act on cells. See docs/grids.md.
+Examples:
   attnlab pattern --variant custom --n 64 --causal --set "expr=band(4) | sink(2)" --out m.npy
+  attnlab pattern --variant custom --grid 16,16 --set "expr=neighborhood(5)" --out m.npy
 )help";
 
 } // namespace
@@ -36,7 +44,7 @@ int patternCommand(const std::vector<std::string>& args) {
         std::fputs(kPatternHelp, stdout);
         return 0;
     }
-    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out"},
+    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out", "--grid", "--order"},
                       {"--causal", "--components", "--print-expr"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const bool printExpr = cli.flag("--print-expr");
@@ -47,7 +55,8 @@ int patternCommand(const std::vector<std::string>& args) {
                          "longformer, chunk and xl have one)");
     const std::string outPath = printExpr ? std::string() : cli.required("--out");
     ProblemShape shape;
-    shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
+    shape.grid = gridOption(cli);
+    shape.n = sizeWithGrid(cli, shape.grid.get());
     shape.d = cli.integer("--d", 64, 1, INT32_MAX);
     shape.dv = shape.d;
     shape.causal = cli.flag("--causal");

@@ -1,5 +1,6 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
+#include "app/grid_options.h"
 
 #include "core/cost/cost_model.h"
 #include "core/cost/job_limits.h"
@@ -18,7 +19,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kRunHelp = R"(usage: attnlab run --variant ID [--causal] [--set KEY=VALUE]... --q Q.npy [--k K.npy] --v V.npy
-                   --out O.npy [--weights W.npy] [--threads T] [--reference]
+                   --out O.npy [--weights W.npy] [--threads T] [--reference] [--grid H,W | T,H,W [--order ORDER]]
 
 Computes one attention variant. Q, K, V: float32 or float64 NPY, all [h, n, d] or all [n, d]; V may
 have its own last dimension. K and V may hold fewer heads than Q (grouped key/value heads, as in
@@ -26,7 +27,8 @@ GQA/MQA): [h_kv, n, d] and [h_kv, n, dv] with h_kv dividing h; query head t read
 floor(t*h_kv/h). Writes out (float32, V's shape) and, with --weights, the effective
 weights W (float32 [h, n, n] or [n, n]) with out = W·V. --k is required except for lsh with
 shared_qk=true. --reference runs the plain reference kernels. See `attnlab variants` for the ids
-and parameters.
+and parameters. --grid and --order lay the n tokens on an image or video grid (H*W or T*H*W must be
+Q's n) for custom's grid primitives (docs/grids.md).
 )";
 
 std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols) {
@@ -61,13 +63,14 @@ int runCommand(const std::vector<std::string>& args) {
         std::fputs(kRunHelp, stdout);
         return 0;
     }
-    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads"},
+    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads", "--grid", "--order"},
                       {"--causal", "--reference"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const std::string outPath = cli.required("--out");
     const auto weightsPath = cli.value("--weights");
     const int threads = static_cast<int>(cli.integer("--threads", defaultThreadCount(), 1, 1024));
     const std::string qPath = cli.required("--q"), vPath = cli.required("--v");
+    const TokenGridPtr grid = gridOption(cli);
     std::vector<NamedPath> outputs = {{"--out", outPath}};
     if (weightsPath) outputs.emplace_back("--weights", *weightsPath);
     std::vector<NamedPath> inputFiles = {{"--q", qPath}, {"--v", vPath}};
@@ -83,6 +86,10 @@ int runCommand(const std::vector<std::string>& args) {
     shape.dv = files.v.cols;
     shape.kvHeads = files.v.heads;
     shape.causal = cli.flag("--causal");
+    if (grid && grid->cells() != shape.n)
+        throw InputError("--grid " + grid->sizeText() + " has " + std::to_string(grid->cells()) + " cells but Q has n = " +
+                         std::to_string(shape.n));
+    shape.grid = grid;
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
     const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
     if (needsKeys) {
@@ -100,6 +107,7 @@ int runCommand(const std::vector<std::string>& args) {
     AttentionInputs inputs{&files.q, needsKeys ? &files.k : nullptr, &files.v};
     RunOptions options;
     options.causal = shape.causal;
+    options.grid = grid;
     options.params = params;
     options.threads = threads;
     options.wantWeights = weightsPath.has_value();

@@ -4,6 +4,7 @@
 #include "core/param_schema.h"
 #include "core/patterns/pattern.h"
 #include "core/patterns/pattern_components.h"
+#include "core/patterns/token_grid.h"
 #include "core/tensor.h"
 
 #include <cstdint>
@@ -54,6 +55,14 @@ struct ProblemShape {
     std::int64_t dv = 0;
     bool causal = false;
     int kvHeads = 0; // key/value heads (grouped heads divide `heads`); 0 means as many as `heads`
+    // The token grid the n positions lie on (null: a plain sequence); when set, grid->cells() == n.
+    // Only the grid primitives of pattern expressions read it: every other pattern acts on positions.
+    TokenGridPtr grid = nullptr;
+    // Sets n for a sweep over lengths: a grid fixes n, so at any other n the problem is a plain sequence.
+    void setLength(std::int64_t length) {
+        n = length;
+        if (grid && grid->cells() != n) grid = nullptr;
+    }
     int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
     ShapeContext context() const { return {n, d}; }
 };
@@ -87,6 +96,7 @@ struct RunOptions {
     // and clearing a new one (timing loops pass their previous result, as a caller with a preallocated
     // output would).
     RunResult* recycle = nullptr;
+    TokenGridPtr grid = nullptr; // the problem's token grid (ProblemShape::grid), null for none
 };
 
 struct RunResult {

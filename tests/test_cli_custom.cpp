@@ -164,5 +164,102 @@ TEST_F(CustomCliTest, BadExpressionsAreOneLineAndNoFile) {
                    {"unknown primitive 'nope'"});
 }
 
+// Cells of an H × W image in Morton order, by sorting the interleaved codes (x in the even bits).
+std::vector<std::pair<std::int64_t, std::int64_t>> mortonCells(std::int64_t H, std::int64_t W) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> cells; // (y, x)
+    for (std::int64_t y = 0; y < H; ++y)
+        for (std::int64_t x = 0; x < W; ++x) cells.emplace_back(y, x);
+    const auto code = [](const std::pair<std::int64_t, std::int64_t>& c) {
+        std::uint64_t value = 0;
+        for (int bit = 0; bit < 16; ++bit)
+            value |= static_cast<std::uint64_t>(((c.second >> bit) & 1) << (2 * bit)) |
+                     static_cast<std::uint64_t>(((c.first >> bit) & 1) << (2 * bit + 1));
+        return value;
+    };
+    std::sort(cells.begin(), cells.end(), [&](const auto& a, const auto& b) { return code(a) < code(b); });
+    return cells;
+}
+
+TEST_F(CustomCliTest, GridPatternsAndCostsFollowTheCells) {
+    const std::int64_t H = 5, W = 4, n = H * W;
+    const auto cells = mortonCells(H, W);
+    const std::vector<std::string> args = {"--variant", "custom", "--grid", "5,4", "--order", "morton", "--set",
+                                           "expr=same_col | neighborhood(1, 3)"};
+    auto withComponents = args;
+    withComponents.push_back("--components");
+    const auto labels = patternFile(withComponents);
+    ASSERT_EQ(labels.size(), static_cast<std::size_t>(n * n));
+    std::int64_t allowed = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            const auto [yi, xi] = cells[static_cast<std::size_t>(i)];
+            const auto [yj, xj] = cells[static_cast<std::size_t>(j)];
+            // NATTEN with k = 3 along x: the keys c − 1 … c + 1 with c = min(max(x, 1), W − 2).
+            const std::int64_t left = std::min<std::int64_t>(std::max<std::int64_t>(xi, 1), W - 2) - 1;
+            const int expected = xj == xi ? 1 : (yj == yi && xj >= left && xj <= left + 2) ? 2 : 0;
+            EXPECT_EQ(labels[static_cast<std::size_t>(i * n + j)], expected) << i << ", " << j;
+            allowed += expected != 0;
+        }
+    EXPECT_EQ(allowed, n * (H + 2)); // the column, plus two more cells of the row
+    auto withN = args;
+    withN.insert(withN.end(), {"--n", "20"});
+    EXPECT_EQ(patternFile(withN), patternFile(args));
+    const auto json = clitest::parseJson(succeed({"cost", "--variant", "custom", "--grid", "5,4", "--order", "morton", "--d", "4",
+                                                  "--heads", "3", "--set", "expr=same_col", "--json"}).out);
+    EXPECT_EQ(json["n"].get<double>(), 20.0);
+    EXPECT_EQ(json["terms"]["scores"].get<double>(), static_cast<double>(n * H * 4 * 3));
+    EXPECT_EQ(json["grid"], "5,4");
+    EXPECT_EQ(json["order"], "morton");
+    EXPECT_FALSE(json.contains("crossovers"));
+}
+
+TEST_F(CustomCliTest, RunOnAGridReadsTheCells) {
+    constexpr std::int64_t n = 12, d = 3;
+    writeArray("q.npy", {n, d}, clitest::gaussianValues(n * d, 1));
+    const auto v = clitest::gaussianValues(n * d, 3);
+    writeArray("v.npy", {n, d}, v);
+    // same_pixel on a video of 3 frames of 2 × 2: the key is the query's pixel in any frame; causal and
+    // in raster order, the first frame sees only itself, so out = V there.
+    succeed({"run", "--variant", "custom", "--grid", "3,2,2", "--causal", "--set", "expr=same_pixel", "--q", "q.npy",
+             "--k", "q.npy", "--v", "v.npy", "--out", "o.npy"});
+    const auto out = clitest::readNpyFile(file("o.npy")).floats();
+    for (std::size_t x = 0; x < 4 * d; ++x) EXPECT_EQ(out[x], v[x]) << x;
+    bool mixed = false;
+    for (std::size_t x = 4 * d; x < out.size(); ++x) mixed = mixed || out[x] != v[x];
+    EXPECT_TRUE(mixed);
+    expectRejected({"run", "--variant", "custom", "--grid", "3,5", "--set", "expr=same_row", "--q", "q.npy", "--k", "q.npy",
+                    "--v", "v.npy", "--out", "m.npy"},
+                   {"--grid 3,5", "n = 12"});
+}
+
+TEST_F(CustomCliTest, BadGridsOrdersAndGridPrimitivesAreOneLineAndNoFile) {
+    const auto pattern = [](std::vector<std::string> extra) {
+        std::vector<std::string> args = {"pattern", "--variant", "custom", "--out", "m.npy"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    };
+    expectRejected(pattern({"--n", "16", "--set", "expr=band(1) | neighborhood(3)"}), {"needs a token grid", "position 11"});
+    expectRejected(pattern({"--n", "16", "--set", "expr=same_frame"}), {"needs a token grid"});
+    expectRejected(pattern({"--grid", "4,6", "--set", "expr=neighborhood(5)"}), {"kernel 5", "height H = 4"});
+    expectRejected(pattern({"--grid", "4,6", "--set", "expr=neighborhood(3, 3, 1, 3)"}), {"dilation 3", "width W = 6"});
+    expectRejected(pattern({"--grid", "4,6", "--set", "expr=tile_neighborhood(3, 2, 1, 1)"}), {"does not divide"});
+    expectRejected(pattern({"--grid", "4,6", "--set", "expr=tile_neighborhood(2, 2, 1, 4)"}), {"exceeds the 3 tiles"});
+    expectRejected(pattern({"--grid", "4,6", "--set", "expr=tile_neighborhood(2, 2, 0, 1)"}), {">= 1"});
+    expectRejected(pattern({"--grid", "4,6", "--set", "expr=neighborhood(3, 3, 3)"}), {"on an image takes 1, 2 or 4"});
+    expectRejected(pattern({"--grid", "2,4,6", "--set", "expr=window(2, 2)"}), {"on a video takes 1 or 3"});
+    expectRejected(pattern({"--grid", "2,4,6", "--set", "expr=tile_neighborhood(1, 2, 1, 1)"}), {"takes 6 arguments"});
+    expectRejected(pattern({"--grid", "65536,65536"}), {"more than 2147483647 cells"});
+    expectRejected(pattern({"--grid", "99999999999,99999999999,9"}), {"--grid"});
+    for (const std::string grid : {"4", "4,4,4,4", "0,4", "4,x", "4,,4", "", "4,4,"})
+        expectRejected(pattern({"--grid", grid}), {"--grid"});
+    for (const std::string order : {"rowmajor", "tiles:", "tiles:2", "tiles:3,2", "tiles:2,2,2", "tiles:0,2", ""})
+        expectRejected(pattern({"--grid", "4,6", "--order", order}), {"--order"});
+    expectRejected(pattern({"--grid", "4,6", "--n", "25"}), {"--n 25", "24 cells"});
+    expectRejected(pattern({"--n", "16", "--order", "morton"}), {"--order needs --grid"});
+    expectRejected({"cost", "--variant", "custom", "--grid", "4,4,0", "--d", "4", "--heads", "1"}, {"--grid"});
+    expectRejected({"bench", "--variant", "full", "--grid", "4,4", "--n", "17"}, {"--n 17"});
+    expectRejected({"bench", "--layer", "--grid", "4,4"}, {"--layer does not take --grid"});
+}
+
 } // namespace
 } // namespace attnlab

@@ -1,4 +1,5 @@
 #include "app/bench/bench_modes.h"
+#include "app/grid_options.h"
 
 #include "core/io/json_writer.h"
 #include "core/registry.h"
@@ -35,6 +36,10 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
             json.key("dv").value(static_cast<long long>(p.shape.dv));
             json.key("heads").value(p.shape.heads);
             json.key("causal").value(p.shape.causal);
+            if (p.shape.grid) {
+                json.key("grid").value(p.shape.grid->sizeText());
+                json.key("order").value(p.shape.grid->orderText());
+            }
             json.key("median_s").value(p.timing.medianSeconds);
             json.key("min_s").value(p.timing.minSeconds);
             json.key("max_s").value(p.timing.maxSeconds);
@@ -81,8 +86,12 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
 
 int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
     const std::vector<std::string> variants = splitList(cli.required("--variant"));
-    const std::vector<std::int64_t> sizes = parseSizes(cli.value("--n").value_or("1024,2048,4096"));
     ProblemShape base = readBenchShape(cli);
+    base.grid = gridOption(cli);
+    // A grid fixes n: its cell count, which --n (one size then) must equal.
+    const std::vector<std::int64_t> sizes =
+        base.grid ? std::vector<std::int64_t>{sizeWithGrid(cli, base.grid.get())}
+                  : parseSizes(cli.value("--n").value_or("1024,2048,4096"));
     for (const auto& id : variants) // fail on a bad id, a bad parameter or a point over a job limit before any timing
         for (const std::int64_t n : sizes) {
             base.n = n;

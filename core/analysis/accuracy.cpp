@@ -55,6 +55,7 @@ private:
     RunOptions runOptions(const ParamSet& params) const {
         RunOptions run;
         run.causal = m_shape.causal;
+        run.grid = m_shape.grid;
         run.params = params;
         run.threads = m_threads;
         run.cancelled = m_cancelled;

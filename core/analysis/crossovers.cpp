@@ -36,7 +36,7 @@ std::optional<std::int64_t> thresholdOf(const Holds& holds, std::int64_t limit) 
 }
 
 ProblemShape atLength(ProblemShape shape, std::int64_t n) {
-    shape.n = n;
+    shape.setLength(n);
     return shape;
 }
 

@@ -20,7 +20,7 @@ bool sameChoice(const VariantChoice& a, const VariantChoice& b) { return a.varia
 // The settings' shape at context n for `variant`'s decoding step: causal, dv = d.
 ProblemShape decodeShape(const LabSettings& settings, const VariantInfo& variant, std::int64_t n) {
     ProblemShape shape = problemShape(settings, variant);
-    shape.n = n;
+    shape.setLength(n);
     shape.causal = true;
     return shape;
 }

@@ -29,6 +29,12 @@ ProblemShape problemShape(const LabSettings& settings, const VariantInfo& varian
     shape.d = settings.d;
     shape.dv = settings.d;
     shape.causal = settings.causal;
+    if (!settings.grid.empty()) {
+        shape.grid = makeTokenGrid(settings.grid, settings.order);
+        shape.setLength(settings.n);
+    } else if (!settings.order.empty()) {
+        throw InputError("a token order (" + settings.order + ") needs a grid");
+    }
     if (variant.causalSupport == CausalSupport::CausalOnly) shape.causal = true;
     if (variant.causalSupport == CausalSupport::BidirectionalOnly) shape.causal = false;
     return shape;
@@ -92,6 +98,8 @@ const std::vector<SettingsField>& settingsFields() {
         {"accuracy_on_weights", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyOnWeights},
         {"model_layers", static_cast<unsigned>(U::Inference), &LabSettings::modelLayers},
         {"memory_budget", static_cast<unsigned>(U::Inference), &LabSettings::memoryBudget},
+        {"grid", shape, &LabSettings::grid},
+        {"order", shape, &LabSettings::order},
     };
     return fields;
 }

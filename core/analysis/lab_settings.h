@@ -57,6 +57,10 @@ struct LabSettings {
     bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
     std::int64_t modelLayers = 1;             // inference view: layers of the whole model (a preset's depth)
     std::int64_t memoryBudget = 0;            // inference view: bytes the KV cache may take; 0: physical RAM
+    // The token grid as --grid and --order take them ("H,W" or "T,H,W"; empty: a plain sequence) and its
+    // order (empty: raster). The grid's cell count must equal n (settingsProblem says so otherwise).
+    std::string grid;
+    std::string order;
 
     bool operator==(const LabSettings&) const = default;
 };
@@ -73,7 +77,9 @@ struct VariantChoice {
 // The variants a per-variant view shows: the compare entries when compare mode is on, else the one variant.
 std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
 
-// The problem shape of the settings (dv = d) with the causal flag forced where the variant requires it.
+// The problem shape of the settings (dv = d) with the causal flag forced where the variant requires it,
+// on the settings' token grid when its cell count is n (a sweep over n leaves it); throws InputError for
+// grid or order text that is not valid.
 ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant);
 
 // The causal choice a figure shows: the settings' flag in compare mode; for one variant alone the form

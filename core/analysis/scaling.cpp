@@ -30,7 +30,7 @@ std::optional<double> costModelExponent(const VariantInfo& variant, const Proble
     std::vector<double> ns, macs;
     auto add = [&](std::int64_t n) {
         ProblemShape at = shape;
-        at.n = n;
+        at.setLength(n);
         try {
             macs.push_back(layerCost(variant, at, prepareParams(variant, at, overrides)).attentionMacs);
             ns.push_back(static_cast<double>(n));

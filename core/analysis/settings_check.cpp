@@ -11,6 +11,12 @@ std::string settingsProblem(const LabSettings& settings) {
     if (settings.kvHeads < 0 || (settings.kvHeads > 0 && settings.heads % settings.kvHeads != 0))
         return "key/value heads " + std::to_string(settings.kvHeads) + " must divide heads " + std::to_string(settings.heads);
     try {
+        if (!settings.grid.empty()) {
+            const auto grid = makeTokenGrid(settings.grid, settings.order);
+            if (grid->cells() != settings.n)
+                return "n = " + std::to_string(settings.n) + " does not match the grid " + grid->sizeText() + " (" +
+                       std::to_string(grid->cells()) + " cells)";
+        }
         for (const auto& choice : chosenVariants(settings)) {
             const VariantInfo& variant = requireVariant(choice.variant);
             prepareParams(variant, problemShape(settings, variant), choice.params);

@@ -189,6 +189,7 @@ TimingResult timeVariant(const ResolvedVariant& resolved, const TimingOptions& o
     const AttentionInputs inputs{&data.q, &data.k, &data.v};
     RunOptions run;
     run.causal = shape.causal;
+    run.grid = shape.grid;
     run.params = resolved.params;
     run.threads = options.threads;
     run.useReference = options.useReference;

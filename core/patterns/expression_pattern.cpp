@@ -1,5 +1,6 @@
 #include "core/patterns/expression_pattern.h"
 
+#include "core/patterns/grid_primitives.h"
 #include "core/patterns/range_algebra.h"
 #include "core/random/random.h"
 
@@ -16,6 +17,7 @@ struct CompiledPrimitive {
     std::int64_t b = 0;
     std::vector<std::int64_t> indices; // rows/global: G ∩ [0, n), sorted; docs: document starts < n
     RangeList columns;                 // cols/global: G ∩ [0, n); summary: every summary column
+    GridPrimitive grid;                // the grid primitives
 };
 
 // The expression tree with the operands of unions and intersections reordered so that those giving at
@@ -61,13 +63,17 @@ bool givesOneRange(const CompiledPrimitive& p) {
     case Primitive::Global:
     case Primitive::Random: return false;
     case Primitive::Dilated: return p.b == 1;
-    default: return true;
+    default: return !isGridPrimitive(p.kind);
     }
 }
 
-CompiledPrimitive compilePrimitive(const ExpressionNode& node, std::int64_t n) {
+CompiledPrimitive compilePrimitive(const ExpressionNode& node, std::int64_t n, const TokenGrid* grid) {
     CompiledPrimitive p;
     p.kind = node.primitive;
+    if (isGridPrimitive(node.primitive)) {
+        p.grid = compileGridPrimitive(node, grid);
+        return p;
+    }
     if (!node.args.empty()) p.a = node.args[0];
     if (node.args.size() > 1) p.b = node.args[1];
     switch (node.primitive) {
@@ -150,8 +156,12 @@ void congruentColumns(std::int64_t i, std::int64_t step, std::int64_t lo, std::i
 }
 
 // Row i of one primitive within [lo, hi) (0 <= lo < hi <= n) into `out` (cleared first).
-void primitiveRow(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, std::int64_t lo, std::int64_t hi,
-                  RangeList& out, Scratch& scratch) {
+void primitiveRow(const CompiledPrimitive& p, const TokenGrid* grid, std::int64_t i, std::int64_t n, std::int64_t lo,
+                  std::int64_t hi, RangeList& out, Scratch& scratch) {
+    if (isGridPrimitive(p.kind)) {
+        gridPrimitiveRow(p.grid, *grid, i, lo, hi, out);
+        return;
+    }
     out.clear();
     const auto inIndices = [&] { return std::binary_search(p.indices.begin(), p.indices.end(), i); };
     switch (p.kind) {
@@ -200,6 +210,7 @@ void primitiveRow(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, st
         return;
     }
     case Primitive::Random: randomColumns(p, i, n, lo, hi, out, scratch); return;
+    default: return;
     }
 }
 
@@ -207,15 +218,16 @@ bool isNarrow(const CompiledNode& node, const std::vector<CompiledPrimitive>& pr
     return node.kind == ExpressionNode::Kind::Primitive && givesOneRange(primitives[node.primitive]);
 }
 
-CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, std::vector<CompiledPrimitive>& primitives) {
+CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, const TokenGrid* grid,
+                         std::vector<CompiledPrimitive>& primitives) {
     CompiledNode compiled;
     compiled.kind = node.kind;
     if (node.kind == ExpressionNode::Kind::Primitive) {
         compiled.primitive = primitives.size();
-        primitives.push_back(compilePrimitive(node, n));
+        primitives.push_back(compilePrimitive(node, n, grid));
         return compiled;
     }
-    for (const auto& child : node.children) compiled.children.push_back(compileNode(child, n, primitives));
+    for (const auto& child : node.children) compiled.children.push_back(compileNode(child, n, grid, primitives));
     // !!x is x (both complements are taken in the same column window): a chain of complements, which
     // the length limit lets run to hundreds, compiles to at most one.
     if (node.kind == ExpressionNode::Kind::Complement && compiled.children[0].kind == ExpressionNode::Kind::Complement) {
@@ -231,9 +243,12 @@ CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, std::vector
 
 } // namespace
 
-ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal)
-    : Pattern(n), m_causal(causal) {
-    for (const auto& term : expression.terms) m_terms.push_back(compileNode(term, n, m_primitives));
+ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal, TokenGridPtr grid)
+    : Pattern(n), m_causal(causal), m_grid(std::move(grid)) {
+    if (m_grid && m_grid->cells() != n)
+        throw InputError("the token grid " + m_grid->sizeText() + " has " + std::to_string(m_grid->cells()) +
+                         " cells, not n = " + std::to_string(n));
+    for (const auto& term : expression.terms) m_terms.push_back(compileNode(term, n, m_grid.get(), m_primitives));
     for (std::size_t k = 0; k < m_terms.size(); ++k) m_unionOrder.push_back(k);
     std::stable_partition(m_unionOrder.begin(), m_unionOrder.end(),
                           [&](std::size_t k) { return isNarrow(m_terms[k], m_primitives); });
@@ -247,7 +262,7 @@ void ExpressionPattern::evaluate(const CompiledNode& node, std::int64_t i, std::
                                  RangeList& out, std::size_t level) const {
     Scratch& scratch = t_scratch;
     if (node.kind == ExpressionNode::Kind::Primitive) {
-        primitiveRow(m_primitives[node.primitive], i, size(), lo, hi, out, scratch);
+        primitiveRow(m_primitives[node.primitive], m_grid.get(), i, size(), lo, hi, out, scratch);
         return;
     }
     RangeList& part = scratch.buffer(level, 0);
@@ -303,16 +318,18 @@ void ExpressionPattern::termRanges(std::size_t k, std::int64_t i, std::vector<Co
 }
 
 std::unique_ptr<PatternComponents> componentsByExpression(std::unique_ptr<Pattern> pattern, const std::string& text,
-                                                          bool causal) {
-    const auto terms = std::make_shared<const ExpressionPattern>(parseExpression(text), pattern->size(), causal);
+                                                          bool causal, TokenGridPtr grid) {
+    const auto terms = std::make_shared<const ExpressionPattern>(parseExpression(text), pattern->size(), causal, std::move(grid));
     std::vector<LayeredComponents::Layer> layers;
     for (std::size_t k = 0; k < terms->termCount(); ++k)
         layers.push_back([terms, k](std::int64_t i, std::vector<ColumnRange>& out) { terms->termRanges(k, i, out); });
     return std::make_unique<LayeredComponents>(std::move(pattern), std::move(layers));
 }
 
-std::unique_ptr<PatternComponents> expressionComponents(const std::string& text, std::int64_t n, bool causal) {
-    return componentsByExpression(std::make_unique<ExpressionPattern>(parseExpression(text), n, causal), text, causal);
+std::unique_ptr<PatternComponents> expressionComponents(const std::string& text, std::int64_t n, bool causal,
+                                                        const TokenGridPtr& grid) {
+    return componentsByExpression(std::make_unique<ExpressionPattern>(parseExpression(text), n, causal, grid), text, causal,
+                                  grid);
 }
 
 } // namespace attnlab

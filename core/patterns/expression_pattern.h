@@ -7,6 +7,7 @@
 #include "core/patterns/pattern.h"
 #include "core/patterns/pattern_components.h"
 #include "core/patterns/pattern_expression.h"
+#include "core/patterns/token_grid.h"
 
 #include <memory>
 #include <string>
@@ -18,10 +19,11 @@ struct CompiledPrimitive;
 struct CompiledNode;
 
 // The allowed set of an expression: its cells (∧ j ≤ i when causal); then every row left empty gets
-// its diagonal (i, i).
+// its diagonal (i, i). The grid primitives read `grid` (null: none, and a grid primitive is an
+// ExpressionError); a grid must have n cells (InputError otherwise).
 class ExpressionPattern : public Pattern {
 public:
-    ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal);
+    ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal, TokenGridPtr grid = nullptr);
     ~ExpressionPattern() override;
 
     bool allowed(std::int64_t i, std::int64_t j) const override;
@@ -38,6 +40,7 @@ private:
     std::int64_t rowEnd(std::int64_t i) const { return m_causal ? i + 1 : size(); }
 
     bool m_causal;
+    TokenGridPtr m_grid;
     std::vector<CompiledPrimitive> m_primitives;
     std::vector<CompiledNode> m_terms;     // the top-level terms
     std::vector<std::size_t> m_unionOrder; // the terms in the order they are merged into a row
@@ -45,11 +48,12 @@ private:
 
 // The pattern of `text` (parsed; throws ExpressionError) with component k = the k-th top-level term
 // that first contains a cell, kAddedDiagonal for a diagonal added by the empty-row rule.
-std::unique_ptr<PatternComponents> expressionComponents(const std::string& text, std::int64_t n, bool causal);
+std::unique_ptr<PatternComponents> expressionComponents(const std::string& text, std::int64_t n, bool causal,
+                                                        const TokenGridPtr& grid = nullptr);
 
 // `pattern` labelled by the top-level terms of `text`: for built-in variants whose pattern equals the
 // expression's, so their components come out of the same evaluation as the `custom` variant's.
 std::unique_ptr<PatternComponents> componentsByExpression(std::unique_ptr<Pattern> pattern, const std::string& text,
-                                                          bool causal);
+                                                          bool causal, TokenGridPtr grid = nullptr);
 
 } // namespace attnlab

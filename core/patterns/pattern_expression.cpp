@@ -39,6 +39,15 @@ constexpr std::array kRules = {
     PrimitiveRule{"global", Primitive::Global, 1, kUnbounded, "global(g1, ...)"},
     PrimitiveRule{"docs", Primitive::Docs, 1, kUnbounded, "docs(L1, ...)"},
     PrimitiveRule{"random", Primitive::Random, 2, 2, "random(r, seed)"},
+    // Grid primitives: the arity also depends on the grid's dimension, checked with the grid.
+    PrimitiveRule{"neighborhood", Primitive::Neighborhood, 1, 6, "neighborhood(k, ...)"},
+    PrimitiveRule{"window", Primitive::Window, 1, 3, "window(m, ...)"},
+    PrimitiveRule{"shifted_window", Primitive::ShiftedWindow, 1, 3, "shifted_window(m, ...)"},
+    PrimitiveRule{"tile_neighborhood", Primitive::TileNeighborhood, 4, 6, "tile_neighborhood(a, b, ..., Ka, Kb, ...)"},
+    PrimitiveRule{"same_row", Primitive::SameRow, 0, 0, "same_row"},
+    PrimitiveRule{"same_col", Primitive::SameCol, 0, 0, "same_col"},
+    PrimitiveRule{"same_frame", Primitive::SameFrame, 0, 0, "same_frame"},
+    PrimitiveRule{"same_pixel", Primitive::SamePixel, 0, 0, "same_pixel"},
 };
 
 // Smallest allowed value of argument `index` (all arguments are >= 0 by the grammar).
@@ -49,7 +58,11 @@ std::int64_t minimumArgument(Primitive primitive, std::size_t index) {
     case Primitive::Block:
     case Primitive::Summary:
     case Primitive::Segment: return index == 0 || primitive == Primitive::Summary ? 1 : 0;
-    case Primitive::Docs: return 1;
+    case Primitive::Docs:
+    case Primitive::Neighborhood:
+    case Primitive::Window:
+    case Primitive::ShiftedWindow:
+    case Primitive::TileNeighborhood: return 1;
     default: return 0;
     }
 }
@@ -151,11 +164,16 @@ private:
         if (count < rule.minArgs || (rule.maxArgs != kUnbounded && count > rule.maxArgs)) {
             const std::string wanted = rule.maxArgs == kUnbounded ? "at least " + plural(rule.minArgs, "argument")
                                        : rule.maxArgs == 0    ? "no arguments"
-                                                              : plural(rule.minArgs, "argument");
+                                       : rule.minArgs == rule.maxArgs
+                                           ? plural(rule.minArgs, "argument")
+                                           : std::to_string(rule.minArgs) + " to " + plural(rule.maxArgs, "argument");
             throw ExpressionError(std::string("'") + rule.name + "' takes " + wanted + " (" + rule.usage + "), got " +
                                       std::to_string(count),
                                   node.position);
         }
+        if (rule.primitive == Primitive::Neighborhood && count == 5) // no grid dimension takes 5
+            throw ExpressionError("'neighborhood' takes 1, 2 or 4 arguments on an image, 1, 3 or 6 on a video, got 5",
+                                  node.position);
         for (std::size_t a = 0; a < node.args.size(); ++a) {
             const std::int64_t minimum = minimumArgument(rule.primitive, a);
             if (node.args[a] < minimum)

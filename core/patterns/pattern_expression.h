@@ -19,7 +19,9 @@ inline constexpr std::size_t kMaxExpressionLength = 1000;
 inline constexpr int kMaxExpressionNesting = 64; // parentheses around any point; '!' does not nest
 
 enum class Primitive { All, Causal, Diag, Band, Dilated, Stride, Block, Summary, Segment, Sink, Prefix, Rows, Cols,
-                       Global, Docs, Random };
+                       Global, Docs, Random,
+                       // on a token grid (core/patterns/grid_primitives.h)
+                       Neighborhood, Window, ShiftedWindow, TileNeighborhood, SameRow, SameCol, SameFrame, SamePixel };
 
 // A bad expression. position is the 1-based index of the character where the problem is found
 // (length + 1 for an unexpected end); the message already names it.

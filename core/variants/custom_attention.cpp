@@ -9,7 +9,7 @@ namespace {
 
 std::unique_ptr<Pattern> customPattern(const PatternRequest& request) {
     return std::make_unique<ExpressionPattern>(parseExpression(request.params->text("expr")), request.shape.n,
-                                               request.shape.causal);
+                                               request.shape.causal, request.shape.grid);
 }
 
 ParamSpec expressionParam() {
@@ -32,9 +32,10 @@ VariantInfo makeCustomVariant() {
     v.family = "Sparse patterns";
     v.summary = "Any pattern composed from windows, strides, blocks, sinks, globals, documents and random keys.";
     v.params = {expressionParam()};
-    v.validate = [](const ProblemShape&, const ParamSet& params) {
+    // Compiling checks the grid primitives against the problem's grid (and refuses them without one).
+    v.validate = [](const ProblemShape& shape, const ParamSet& params) {
         try {
-            parseExpression(params.text("expr"));
+            const ExpressionPattern compiled(parseExpression(params.text("expr")), shape.n, shape.causal, shape.grid);
         } catch (const ExpressionError& error) {
             throw InputError("custom parameter 'expr': " + std::string(error.what()));
         }
@@ -45,7 +46,7 @@ VariantInfo makeCustomVariant() {
     v.cost = softmaxPatternCost(customPattern);
     v.costCountsRanges = true;
     v.components = [](const PatternRequest& request) {
-        return expressionComponents(request.params->text("expr"), request.shape.n, request.shape.causal);
+        return expressionComponents(request.params->text("expr"), request.shape.n, request.shape.causal, request.shape.grid);
     };
     return v;
 }

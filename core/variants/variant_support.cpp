@@ -90,6 +90,7 @@ std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverP
     return [pattern, plan](const AttentionInputs& inputs, const RunOptions& options) {
         PatternRequest request;
         request.shape = inputs.shape(options.causal);
+        request.shape.grid = options.grid;
         request.params = &options.params;
         request.inputs = &inputs;
         MaskedScoring scoring;
@@ -101,7 +102,9 @@ std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverP
 
 PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern) {
     return [kind, pattern](const PatternRequest& request) {
-        return cachedPlan(planKey(kind, request.shape.n, request.shape.causal, *request.params),
+        const TokenGrid* grid = request.shape.grid.get();
+        const std::string onGrid = grid ? " on grid " + grid->sizeText() + " " + grid->orderText() : "";
+        return cachedPlan(planKey(kind + onGrid, request.shape.n, request.shape.causal, *request.params),
                           [&] { return genericBlockPlan(*pattern(request)); });
     };
 }

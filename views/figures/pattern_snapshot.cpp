@@ -59,6 +59,7 @@ void computeWeights(PatternPanel& panel, const ResolvedVariant& resolved, const 
     const Tensor3 q = headSlice(inputs.q, head), k = headSlice(inputs.k, head), v = headSlice(inputs.v, head);
     RunOptions options;
     options.causal = inputs.shape.causal;
+    options.grid = inputs.shape.grid;
     options.params = params;
     options.threads = JobRunner::kernelThreads();
     options.wantWeights = true;

@@ -36,7 +36,7 @@ ProblemInputs loadInputs(const LabSettings& settings, const VariantInfo& variant
     if (settings.source == InputSource::NpyFiles) {
         InputFiles files = readInputFiles(settings.qPath, settings.kPath, settings.vPath);
         inputs.shape.heads = files.q.heads;
-        inputs.shape.n = files.q.rows;
+        inputs.shape.setLength(files.q.rows);
         inputs.shape.d = files.q.cols;
         inputs.shape.dv = files.v.empty() ? files.q.cols : files.v.cols;
         if (files.v.empty()) files.v = files.q;

@@ -4,6 +4,7 @@
 #include "core/io/npy_header.h"
 #include "core/io/npy_io.h"
 #include "core/io/output_file.h"
+#include "core/patterns/token_grid.h"
 #include "core/registry.h"
 
 #include <QFile>
@@ -209,6 +210,14 @@ void checkSettings(const LabSettings& settings) {
         throw InputError("session: 'compare_params' has more entries than 'compare'");
     if (settings.panelTitles.size() > std::max<std::size_t>(1, settings.compareVariants.size()))
         throw InputError("session: 'panel_titles' has more entries than there are panels");
+    if (!settings.grid.empty() || !settings.order.empty()) {
+        try { // the texts --grid and --order take; the cell count against n is the settings' own check
+            if (settings.grid.empty()) throw InputError("an order needs a grid");
+            makeTokenGrid(settings.grid, settings.order);
+        } catch (const InputError& error) {
+            throw InputError(std::string("session: 'grid'/'order': ") + error.what());
+        }
+    }
 }
 
 // With NPY input the files must exist and be NPY arrays (their headers are read, not their data), so a
