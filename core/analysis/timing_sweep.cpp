@@ -41,7 +41,7 @@ std::string choiceLabel(const VariantChoice& choice) {
 }
 
 std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
-                                          int threads, const CancelCheck& cancelled) {
+                                          int threads, const CancelCheck& cancelled, const MeasureClock& clock) {
     lowerWorkerPriority();
     TimingPoint point;
     point.series = choiceLabel(choice);
@@ -62,6 +62,7 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
         request.minRepeats = kTimingMinRepeats;
         request.maxRepeats = kTimingMaxRepeats;
         request.cancelled = cancelled;
+        request.clock = &clock;
         const TimingResult result = timeVariant(request);
         if (result.cancelled) return {};
         point.cpuShare = result.cpuShare;
@@ -79,7 +80,7 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
 }
 
 std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
-                                        const CancelCheck& cancelled) {
+                                        const CancelCheck& cancelled, const MeasureClock& clock) {
     lowerWorkerPriority();
     std::vector<TimingPoint> points(kLayerParts.size());
     for (std::size_t k = 0; k < kLayerParts.size(); ++k) {
@@ -91,10 +92,11 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
         const VariantInfo& variant = requireVariant(choice.variant);
         const ProblemShape shape = shapeAt(settings, variant, n);
         const LayerCost cost = layerCost(variant, shape, prepareParams(variant, shape, choice.params));
-        const TeamCpuShareClock clock(threads);
-        const LayerPartTimes times = timeLayerParts(choice.variant, shape, choice.params, threads, kTimingLayerBudgetSeconds, cancelled);
+        const TeamCpuShareClock share(threads, clock);
+        const LayerPartTimes times =
+            timeLayerParts(choice.variant, shape, choice.params, threads, kTimingLayerBudgetSeconds, cancelled, clock);
         if (times.cancelled) return {};
-        const double cpuShare = clock.share();
+        const double cpuShare = share.share();
         const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};
         const std::array<double, 4> macs = {qkvProjectionMacs(shape), cost.attentionMacs, outputProjectionMacs(shape), ffnMacs(shape)};
         for (std::size_t k = 0; k < points.size(); ++k) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/measure/thread_cpu_clock.h"
 #include "core/variant.h"
 
 #include <cmath>
@@ -21,6 +22,7 @@ struct TimingRequest {
     int maxRepeats = 1000;
     bool useReference = false;
     CancelCheck cancelled; // polled between repeats and inside kernels
+    const MeasureClock* clock = nullptr; // the readings timed; nullptr: systemMeasureClock()
 };
 
 struct TimingResult {
@@ -50,10 +52,13 @@ TimingResult timeVariant(const TimingRequest& request);
 void prepareAllocatorForMeasurements();
 
 // Repeats `once` (false = cancelled) after one warm-up call until minRepeats and budgetSeconds are both
-// reached (or maxRepeats); attentionMacs and gflops are left for the caller. With shareThreads > 0,
-// cpuShare is measured for the calling thread's OpenMP team of that many threads (the one `once` runs on).
+// reached (or maxRepeats); attentionMacs and gflops are left for the caller. Every repetition's seconds
+// are the difference of two clock.wallSeconds() readings around `once`. With shareThreads > 0, cpuShare is
+// measured for the calling thread's OpenMP team of that many threads (the one `once` runs on), from
+// clock.teamCpuSeconds readings taken just outside the wall readings.
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
-                          const CancelCheck& cancelled = {}, int shareThreads = 0);
+                          const CancelCheck& cancelled = {}, int shareThreads = 0,
+                          const MeasureClock& clock = systemMeasureClock());
 
 // The machine's limits measured in this process, for printing every rate as a fraction of them.
 struct PeakResult {
@@ -98,7 +103,8 @@ struct LayerPartTimes {
     double total() const { return qkvProj + attention + outProj + ffn; }
 };
 LayerPartTimes timeLayerParts(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides,
-                              int threads, double budgetSeconds, const CancelCheck& cancelled = {});
+                              int threads, double budgetSeconds, const CancelCheck& cancelled = {},
+                              const MeasureClock& clock = systemMeasureClock());
 // The job limits of timeLayerParts (the core as a run, the four products in memory and multiply-adds),
 // checked before anything is allocated; timeLayerParts checks them itself, callers may check first.
 void requireLayerPartsLimits(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides);
