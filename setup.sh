@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One command per job on a fresh Debian 12 machine:
 #   ./setup.sh app    install what is missing, build (release) and launch the desktop app
-#   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test, then
-#                     build the core, CLI and their tests with AddressSanitizer + UBSan and run them
+#   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test
+#   ./setup.sh asan   install what is missing, build the core, CLI and their tests with AddressSanitizer +
+#                     UBSan and run them (CI runs `test`, then `asan`)
 # Extra arguments after `app` are passed to attnlab.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -49,7 +50,10 @@ case "${1:-}" in
     install_missing
     build dev
     ctest --preset dev
-    # The same core and command-line tests under AddressSanitizer + UBSan (no GUI: Qt is uninstrumented).
+    ;;
+  asan)
+    # The core and command-line tests under AddressSanitizer + UBSan (no GUI: Qt is uninstrumented).
+    install_missing
     build asan
     ctest --preset asan
     ;;
@@ -75,7 +79,7 @@ case "${1:-}" in
     ctest --preset tsan
     ;;
   *)
-    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh fuzz | ./setup.sh tsan" >&2
+    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh asan | ./setup.sh fuzz | ./setup.sh tsan" >&2
     exit 2
     ;;
 esac

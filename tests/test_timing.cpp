@@ -1,16 +1,63 @@
-// The timing helpers that do not depend on the clock: where a measured ratio crosses 1, and the memory
-// a measurement reports.
+// The timing helpers: the repetition rules on recorded clock readings (support/recorded_clock.h), where a
+// measured ratio crosses 1, and the memory a measurement reports.
 #include "core/measure/timing.h"
+#include "support/recorded_clock.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace attnlab {
 namespace {
+
+using testing::RecordedClock;
+using testing::RecordedRun;
+using testing::replay;
+
+constexpr double kMs = 1e-3;
+
+// The warm-up is not timed; the seconds reported are the median, fastest and slowest repetition.
+TEST(TimeRepeated, ReportsTheMedianFastestAndSlowestRepetitionAfterAnUntimedWarmUp) {
+    RecordedClock clock;
+    std::size_t calls = 0;
+    const std::vector<RecordedRun> runs = {{900 * kMs, 0}, {5 * kMs, 0}, {1 * kMs, 0}, {3 * kMs, 0}, {2 * kMs, 0}, {4 * kMs, 0}};
+    const TimingResult result = timeRepeated(replay(clock, runs, calls), 0.0, 5, 5, {}, 0, clock);
+    EXPECT_EQ(calls, runs.size());
+    EXPECT_EQ(result.repeats, 5);
+    EXPECT_NEAR(result.medianSeconds, 3 * kMs, 1e-12);
+    EXPECT_NEAR(result.minSeconds, 1 * kMs, 1e-12);
+    EXPECT_NEAR(result.maxSeconds, 5 * kMs, 1e-12);
+    EXPECT_FALSE(result.cancelled);
+}
+
+// Repetitions go on until both the minimum count and the budget are reached, never past the maximum.
+TEST(TimeRepeated, RepeatsUntilTheMinimumAndTheBudgetAreBothReachedAndNoMoreThanTheMaximum) {
+    const auto repeatsOf = [](double budget, int minRepeats, int maxRepeats) {
+        RecordedClock clock;
+        std::size_t calls = 0;
+        return timeRepeated(replay(clock, std::vector<RecordedRun>(100, {3 * kMs, 0}), calls), budget, minRepeats,
+                            maxRepeats, {}, 0, clock)
+            .repeats;
+    };
+    EXPECT_EQ(repeatsOf(10 * kMs, 2, 1000), 4) << "3, 6, 9 ms spent: under the budget; 12 ms: done";
+    EXPECT_EQ(repeatsOf(10 * kMs, 6, 1000), 6) << "the minimum outlasts the budget";
+    EXPECT_EQ(repeatsOf(10 * kMs, 2, 3), 3) << "the maximum cuts the budget short";
+    EXPECT_EQ(repeatsOf(0.0, 1, 1000), 1);
+}
+
+TEST(TimeRepeated, CancelledBetweenRepetitionsReportsCancelledAndRunsNoMore) {
+    RecordedClock clock;
+    std::size_t calls = 0;
+    int polls = 0;
+    const TimingResult result = timeRepeated(replay(clock, std::vector<RecordedRun>(100, {kMs, kMs}), calls), 1.0, 3,
+                                             1000, [&polls] { return ++polls > 2; }, 1, clock);
+    EXPECT_TRUE(result.cancelled);
+    EXPECT_EQ(calls, 3u) << "the warm-up and the two repetitions before the third poll";
+}
 
 TEST(MeasuredCrossover, InterpolatesInLogLogSpaceBetweenTheGridPointsAroundTheChange) {
     // log ratio goes from log(1/2) to log 2 between n = 256 and 512: halfway in log n.

@@ -44,7 +44,7 @@ std::string choiceLabel(const VariantChoice& choice) {
 }
 
 std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
-                                          int threads, const CancelCheck& cancelled) {
+                                          int threads, const CancelCheck& cancelled, const MeasureClock& clock) {
     lowerWorkerPriority();
     TimingPoint point;
     point.series = choiceLabel(choice);
@@ -61,6 +61,7 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
         options.minRepeats = kTimingMinRepeats;
         options.maxRepeats = kTimingMaxRepeats;
         options.cancelled = cancelled;
+        options.clock = &clock;
         const TimingResult result = timeVariant(resolved, options);
         if (result.cancelled) return {};
         point.cpuShare = result.cpuShare;
@@ -78,7 +79,7 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
 }
 
 std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
-                                        const CancelCheck& cancelled) {
+                                        const CancelCheck& cancelled, const MeasureClock& clock) {
     lowerWorkerPriority();
     std::vector<TimingPoint> points(kLayerParts.size());
     for (std::size_t k = 0; k < kLayerParts.size(); ++k) {
@@ -90,10 +91,10 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
         const ResolvedVariant resolved = resolveAt(choice, settings, n);
         const ProblemShape& shape = resolved.shape;
         const LayerCost cost = layerCost(*resolved.variant, shape, resolved.params);
-        const TeamCpuShareClock clock(threads);
-        const LayerPartTimes times = timeLayerParts(resolved, threads, kTimingLayerBudgetSeconds, cancelled);
+        const TeamCpuShareClock share(threads, clock);
+        const LayerPartTimes times = timeLayerParts(resolved, threads, kTimingLayerBudgetSeconds, cancelled, clock);
         if (times.cancelled) return {};
-        const double cpuShare = clock.share();
+        const double cpuShare = share.share();
         const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};
         const std::array<double, 4> macs = {qkvProjectionMacs(shape), cost.attentionMacs, outputProjectionMacs(shape), ffnMacs(shape)};
         for (std::size_t k = 0; k < points.size(); ++k) {

@@ -66,12 +66,14 @@ std::vector<VariantChoice> measuredChoices(const LabSettings& settings);
 // "longformer (window=8)"
 std::string choiceLabel(const VariantChoice& choice);
 
-// One variant's core at n (series `index`); returns nothing when cancelled. Runs `threads` kernel threads.
+// One variant's core at n (series `index`); returns nothing when cancelled. Runs `threads` kernel threads;
+// every time and CPU share comes from `clock`'s readings.
 std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
-                                          int threads, const CancelCheck& cancelled);
+                                          int threads, const CancelCheck& cancelled,
+                                          const MeasureClock& clock = systemMeasureClock());
 // The four layer parts at n; nothing when cancelled.
 std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
-                                        const CancelCheck& cancelled);
+                                        const CancelCheck& cancelled, const MeasureClock& clock = systemMeasureClock());
 
 // The cost model's time for `point`: its MACs at its series' fitted MAC rate (fittedMacRate), over the
 // points the slopes use (valid, not starved, n ≥ kSlopeMinN) or, when there are none, every valid point.

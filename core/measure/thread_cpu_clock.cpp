@@ -1,5 +1,6 @@
 #include "core/measure/thread_cpu_clock.h"
 
+#include <chrono>
 #include <cmath>
 #include <ctime>
 
@@ -28,12 +29,29 @@ double teamCpuSeconds(int threads) {
     return total;
 }
 
-TeamCpuShareClock::TeamCpuShareClock(int threads)
-    : m_threads(threads), m_cpu(teamCpuSeconds(threads)), m_wall(std::chrono::steady_clock::now()) {}
+namespace {
+
+class SystemMeasureClock final : public MeasureClock {
+public:
+    double wallSeconds() const override {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    double teamCpuSeconds(int threads) const override { return attnlab::teamCpuSeconds(threads); }
+};
+
+} // namespace
+
+const MeasureClock& systemMeasureClock() {
+    static const SystemMeasureClock clock;
+    return clock;
+}
+
+TeamCpuShareClock::TeamCpuShareClock(int threads, const MeasureClock& clock)
+    : m_clock(&clock), m_threads(threads), m_cpu(clock.teamCpuSeconds(threads)), m_wall(clock.wallSeconds()) {}
 
 double TeamCpuShareClock::share() const {
-    const double cpu = teamCpuSeconds(m_threads) - m_cpu;
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wall).count();
+    const double cpu = m_clock->teamCpuSeconds(m_threads) - m_cpu;
+    const double wall = m_clock->wallSeconds() - m_wall;
     return wall > 0 ? cpu / (wall * m_threads) : std::nan("");
 }
 

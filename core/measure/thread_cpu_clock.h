@@ -1,7 +1,5 @@
 #pragma once
 
-#include <chrono>
-
 namespace attnlab {
 
 // CPU seconds the calling thread and the OpenMP team it starts with `threads` threads have used so far
@@ -9,17 +7,37 @@ namespace attnlab {
 // jobs with their own OpenMP teams — are not counted.
 double teamCpuSeconds(int threads);
 
+// The two readings every timing takes, as one seam so that the rules built on them (the median over
+// repetitions, the repeat budget, the CPU share of a team) can be checked against recorded readings
+// instead of the machine's scheduler. Data contract:
+// - wallSeconds(): seconds from an arbitrary origin fixed for the clock's lifetime, never decreasing
+//   from one call to the next;
+// - teamCpuSeconds(threads): CPU seconds used so far by the calling thread and the OpenMP team it starts
+//   with `threads` threads, never decreasing between calls with the same `threads` from the same thread;
+// - only differences between two readings are meaningful; over one interval the CPU difference of a team
+//   of t threads is at most t × the wall difference (plus the cost of the readings themselves).
+// Both are called on the measuring thread (a worker in the app), so an implementation must be safe to
+// call from any one thread at a time. systemMeasureClock() reads steady_clock and teamCpuSeconds.
+class MeasureClock {
+public:
+    virtual ~MeasureClock() = default;
+    virtual double wallSeconds() const = 0;
+    virtual double teamCpuSeconds(int threads) const = 0;
+};
+const MeasureClock& systemMeasureClock();
+
 // Wall time and the CPU time of the calling thread's OpenMP team from construction on; share() is the
 // fraction of `threads` cores the team got in between (well below 1 when other programs held them).
 class TeamCpuShareClock {
 public:
-    explicit TeamCpuShareClock(int threads);
+    explicit TeamCpuShareClock(int threads, const MeasureClock& clock = systemMeasureClock());
     double share() const;
 
 private:
+    const MeasureClock* m_clock;
     int m_threads;
     double m_cpu;
-    std::chrono::steady_clock::time_point m_wall;
+    double m_wall;
 };
 
 // Lowers the calling thread's scheduling priority (Linux: nice 10; the OpenMP threads it starts

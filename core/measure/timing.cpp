@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <chrono>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -44,12 +43,6 @@ double statusBytes(const std::string& field) {
 
 // Starts a new peak-resident-memory window (Linux: writing 5 to clear_refs resets VmHWM to VmRSS).
 void resetPeakResident() { std::ofstream("/proc/self/clear_refs") << "5"; }
-
-double secondsOf(const std::function<void()>& work) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // A row-major matrix of generated values in [−0.5, 0.5).
 std::vector<float> filledMatrix(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
@@ -86,7 +79,7 @@ ProblemShape gauCoreShape(std::int64_t n, std::int64_t width, bool causal) {
 
 // Median seconds of C = A·B with A m×k, B k×n.
 double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, double budget, const CancelCheck& cancelled,
-                   bool& wasCancelled) {
+                   bool& wasCancelled, const MeasureClock& clock = systemMeasureClock()) {
     const auto a = filledMatrix(m, k, 1), b = filledMatrix(k, n, 2);
     std::vector<float> c(static_cast<std::size_t>(m * n));
     const TimingResult result = timeRepeated(
@@ -94,18 +87,20 @@ double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, 
             multiplyRowMajor(a.data(), b.data(), c.data(), m, k, n, threads);
             return true;
         },
-        budget, 2, 1000, cancelled);
+        budget, 2, 1000, cancelled, 0, clock);
     wasCancelled = wasCancelled || result.cancelled;
     return result.medianSeconds;
 }
 
 // The attention core of a layer timing: at least two repeats within `budget`.
-TimingResult timeCore(const ResolvedVariant& resolved, int threads, double budget, const CancelCheck& cancelled) {
+TimingResult timeCore(const ResolvedVariant& resolved, int threads, double budget, const CancelCheck& cancelled,
+                      const MeasureClock& clock = systemMeasureClock()) {
     TimingOptions options;
     options.threads = threads;
     options.budgetSeconds = budget;
     options.minRepeats = 2;
     options.cancelled = cancelled;
+    options.clock = &clock;
     return timeVariant(resolved, options);
 }
 
@@ -133,7 +128,7 @@ void prepareAllocatorForMeasurements() {
 }
 
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
-                          const CancelCheck& cancelled, int shareThreads) {
+                          const CancelCheck& cancelled, int shareThreads, const MeasureClock& clock) {
     prepareAllocatorForMeasurements();
     TimingResult result;
 #if defined(__GLIBC__)
@@ -152,16 +147,20 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
     double spent = 0;
     while (static_cast<int>(seconds.size()) < maxRepeats &&
            (static_cast<int>(seconds.size()) < minRepeats || spent < budgetSeconds)) {
-        bool finished = true;
-        if (cancelled && cancelled()) finished = false;
-        std::optional<TeamCpuShareClock> clock;
-        if (shareThreads > 0) clock.emplace(shareThreads);
-        const double elapsed = finished ? secondsOf([&] { finished = once(); }) : 0.0;
+        if (cancelled && cancelled()) {
+            result.cancelled = true;
+            return result;
+        }
+        std::optional<TeamCpuShareClock> share;
+        if (shareThreads > 0) share.emplace(shareThreads, clock);
+        const double start = clock.wallSeconds();
+        const bool finished = once();
+        const double elapsed = clock.wallSeconds() - start;
         if (!finished) {
             result.cancelled = true;
             return result;
         }
-        if (clock) shares.push_back(clock->share());
+        if (share) shares.push_back(share->share());
         seconds.push_back(elapsed);
         spent += elapsed;
     }
@@ -202,7 +201,8 @@ TimingResult timeVariant(const ResolvedVariant& resolved, const TimingOptions& o
         return !previous.cancelled;
     };
     TimingResult result = timeRepeated(once, options.budgetSeconds, options.minRepeats, options.maxRepeats,
-                                       options.cancelled, options.threads);
+                                       options.cancelled, options.threads,
+                                       options.clock ? *options.clock : systemMeasureClock());
     result.attentionMacs = layerCost(variant, shape, resolved.params).attentionMacs;
     if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
     return result;
@@ -274,22 +274,23 @@ void requireLayerPartsLimits(const ResolvedVariant& resolved) {
                              " at n=" + std::to_string(shape.n));
 }
 
-LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds, const CancelCheck& cancelled) {
+LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds, const CancelCheck& cancelled,
+                              const MeasureClock& clock) {
     requireLayerPartsLimits(resolved);
     const ProblemShape& shape = resolved.shape;
     LayerPartTimes times;
     const std::int64_t width = shape.heads * shape.d;
     const double budget = budgetSeconds / 4;
-    times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled);
+    times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled, clock);
     if (times.cancelled) return times;
-    const TimingResult core = timeCore(resolved, threads, budget, cancelled);
+    const TimingResult core = timeCore(resolved, threads, budget, cancelled, clock);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;
-    times.outProj = timeProduct(shape.n, width, width, threads, budget, cancelled, times.cancelled);
+    times.outProj = timeProduct(shape.n, width, width, threads, budget, cancelled, times.cancelled, clock);
     if (times.cancelled) return times;
-    times.ffn = timeProduct(shape.n, width, 4 * width, threads, budget / 2, cancelled, times.cancelled) +
-                timeProduct(shape.n, 4 * width, width, threads, budget / 2, cancelled, times.cancelled);
+    times.ffn = timeProduct(shape.n, width, 4 * width, threads, budget / 2, cancelled, times.cancelled, clock) +
+                timeProduct(shape.n, 4 * width, width, threads, budget / 2, cancelled, times.cancelled, clock);
     return times;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/measure/thread_cpu_clock.h"
 #include "core/registry.h"
 
 #include <cmath>
@@ -18,6 +19,7 @@ struct TimingOptions {
     int maxRepeats = 1000;
     bool useReference = false;
     CancelCheck cancelled; // polled between repeats and inside kernels
+    const MeasureClock* clock = nullptr; // the readings timed; nullptr: systemMeasureClock()
 };
 
 // One timed configuration named by id: a variant at a shape with parameter overrides (resolved for the
@@ -63,10 +65,13 @@ TimingResult timeDecodeStep(const TimingRequest& request);
 void prepareAllocatorForMeasurements();
 
 // Repeats `once` (false = cancelled) after one warm-up call until minRepeats and budgetSeconds are both
-// reached (or maxRepeats); attentionMacs and gflops are left for the caller. With shareThreads > 0,
-// cpuShare is measured for the calling thread's OpenMP team of that many threads (the one `once` runs on).
+// reached (or maxRepeats); attentionMacs and gflops are left for the caller. Every repetition's seconds
+// are the difference of two clock.wallSeconds() readings around `once`. With shareThreads > 0, cpuShare is
+// measured for the calling thread's OpenMP team of that many threads (the one `once` runs on), from
+// clock.teamCpuSeconds readings taken just outside the wall readings.
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
-                          const CancelCheck& cancelled = {}, int shareThreads = 0);
+                          const CancelCheck& cancelled = {}, int shareThreads = 0,
+                          const MeasureClock& clock = systemMeasureClock());
 
 // The machine's limits measured in this process, for printing every rate as a fraction of them.
 struct PeakResult {
@@ -111,7 +116,8 @@ struct LayerPartTimes {
     double total() const { return qkvProj + attention + outProj + ffn; }
 };
 LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds,
-                              const CancelCheck& cancelled = {});
+                              const CancelCheck& cancelled = {},
+                              const MeasureClock& clock = systemMeasureClock());
 // The job limits of timeLayerParts (the core as a run, the four products in memory and multiply-adds),
 // checked before anything is allocated; timeLayerParts checks them itself, callers may check first.
 void requireLayerPartsLimits(const ResolvedVariant& resolved);

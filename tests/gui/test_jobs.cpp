@@ -87,6 +87,28 @@ TEST(JobRunner, AThrowingJobReportsItsMessage) {
     EXPECT_TRUE(jobs.lastError().isEmpty()) << "an error belongs to the settings it was computed for";
 }
 
+// A view's cancel bumps the generation: the job already running sees its cancellation turn on (the
+// kernels poll it and stop in flight) and its result is dropped.
+TEST(JobRunner, BumpingTheGenerationCancelsTheRunningJob) {
+    JobRunner jobs;
+    std::atomic<bool> started{false}, sawCancel{false};
+    bool delivered = false;
+    jobs.submit<int>(
+        [&](const CancelCheck& cancelled) {
+            started = true;
+            const QDeadlineTimer deadline(kIdleTimeoutMs);
+            while (!cancelled() && !deadline.hasExpired()) std::this_thread::yield();
+            sawCancel = cancelled();
+            return 0;
+        },
+        [&](const int&) { delivered = true; });
+    while (!started) std::this_thread::yield();
+    jobs.bumpGeneration();
+    ASSERT_TRUE(waitForRunner(jobs));
+    EXPECT_TRUE(sawCancel);
+    EXPECT_FALSE(delivered);
+}
+
 TEST(JobRunner, AStaleResultIsDropped) {
     JobRunner jobs;
     std::atomic<bool> release{false};

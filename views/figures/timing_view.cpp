@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <utility>
 
 namespace attnlab {
 
@@ -106,6 +107,8 @@ bool TimingView::cancelWork() {
 
 void TimingView::remeasure() { startSweep(false); }
 
+void TimingView::setMeasureClock(std::shared_ptr<const MeasureClock> clock) { m_measureClock = std::move(clock); }
+
 void TimingView::cancel() {
     if (!busy() || m_cancelled) return;
     m_jobs.bumpGeneration();
@@ -130,6 +133,9 @@ void TimingView::startSweep(bool resume) {
     }
     m_cancelled = false;
     const LabSettings settings = m_settings;
+    // Shared with the jobs, so the clock outlives every reading even if it is replaced meanwhile.
+    const std::shared_ptr<const MeasureClock> clock =
+        m_measureClock ? m_measureClock : std::shared_ptr<const MeasureClock>(&systemMeasureClock(), [](const MeasureClock*) {});
     const std::vector<VariantChoice> choices = measuredChoices(settings);
     const std::vector<std::int64_t> sizes = sweepSizes(settings.timingMaxN);
     const bool layer = settings.timingMode == TimingMode::Layer;
@@ -157,8 +163,8 @@ void TimingView::startSweep(bool resume) {
         if (layer) {
             if (measured(0, n)) continue;
             m_jobs.submit<std::vector<Point>>(
-                [choice = choices.front(), settings, n](const CancelCheck& cancelled) {
-                    return measureLayerAt(choice, settings, n, JobRunner::kernelThreads(), cancelled);
+                [choice = choices.front(), settings, n, clock](const CancelCheck& cancelled) {
+                    return measureLayerAt(choice, settings, n, JobRunner::kernelThreads(), cancelled, *clock);
                 },
                 [this](const std::vector<Point>& points) { deliver(points); });
             continue;
@@ -166,8 +172,8 @@ void TimingView::startSweep(bool resume) {
         for (std::size_t k = 0; k < choices.size(); ++k)
             if (shown[k] && !measured(static_cast<int>(k), n))
                 m_jobs.submit<std::vector<Point>>(
-                [choice = choices[k], index = static_cast<int>(k), settings, n](const CancelCheck& cancelled) {
-                    return measureVariantAt(choice, index, settings, n, JobRunner::kernelThreads(), cancelled);
+                [choice = choices[k], index = static_cast<int>(k), settings, n, clock](const CancelCheck& cancelled) {
+                    return measureVariantAt(choice, index, settings, n, JobRunner::kernelThreads(), cancelled, *clock);
                 },
                 [this](const std::vector<Point>& points) { deliver(points); });
     }

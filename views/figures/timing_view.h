@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ public:
     void cancelByUser() override { cancel(); }
     // Measures the current settings again from the start.
     void remeasure();
+    // The readings every point is timed with (MeasureClock's contract; systemMeasureClock() unless set).
+    // The clock is read on the sweep's worker, never on the UI thread. Takes effect from the next sweep.
+    void setMeasureClock(std::shared_ptr<const MeasureClock> clock);
 
     // Points of the current sweep in arrival order, only ever for the current settings.
     const std::vector<Point>& points() const { return m_points; }
@@ -110,6 +114,7 @@ private:
     int m_total = 0;
     bool m_cancelled = false;
     std::optional<LabSettings> m_pausedFor; // the settings of a sweep paused by hiding the view
+    std::shared_ptr<const MeasureClock> m_measureClock; // nullptr: systemMeasureClock()
     QElapsedTimer m_clock;     // since the sweep started
     double m_sweepSeconds = 0; // wall time of the finished sweep
 };
