@@ -139,7 +139,9 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
         return QRectF(content.left() + kAxisMargin, content.top() + kAxisMargin, side, side);
     }
     const double width = content.width() / count;
-    const double statsHeight = kCompareStatsHeight, nameHeight = kCompareNameHeight;
+    // The block view's counts take two more lines of statistics.
+    const double statsHeight = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
+    const double nameHeight = kCompareNameHeight;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 10, content.height() - kAxisMargin - statsHeight - nameHeight));
     const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
     const double spare = std::max(0.0, content.height() - (nameHeight + kAxisMargin + side + statsHeight));

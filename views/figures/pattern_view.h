@@ -76,6 +76,7 @@ private:
     static constexpr double kAxisMargin = 34.0;
     // Compare mode: room below each panel for its statistics (up to ~8 wrapped lines) and the colour legend.
     static constexpr double kCompareStatsHeight = 140.0;
+    static constexpr double kBlockStatsHeight = 28.0;
     static constexpr double kLegendHeight = 34.0;
     static constexpr double kComponentLegendLine = 13.0;
     // Compare mode: room above each panel for the variant's name and, on a second line, its parameters.

@@ -101,7 +101,7 @@ void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
         const QRectF plot = plotRect(rect, index);
         const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
                                        : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
-                                                kCompareStatsHeight - 6);
+                                                kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0) - 6);
         paintPanel(painter, m_snapshot->panels[index], index, area, plot);
     }
 }
