@@ -138,6 +138,27 @@ TEST(BlockPlan, BigBirdPlansComputeLittleBeyondTheirPattern) {
         }
 }
 
+// Block mode runs as whole blocks: each query block is one b-row block of the grid, and the plan computes
+// exactly the allowed cells, plus, causally, the upper part of each diagonal block.
+TEST(BlockPlan, BigBirdBlockModeComputesItsBlocks) {
+    for (const bool causal : {false, true}) {
+        const auto [plan, pattern] =
+            variantPlan("bigbird", 2048, causal, {{"block", "64"}, {"window", "3"}, {"globals", "1"}, {"random", "3"}});
+        SCOPED_TRACE(causal ? "causal" : "bidirectional");
+        EXPECT_EQ(testing::planViolation(*plan, *pattern), "");
+        EXPECT_FALSE(hasRowWisePieces(*plan));
+        const double allowed = static_cast<double>(pattern->nnz());
+        EXPECT_EQ(computedCells(*plan), causal ? allowed + 32.0 * 64 * 63 / 2 : allowed);
+        for (const PlanBlock& block : plan->blocks) {
+            if (block.partialSlot >= 0) continue; // a chunk of the global block's rows (split along its keys)
+            const std::int64_t first = plan->rows[static_cast<std::size_t>(block.rowOffset)];
+            EXPECT_TRUE(block.consecutiveRows);
+            EXPECT_EQ(first % 64, 0);
+            EXPECT_EQ(block.rowCount, 64);
+        }
+    }
+}
+
 TEST(BlockPlan, GenericPlansRunColumnsFewRowsSeeRowWise) {
     // Columns that at most 8 rows of a block see go row-wise, when a block has 32 of them or more; so does
     // every column of a block of narrow rows that shared pieces would compute at 1.6 times its cells or

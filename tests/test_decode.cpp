@@ -204,15 +204,17 @@ TEST(DecodeCost, SoftmaxPatternsCostTheirLastRow) {
 TEST(DecodeCost, BigBirdsClosedFormIsItsPatternsLastRow) {
     const VariantInfo& variant = requireVariant("bigbird");
     for (const std::int64_t n : {1, 2, 7, 50, 130})
-        for (const auto& [window, globals, random] : std::vector<std::tuple<int, int, int>>{{6, 2, 3}, {0, 0, 0}, {9, 60, 5}, {1, 0, 200}, {300, 1, 1}}) {
+        for (const auto& [window, globals, random, block] :
+             std::vector<std::tuple<int, int, int, int>>{{6, 2, 3, 1}, {0, 0, 0, 1}, {9, 60, 5, 1}, {1, 0, 200, 1}, {300, 1, 1, 1},
+                                                         {3, 1, 3, 8}, {3, 1, 3, 7}, {1, 0, 2, 16}, {0, 0, 0, 3}, {5, 2, 50, 200}}) {
             const ProblemShape shape = decodeShape(n, 8, 2, 1);
             const ParamSet params = prepareParams(variant, shape, {{"window", std::to_string(window)}, {"globals", std::to_string(globals)},
-                                                                   {"random", std::to_string(random)}});
+                                                                   {"random", std::to_string(random)}, {"block", std::to_string(block)}});
             const auto pattern = buildPattern(variant, shape, params);
             double row = 0;
             for (std::int64_t j = 0; j < n; ++j) row += pattern->allowed(n - 1, j) ? 1 : 0;
             EXPECT_EQ(decodeLayerCost(variant, shape, params).terms.at("scores"), row * 8 * 2)
-                << "n=" << n << " w=" << window << " g=" << globals << " r=" << random;
+                << "n=" << n << " w=" << window << " g=" << globals << " r=" << random << " b=" << block;
         }
 }
 

@@ -112,6 +112,12 @@ std::int64_t PatternView::nnzOf(int index) const {
     return panel.pattern ? panel.nnz : -1;
 }
 
+std::optional<BlockCounts> PatternView::blockCountsOf(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return std::nullopt;
+    const Panel& panel = m_snapshot->panels[static_cast<std::size_t>(index)];
+    return panel.blocks ? std::optional<BlockCounts>(panel.blocks->counts) : std::nullopt;
+}
+
 std::vector<ComponentLegendEntry> PatternView::componentLegend(int index) const {
     if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return {};
     return m_snapshot->panels[static_cast<std::size_t>(index)].legend;
@@ -133,7 +139,9 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
         return QRectF(content.left() + kAxisMargin, content.top() + kAxisMargin, side, side);
     }
     const double width = content.width() / count;
-    const double statsHeight = kCompareStatsHeight, nameHeight = kCompareNameHeight;
+    // The block view's counts take two more lines of statistics.
+    const double statsHeight = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
+    const double nameHeight = kCompareNameHeight;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 10, content.height() - kAxisMargin - statsHeight - nameHeight));
     const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
     const double spare = std::max(0.0, content.height() - (nameHeight + kAxisMargin + side + statsHeight));

@@ -53,6 +53,8 @@ public:
     QString tokenNote() const;
     // The allowed cells of panel `index` (-1 while there is no pattern).
     std::int64_t nnzOf(int index) const;
+    // The block counts of panel `index` when the block view is on (settings.blockView > 0).
+    std::optional<BlockCounts> blockCountsOf(int index) const;
     // The colours and terms of panel `index`'s components, as its legend shows them; empty when the panel
     // is not drawn by component.
     std::vector<ComponentLegendEntry> componentLegend(int index) const;
@@ -74,6 +76,7 @@ private:
     static constexpr double kAxisMargin = 34.0;
     // Compare mode: room below each panel for its statistics (up to ~8 wrapped lines) and the colour legend.
     static constexpr double kCompareStatsHeight = 140.0;
+    static constexpr double kBlockStatsHeight = 28.0;
     static constexpr double kLegendHeight = 34.0;
     static constexpr double kComponentLegendLine = 13.0;
     // Compare mode: room above each panel for the variant's name and, on a second line, its parameters.
