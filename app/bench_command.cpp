@@ -10,7 +10,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
-                     [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--reference] [--peak] [--json | --csv]
+                     [--queries M] [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--reference] [--peak] [--json | --csv]
        attnlab bench --peak [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
        attnlab bench --roofline [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
                      [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
@@ -47,6 +47,8 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             the keys the layer keeps, or the recurrent update and read-out for linear and performer,
             with retained_keys and kv_cache_bytes per layer. --kv-heads G groups the key/value heads
             (G divides --heads). Default --variant full,longformer,linear, --n 1024,4096,16384,65536.
+--queries M (with --variant): only the last M positions query, against all n keys (a chunk of prefill
+            over a cache of n); GFLOP/s from the cost of those M rows (attnlab cost --queries).
 --reference runs the plain reference kernels instead of the fast ones.
 --budget    seconds of timed repeats per point (default 0.5; --targets: each target's own, 0 to 2 s).
 An option a mode does not take is refused. Every point is checked against the job limits (memory
@@ -63,7 +65,8 @@ int benchCommand(const std::vector<std::string>& args) {
         return 0;
     }
     const CliArgs cli("bench", args,
-                      {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib"},
+                      {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib",
+                       "--queries"},
                       {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--decode", "--reference"});
     int modes = 0;
     for (const char* mode : {"--layer", "--targets", "--roofline", "--decode"}) modes += cli.flag(mode) ? 1 : 0;
@@ -94,7 +97,7 @@ int benchCommand(const std::vector<std::string>& args) {
     if (cli.value("--kv-heads")) throw InputError("attnlab bench: --kv-heads goes with --decode");
     if (cli.value("--variant")) {
         requireModeOptions(cli, "--variant", with({"--variant", "--n", "--d", "--dv", "--heads", "--causal", "--set",
-                                                   "--peak", "--stream-mib", "--reference"}));
+                                                   "--peak", "--stream-mib", "--reference", "--queries"}));
         return benchVariants(cli, settings);
     }
     if (cli.flag("--peak")) {

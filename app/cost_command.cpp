@@ -16,7 +16,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal] [--decode]
-                    [--set KEY=VALUE]... [--json]
+                    [--queries M] [--set KEY=VALUE]... [--json]
 
 Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
 the variant: qkv_proj n(hd)(h + 2g)d (3n(hd)^2 when g = h), out_proj n(hd)^2, ffn 8n(hd)^2, and the
@@ -35,6 +35,10 @@ docs/cost_model.md).
 n-1): qkv_proj (hd)(h + 2g)d, out_proj (hd)^2, ffn 8(hd)^2 and the core of that row, with
 retained_keys (keys kept per key/value head; null for a recurrent state) and kv_cache_bytes (what
 one layer keeps, float32). docs/inference.md states the rules per variant. No crossovers then.
+--queries M: M new tokens over a cache of n (a chunk of prefill, or M tokens verified at once): the
+core of query rows n-M ... n-1 only (with --causal, the sum of those rows' allowed keys, not half
+the rectangle) and qkv_proj, out_proj and ffn of the M new tokens. M = 1 with --causal is the
+--decode step's count. The JSON gives `queries` (n without the option). No crossovers then.
 )";
 
 // "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
@@ -61,6 +65,7 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers) {
     json.key("heads").value(cost.shape.heads);
     json.key("kv_heads").value(cost.shape.keyValueHeads());
     json.key("causal").value(cost.shape.causal);
+    json.key("queries").value(static_cast<double>(cost.decode ? 1 : cost.shape.queryRows()));
     if (cost.decode) {
         json.key("decode").value(true);
         json.key("retained_keys");
@@ -92,8 +97,9 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers) {
 }
 
 void printTable(const LayerCost& cost, const LayerCrossovers* crossovers) {
-    std::printf("%s  n=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
-                static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
+    std::printf("%s  n=%lld queries=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
+                static_cast<long long>(cost.shape.n), static_cast<long long>(cost.decode ? 1 : cost.shape.queryRows()),
+                static_cast<long long>(cost.shape.d), cost.shape.heads,
                 cost.shape.keyValueHeads(), cost.shape.causal ? "causal" : "bidirectional",
                 cost.decode ? ", one decoding step" : "");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
@@ -121,7 +127,8 @@ int costCommand(const std::vector<std::string>& args) {
         std::fputs(kCostHelp, stdout);
         return 0;
     }
-    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads"}, {"--causal", "--json", "--decode"});
+    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--queries"},
+                      {"--causal", "--json", "--decode"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     ProblemShape shape;
     shape.n = cli.requiredInteger("--n", 1, INT32_MAX);
@@ -132,12 +139,16 @@ int costCommand(const std::vector<std::string>& args) {
     if (shape.heads % shape.kvHeads != 0)
         throw InputError("--kv-heads " + std::to_string(shape.kvHeads) + " must divide --heads " + std::to_string(shape.heads));
     const bool decode = cli.flag("--decode");
+    if (decode && cli.value("--queries"))
+        throw InputError("--decode counts one new token (--queries 1 --causal): give one of --decode and --queries");
+    const std::int64_t queries = cli.integer("--queries", shape.n, 1, shape.n);
+    shape.queries = queries == shape.n ? 0 : queries;
     if (decode) requireDecoding(variant);
     shape.causal = decode || cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
     const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
     std::optional<LayerCrossovers> crossovers;
-    if (!decode) crossovers = layerCrossovers(variant, shape, cli.overrides());
+    if (!decode && shape.queries == 0) crossovers = layerCrossovers(variant, shape, cli.overrides());
     if (cli.flag("--json"))
         std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr).c_str());
     else

@@ -14,7 +14,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kPatternHelp = R"help(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
-                       [--q Q.npy [--k K.npy]] [--head H] [--components] --out M.npy
+                       [--q Q.npy [--k K.npy]] [--head H] [--queries M] [--components] --out M.npy
        attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... --print-expr
 
 Writes the allowed set M of a variant as uint8 [n, n], 1 where query i may attend key j. Variants
@@ -25,7 +25,11 @@ Data-dependent patterns (lsh) need --q (and --k unless shared_qk) and give head 
 pattern (for custom, the k-th top-level '|' term that first contains the cell), 255 for a diagonal
 added to a row that would otherwise be empty, 0 where not allowed.
 --print-expr prints a pattern expression that `--variant custom --set expr=...` turns into the same
-pattern and components (full, strided, fixed, longformer, chunk, xl). Example:
+pattern and components (full, strided, fixed, longformer, chunk, xl).
+--queries M: only the last M query rows (positions n-M ... n-1) against all n keys, written as uint8
+[M, n] (with --components too); causal keeps key j <= n-M+i in row i. With --q, Q holds those M rows
+and --k all n positions (for lsh with shared_qk, every position's query). Not for linear, performer,
+linformer and mixed_chunk. Example:
   attnlab pattern --variant custom --n 64 --causal --set "expr=band(4) | sink(2)" --out m.npy
 )help";
 
@@ -36,7 +40,7 @@ int patternCommand(const std::vector<std::string>& args) {
         std::fputs(kPatternHelp, stdout);
         return 0;
     }
-    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out"},
+    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out", "--queries"},
                       {"--causal", "--components", "--print-expr"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const bool printExpr = cli.flag("--print-expr");
@@ -51,14 +55,18 @@ int patternCommand(const std::vector<std::string>& args) {
     shape.d = cli.integer("--d", 64, 1, INT32_MAX);
     shape.dv = shape.d;
     shape.causal = cli.flag("--causal");
+    const std::int64_t queries = cli.integer("--queries", shape.n, 1, shape.n);
+    shape.queries = queries == shape.n ? 0 : queries;
 
     InputFiles files;
     const auto qPath = cli.value("--q");
     if (qPath) {
-        files = readInputFiles(*qPath, "", "");
-        if (files.q.rows != shape.n)
-            throw InputError("--n " + std::to_string(shape.n) + " does not match Q's n = " +
-                             std::to_string(files.q.rows));
+        files = readInputFiles(*qPath, "", "", shape.queries > 0);
+        if (files.q.rows != queries)
+            throw InputError(shape.queries > 0 ? "Q has " + std::to_string(files.q.rows) + " rows but --queries is " +
+                                                     std::to_string(queries) + " (Q holds the last M positions' queries)"
+                                               : "--n " + std::to_string(shape.n) + " does not match Q's n = " +
+                                                     std::to_string(files.q.rows));
         shape.heads = files.q.heads;
         shape.d = files.q.cols;
         shape.dv = shape.d;
@@ -66,6 +74,8 @@ int patternCommand(const std::vector<std::string>& args) {
         throw InputError("--k needs --q");
     }
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    if (printExpr && shape.queries > 0)
+        throw InputError("--print-expr prints the whole n x n pattern's expression: it takes no --queries");
     if (printExpr) {
         PatternRequest request;
         request.shape = shape;
@@ -81,11 +91,14 @@ int patternCommand(const std::vector<std::string>& args) {
         if (head >= shape.heads)
             throw InputError("--head " + std::to_string(head) + " is out of range [0, " +
                              std::to_string(shape.heads - 1) + "]");
-        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params) || shape.queries > 0;
         if (needsKeys) {
             const auto kPath = cli.value("--k");
-            if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");
+            if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'" +
+                                         (shape.queries > 0 ? " with --queries (every position's key)" : ""));
             readKeys(files, *kPath);
+            if (files.k.rows != shape.n)
+                throw InputError("--n " + std::to_string(shape.n) + " does not match K's n = " + std::to_string(files.k.rows));
         }
         data = AttentionInputs{&files.q, needsKeys ? &files.k : nullptr, nullptr};
         inputs = &data;
@@ -100,7 +113,7 @@ int patternCommand(const std::vector<std::string>& args) {
     const auto cells = cli.flag("--components")
                            ? denseComponents(*buildComponents(variant, shape, params, inputs, static_cast<int>(head)))
                            : denseMask(*buildPattern(variant, shape, params, inputs, static_cast<int>(head)));
-    writeNpyUint8(outFile, {shape.n, shape.n}, cells.data());
+    writeNpyUint8(outFile, {queries, shape.n}, cells.data());
     outFile.commit();
     return 0;
 }

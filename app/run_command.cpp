@@ -16,7 +16,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kRunHelp = R"(usage: attnlab run --variant ID [--causal] [--set KEY=VALUE]... --q Q.npy [--k K.npy] --v V.npy
-                   --out O.npy [--weights W.npy] [--threads T] [--reference]
+                   --out O.npy [--weights W.npy] [--queries M] [--threads T] [--reference]
 
 Computes one attention variant. Q, K, V: float32 or float64 NPY, all [h, n, d] or all [n, d]; V may
 have its own last dimension. K and V may hold fewer heads than Q (grouped key/value heads, as in
@@ -25,6 +25,11 @@ floor(t*h_kv/h). Writes out (float32, V's shape) and, with --weights, the effect
 weights W (float32 [h, n, n] or [n, n]) with out = W·V. --k is required except for lsh with
 shared_qk=true. --reference runs the plain reference kernels. See `attnlab variants` for the ids
 and parameters.
+--queries M: queries that are not the whole sequence (a chunk of prefill over a cache, or M tokens
+verified at once): Q holds the last M positions (n-M ... n-1) as its M rows, K and V all n; out and
+weights have M rows, and causal means key j <= n-M+i for query row i. K is then always required (for
+lsh with shared_qk it holds every position's query). Q with fewer rows than K and V is a shape
+mismatch unless --queries says so. Not for linear, performer, linformer and mixed_chunk.
 )";
 
 std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols) {
@@ -34,11 +39,20 @@ std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols
 
 // The sizes the files are written from; a kernel that broke them would otherwise be read past.
 void checkResult(const RunResult& result, const ProblemShape& shape, bool wantWeights) {
-    const auto rows = static_cast<std::size_t>(shape.heads) * static_cast<std::size_t>(shape.n);
+    const auto rows = static_cast<std::size_t>(shape.heads) * static_cast<std::size_t>(shape.queryRows());
     if (result.out.values.size() != rows * static_cast<std::size_t>(shape.dv))
         throw std::logic_error("variant returned " + std::to_string(result.out.values.size()) + " output values");
     if (wantWeights && (!result.weights || result.weights->values.size() != rows * static_cast<std::size_t>(shape.n)))
         throw std::logic_error("variant returned no or misshaped weights");
+}
+
+// --queries M within [1, n], equal to Q's rows; 0 (every position) when M = n.
+std::int64_t queriesOf(const CliArgs& cli, std::int64_t n, std::int64_t qRows) {
+    const std::int64_t m = cli.integer("--queries", n, 1, n);
+    if (qRows != m)
+        throw InputError("Q has " + std::to_string(qRows) + " rows but --queries is " + std::to_string(m) +
+                         " (Q holds the last M positions' queries)");
+    return m == n ? 0 : m;
 }
 
 } // namespace
@@ -48,7 +62,7 @@ int runCommand(const std::vector<std::string>& args) {
         std::fputs(kRunHelp, stdout);
         return 0;
     }
-    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads"},
+    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads", "--queries"},
                       {"--causal", "--reference"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const std::string outPath = cli.required("--out");
@@ -62,16 +76,18 @@ int runCommand(const std::vector<std::string>& args) {
     refuseOverlappingFiles(outputs, inputFiles);
 
     // Q and V first: the parameters, resolved against their shape, decide whether K is needed.
-    InputFiles files = readInputFiles(qPath, "", vPath);
+    const bool fewerQueries = cli.value("--queries").has_value();
+    InputFiles files = readInputFiles(qPath, "", vPath, fewerQueries);
     ProblemShape shape;
     shape.heads = files.q.heads;
-    shape.n = files.q.rows;
+    shape.n = files.v.rows;
+    if (fewerQueries) shape.queries = queriesOf(cli, shape.n, files.q.rows);
     shape.d = files.q.cols;
     shape.dv = files.v.cols;
     shape.kvHeads = files.v.heads;
     shape.causal = cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
-    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params) || shape.queries > 0;
     if (needsKeys) {
         const auto kPath = cli.value("--k");
         if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");

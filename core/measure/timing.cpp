@@ -183,13 +183,27 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
     return result;
 }
 
+namespace {
+
+// The last `rows` rows of every head of t (empty when that is all of them: t is used as it is).
+Tensor3 lastRows(const Tensor3& t, std::int64_t rows) {
+    if (rows == t.rows) return {};
+    Tensor3 last(t.heads, rows, t.cols);
+    for (int h = 0; h < t.heads; ++h) std::copy(t.row(h, t.rows - rows), t.row(h, t.rows - rows) + rows * t.cols, last.head(h));
+    return last;
+}
+
+} // namespace
+
 TimingResult timeVariant(const TimingRequest& request) {
     const VariantInfo& variant = requireVariant(request.variant);
     const ParamSet params = prepareParams(variant, request.shape, request.overrides);
     requireRunLimits(variant, request.shape, params, false);
     const auto data = generateInputs(GeneratedKind::Gaussian, request.shape.heads, request.shape.n, request.shape.d,
                                      request.shape.dv, 1, request.shape.keyValueHeads());
-    const AttentionInputs inputs{&data.q, &data.k, &data.v};
+    // Queries that are not the whole sequence: Q's last rows.
+    const Tensor3 queries = lastRows(data.q, request.shape.queryRows());
+    const AttentionInputs inputs{request.shape.queries > 0 ? &queries : &data.q, &data.k, &data.v};
     RunOptions options;
     options.causal = request.shape.causal;
     options.params = params;

@@ -40,7 +40,8 @@ struct TimingResult {
     bool cancelled = false;
 };
 
-// Times variant.run on generated Gaussian inputs (generated once, outside the timed region), with the
+// Times variant.run on generated Gaussian inputs (generated once, outside the timed region; with
+// shape.queries set, Q holds the last rows only), with the
 // CPU share of its team of request.threads threads. Throws InputError for an unknown variant or bad parameters.
 TimingResult timeVariant(const TimingRequest& request);
 

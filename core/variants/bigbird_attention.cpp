@@ -115,7 +115,7 @@ CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
     const std::int64_t n = shape.n, radius = params.integer("window") / 2;
     const std::int64_t globals = std::min(n, params.integer("globals")), extra = params.integer("random");
     double pairs = 0, longest = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t i = shape.firstQuery(); i < n; ++i) {
         std::int64_t covered = 0;
         for (const auto& r : baseRanges(i, n, radius, globals, shape.causal)) covered += r.size();
         const std::int64_t available = (shape.causal ? i + 1 : n) - covered;
@@ -127,9 +127,9 @@ CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
     // Bidirectional global rows see every key and are split along them (bigBirdPlan).
     cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, {shape.causal ? 0 : globals, n});
     // Each row's random keys and values sit at scattered places no neighbouring row shares: read once
-    // more per row (n·r, an upper bound by the few early causal rows that draw fewer).
+    // more per query row (m·r, an upper bound by the few early causal rows that draw fewer).
     const auto draws = static_cast<double>(std::min(extra, n));
-    cost.extraMinBytes = 4.0 * shape.heads * static_cast<double>(n) * draws * static_cast<double>(shape.d + shape.dv);
+    cost.extraMinBytes = 4.0 * shape.heads * static_cast<double>(shape.queryRows()) * draws * static_cast<double>(shape.d + shape.dv);
     return cost;
 }
 
