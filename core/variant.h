@@ -50,11 +50,12 @@ enum class CausalSupport { Both, CausalOnly, BidirectionalOnly };
 struct ProblemShape {
     int heads = 1;
     std::int64_t n = 0;
-    std::int64_t queries = 0; // 1 … n; 0 means n (every position queries)
     std::int64_t d = 0;
     std::int64_t dv = 0;
     bool causal = false;
     int kvHeads = 0; // key/value heads (grouped heads divide `heads`); 0 means as many as `heads`
+    // 1 … n; 0 means n (every position queries). Last, so that aggregate initialisers keep their meaning.
+    std::int64_t queries = 0;
     int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
     std::int64_t queryRows() const { return queries > 0 ? queries : n; }
     // Position of query row 0: n − queryRows().
