@@ -10,7 +10,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
-                     [--grid H,W | T,H,W [--order ORDER]] [--set KEY=VALUE]... [--threads T] [--budget SECONDS]
+                     [--grid H,W | T,H,W [--order ORDER]] [--queries M] [--set KEY=VALUE]... [--threads T] [--budget SECONDS]
                      [--reference] [--peak] [--json | --csv]
        attnlab bench --peak [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json | --csv]
        attnlab bench --roofline [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--dv DV] [--heads H] [--causal]
@@ -48,6 +48,8 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             the keys the layer keeps, or the recurrent update and read-out for linear and performer,
             with retained_keys and kv_cache_bytes per layer. --kv-heads G groups the key/value heads
             (G divides --heads). Default --variant full,longformer,linear, --n 1024,4096,16384,65536.
+--queries M (with --variant): only the last M positions query, against all n keys (a chunk of prefill
+            over a cache of n); GFLOP/s from the cost of those M rows (attnlab cost --queries).
 --reference runs the plain reference kernels instead of the fast ones.
 --grid, --order (with --variant): the tokens lie on an image or video grid (docs/grids.md); n is its
             cell count (--n, if given, must equal it) and custom's grid primitives act on it.
@@ -67,7 +69,7 @@ int benchCommand(const std::vector<std::string>& args) {
     }
     const CliArgs cli("bench", args,
                       {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib",
-                       "--grid", "--order"},
+                       "--grid", "--order", "--queries"},
                       {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--decode", "--reference"});
     int modes = 0;
     for (const char* mode : {"--layer", "--targets", "--roofline", "--decode"}) modes += cli.flag(mode) ? 1 : 0;
@@ -98,7 +100,7 @@ int benchCommand(const std::vector<std::string>& args) {
     if (cli.value("--kv-heads")) throw InputError("attnlab bench: --kv-heads goes with --decode");
     if (cli.value("--variant")) {
         requireModeOptions(cli, "--variant", with({"--variant", "--n", "--d", "--dv", "--heads", "--causal", "--set",
-                                                   "--peak", "--stream-mib", "--reference", "--grid", "--order"}));
+                                                   "--peak", "--stream-mib", "--reference", "--grid", "--order", "--queries"}));
         return benchVariants(cli, settings);
     }
     if (cli.flag("--peak")) {

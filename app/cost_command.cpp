@@ -18,7 +18,8 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal] [--decode]
-                    [--grid H,W | T,H,W [--order ORDER]] [--set KEY=VALUE]... [--block-size B] [--json]
+                    [--grid H,W | T,H,W [--order ORDER]] [--queries M]
+                    [--set KEY=VALUE]... [--block-size B] [--json]
 
 Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
 the variant: qkv_proj n(hd)(h + 2g)d (3n(hd)^2 when g = h), out_proj n(hd)^2, ffn 8n(hd)^2, and the
@@ -44,6 +45,10 @@ grid fixes n, so there are no crossovers then either.
 and column of blocks may be smaller): full, partial and empty blocks, computed_cells (the area of
 every non-empty block) and allowed_cells (nnz). B >= 1; not with --decode, nor for lsh (its pattern
 depends on Q and K).
+--queries M: M new tokens over a cache of n (a chunk of prefill, or M tokens verified at once): the
+core of query rows n-M ... n-1 only (with --causal, the sum of those rows' allowed keys, not half
+the rectangle) and qkv_proj, out_proj and ffn of the M new tokens. M = 1 with --causal is the
+--decode step's count. The JSON gives `queries` (n without the option). No crossovers then.
 )";
 
 // "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
@@ -74,6 +79,7 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, c
         json.key("grid").value(cost.shape.grid->sizeText());
         json.key("order").value(cost.shape.grid->orderText());
     }
+    json.key("queries").value(static_cast<double>(cost.decode ? 1 : cost.shape.queryRows()));
     if (cost.decode) {
         json.key("decode").value(true);
         json.key("retained_keys");
@@ -115,8 +121,9 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, c
 }
 
 void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks) {
-    std::printf("%s  n=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
-                static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
+    std::printf("%s  n=%lld queries=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
+                static_cast<long long>(cost.shape.n), static_cast<long long>(cost.decode ? 1 : cost.shape.queryRows()),
+                static_cast<long long>(cost.shape.d), cost.shape.heads,
                 cost.shape.keyValueHeads(), cost.shape.causal ? "causal" : "bidirectional",
                 cost.decode ? ", one decoding step" : "");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
@@ -151,7 +158,7 @@ int costCommand(const std::vector<std::string>& args) {
         return 0;
     }
     const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--grid", "--order",
-                      "--block-size"},
+                      "--block-size", "--queries"},
                       {"--causal", "--json", "--decode"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     ProblemShape shape;
@@ -164,6 +171,10 @@ int costCommand(const std::vector<std::string>& args) {
     if (shape.heads % shape.kvHeads != 0)
         throw InputError("--kv-heads " + std::to_string(shape.kvHeads) + " must divide --heads " + std::to_string(shape.heads));
     const bool decode = cli.flag("--decode");
+    if (decode && cli.value("--queries"))
+        throw InputError("--decode counts one new token (--queries 1 --causal): give one of --decode and --queries");
+    const std::int64_t queries = cli.integer("--queries", shape.n, 1, shape.n);
+    shape.queries = queries == shape.n ? 0 : queries;
     if (decode) requireDecoding(variant);
     shape.causal = decode || cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
@@ -177,7 +188,7 @@ int costCommand(const std::vector<std::string>& args) {
     }
     const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
     std::optional<LayerCrossovers> crossovers;
-    if (!decode && !shape.grid) crossovers = layerCrossovers(variant, shape, cli.overrides());
+    if (!decode && !shape.grid && shape.queries == 0) crossovers = layerCrossovers(variant, shape, cli.overrides());
     if (cli.flag("--json"))
         std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr).c_str());
     else

@@ -15,8 +15,8 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kPatternHelp = R"help(usage: attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... [--d D]
-                       [--grid H,W | T,H,W [--order ORDER]] [--q Q.npy [--k K.npy]] [--head H] [--components]
-                       --out M.npy
+                       [--grid H,W | T,H,W [--order ORDER]] [--q Q.npy [--k K.npy]] [--head H] [--queries M]
+                       [--components] --out M.npy
        attnlab pattern --variant ID --n N [--causal] [--set KEY=VALUE]... --print-expr
 
 Writes the allowed set M of a variant as uint8 [n, n], 1 where query i may attend key j. Variants
@@ -32,7 +32,10 @@ pattern and components (full, strided, fixed, longformer, chunk, xl).
 out. --order (raster, tiles:a,b[,c] or morton; default raster) says which cell each position holds.
 Built-in variants act on positions; custom's grid primitives (neighborhood, window, shifted_window,
 tile_neighborhood, same_row, same_col, same_frame, same_pixel) act on cells. See docs/grids.md.
-Examples:
+--queries M: only the last M query rows (positions n-M ... n-1) against all n keys, written as uint8
+[M, n] (with --components too); causal keeps key j <= n-M+i in row i. With --q, Q holds those M rows
+and --k all n positions (for lsh with shared_qk, every position's query). Not for linear, performer,
+linformer and mixed_chunk. Examples:
   attnlab pattern --variant custom --n 64 --causal --set "expr=band(4) | sink(2)" --out m.npy
   attnlab pattern --variant custom --grid 16,16 --set "expr=neighborhood(5)" --out m.npy
 )help";
@@ -44,7 +47,8 @@ int patternCommand(const std::vector<std::string>& args) {
         std::fputs(kPatternHelp, stdout);
         return 0;
     }
-    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out", "--grid", "--order"},
+    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out", "--grid", "--order",
+                                        "--queries"},
                       {"--causal", "--components", "--print-expr"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const bool printExpr = cli.flag("--print-expr");
@@ -60,14 +64,18 @@ int patternCommand(const std::vector<std::string>& args) {
     shape.d = cli.integer("--d", 64, 1, INT32_MAX);
     shape.dv = shape.d;
     shape.causal = cli.flag("--causal");
+    const std::int64_t queries = cli.integer("--queries", shape.n, 1, shape.n);
+    shape.queries = queries == shape.n ? 0 : queries;
 
     InputFiles files;
     const auto qPath = cli.value("--q");
     if (qPath) {
-        files = readInputFiles(*qPath, "", "");
-        if (files.q.rows != shape.n)
-            throw InputError("--n " + std::to_string(shape.n) + " does not match Q's n = " +
-                             std::to_string(files.q.rows));
+        files = readInputFiles(*qPath, "", "", shape.queries > 0);
+        if (files.q.rows != queries)
+            throw InputError(shape.queries > 0 ? "Q has " + std::to_string(files.q.rows) + " rows but --queries is " +
+                                                     std::to_string(queries) + " (Q holds the last M positions' queries)"
+                                               : "--n " + std::to_string(shape.n) + " does not match Q's n = " +
+                                                     std::to_string(files.q.rows));
         shape.heads = files.q.heads;
         shape.d = files.q.cols;
         shape.dv = shape.d;
@@ -75,6 +83,8 @@ int patternCommand(const std::vector<std::string>& args) {
         throw InputError("--k needs --q");
     }
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    if (printExpr && shape.queries > 0)
+        throw InputError("--print-expr prints the whole n x n pattern's expression: it takes no --queries");
     if (printExpr) {
         PatternRequest request;
         request.shape = shape;
@@ -90,11 +100,14 @@ int patternCommand(const std::vector<std::string>& args) {
         if (head >= shape.heads)
             throw InputError("--head " + std::to_string(head) + " is out of range [0, " +
                              std::to_string(shape.heads - 1) + "]");
-        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params) || shape.queries > 0;
         if (needsKeys) {
             const auto kPath = cli.value("--k");
-            if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");
+            if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'" +
+                                         (shape.queries > 0 ? " with --queries (every position's key)" : ""));
             readKeys(files, *kPath);
+            if (files.k.rows != shape.n)
+                throw InputError("--n " + std::to_string(shape.n) + " does not match K's n = " + std::to_string(files.k.rows));
         }
         data = AttentionInputs{&files.q, needsKeys ? &files.k : nullptr, nullptr};
         inputs = &data;
@@ -109,7 +122,7 @@ int patternCommand(const std::vector<std::string>& args) {
     const auto cells = cli.flag("--components")
                            ? denseComponents(*buildComponents(variant, shape, params, inputs, static_cast<int>(head)))
                            : denseMask(*buildPattern(variant, shape, params, inputs, static_cast<int>(head)));
-    writeNpyUint8(outFile, {shape.n, shape.n}, cells.data());
+    writeNpyUint8(outFile, {queries, shape.n}, cells.data());
     outFile.commit();
     return 0;
 }

@@ -19,7 +19,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kRunHelp = R"(usage: attnlab run --variant ID [--causal] [--set KEY=VALUE]... --q Q.npy [--k K.npy] --v V.npy
-                   --out O.npy [--weights W.npy] [--threads T] [--reference] [--grid H,W | T,H,W [--order ORDER]]
+                   --out O.npy [--weights W.npy] [--queries M] [--threads T] [--reference] [--grid H,W | T,H,W [--order ORDER]]
 
 Computes one attention variant. Q, K, V: float32 or float64 NPY, all [h, n, d] or all [n, d]; V may
 have its own last dimension. K and V may hold fewer heads than Q (grouped key/value heads, as in
@@ -29,6 +29,11 @@ weights W (float32 [h, n, n] or [n, n]) with out = W·V. --k is required except 
 shared_qk=true. --reference runs the plain reference kernels. See `attnlab variants` for the ids
 and parameters. --grid and --order lay the n tokens on an image or video grid (H*W or T*H*W must be
 Q's n) for custom's grid primitives (docs/grids.md).
+--queries M: queries that are not the whole sequence (a chunk of prefill over a cache, or M tokens
+verified at once): Q holds the last M positions (n-M ... n-1) as its M rows, K and V all n; out and
+weights have M rows, and causal means key j <= n-M+i for query row i. K is then always required (for
+lsh with shared_qk it holds every position's query). Q with fewer rows than K and V is a shape
+mismatch unless --queries says so. Not for linear, performer, linformer and mixed_chunk.
 )";
 
 std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols) {
@@ -38,7 +43,7 @@ std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols
 
 // The sizes the files are written from; a kernel that broke them would otherwise be read past.
 void checkResult(const RunResult& result, const ProblemShape& shape, bool wantWeights) {
-    const auto rows = static_cast<std::size_t>(shape.heads) * static_cast<std::size_t>(shape.n);
+    const auto rows = static_cast<std::size_t>(shape.heads) * static_cast<std::size_t>(shape.queryRows());
     if (result.out.values.size() != rows * static_cast<std::size_t>(shape.dv))
         throw std::logic_error("variant returned " + std::to_string(result.out.values.size()) + " output values");
     if (wantWeights && (!result.weights || result.weights->values.size() != rows * static_cast<std::size_t>(shape.n)))
@@ -47,13 +52,22 @@ void checkResult(const RunResult& result, const ProblemShape& shape, bool wantWe
 
 // Finite inputs can still overflow float32 inside a kernel (a score q·k/√d beyond 3.4e38, linear
 // attention's sums): such a result is refused with the first row it reaches, and nothing is written.
-void requireFinite(const FloatStorage& values, std::int64_t rowLength, std::int64_t n, const char* what) {
+void requireFinite(const FloatStorage& values, std::int64_t rowLength, std::int64_t rowsPerHead, const char* what) {
     const auto bad = std::find_if(values.begin(), values.end(), [](float x) { return !std::isfinite(x); });
     if (bad == values.end()) return;
     const auto row = static_cast<std::int64_t>(bad - values.begin()) / rowLength;
-    throw InputError(std::string("the ") + what + " of head " + std::to_string(row / n) + ", row " + std::to_string(row % n) +
+    throw InputError(std::string("the ") + what + " of head " + std::to_string(row / rowsPerHead) + ", row " + std::to_string(row % rowsPerHead) +
                      " is " + (std::isnan(*bad) ? "NaN" : "Inf") +
                      ": the inputs are finite, but a score or sum overflows float32 (largest 3.4e38); scale Q, K or V down");
+}
+
+// --queries M within [1, n], equal to Q's rows; 0 (every position) when M = n.
+std::int64_t queriesOf(const CliArgs& cli, std::int64_t n, std::int64_t qRows) {
+    const std::int64_t m = cli.integer("--queries", n, 1, n);
+    if (qRows != m)
+        throw InputError("Q has " + std::to_string(qRows) + " rows but --queries is " + std::to_string(m) +
+                         " (Q holds the last M positions' queries)");
+    return m == n ? 0 : m;
 }
 
 } // namespace
@@ -63,7 +77,7 @@ int runCommand(const std::vector<std::string>& args) {
         std::fputs(kRunHelp, stdout);
         return 0;
     }
-    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads", "--grid", "--order"},
+    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads", "--grid", "--order", "--queries"},
                       {"--causal", "--reference"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const std::string outPath = cli.required("--out");
@@ -78,10 +92,12 @@ int runCommand(const std::vector<std::string>& args) {
     refuseOverlappingFiles(outputs, inputFiles);
 
     // Q and V first: the parameters, resolved against their shape, decide whether K is needed.
-    InputFiles files = readInputFiles(qPath, "", vPath);
+    const bool fewerQueries = cli.value("--queries").has_value();
+    InputFiles files = readInputFiles(qPath, "", vPath, fewerQueries);
     ProblemShape shape;
     shape.heads = files.q.heads;
-    shape.n = files.q.rows;
+    shape.n = files.v.rows;
+    if (fewerQueries) shape.queries = queriesOf(cli, shape.n, files.q.rows);
     shape.d = files.q.cols;
     shape.dv = files.v.cols;
     shape.kvHeads = files.v.heads;
@@ -91,7 +107,7 @@ int runCommand(const std::vector<std::string>& args) {
                          std::to_string(shape.n));
     shape.grid = grid;
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
-    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params);
+    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params) || shape.queries > 0;
     if (needsKeys) {
         const auto kPath = cli.value("--k");
         if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");
@@ -114,8 +130,8 @@ int runCommand(const std::vector<std::string>& args) {
     options.useReference = cli.flag("--reference");
     const RunResult result = variant.run(inputs, options);
     checkResult(result, shape, options.wantWeights);
-    requireFinite(result.out.values, shape.dv, shape.n, "output");
-    if (result.weights) requireFinite(result.weights->values, shape.n, shape.n, "weights");
+    requireFinite(result.out.values, shape.dv, shape.queryRows(), "output");
+    if (result.weights) requireFinite(result.weights->values, shape.n, shape.queryRows(), "weights");
 
     writeNpyFloat32(outFile, outputShape(files, shape.dv), result.out.values.data());
     if (weightsFile) writeNpyFloat32(*weightsFile, outputShape(files, shape.n), result.weights->values.data());

@@ -1,6 +1,8 @@
 #include "core/registry.h"
 
 #include "core/errors.h"
+#include "core/patterns/query_rows.h"
+#include "core/variants/variant_support.h"
 
 namespace attnlab {
 
@@ -56,8 +58,10 @@ std::string causalSupportName(CausalSupport support) {
 
 ProblemShape AttentionInputs::shape(bool causal) const {
     ProblemShape shape;
+    const Tensor3* keys = v ? v : (k ? k : q);
     shape.heads = q->heads;
-    shape.n = q->rows;
+    shape.n = keys->rows;
+    shape.queries = q->rows == keys->rows ? 0 : q->rows;
     shape.d = q->cols;
     shape.dv = v ? v->cols : q->cols;
     const Tensor3* kv = v ? v : k;
@@ -68,6 +72,14 @@ ProblemShape AttentionInputs::shape(bool causal) const {
 
 bool hasCausalForm(const VariantInfo& variant, bool causal) {
     return variant.causalSupport == CausalSupport::Both || (variant.causalSupport == CausalSupport::CausalOnly) == causal;
+}
+
+std::string queryRowsProblem(const VariantInfo& variant, const ProblemShape& shape) {
+    if (shape.queries < 0 || shape.queries > shape.n)
+        return "queries must be in [1, n = " + std::to_string(shape.n) + "], got " + std::to_string(shape.queries);
+    if (shape.queries == 0 || shape.queries == shape.n || variant.queryRows) return {};
+    return "variant '" + variant.id + "' computes every query row from a state over all the keys: it takes no queries "
+           "that are not the whole sequence (queries " + std::to_string(shape.queries) + " < n = " + std::to_string(shape.n) + ")";
 }
 
 std::string causalSupportProblem(const VariantInfo& variant, bool causal) {
@@ -84,6 +96,7 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
         throw InputError("key/value heads must divide the " + std::to_string(shape.heads) + " query heads, got " +
                          std::to_string(shape.kvHeads));
     if (const std::string problem = causalSupportProblem(variant, shape.causal); !problem.empty()) throw InputError(problem);
+    if (const std::string problem = queryRowsProblem(variant, shape); !problem.empty()) throw InputError(problem);
     ParamSet params = resolveParams(variant.id, variant.params, overrides, shape.context());
     if (variant.validate) variant.validate(shape, params);
     return params;
@@ -95,14 +108,19 @@ ResolvedVariant resolveVariant(const VariantInfo& variant, const ProblemShape& s
 
 namespace {
 
+// The request of the whole n × n pattern; data-dependent patterns read the inputs with Q grown to every
+// position (withQueryPrefix, into `whole` and `storage`) when it holds the last rows only.
 PatternRequest patternRequest(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
-                              const AttentionInputs* inputs, int head) {
+                              const AttentionInputs* inputs, int head, AttentionInputs& whole, Tensor3& storage) {
     if (variant.dataDependentPattern && !inputs)
         throw InputError("the pattern of '" + variant.id + "' depends on the data: give --q (and --k)");
     PatternRequest request;
     request.shape = shape;
     request.params = &params;
-    request.inputs = inputs;
+    if (inputs) {
+        whole = withQueryPrefix(*inputs, storage);
+        request.inputs = &whole;
+    }
     request.head = head;
     return request;
 }
@@ -111,12 +129,18 @@ PatternRequest patternRequest(const VariantInfo& variant, const ProblemShape& sh
 
 std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
                                       const AttentionInputs* inputs, int head) {
-    return variant.pattern(patternRequest(variant, shape, params, inputs, head));
+    AttentionInputs whole;
+    Tensor3 storage;
+    return lastQueryRows(variant.pattern(patternRequest(variant, shape, params, inputs, head, whole, storage)),
+                         shape.queryRows());
 }
 
 std::unique_ptr<PatternComponents> buildComponents(const VariantInfo& variant, const ProblemShape& shape,
                                                    const ParamSet& params, const AttentionInputs* inputs, int head) {
-    return variant.components(patternRequest(variant, shape, params, inputs, head));
+    AttentionInputs whole;
+    Tensor3 storage;
+    return lastQueryRows(variant.components(patternRequest(variant, shape, params, inputs, head, whole, storage)),
+                         shape.queryRows());
 }
 
 } // namespace attnlab

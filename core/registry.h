@@ -20,6 +20,9 @@ const VariantInfo& requireVariant(const std::string& id);
 // The one-line refusal of `causal` for a variant that has no such form (e.g. xl without --causal,
 // linformer with it), or empty when the variant supports it.
 std::string causalSupportProblem(const VariantInfo& variant, bool causal);
+// The one-line refusal of shape.queries (queries that are not the whole sequence) for a variant that
+// does not take them or a count outside [1, n], or empty.
+std::string queryRowsProblem(const VariantInfo& variant, const ProblemShape& shape);
 // Whether the variant has a form for that causal choice (causalSupportProblem is empty).
 bool hasCausalForm(const VariantInfo& variant, bool causal);
 
@@ -39,7 +42,8 @@ struct ResolvedVariant {
 // prepareParams for `shape`, kept with the variant and the shape. Throws InputError.
 ResolvedVariant resolveVariant(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides);
 
-// Builds the pattern of `variant` for `shape` (inputs only for data-dependent patterns).
+// Builds the pattern of `variant` for `shape` (inputs only for data-dependent patterns): its last
+// shape.queryRows() rows (core/patterns/query_rows.h), all n when shape.queries is unset.
 std::unique_ptr<Pattern> buildPattern(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
                                       const AttentionInputs* inputs = nullptr, int head = 0);
 

@@ -47,7 +47,8 @@ struct AccuracySweep {
 
 enum class CausalSupport { Both, CausalOnly, BidirectionalOnly };
 
-// Shape of one attention problem: heads × n queries/keys of size d, values of size dv.
+// Shape of one attention problem: heads × n queries/keys of size d, values of size dv. With `queries`
+// set, only the last `queries` positions query (n − queries … n − 1) against all n keys.
 struct ProblemShape {
     int heads = 1;
     std::int64_t n = 0;
@@ -63,11 +64,18 @@ struct ProblemShape {
         n = length;
         if (grid && grid->cells() != n) grid = nullptr;
     }
+    // 1 … n; 0 means n (every position queries). Last, so that aggregate initialisers keep their meaning.
+    std::int64_t queries = 0;
     int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
+    std::int64_t queryRows() const { return queries > 0 ? queries : n; }
+    // Position of query row 0: n − queryRows().
+    std::int64_t firstQuery() const { return n - queryRows(); }
     ShapeContext context() const { return {n, d}; }
 };
 
 // Q, K, V as [h, n, d], [h, n, d], [h, n, dv]. K may be null for variants that derive keys from Q.
+// Q may have fewer rows than K and V (m ≤ n: queries that are not the whole sequence), for the variants
+// that take them (VariantInfo::queryRows): Q's row r is position n − m + r.
 struct AttentionInputs {
     const Tensor3* q = nullptr;
     const Tensor3* k = nullptr;
@@ -135,7 +143,10 @@ struct VariantInfo {
     CausalSupport causalSupport = CausalSupport::Both;
     bool dataDependentPattern = false; // the pattern needs Q (and K)
     bool hasMask = true;               // false: the pattern is where W may be non-zero (all or j ≤ i)
-
+    // Takes queries that are not the whole sequence (ProblemShape::queries < n): run, pattern and cost
+    // then cover the last rows only. False for the recurrent and low-rank variants, which compute every
+    // query row from a state over the keys (they refuse them).
+    bool queryRows = true;
     // Throws InputError for combinations the schema's per-key ranges cannot express (e.g. d odd with
     // relpos=sinusoid, pool with k > n, a global index outside [0, n)). May be empty.
     std::function<void(const ProblemShape&, const ParamSet&)> validate;

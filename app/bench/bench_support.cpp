@@ -107,11 +107,13 @@ void Progress::finish() {
 }
 
 TimingResult timeAttention(const std::string& variant, std::int64_t n, bool causal, const ParamOverrides& overrides,
-                           int threads, int minRepeats, double budget, int heads, std::int64_t headSize) {
+                           int threads, int minRepeats, double budget, int heads, std::int64_t headSize,
+                           std::int64_t queries) {
     TimingRequest request;
     request.variant = variant;
     request.shape.heads = heads;
     request.shape.n = n;
+    request.shape.queries = queries;
     request.shape.d = headSize;
     request.shape.dv = headSize;
     request.shape.causal = causal;

@@ -59,9 +59,11 @@ private:
     bool m_enabled;
 };
 
-// Times `variant` at n with h heads of size d = dv = `headSize` (the targets' shape unless told otherwise).
+// Times `variant` at n with h heads of size d = dv = `headSize` (the targets' shape unless told otherwise),
+// the last `queries` positions querying (0: all n).
 TimingResult timeAttention(const std::string& variant, std::int64_t n, bool causal, const ParamOverrides& overrides,
-                           int threads, int minRepeats, double budget, int heads = 12, std::int64_t headSize = 64);
+                           int threads, int minRepeats, double budget, int heads = 12, std::int64_t headSize = 64,
+                           std::int64_t queries = 0);
 
 // The timing of one --variant point: the shape, --set overrides, threads, budget and --reference.
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,

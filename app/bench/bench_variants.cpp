@@ -40,6 +40,7 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
                 json.key("grid").value(p.shape.grid->sizeText());
                 json.key("order").value(p.shape.grid->orderText());
             }
+            json.key("queries").value(static_cast<long long>(p.shape.queryRows()));
             json.key("median_s").value(p.timing.medianSeconds);
             json.key("min_s").value(p.timing.minSeconds);
             json.key("max_s").value(p.timing.maxSeconds);
@@ -56,7 +57,7 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
         return;
     }
     if (settings.csv) {
-        std::printf("variant,n,d,dv,heads,causal,median_s,min_s,max_s,repeats,attention_macs,gflops,%speak_extra_bytes\n",
+        std::printf("variant,n,d,dv,heads,causal,median_s,min_s,max_s,repeats,attention_macs,gflops,%speak_extra_bytes,queries\n",
                     peak ? "fraction_of_fma_peak," : "");
         for (const auto& p : points) {
             std::printf("%s,%lld,%lld,%lld,%d,%s,%.6g,%.6g,%.6g,%d,%.0f,%.4g,", p.variant.c_str(),
@@ -65,16 +66,16 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
                         p.timing.medianSeconds, p.timing.minSeconds, p.timing.maxSeconds, p.timing.repeats,
                         p.timing.attentionMacs, p.timing.gflops);
             if (peak) std::printf("%.4f,", p.timing.gflops / peak->fmaGflops);
-            std::printf("%.0f\n", p.timing.peakExtraBytes);
+            std::printf("%.0f,%lld\n", p.timing.peakExtraBytes, static_cast<long long>(p.shape.queryRows()));
         }
         return;
     }
     if (peak) printPeak(*peak);
-    std::printf("%-12s %7s %5s %-6s %11s %11s %11s %4s %9s %s %10s\n", "variant", "n", "heads", "causal", "median ms",
+    std::printf("%-12s %7s %7s %5s %-6s %11s %11s %11s %4s %9s %s %10s\n", "variant", "n", "queries", "heads", "causal", "median ms",
                 "min ms", "max ms", "reps", "GFLOP/s", peak ? "% peak" : "", "extra MiB");
     for (const auto& p : points) {
-        std::printf("%-12s %7lld %5d %-6s %11.3f %11.3f %11.3f %4d %9.1f ", p.variant.c_str(),
-                    static_cast<long long>(p.shape.n), p.shape.heads, p.shape.causal ? "yes" : "no",
+        std::printf("%-12s %7lld %7lld %5d %-6s %11.3f %11.3f %11.3f %4d %9.1f ", p.variant.c_str(),
+                    static_cast<long long>(p.shape.n), static_cast<long long>(p.shape.queryRows()), p.shape.heads, p.shape.causal ? "yes" : "no",
                     1e3 * p.timing.medianSeconds, 1e3 * p.timing.minSeconds, 1e3 * p.timing.maxSeconds,
                     p.timing.repeats, p.timing.gflops);
         if (peak) std::printf("%6.1f ", 100.0 * p.timing.gflops / peak->fmaGflops);
@@ -92,9 +93,15 @@ int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
     const std::vector<std::int64_t> sizes =
         base.grid ? std::vector<std::int64_t>{sizeWithGrid(cli, base.grid.get())}
                   : parseSizes(cli.value("--n").value_or("1024,2048,4096"));
+    // --queries M: the last M positions query every n (M ≤ each n).
+    const auto setN = [&](std::int64_t n) {
+        base.n = n;
+        const std::int64_t queries = cli.integer("--queries", n, 1, n);
+        base.queries = queries == n ? 0 : queries;
+    };
     for (const auto& id : variants) // fail on a bad id, a bad parameter or a point over a job limit before any timing
         for (const std::int64_t n : sizes) {
-            base.n = n;
+            setN(n);
             requireBenchPoint(id, base, cli.overrides());
         }
     std::optional<PeakResult> peak;
@@ -103,7 +110,7 @@ int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
     std::vector<VariantPoint> points;
     for (const auto& id : variants)
         for (const std::int64_t n : sizes) {
-            base.n = n;
+            setN(n);
             const TimingRequest request = variantTimingRequest(id, base, cli, settings);
             progress.step(id + " n=" + std::to_string(n));
             points.push_back({id, request.shape, timeVariant(request)});

@@ -8,21 +8,24 @@ namespace attnlab {
 
 namespace {
 double width(const ProblemShape& shape) { return static_cast<double>(shape.heads) * static_cast<double>(shape.d); }
+
+// The new tokens' projections only: the earlier positions' keys and values are already cached.
+double tokens(const ProblemShape& shape) { return static_cast<double>(shape.queryRows()); }
 } // namespace
 
 double qkvProjectionMacs(const ProblemShape& shape) {
     const double projectedHeads = shape.heads + 2.0 * shape.keyValueHeads();
-    return static_cast<double>(shape.n) * width(shape) * projectedHeads * static_cast<double>(shape.d);
+    return tokens(shape) * width(shape) * projectedHeads * static_cast<double>(shape.d);
 }
-double outputProjectionMacs(const ProblemShape& shape) { return static_cast<double>(shape.n) * width(shape) * width(shape); }
-double ffnMacs(const ProblemShape& shape) { return 8.0 * static_cast<double>(shape.n) * width(shape) * width(shape); }
+double outputProjectionMacs(const ProblemShape& shape) { return tokens(shape) * width(shape) * width(shape); }
+double ffnMacs(const ProblemShape& shape) { return 8.0 * tokens(shape) * width(shape) * width(shape); }
 
 
 double runIoBytes(const ProblemShape& shape, bool withWeights) {
-    const double n = static_cast<double>(shape.n), h = shape.heads, hkv = shape.keyValueHeads();
+    const double n = static_cast<double>(shape.n), m = tokens(shape), h = shape.heads, hkv = shape.keyValueHeads();
     const double d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
-    double bytes = 4.0 * n * (h * (d + dv) + hkv * (d + dv));
-    if (withWeights) bytes += 4.0 * h * n * n;
+    double bytes = 4.0 * (m * h * (d + dv) + n * hkv * (d + dv));
+    if (withWeights) bytes += 4.0 * h * m * n;
     return bytes;
 }
 

@@ -29,7 +29,7 @@ struct LayerCost {
 };
 
 // Projection and FFN terms of a layer: qkv n·(hd)·(h + 2·h_kv)·d (3n(hd)² without grouped heads), output
-// n(hd)², FFN 8n(hd)².
+// n(hd)², FFN 8n(hd)², with n the tokens that query (shape.queryRows(): m new tokens over a cache of n).
 double qkvProjectionMacs(const ProblemShape& shape);
 double outputProjectionMacs(const ProblemShape& shape);
 double ffnMacs(const ProblemShape& shape);
@@ -47,8 +47,8 @@ LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape,
 // the retained keys and the row's keys, scores / (d·h)) and any recurrent state, per key/value head.
 double decodeBytesMin(const ProblemShape& shape, const DecodeCost& step);
 
-// Bytes of the float32 inputs and output of one run (Q and out with h heads, K and V with h_kv), plus
-// weights when asked: also the part of bytes_min every kernel shares (each input read once, the output
+// Bytes of the float32 inputs and output of one run (Q and out with h heads and m query rows, K and V
+// with h_kv heads and n rows), plus weights [h, m, n] when asked: also the part of bytes_min every kernel shares (each input read once, the output
 // written once).
 double runIoBytes(const ProblemShape& shape, bool withWeights);
 

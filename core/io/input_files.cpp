@@ -62,22 +62,35 @@ void checkKeyValueHeads(const std::string& path, const char* name, const std::ve
                          otherName + " has " + std::to_string(other->heads) + " (K and V need the same number of heads)");
 }
 
+// With fewer queries, K's or V's rows against the other's, when read.
+void checkKeyRows(const std::string& path, const char* name, const std::vector<std::int64_t>& shape,
+                  const InputFiles& files, const Tensor3* other, const char* otherName) {
+    const std::int64_t rows = shape[files.twoDimensional ? 0 : 1];
+    if (other && rows != other->rows)
+        throw InputError(path + ": " + name + " shape " + shapeText(shape) + " has n = " + std::to_string(rows) + " but " +
+                         otherName + " has " + std::to_string(other->rows) + " (K and V need the same n)");
+}
+
 } // namespace
 
 void readKeys(InputFiles& files, const std::string& kPath) {
     NpyArray k = readNpy(kPath);
     checkRank(kPath, k, files);
     const auto qShape = qShapeOf(files);
-    if (!std::equal(k.shape.begin() + 1, k.shape.end(), qShape.begin() + 1) || (files.twoDimensional && k.shape != qShape))
+    const std::size_t from = files.fewerQueries ? k.shape.size() - 1 : (files.twoDimensional ? 0 : 1);
+    if (!std::equal(k.shape.begin() + static_cast<std::ptrdiff_t>(from), k.shape.end(), qShape.begin() + static_cast<std::ptrdiff_t>(from)))
         throw InputError(kPath + ": K shape " + shapeText(k.shape) + " does not match Q shape " + shapeText(qShape) +
-                         " (n and d must agree)");
+                         (files.fewerQueries ? " (d must agree)" : " (n and d must agree)"));
+    if (files.fewerQueries) checkKeyRows(kPath, "K", k.shape, files, files.v.empty() ? nullptr : &files.v, "V");
     checkKeyValueHeads(kPath, "K", k.shape, files, files.v.empty() ? nullptr : &files.v, "V");
     files.k = toTensor(kPath, std::move(k));
     files.hasKeys = true;
 }
 
-InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, const std::string& vPath) {
+InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, const std::string& vPath,
+                          bool fewerQueries) {
     InputFiles files;
+    files.fewerQueries = fewerQueries;
     NpyArray q = readNpy(qPath);
     files.twoDimensional = q.shape.size() == 2;
     files.q = toTensor(qPath, std::move(q));
@@ -87,7 +100,9 @@ InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, co
         checkRank(vPath, v, files);
         const auto qShape = qShapeOf(files);
         const auto rowsAxis = files.twoDimensional ? 0u : 1u;
-        if (v.shape[rowsAxis] != qShape[rowsAxis])
+        if (fewerQueries)
+            checkKeyRows(vPath, "V", v.shape, files, files.hasKeys ? &files.k : nullptr, "K");
+        else if (v.shape[rowsAxis] != qShape[rowsAxis])
             throw InputError(vPath + ": V shape " + shapeText(v.shape) + " does not match Q shape " + shapeText(qShape) +
                              " (n must agree)");
         checkKeyValueHeads(vPath, "V", v.shape, files, files.hasKeys ? &files.k : nullptr, "K");

@@ -60,6 +60,8 @@ struct BlockJob {
     bool softmax() const { return scoring->kind == MaskedScoring::Kind::Softmax; }
     std::int64_t rows() const { return block->rowCount; }
     std::int64_t row(std::int64_t r) const { return plan->rows[static_cast<std::size_t>(block->rowOffset + r)]; }
+    // Sequence position of the block's row r (relative positions): its row after the earlier positions.
+    std::int64_t position(std::int64_t r) const { return scoring->firstQuery + row(r); }
     // Query columns the tiles compute: the block's rows rounded up to whole vectors.
     int width() const { return static_cast<int>(tile::paddedWidth(rows())); }
     float* statsOf(std::int64_t r) const { return stats + 2 * (static_cast<std::int64_t>(head) * inputs->q->rows + row(r)); }

@@ -13,7 +13,7 @@ namespace attnlab {
 std::int64_t blockRowsForRowKeys(double meanKeys) { return meanKeys <= 64 ? 32 : kPlanQueryBlock; }
 
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly) {
-    const std::int64_t n = pattern.size();
+    const std::int64_t n = pattern.rows();
     const std::vector<std::int64_t> counts = rowCounts(pattern);
     double total = 0;
     for (const std::int64_t count : counts) total += static_cast<double>(count);
@@ -29,7 +29,7 @@ std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool c
     }
     order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
     auto plan = std::make_shared<BlockPlan>();
-    plan->n = n;
+    plan->n = pattern.size();
     PassSpec pass;
     pass.order = &order;
     pass.ranges = [&pattern](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };

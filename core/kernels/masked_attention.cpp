@@ -36,23 +36,23 @@ double dot(const float* a, const float* b, std::int64_t size) {
     return sum;
 }
 
-// Raw score of (i, j) before the softmax or relu²: scale · (q_i·k_j + q_i·R_{i−j}).
+// Raw score of (i, j) before the softmax or relu²: scale · (q_i·k_j + q_i·R_{p−j}), p = i's position.
 double rawScore(const MaskedScoring& scoring, const float* q, const float* k, std::int64_t i, std::int64_t j,
                 std::int64_t d) {
     double s = dot(q, k, d);
-    if (scoring.relativePositions) s += dot(q, scoring.relativePositions->data() + (i - j) * d, d);
+    if (scoring.relativePositions) s += dot(q, scoring.relativePositions->data() + (scoring.firstQuery + i - j) * d, d);
     return s;
 }
 
 double reluSquared(double s) { return s > 0 ? s * s : 0.0; }
 
-// Row i of head h in double precision, every cell tested through Pattern::allowed.
+// Query row i of head h in double precision against every key, each cell tested through Pattern::allowed.
 void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const MaskedScoring& scoring, int h,
                   std::int64_t i, RunResult& result) {
     const Tensor3& q = *inputs.q;
     const Tensor3& k = *inputs.k;
     const Tensor3& v = *inputs.v;
-    const std::int64_t n = q.rows, d = q.cols, dv = v.cols;
+    const std::int64_t n = v.rows, d = q.cols, dv = v.cols;
     const bool softmax = scoring.kind == MaskedScoring::Kind::Softmax;
     const int kvHead = inputs.kvHead(h);
     std::vector<double> w(static_cast<std::size_t>(n), 0.0);

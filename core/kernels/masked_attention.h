@@ -19,6 +19,9 @@ struct MaskedScoring {
     // Optional relative-position table, row p (= i − j ≥ 0) of d values (Transformer-XL), with a row for
     // every distance of an allowed cell; may be null.
     const std::vector<float>* relativePositions = nullptr;
+    // Position of query row 0 (queries that are not the whole sequence): row r's distance to key j is
+    // firstQuery + r − j.
+    std::int64_t firstQuery = 0;
 };
 
 // One pattern shared by all heads (size 1) or one per head (size h).

@@ -13,7 +13,7 @@ namespace {
 // The distances [begin, end) a consecutive piece's cells span, within the table (its masked corner may
 // lie further than the table reaches); empty when end ≤ begin.
 ColumnRange pieceDistances(const BlockJob& job, const PlanPiece& piece, std::int64_t tableRows) {
-    const std::int64_t offset = job.row(0) - piece.first;
+    const std::int64_t offset = job.position(0) - piece.first;
     return {std::max<std::int64_t>(0, offset - (piece.count - 1)), std::min(offset + job.rows() - 1, tableRows - 1) + 1};
 }
 
@@ -59,7 +59,7 @@ void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace
         const float scale = queryScale(*job.scoring);
         for (std::int64_t c = 0; c < piece.count; ++c)
             for (std::int64_t r = 0; r < rows; ++r) {
-                const std::int64_t distance = job.row(r) - job.plan->column(piece, c);
+                const std::int64_t distance = job.position(r) - job.plan->column(piece, c);
                 if (distance >= 0 && distance < tableRows)
                     scores[c * kQueryBlock + r] +=
                         scale * tile::dot(job.inputs->q->row(job.head, job.row(r)), table + distance * d, d);
@@ -68,7 +68,7 @@ void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace
     }
     // Cell (r, c) has distance offset + r − c, within the piece's range, all in ws.relative.
     const ColumnRange distances = pieceDistances(job, piece, tableRows);
-    const std::int64_t offset = job.row(0) - piece.first, first = ws.relativeDistances.begin;
+    const std::int64_t offset = job.position(0) - piece.first, first = ws.relativeDistances.begin;
     const float* relative = ws.relative.data();
     for (std::int64_t c = 0; c < piece.count; ++c) {
         const std::int64_t lowestRow = std::max<std::int64_t>(0, distances.begin - (offset - c));

@@ -77,7 +77,7 @@ std::int64_t rowWiseScores(const BlockJob& job, const PlanPiece& piece, Workspac
         const float* table = job.scoring->relativePositions->data();
         const ColumnRange span = job.plan->rowSpans[static_cast<std::size_t>(piece.first + r)];
         for (std::int64_t c = 0; c < count; ++c) {
-            const std::int64_t distance = job.row(r) - job.plan->columns[static_cast<std::size_t>(span.begin + c)];
+            const std::int64_t distance = job.position(r) - job.plan->columns[static_cast<std::size_t>(span.begin + c)];
             if (distance >= 0) scores[c] += tile::dot(query, table + distance * d, d);
         }
     }

@@ -96,7 +96,7 @@ RangeList wholeRowWiseColumns(const Pattern& pattern, const std::int64_t* rows, 
 
 void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::int64_t blockRows,
                         std::vector<RangeList>& columns, std::vector<std::int64_t>& blockOf) {
-    blockOf.assign(static_cast<std::size_t>(pattern.size()), -1);
+    blockOf.assign(static_cast<std::size_t>(pattern.rows()), -1);
     std::int64_t segmentBegin = 0;
     for (const std::int64_t segmentEnd : order.segmentEnds) {
         for (std::int64_t offset = segmentBegin; offset < segmentEnd; offset += blockRows) {

@@ -11,7 +11,7 @@ RunResult makeQueryResult(const AttentionInputs& inputs, const RunOptions& optio
         result.out = std::move(options.recycle->out);
     else
         result.out = Tensor3(heads, n, dv);
-    if (options.wantWeights) result.weights = Tensor3(heads, n, n);
+    if (options.wantWeights) result.weights = Tensor3(heads, n, inputs.v->rows);
     return result;
 }
 

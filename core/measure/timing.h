@@ -48,7 +48,7 @@ struct TimingResult {
 };
 
 // Times the variant's run at its shape and parameters on generated Gaussian inputs (generated once, outside
-// the timed region), with the CPU share of its team of options.threads threads, after checking the job's
+// the timed region; with shape.queries set, Q holds the last rows only), with the CPU share of its team of options.threads threads, after checking the job's
 // limits. Throws InputError.
 TimingResult timeVariant(const ResolvedVariant& resolved, const TimingOptions& options);
 // The same for a request by id (resolved here). Throws InputError for an unknown variant or bad parameters.

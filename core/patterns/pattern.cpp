@@ -18,7 +18,7 @@ std::int64_t Pattern::rowCount(std::int64_t i) const {
 
 std::int64_t Pattern::nnz() const {
     std::int64_t total = 0;
-    for (std::int64_t i = 0; i < m_n; ++i) total += rowCount(i);
+    for (std::int64_t i = 0; i < m_rows; ++i) total += rowCount(i);
     return total;
 }
 
@@ -83,9 +83,9 @@ std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const st
 
 std::vector<std::uint8_t> denseMask(const Pattern& pattern) {
     const std::int64_t n = pattern.size();
-    std::vector<std::uint8_t> mask(static_cast<std::size_t>(n) * n, 0);
+    std::vector<std::uint8_t> mask(static_cast<std::size_t>(pattern.rows()) * static_cast<std::size_t>(n), 0);
     std::vector<ColumnRange> ranges;
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t i = 0; i < pattern.rows(); ++i) {
         ranges.clear();
         pattern.rowRanges(i, ranges);
         for (const auto& r : ranges) std::fill(mask.begin() + i * n + r.begin, mask.begin() + i * n + r.end, 1);
@@ -94,8 +94,8 @@ std::vector<std::uint8_t> denseMask(const Pattern& pattern) {
 }
 
 std::vector<std::int64_t> rowCounts(const Pattern& pattern) {
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(pattern.size()));
-    for (std::int64_t i = 0; i < pattern.size(); ++i) counts[i] = pattern.rowCount(i);
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(pattern.rows()));
+    for (std::int64_t i = 0; i < pattern.rows(); ++i) counts[i] = pattern.rowCount(i);
     return counts;
 }
 

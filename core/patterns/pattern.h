@@ -18,14 +18,18 @@ struct ColumnRange {
 // The allowed set M of an n × n attention pattern, queried without ever building n × n storage.
 // rowRanges() appends row i's allowed columns as sorted, disjoint, non-touching ranges; every row
 // has at least one member. Cost of a full sweep over rows is O(number of ranges) ≤ O(nnz).
+// A pattern may have fewer rows than columns (queries that are not the whole sequence: the last rows
+// of an n × n pattern, core/patterns/query_rows.h); size() is always the number of key columns.
 class Pattern {
 public:
-    explicit Pattern(std::int64_t n) : m_n(n) {}
+    explicit Pattern(std::int64_t n) : m_rows(n), m_n(n) {}
+    Pattern(std::int64_t rows, std::int64_t n) : m_rows(rows), m_n(n) {}
     virtual ~Pattern() = default;
     Pattern(const Pattern&) = delete;
     Pattern& operator=(const Pattern&) = delete;
 
     std::int64_t size() const { return m_n; }
+    std::int64_t rows() const { return m_rows; }
     virtual bool allowed(std::int64_t i, std::int64_t j) const = 0;
     virtual void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const = 0;
     // Number of allowed columns of row i; subclasses override with a closed form where one exists.
@@ -33,6 +37,7 @@ public:
     std::int64_t nnz() const;
 
 private:
+    std::int64_t m_rows;
     std::int64_t m_n;
 };
 
@@ -89,10 +94,10 @@ void appendRange(std::vector<ColumnRange>& out, std::int64_t begin, std::int64_t
 // Sorted union of two sorted range lists.
 std::vector<ColumnRange> unionRanges(const std::vector<ColumnRange>& a, const std::vector<ColumnRange>& b);
 
-// Row-major n × n uint8 mask (1 = allowed). Caller is responsible for n being affordable.
+// Row-major rows() × n uint8 mask (1 = allowed). Caller is responsible for n being affordable.
 std::vector<std::uint8_t> denseMask(const Pattern& pattern);
 
-// Per-row allowed counts, O(n) calls of rowCount.
+// Per-row allowed counts, O(rows) calls of rowCount.
 std::vector<std::int64_t> rowCounts(const Pattern& pattern);
 
 // A bins × bins image (width = height = bins) of the fraction of allowed cells in each block of the n × n plane, computed

@@ -42,10 +42,10 @@ void LayeredComponents::ownRanges(std::uint8_t component, std::int64_t i, std::v
 }
 
 std::vector<std::uint8_t> denseComponents(const PatternComponents& components) {
-    const std::int64_t n = components.pattern().size();
-    std::vector<std::uint8_t> labels(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), 0);
+    const std::int64_t n = components.pattern().size(), rows = components.pattern().rows();
+    std::vector<std::uint8_t> labels(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n), 0);
     std::vector<ComponentRange> runs;
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t i = 0; i < rows; ++i) {
         runs.clear();
         components.rowComponents(i, runs);
         for (const auto& r : runs) std::fill(labels.begin() + i * n + r.begin, labels.begin() + i * n + r.end, r.component);

@@ -54,7 +54,7 @@ private:
     std::vector<Layer> m_layers;
 };
 
-// Row-major n × n uint8: 0 where not allowed, else the cell's component.
+// Row-major rows × n uint8 (the pattern's rows): 0 where not allowed, else the cell's component.
 std::vector<std::uint8_t> denseComponents(const PatternComponents& components);
 
 // The cells of one component (1-based, or kAddedDiagonal) of `components` as a pattern of its own, for

@@ -176,12 +176,12 @@ std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
     });
 }
 
-// Per token, allowed pairs per head without drawing the random keys: row i keeps its window and globals
-// plus min(r, columns left), so the count is exact whatever the seed (O(n), no mask built). Returns the
-// pairs and the longest row.
-std::pair<double, double> tokenPairs(const BigBirdGrid& grid) {
+// Per token, allowed pairs per head of query rows firstQuery … n − 1 without drawing the random keys: row i
+// keeps its window and globals plus min(r, columns left), so the count is exact whatever the seed (O(n), no
+// mask built). Returns the pairs and the longest row.
+std::pair<double, double> tokenPairs(const BigBirdGrid& grid, std::int64_t firstQuery) {
     double pairs = 0, longest = 0;
-    for (std::int64_t i = 0; i < grid.n; ++i) {
+    for (std::int64_t i = firstQuery; i < grid.n; ++i) {
         std::int64_t covered = 0;
         for (const auto& r : baseRanges(i, grid.n, grid.radius, grid.globals, grid.causal)) covered += r.size();
         const std::int64_t available = (grid.causal ? i + 1 : grid.n) - covered;
@@ -193,9 +193,9 @@ std::pair<double, double> tokenPairs(const BigBirdGrid& grid) {
 }
 
 // Block mode: the drawn block rows (O(⌈n/b⌉ · ranges)), since a random block's width depends on the draw
-// when the last block is smaller. Block row I's h rows see its blocks' W columns each, or causal, all but
-// the diagonal block's h and then 1 … h of those.
-std::pair<double, double> blockPairs(const BigBirdGrid& grid) {
+// when the last block is smaller. Block row I's rows see its blocks' W columns each, or causal, all but the
+// diagonal block's h and then 1 … h of those; only query rows firstQuery … n − 1 count.
+std::pair<double, double> blockPairs(const BigBirdGrid& grid, std::int64_t firstQuery) {
     double pairs = 0, longest = 0;
     const auto rows = drawnRows(grid);
     for (std::int64_t unit = 0; unit < grid.units; ++unit) {
@@ -203,8 +203,13 @@ std::pair<double, double> blockPairs(const BigBirdGrid& grid) {
         appendBlockRanges(rows[static_cast<std::size_t>(unit)], grid.block, grid.n, columns);
         double width = 0;
         for (const ColumnRange& range : columns) width += static_cast<double>(range.size());
-        const auto h = static_cast<double>(std::min(grid.n, (unit + 1) * grid.block) - unit * grid.block);
-        pairs += grid.causal ? h * (width - h) + h * (h + 1) / 2 : h * width;
+        const std::int64_t top = unit * grid.block, bottom = std::min(grid.n, top + grid.block);
+        if (bottom <= firstQuery) continue;
+        const auto h = static_cast<double>(bottom - top);
+        // Rows lo … hi − 1 of the block (positions after the first query), at offsets lo − top … hi − top − 1.
+        const auto lo = static_cast<double>(std::max(top, firstQuery) - top), hi = static_cast<double>(bottom - top);
+        const double rows = hi - lo;
+        pairs += grid.causal ? rows * (width - h) + (hi * (hi + 1) - lo * (lo + 1)) / 2 : rows * width;
         longest = std::max(longest, width);
     }
     return {pairs, longest};
@@ -212,16 +217,17 @@ std::pair<double, double> blockPairs(const BigBirdGrid& grid) {
 
 CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
     const BigBirdGrid grid = bigBirdGrid(shape, params);
-    const auto [pairs, longest] = grid.block == 1 ? tokenPairs(grid) : blockPairs(grid);
+    const auto [pairs, longest] = grid.block == 1 ? tokenPairs(grid, shape.firstQuery()) : blockPairs(grid, shape.firstQuery());
     CoreCost cost = maskedCoreCost(shape, pairs);
     // Bidirectional global rows see every key and are split along them (bigBirdPlan).
     const std::int64_t globalRows = shape.causal ? 0 : std::min(grid.n, grid.globals * grid.block);
     cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, {globalRows, grid.n});
     // Each query unit's random keys and values sit at scattered places no neighbouring unit shares: read once
-    // more per unit (r units of b keys, an upper bound by the few early causal units that draw fewer).
+    // more per unit (r units of b keys, for the query rows asked, an upper bound by the few early causal units that draw fewer).
     const auto draws = static_cast<double>(std::min(grid.extra, grid.units)) * static_cast<double>(grid.units) *
                        static_cast<double>(std::min(grid.block, grid.n));
-    cost.extraMinBytes = 4.0 * shape.heads * draws * static_cast<double>(shape.d + shape.dv);
+    const double queryShare = static_cast<double>(shape.queryRows()) / static_cast<double>(grid.n);
+    cost.extraMinBytes = 4.0 * shape.heads * draws * queryShare * static_cast<double>(shape.d + shape.dv);
     return cost;
 }
 

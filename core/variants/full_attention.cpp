@@ -30,7 +30,9 @@ VariantInfo makeFullVariant() {
     v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };
     const auto dense = softmaxOverPattern(v.pattern);
     v.run = [dense](const AttentionInputs& inputs, const RunOptions& options) {
-        if (options.useReference || options.params.choice("impl") == "dense") return dense(inputs, options);
+        // Queries that are not the whole sequence: the generic plan of their rectangle (the dense path).
+        if (options.useReference || options.params.choice("impl") == "dense" || inputs.shape(false).queries > 0)
+            return dense(inputs, options);
         return runTiledSoftmax(inputs, options);
     };
     v.cost = [](const ProblemShape& shape, const ParamSet& params) {

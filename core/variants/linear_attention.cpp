@@ -93,6 +93,7 @@ VariantInfo makeLinearVariant() {
     v.family = "Linear kernels";
     v.summary = "Softmax replaced by a kernel so that Q(KᵀV) costs O(n·d²): elu+1, efficient (Shen et al.) or 1+cos.";
     v.hasMask = false;
+    v.queryRows = false;
     v.params = {choiceParam("kernel", "elu: φ=elu+1; efficient: softmax over features; taylor: 1+cos",
                             {"elu", "efficient", "taylor"}, "elu")};
     v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };

@@ -143,6 +143,7 @@ VariantInfo makeLinformerVariant() {
     v.summary = "Keys and values projected along the sequence to k rows: softmax(Q(EK)ᵀ/√d)(FV) in O(n·k·d).";
     v.causalSupport = CausalSupport::BidirectionalOnly;
     v.hasMask = false;
+    v.queryRows = false;
     v.params = {integerParam("k", "Projected length k", "min(n, 64)",
                              [](const ShapeContext& s, const ParamSet&) { return std::min<std::int64_t>(s.n, 64); }, 1,
                              ">= 1 (pool: k <= n)"),

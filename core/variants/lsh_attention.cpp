@@ -202,7 +202,28 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
     return result;
 }
 
+RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options);
+
+// Queries that are not the whole sequence: the run of every position (shared keys are the queries of
+// all of them), of which the last m rows are kept.
+RunResult runLshQueryRows(const AttentionInputs& inputs, const RunOptions& options) {
+    Tensor3 storage;
+    const std::int64_t first = inputs.shape(options.causal).firstQuery(), m = inputs.q->rows;
+    RunOptions whole = options;
+    whole.recycle = nullptr;
+    RunResult all = runLsh(withQueryPrefix(inputs, storage), whole);
+    RunResult result = makeQueryResult(inputs, options);
+    result.cancelled = all.cancelled;
+    for (int t = 0; t < inputs.q->heads && !result.cancelled; ++t) {
+        std::copy(all.out.row(t, first), all.out.row(t, first) + m * all.out.cols, result.out.head(t));
+        if (result.weights)
+            std::copy(all.weights->row(t, first), all.weights->row(t, first) + m * all.weights->cols, result.weights->head(t));
+    }
+    return result;
+}
+
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
+    if (inputs.shape(options.causal).queries > 0) return runLshQueryRows(inputs, options);
     static thread_local Tensor3 storage; // the calling thread's, reused by its next run
     const bool shared = options.params.flag("shared_qk");
     const std::int64_t n = inputs.q->rows;
@@ -265,14 +286,20 @@ double lshHashingBytes(const ProblemShape& shape, const ParamSet& params) {
 // Decoding keeps every key (any later query may hash into any bucket). The step's core is the expected
 // row, rounds·n/b keys, plus hashing the new query (per query head) and key (per key head) in every round.
 // The cached keys' buckets are part of the cache, hashed when the step is prepared.
+// The same for `rows` new tokens at once (queries that are not the whole sequence).
+CoreCost lshNewRowsCost(const ProblemShape& shape, const ParamSet& params, double rows) {
+    const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
+    const auto rounds = static_cast<double>(params.integer("rounds"));
+    CoreCost cost = maskedCoreCost(shape, rows * std::min(n, rounds * n / b));
+    const double keyHeads = params.flag("shared_qk") ? shape.heads : shape.keyValueHeads();
+    cost.terms["hashing"] = rows * rounds * static_cast<double>(shape.d) * (b / 2) * (shape.heads + keyHeads);
+    return cost;
+}
+
 std::shared_ptr<const DecodeInfo> lshDecode() {
     auto info = std::make_shared<DecodeInfo>();
     info->cost = [](const ProblemShape& shape, const ParamSet& params) {
-        const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
-        const auto rounds = static_cast<double>(params.integer("rounds"));
-        CoreCost cost = maskedCoreCost(shape, std::min(n, rounds * n / b));
-        const double keyHeads = params.flag("shared_qk") ? shape.heads : shape.keyValueHeads();
-        cost.terms["hashing"] = rounds * static_cast<double>(shape.d) * (b / 2) * (shape.heads + keyHeads);
+        CoreCost cost = lshNewRowsCost(shape, params, 1);
         cost.workspaceBytes = lshHashingBytes(shape, params);
         return cost;
     };
@@ -288,6 +315,33 @@ std::shared_ptr<const DecodeInfo> lshDecode() {
         return makeMaskedRowStep(context, std::move(spec), threads);
     };
     return info;
+}
+
+CoreCost lshCost(const ProblemShape& shape, const ParamSet& params) {
+    if (shape.queries > 0) {
+        // The model counts the m new rows as decoding does; the run hashes every position and attends all
+        // of them before keeping the last rows, so its memory is the whole run's plus the grown Q and out.
+        ProblemShape whole = shape;
+        whole.queries = 0;
+        const CoreCost wholeCost = lshCost(whole, params);
+        CoreCost cost = lshNewRowsCost(shape, params, static_cast<double>(shape.queries));
+        cost.workspaceBytes = wholeCost.workspaceBytes + 4.0 * static_cast<double>(shape.n * (shape.d + shape.dv)) * shape.heads;
+        cost.extraMinBytes = wholeCost.extraMinBytes;
+        return cost;
+    }
+    const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
+    const auto rounds = static_cast<double>(params.integer("rounds"));
+    CoreCost cost = maskedCoreCost(shape, rounds * n * n / b);
+    cost.terms["hashing"] = 2.0 * rounds * n * static_cast<double>(shape.d) * (b / 2) * shape.heads;
+    cost.workspaceBytes = 4.0 * n * static_cast<double>(shape.d) * shape.heads + 16.0 * rounds * n * n / b * shape.heads +
+                          lshHashingBytes(shape, params);
+    // Per round, Reformer's bucket-sorted copies of the queries, the keys (unless shared: they are the
+    // sorted queries normalised) and the values, written once and read once; a shared K is never read.
+    const bool shared = params.flag("shared_qk");
+    const auto d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+    cost.extraMinBytes = rounds * 2.0 * 4.0 * shape.heads * n * ((shared ? d : 2.0 * d) + dv) -
+                         (shared ? 4.0 * shape.heads * n * d : 0.0);
+    return cost;
 }
 
 } // namespace
@@ -334,21 +388,7 @@ VariantInfo makeLshVariant() {
                          "not share the query's bucket; more rounds keep more keys"}};
     v.componentNames = {"round 1", "round 2", "round 3", "round 4", "round 5", "round 6", "round 7", "round 8"};
     v.components = lshComponents;
-    v.cost = [](const ProblemShape& shape, const ParamSet& params) {
-        const auto n = static_cast<double>(shape.n), b = static_cast<double>(params.integer("buckets"));
-        const auto rounds = static_cast<double>(params.integer("rounds"));
-        CoreCost cost = maskedCoreCost(shape, rounds * n * n / b);
-        cost.terms["hashing"] = 2.0 * rounds * n * static_cast<double>(shape.d) * (b / 2) * shape.heads;
-        cost.workspaceBytes = 4.0 * n * static_cast<double>(shape.d) * shape.heads + 16.0 * rounds * n * n / b * shape.heads +
-                              lshHashingBytes(shape, params);
-        // Per round, Reformer's bucket-sorted copies of the queries, the keys (unless shared: they are the
-        // sorted queries normalised) and the values, written once and read once; a shared K is never read.
-        const bool shared = params.flag("shared_qk");
-        const auto d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
-        cost.extraMinBytes = rounds * 2.0 * 4.0 * shape.heads * n * ((shared ? d : 2.0 * d) + dv) -
-                             (shared ? 4.0 * shape.heads * n * d : 0.0);
-        return cost;
-    };
+    v.cost = lshCost;
     v.decode = lshDecode();
     return v;
 }

@@ -126,6 +126,7 @@ VariantInfo makeMixedChunkVariant() {
     v.family = "FLASH";
     v.summary = "relu² attention inside chunks of c plus linear attention across chunks: O(n·c·d + n·d²).";
     v.hasMask = false;
+    v.queryRows = false;
     v.params = {integerParam("chunk", "Chunk length c", "min(n, 64)",
                              [](const ShapeContext& s, const ParamSet&) { return std::min<std::int64_t>(s.n, 64); }, 1,
                              ">= 1")};

@@ -119,6 +119,7 @@ VariantInfo makePerformerVariant() {
     v.family = "Linear kernels";
     v.summary = "Positive random features whose dot products approximate softmax attention in O(n·m·d).";
     v.hasMask = false;
+    v.queryRows = false;
     v.params = {integerParam("features", "Number of random features m", "4*d",
                              [](const ShapeContext& s, const ParamSet&) { return 4 * s.d; }, 1, ">= 1"),
                 seedParam(), boolParam("orthogonal", "Draw the features in orthogonal blocks", true)};

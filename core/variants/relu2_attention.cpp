@@ -8,19 +8,27 @@ namespace attnlab {
 
 namespace {
 
-MaskedScoring relu2Scoring(const ParamSet& params, const Tensor3& q) {
-    const auto n = static_cast<double>(q.rows);
+// Z from the sequence length n (the keys' count) and d.
+MaskedScoring relu2Scoring(const ParamSet& params, const ProblemShape& shape) {
+    const auto n = static_cast<double>(shape.n);
     MaskedScoring scoring;
     scoring.kind = MaskedScoring::Kind::ReluSquared;
-    scoring.normalizer = params.choice("scale") == "ns" ? n * static_cast<double>(q.cols) : n * n;
+    scoring.normalizer = params.choice("scale") == "ns" ? n * static_cast<double>(shape.d) : n * n;
     return scoring;
 }
 
+std::unique_ptr<Pattern> relu2Pattern(const PatternRequest& request) {
+    return allPairsPattern(request.shape.n, request.shape.causal);
+}
+
 RunResult runRelu2(const AttentionInputs& inputs, const RunOptions& options) {
-    const MaskedScoring scoring = relu2Scoring(options.params, *inputs.q);
-    if (options.useReference)
-        return runMasked(inputs, sharedPattern(allPairsPattern(inputs.q->rows, options.causal)), scoring, options);
-    return runPlannedAttention(inputs, {allPairsPlan(inputs.q->rows, options.causal)}, scoring, options);
+    PatternRequest request;
+    request.shape = inputs.shape(options.causal);
+    request.params = &options.params;
+    const MaskedScoring scoring = relu2Scoring(options.params, request.shape);
+    if (options.useReference || request.shape.queries > 0)
+        return runMasked(inputs, queryRowsPattern(relu2Pattern, request), scoring, options);
+    return runPlannedAttention(inputs, {allPairsPlan(request.shape.n, options.causal)}, scoring, options);
 }
 
 // Decoding: relu² over every cached key (no exponentials), Z from the context length n.
@@ -32,7 +40,7 @@ std::shared_ptr<const DecodeInfo> relu2Decode() {
     info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
         MaskedRowSpec spec;
         spec.patterns = sharedPattern(allPairsPattern(context.q->rows, true));
-        spec.scoring = relu2Scoring(params, *context.q);
+        spec.scoring = relu2Scoring(params, context.shape(true));
         return makeMaskedRowStep(context, std::move(spec), threads);
     };
     return info;
@@ -48,7 +56,7 @@ VariantInfo makeRelu2Variant() {
     v.summary = "Gated attention unit scores: relu(q·k)² / Z instead of softmax, still O(n²·d).";
     v.hasMask = false;
     v.params = {choiceParam("scale", "Normaliser Z: ns = n·d, n2 = n²", {"ns", "n2"}, "ns")};
-    v.pattern = [](const PatternRequest& request) { return allPairsPattern(request.shape.n, request.shape.causal); };
+    v.pattern = relu2Pattern;
     v.run = runRelu2;
     v.cost = [](const ProblemShape& shape, const ParamSet&) {
         CoreCost cost = maskedCoreCost(shape, fullPairs(shape), false);

@@ -3,6 +3,7 @@
 #include "core/kernels/block_attention.h"
 #include "core/kernels/block_plan.h"
 #include "core/patterns/expression_pattern.h"
+#include "core/patterns/query_rows.h"
 #include "core/patterns/range_algebra.h"
 
 #include <algorithm>
@@ -57,8 +58,9 @@ ParamSpec boolParam(std::string key, std::string description, bool defaultValue)
 }
 
 double fullPairs(const ProblemShape& shape) {
-    const auto n = static_cast<double>(shape.n);
-    return shape.causal ? n * (n + 1) / 2 : n * n;
+    const auto n = static_cast<double>(shape.n), m = static_cast<double>(shape.queryRows());
+    // Causal: rows n − m … n − 1 see n − m + 1 … n keys.
+    return shape.causal ? m * (n - m) + m * (m + 1) / 2 : m * n;
 }
 
 double rowKernelWorkspace(const ProblemShape& shape, double longestRow) {
@@ -95,9 +97,31 @@ std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverP
         request.inputs = &inputs;
         MaskedScoring scoring;
         scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-        if (options.useReference || !plan) return runMasked(inputs, sharedPattern(pattern(request)), scoring, options);
+        if (options.useReference || !plan || request.shape.queries > 0)
+            return runMasked(inputs, queryRowsPattern(pattern, request), scoring, options);
         return runPlannedAttention(inputs, {plan(request)}, scoring, options);
     };
+}
+
+HeadPatterns queryRowsPattern(const PatternFunction& pattern, const PatternRequest& request) {
+    return sharedPattern(lastQueryRows(pattern(request), request.shape.queryRows()));
+}
+
+AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage) {
+    const ProblemShape shape = inputs.shape(false);
+    if (shape.queries == 0) return inputs;
+    if (!inputs.k) throw InputError("queries that are not the whole sequence need K: the earlier positions' keys");
+    storage = Tensor3(inputs.q->heads, shape.n, inputs.q->cols);
+    const std::int64_t first = shape.firstQuery();
+    for (int t = 0; t < inputs.q->heads; ++t) {
+        // K with a head per query head holds each one's own earlier vectors (lsh's shared keys).
+        const float* keys = inputs.k->head(inputs.k->heads == inputs.q->heads ? t : inputs.kvHead(t));
+        std::copy(keys, keys + first * inputs.q->cols, storage.head(t));
+        std::copy(inputs.q->head(t), inputs.q->head(t) + inputs.q->headStride(), storage.row(t, first));
+    }
+    AttentionInputs whole = inputs;
+    whole.q = &storage;
+    return whole;
 }
 
 PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern) {
@@ -153,10 +177,10 @@ std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost
         PatternRequest request;
         request.shape = shape;
         request.params = &params;
-        const auto mask = pattern(request);
-        std::vector<double> counts(static_cast<std::size_t>(shape.n));
+        const auto mask = lastQueryRows(pattern(request), shape.queryRows());
+        std::vector<double> counts(static_cast<std::size_t>(mask->rows()));
         double nnz = 0, longest = 0;
-        for (std::int64_t i = 0; i < shape.n; ++i) {
+        for (std::int64_t i = 0; i < mask->rows(); ++i) {
             const auto count = static_cast<double>(mask->rowCount(i));
             counts[static_cast<std::size_t>(i)] = count;
             nnz += count;

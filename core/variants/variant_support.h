@@ -30,7 +30,8 @@ ParamSpec choiceParam(std::string key, std::string description, std::vector<std:
                       std::string defaultChoice);
 ParamSpec boolParam(std::string key, std::string description, bool defaultValue);
 
-// Allowed pairs per head of the all-pairs pattern (n² or n(n+1)/2 when causal).
+// Allowed pairs per head of the all-pairs pattern (n² or n(n+1)/2 when causal), over the query rows of
+// the shape (m·n, or Σ of n − m + 1 … n when causal).
 double fullPairs(const ProblemShape& shape);
 
 // Bytes of the row-range kernel's scratch: a row of weights and an accumulator per thread (2 assumed).
@@ -64,6 +65,15 @@ using PlanFunction = std::function<std::shared_ptr<const BlockPlan>(const Patter
 // the reference path always reads the pattern.
 std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
                                                                                        PlanFunction plan = {});
+
+// The last shape.queryRows() rows of `pattern` for the request, as the one pattern of every head.
+HeadPatterns queryRowsPattern(const PatternFunction& pattern, const PatternRequest& request);
+
+// Queries that are not the whole sequence, for a variant whose run needs every position's query (lsh's
+// shared keys): the inputs with Q grown to n rows, the earlier positions' rows taken from K (head t when
+// K has as many heads as Q, else kvHead(t)), Q's own rows last. The inputs themselves when Q already has n rows. The
+// whole run's last m rows are the rectangle's, since every output row depends on its own query only.
+AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage);
 
 // A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters)
 // and keeps it (core/kernels/block_plan.h: cachedPlan).

@@ -55,12 +55,13 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
     request.params = &options.params;
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+    scoring.firstQuery = request.shape.firstQuery();
     std::vector<float> table;
     if (options.params.choice("relpos") == "sinusoid") {
-        table = relativePositionTable(inputs.q->rows, inputs.q->cols, options.params);
+        table = relativePositionTable(request.shape.n, inputs.q->cols, options.params);
         scoring.relativePositions = &table;
     }
-    if (options.useReference) return runMasked(inputs, sharedPattern(xlPattern(request)), scoring, options);
+    if (options.useReference || request.shape.queries > 0) return runMasked(inputs, queryRowsPattern(xlPattern, request), scoring, options);
     return runPlannedAttention(inputs, {xlPlan(request)}, scoring, options);
 }
 

@@ -1,0 +1,44 @@
+#include "core/patterns/query_rows.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+QueryRowsPattern::QueryRowsPattern(std::shared_ptr<const Pattern> whole, std::int64_t queries)
+    : Pattern(queries, whole->size()), m_whole(std::move(whole)), m_first(size() - queries) {
+    if (queries < 1 || queries > size() || m_whole->rows() != size())
+        throw std::logic_error("QueryRowsPattern: 1 <= queries <= n of a square pattern");
+}
+
+std::unique_ptr<Pattern> lastQueryRows(std::unique_ptr<Pattern> whole, std::int64_t queries) {
+    if (queries == whole->rows()) return whole;
+    return std::make_unique<QueryRowsPattern>(std::shared_ptr<const Pattern>(std::move(whole)), queries);
+}
+
+namespace {
+
+class QueryRowsComponents : public PatternComponents {
+public:
+    QueryRowsComponents(std::shared_ptr<const PatternComponents> whole, std::int64_t queries)
+        : m_whole(std::move(whole)), m_rows(std::shared_ptr<const Pattern>(m_whole, &m_whole->pattern()), queries) {}
+    const Pattern& pattern() const override { return m_rows; }
+    void rowComponents(std::int64_t r, std::vector<ComponentRange>& out) const override {
+        m_whole->rowComponents(m_rows.firstRow() + r, out);
+    }
+    void ownRanges(std::uint8_t component, std::int64_t r, std::vector<ColumnRange>& out) const override {
+        m_whole->ownRanges(component, m_rows.firstRow() + r, out);
+    }
+
+private:
+    std::shared_ptr<const PatternComponents> m_whole;
+    QueryRowsPattern m_rows;
+};
+
+} // namespace
+
+std::unique_ptr<PatternComponents> lastQueryRows(std::unique_ptr<PatternComponents> whole, std::int64_t queries) {
+    if (queries == whole->pattern().rows()) return whole;
+    return std::make_unique<QueryRowsComponents>(std::shared_ptr<const PatternComponents>(std::move(whole)), queries);
+}
+
+} // namespace attnlab
