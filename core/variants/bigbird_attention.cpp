@@ -199,17 +199,17 @@ std::pair<double, double> blockPairs(const BigBirdGrid& grid, std::int64_t first
     double pairs = 0, longest = 0;
     const auto rows = drawnRows(grid);
     for (std::int64_t unit = 0; unit < grid.units; ++unit) {
+        const std::int64_t top = unit * grid.block, bottom = std::min(grid.n, top + grid.block);
+        if (bottom <= firstQuery) continue;
         std::vector<ColumnRange> columns;
         appendBlockRanges(rows[static_cast<std::size_t>(unit)], grid.block, grid.n, columns);
         double width = 0;
         for (const ColumnRange& range : columns) width += static_cast<double>(range.size());
-        const std::int64_t top = unit * grid.block, bottom = std::min(grid.n, top + grid.block);
-        if (bottom <= firstQuery) continue;
         const auto h = static_cast<double>(bottom - top);
         // Rows lo … hi − 1 of the block (positions after the first query), at offsets lo − top … hi − top − 1.
         const auto lo = static_cast<double>(std::max(top, firstQuery) - top), hi = static_cast<double>(bottom - top);
-        const double rows = hi - lo;
-        pairs += grid.causal ? rows * (width - h) + (hi * (hi + 1) - lo * (lo + 1)) / 2 : rows * width;
+        const double asked = hi - lo;
+        pairs += grid.causal ? asked * (width - h) + (hi * (hi + 1) - lo * (lo + 1)) / 2 : asked * width;
         longest = std::max(longest, width);
     }
     return {pairs, longest};
