@@ -7,6 +7,7 @@
 #include "core/decode/decode.h"
 #include "core/errors.h"
 #include "core/io/json_writer.h"
+#include "core/patterns/block_counts.h"
 #include "core/registry.h"
 
 #include <cstdio>
@@ -17,7 +18,7 @@ namespace attnlab {
 namespace {
 
 constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal] [--decode]
-                    [--grid H,W | T,H,W [--order ORDER]] [--set KEY=VALUE]... [--json]
+                    [--grid H,W | T,H,W [--order ORDER]] [--set KEY=VALUE]... [--block-size B] [--json]
 
 Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
 the variant: qkv_proj n(hd)(h + 2g)d (3n(hd)^2 when g = h), out_proj n(hd)^2, ffn 8n(hd)^2, and the
@@ -39,6 +40,10 @@ one layer keeps, float32). docs/inference.md states the rules per variant. No cr
 --grid, --order: the tokens lie on an image or video grid (docs/grids.md); n is its cell count (--n
 may be left out) and the pattern's allowed cells are counted on it. The JSON gains grid and order. A
 grid fixes n, so there are no crossovers then either.
+--block-size B: also what a block kernel computes of the pattern cut into B x B blocks (the last row
+and column of blocks may be smaller): full, partial and empty blocks, computed_cells (the area of
+every non-empty block) and allowed_cells (nnz). B >= 1; not with --decode, nor for lsh (its pattern
+depends on Q and K).
 )";
 
 // "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
@@ -55,8 +60,8 @@ void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& c
         json.value(crossover.closedForm);
 }
 
-// crossovers: null for a decoding step (they describe whole sequences).
-std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers) {
+// crossovers: null for a decoding step (they describe whole sequences); blocks: null unless asked for.
+std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks) {
     JsonWriter json;
     json.beginObject();
     json.key("variant").value(cost.variant);
@@ -95,11 +100,21 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers) {
         crossoverJson(json, "linear_beats_full", crossovers->linearBeatsFull);
         json.endObject();
     }
+    if (blocks) {
+        json.key("blocks").beginObject();
+        json.key("size").value(static_cast<double>(blocks->size));
+        json.key("full").value(static_cast<double>(blocks->full));
+        json.key("partial").value(static_cast<double>(blocks->partial));
+        json.key("empty").value(static_cast<double>(blocks->empty));
+        json.key("computed_cells").value(static_cast<double>(blocks->computedCells));
+        json.key("allowed_cells").value(static_cast<double>(blocks->allowedCells));
+        json.endObject();
+    }
     json.endObject();
     return json.str();
 }
 
-void printTable(const LayerCost& cost, const LayerCrossovers* crossovers) {
+void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks) {
     std::printf("%s  n=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
                 static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.d), cost.shape.heads,
                 cost.shape.keyValueHeads(), cost.shape.causal ? "causal" : "bidirectional",
@@ -114,6 +129,12 @@ void printTable(const LayerCost& cost, const LayerCrossovers* crossovers) {
                     crossoverStatement(crossovers->attentionExceedsFfn).c_str(),
                     crossoverStatement(crossovers->coreDominates).c_str(),
                     crossoverStatement(crossovers->linearBeatsFull).c_str());
+    if (blocks)
+        std::printf("  blocks of %lld: %lld full, %lld partial, %lld empty; computed cells %lld for %lld allowed (%.3f x)\n",
+                    static_cast<long long>(blocks->size), static_cast<long long>(blocks->full),
+                    static_cast<long long>(blocks->partial), static_cast<long long>(blocks->empty),
+                    static_cast<long long>(blocks->computedCells), static_cast<long long>(blocks->allowedCells),
+                    static_cast<double>(blocks->computedCells) / static_cast<double>(blocks->allowedCells));
     if (!cost.decode) return;
     if (cost.retainedKeys)
         std::printf("  retained_keys  %22lld per key/value head\n", static_cast<long long>(*cost.retainedKeys));
@@ -129,7 +150,7 @@ int costCommand(const std::vector<std::string>& args) {
         std::fputs(kCostHelp, stdout);
         return 0;
     }
-    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--grid", "--order"},
+    const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--grid", "--order", "--block-size"},
                       {"--causal", "--json", "--decode"});
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     ProblemShape shape;
@@ -145,13 +166,21 @@ int costCommand(const std::vector<std::string>& args) {
     if (decode) requireDecoding(variant);
     shape.causal = decode || cli.flag("--causal");
     const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    std::optional<BlockCounts> blocks;
+    if (cli.value("--block-size")) {
+        const std::int64_t blockSize = cli.integer("--block-size", 1, 1, INT64_MAX);
+        if (decode) throw InputError("--block-size counts a whole pattern's blocks, not one decoding step (--decode)");
+        if (variant.dataDependentPattern)
+            throw InputError("--block-size: " + variant.id + "'s pattern depends on Q and K, which cost does not take");
+        blocks = countBlocks(*buildPattern(variant, shape, params), blockSize);
+    }
     const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
     std::optional<LayerCrossovers> crossovers;
     if (!decode && !shape.grid) crossovers = layerCrossovers(variant, shape, cli.overrides());
     if (cli.flag("--json"))
-        std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr).c_str());
+        std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr).c_str());
     else
-        printTable(cost, crossovers ? &*crossovers : nullptr);
+        printTable(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr);
     return 0;
 }
 

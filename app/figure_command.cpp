@@ -39,7 +39,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
-                      [--components [--split]] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
+                      [--components [--split]] [--blocks B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
@@ -56,6 +56,9 @@ when their count equals n. Defaults: --variant full --n 256 --d 64 --heads 1 --i
 --components (pattern only) colours each allowed cell by the component it comes from (the first
 top-level term of the expression that contains it) with a legend naming each term; --split draws each
 component as a separate panel, the factorised heads A(1), A(2), ... of the Sparse Transformer.
+--blocks B (pattern only) draws the B x B block grid over the pattern, as a block kernel computes it:
+empty blocks clear, partial blocks hatched, full blocks solid, with their counts, computed / allowed
+cells and the block density beside nnz (B >= 1; the view offers 16 ... 256, default 64).
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
 --guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
@@ -211,6 +214,7 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
     if (cli.flag("--components")) settings.showComponents = true;
     if (cli.flag("--split")) settings.splitComponents = true;
+    settings.blockView = cli.integer("--blocks", settings.blockView, 1, INT32_MAX);
     if (settings.splitComponents && !settings.showComponents)
         throw InputError("attnlab figure: --split draws the components apart: give it with --components");
     if (settings.showComponents && settings.showWeights)
@@ -262,7 +266,7 @@ int figureCommand(const std::vector<std::string>& args) {
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--grid",
-                       "--order"},
+                       "--order", "--blocks"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
@@ -278,6 +282,8 @@ int figureCommand(const std::vector<std::string>& args) {
     const LabSettings settings = settingsFromArgs(cli, std::move(base));
     if (cli.flag("--components") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --components is for the pattern view");
+    if (cli.value("--blocks") && name != QStringLiteral("pattern"))
+        throw InputError("attnlab figure: --blocks is for the pattern view");
     ExportOptions options;
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),

@@ -3,6 +3,9 @@
 // one line and no output file.
 #include "test_cli_harness.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace attnlab {
 namespace {
 
@@ -118,6 +121,44 @@ TEST_F(CustomCliTest, CostCountsTheExpressionsPairs) {
     const auto json = clitest::parseJson(outcome.out);
     EXPECT_EQ(json["terms"]["scores"].get<double>(), 15.0 * 4 * 2);
     EXPECT_EQ(json["terms"]["weights_v"].get<double>(), 15.0 * 4 * 2);
+}
+
+TEST_F(CustomCliTest, CostCountsTheBlocksOfTheExpression) {
+    // band(1) at n = 10 in blocks of 4 (the last row and column of blocks 2 wide), counted cell by cell here.
+    const std::int64_t n = 10, b = 4;
+    double full = 0, partial = 0, empty = 0, computed = 0, allowed = 0;
+    for (std::int64_t r0 = 0; r0 < n; r0 += b)
+        for (std::int64_t c0 = 0; c0 < n; c0 += b) {
+            double cells = 0, area = 0;
+            for (std::int64_t i = r0; i < std::min(n, r0 + b); ++i)
+                for (std::int64_t j = c0; j < std::min(n, c0 + b); ++j) {
+                    area += 1;
+                    cells += std::abs(i - j) <= 1 ? 1 : 0;
+                }
+            allowed += cells;
+            (cells == 0 ? empty : cells == area ? full : partial) += 1;
+            computed += cells > 0 ? area : 0;
+        }
+    const auto json = clitest::parseJson(succeed({"cost", "--variant", "custom", "--n", "10", "--d", "4", "--heads", "2",
+                                                  "--set", "expr=band(1)", "--block-size", "4", "--json"})
+                                             .out);
+    const auto& blocks = json["blocks"];
+    EXPECT_EQ(blocks["size"].get<double>(), 4);
+    EXPECT_EQ(blocks["full"].get<double>(), full);
+    EXPECT_EQ(blocks["partial"].get<double>(), partial);
+    EXPECT_EQ(blocks["empty"].get<double>(), empty);
+    EXPECT_EQ(blocks["computed_cells"].get<double>(), computed);
+    EXPECT_EQ(blocks["allowed_cells"].get<double>(), allowed);
+    EXPECT_EQ(json["terms"]["scores"].get<double>(), allowed * 4 * 2);
+    // Without --block-size there is no "blocks"; a block larger than n is one block.
+    EXPECT_FALSE(clitest::parseJson(succeed({"cost", "--variant", "custom", "--n", "10", "--d", "4", "--heads", "1", "--json"}).out)
+                     .contains("blocks"));
+    const auto whole = clitest::parseJson(succeed({"cost", "--variant", "full", "--n", "10", "--d", "4", "--heads", "1",
+                                                   "--causal", "--block-size", "64", "--json"})
+                                              .out)["blocks"];
+    EXPECT_EQ(whole["partial"].get<double>(), 1);
+    EXPECT_EQ(whole["computed_cells"].get<double>(), 100);
+    EXPECT_EQ(whole["allowed_cells"].get<double>(), 55);
 }
 
 TEST_F(CustomCliTest, VariantsListTheExpressionAsAString) {

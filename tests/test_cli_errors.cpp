@@ -56,6 +56,21 @@ TEST_F(ErrorTest, UnknownParameterKey) {
     expectRejected({"cost", "--variant", "chunk", "--n", "8", "--d", "4", "--heads", "1", "--set", "block=2"}, {"'block'"});
 }
 
+TEST_F(ErrorTest, BlockSizeOutOfRangeOrWithoutAWholePattern) {
+    const std::vector<std::string> cost = {"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1", "--json"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = cost;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    };
+    expectRejected(with({"--block-size", "0"}), {"--block-size"});
+    expectRejected(with({"--block-size", "-2"}), {"--block-size"});
+    expectRejected(with({"--block-size", "x"}), {"--block-size", "'x'"});
+    expectRejected(with({"--block-size", "4", "--decode"}), {"--block-size", "--decode"});
+    expectRejected({"cost", "--variant", "lsh", "--n", "8", "--d", "4", "--heads", "1", "--block-size", "4"}, {"--block-size", "lsh"});
+    expectRejected({"cost", "--variant", "bigbird", "--n", "8", "--d", "4", "--heads", "1", "--set", "block=0"}, {"block"});
+}
+
 // An option written where a value belongs means the value is missing ("--preset -o x.png" once said
 // "unknown option 'x.png'"); a negative number is still a value.
 TEST_F(ErrorTest, AnOptionWhereAValueBelongsNamesTheMissingValue) {

@@ -1,5 +1,8 @@
 // Density images of patterns against a brute-force count: every matrix cell of a region belongs to
 // the image cell holding its centre, and an image cell's density is allowed cells / cells mapped to it.
+// Block counts (what a block kernel computes) against counting every block's cells one by one.
+#include "core/patterns/block_counts.h"
+#include "core/patterns/expression_pattern.h"
 #include "core/patterns/pattern.h"
 #include "core/registry.h"
 
@@ -166,6 +169,95 @@ TEST(DensityBlocks, LongformerGlobalsAtN65536AreInEveryBlockOfTheirRowAndColumn)
     }
     // Away from the diagonal and the globals nothing is allowed.
     EXPECT_EQ(image.density[static_cast<std::size_t>(300) * image.width + 100], 0.0f);
+}
+
+// Every B × B block (the last row and column of blocks smaller) classified by counting its cells.
+// `classes` gets each block's class, row-major.
+BlockCounts bruteForceBlocks(const Pattern& pattern, std::int64_t block, std::vector<BlockClass>& classes) {
+    const std::int64_t n = pattern.size();
+    BlockCounts counts;
+    counts.size = block;
+    for (std::int64_t r0 = 0; r0 < n; r0 += block)
+        for (std::int64_t c0 = 0; c0 < n; c0 += block) {
+            std::int64_t allowed = 0, area = 0;
+            for (std::int64_t i = r0; i < std::min(n, r0 + block); ++i)
+                for (std::int64_t j = c0; j < std::min(n, c0 + block); ++j) {
+                    ++area;
+                    allowed += pattern.allowed(i, j) ? 1 : 0;
+                }
+            counts.allowedCells += allowed;
+            if (allowed == 0) ++counts.empty;
+            else ++(allowed == area ? counts.full : counts.partial);
+            classes.push_back(allowed == 0 ? BlockClass::Empty : allowed == area ? BlockClass::Full : BlockClass::Partial);
+            if (allowed > 0) counts.computedCells += area;
+        }
+    return counts;
+}
+
+void expectBlockCounts(const Pattern& pattern, std::int64_t block, const std::string& what) {
+    SCOPED_TRACE(what + " n=" + std::to_string(pattern.size()) + " B=" + std::to_string(block));
+    std::vector<BlockClass> expectedClasses, visited;
+    const std::int64_t side = (pattern.size() + std::min(block, pattern.size()) - 1) / std::min(block, pattern.size());
+    const BlockCounts expected = bruteForceBlocks(pattern, block, expectedClasses);
+    std::int64_t nextRow = 0, nextBlock = 0;
+    const BlockCounts counted = countBlocks(pattern, block, [&](std::int64_t row, std::int64_t first, std::int64_t last, BlockClass kind) {
+        if (row != nextRow) {
+            EXPECT_EQ(nextBlock, side) << "block row " << nextRow << " not covered";
+            nextRow = row;
+            nextBlock = 0;
+        }
+        EXPECT_EQ(first, nextBlock) << "runs of block row " << row << " out of order";
+        EXPECT_LT(first, last);
+        nextBlock = last;
+        visited.insert(visited.end(), static_cast<std::size_t>(last - first), kind);
+    });
+    EXPECT_EQ(visited, expectedClasses) << "block classes as visited";
+    EXPECT_EQ(counted.size, block);
+    EXPECT_EQ(counted.full, expected.full);
+    EXPECT_EQ(counted.partial, expected.partial);
+    EXPECT_EQ(counted.empty, expected.empty);
+    EXPECT_EQ(counted.computedCells, expected.computedCells);
+    EXPECT_EQ(counted.allowedCells, expected.allowedCells);
+    EXPECT_EQ(counted.allowedCells, pattern.nnz());
+}
+
+TEST(BlockCounts, EqualCountingEveryBlockForExpressionsAndBuiltIns) {
+    const std::vector<std::string> expressions = {
+        "all", "diag", "band(3)", "band(8) | global(0)", "block(5) | summary(7, 2)", "stride(4) & !band(1)",
+        "random(3, 11)", "random(9, 2) | sink(3)", "docs(5, 17, 2) & causal", "segment(6, 3)", "prefix(13) | cols(40, 2)",
+        "!band(20)", "rows(0, 63, 64) | dilated(3, 5)"};
+    for (const std::int64_t n : {1, 7, 64, 100, 131})
+        for (const bool causal : {false, true}) {
+            for (const std::string& expression : expressions) {
+                const ExpressionPattern pattern(parseExpression(expression), n, causal);
+                for (const std::int64_t block : std::vector<std::int64_t>{1, 3, 16, 64, n, n + 5, std::int64_t{1} << 40})
+                    expectBlockCounts(pattern, block, expression + (causal ? " causal" : ""));
+            }
+            for (const auto& [id, set] : std::vector<std::pair<std::string, ParamOverrides>>{
+                     {"full", {}}, {"strided", {}}, {"fixed", {}}, {"longformer", {{"window", "9"}}}, {"chunk", {{"chunk", "10"}}},
+                     {"bigbird", {}}, {"bigbird", {{"block", "8"}, {"seed", "3"}}}})
+                for (const std::int64_t block : std::vector<std::int64_t>{2, 8, 17, 2 * n})
+                    expectBlockCounts(*patternOf(id, n, causal, set), block, id + (causal ? " causal" : ""));
+        }
+}
+
+TEST(BlockCounts, BigBirdsBlockModeComputesOnlyItsBlocks) {
+    // On its own grid every block of block-mode BigBird is full or empty (partial only on a causal diagonal).
+    for (const bool causal : {false, true}) {
+        const auto pattern = patternOf("bigbird", 1000, causal, {{"block", "50"}, {"window", "3"}, {"globals", "1"}});
+        const BlockCounts counts = countBlocks(*pattern, 50);
+        EXPECT_EQ(counts.partial, causal ? 20 : 0);
+        if (!causal) {
+            EXPECT_EQ(counts.computedCells, counts.allowedCells);
+        }
+        EXPECT_EQ(counts.full + counts.partial + counts.empty, 400);
+    }
+}
+
+TEST(BlockCounts, BlockSizeBelowOneIsRejected) {
+    const auto pattern = patternOf("full", 10, false);
+    EXPECT_THROW(countBlocks(*pattern, 0), std::invalid_argument);
+    EXPECT_THROW(countBlocks(*pattern, -4), std::invalid_argument);
 }
 
 } // namespace

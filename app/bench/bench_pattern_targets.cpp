@@ -31,6 +31,7 @@ const std::vector<PatternCase>& patternCases() {
         {"longformer globals=0,1", "longformer", {{"globals", "0,1"}}, 0.5},
         {"lsh", "lsh", {}, 0.5},
         {"bigbird", "bigbird", {}, 0.25},
+        {"bigbird block=64", "bigbird", {{"block", "64"}, {"window", "3"}, {"globals", "1"}, {"random", "3"}}, 0.5},
         {"longformer dilation=2", "longformer", {{"dilation", "2"}}, 0.25},
     };
     return cases;

@@ -171,6 +171,10 @@
         <translation>每个查询额外的随机键数 r</translation>
     </message>
     <message>
+        <source>Block size b: window, globals and random keys count blocks of b tokens (1: tokens)</source>
+        <translation>块大小 b：窗口、全局与随机键均以 b 个词元的块计数（1：按词元）</translation>
+    </message>
+    <message>
         <source>Block-local chunks</source>
         <translation>块内局部注意力</translation>
     </message>
@@ -581,6 +585,10 @@
 </context>
 <context>
     <name>ModelPresets</name>
+    <message>
+        <source>BigBird per token vs in blocks of 64, block view on</source>
+        <translation>BigBird：按词元与按 64 分块对比（显示分块）</translation>
+    </message>
     <message>
         <source>Longformer: full / sliding / dilated / global</source>
         <translation>Longformer：完整 / 滑动窗口 / 空洞 / 全局</translation>
@@ -1338,6 +1346,22 @@ Every other view works; run on a desktop session to use the lab.</source>
 <context>
     <name>attnlab::ParameterPanel</name>
     <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>%1 × %1 blocks</source>
+        <translation>%1 × %1 块</translation>
+    </message>
+    <message>
+        <source>What a block kernel computes: the pattern cut into B × B blocks, empty blocks clear, partial ones hatched, full ones solid, with their counts</source>
+        <translation>块内核的计算量：模式按 B × B 分块，空块透明，部分块加斜线，满块实心，并给出各自数目</translation>
+    </message>
+    <message>
+        <source>block grid</source>
+        <translation>分块网格</translation>
+    </message>
+    <message>
         <source>back to the default</source>
         <translation>恢复默认值</translation>
     </message>
@@ -1632,6 +1656,14 @@ Every other view works; run on a desktop session to use the lab.</source>
 </context>
 <context>
     <name>attnlab::PatternView</name>
+    <message>
+        <source>blocks %1 × %1: %2 full, %3 partial, %4 empty</source>
+        <translation>%1 × %1 块：%2 个满块，%3 个部分块，%4 个空块</translation>
+    </message>
+    <message>
+        <source>computed ÷ allowed cells: %1 (block density %2 %)</source>
+        <translation>计算单元 ÷ 允许单元：%1（块密度 %2 %）</translation>
+    </message>
     <message>
         <source>weights need an n × n matrix: shown for n ≤ %1</source>
         <translation>权重需要 n × n 矩阵：仅在 n ≤ %1 时显示</translation>

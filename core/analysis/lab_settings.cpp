@@ -82,6 +82,7 @@ const std::vector<SettingsField>& settingsFields() {
         {"show_mask_outline", static_cast<unsigned>(U::PatternFigure), &LabSettings::showMaskOutline},
         {"show_components", static_cast<unsigned>(U::PatternFigure), &LabSettings::showComponents},
         {"split_components", static_cast<unsigned>(U::PatternFigure), &LabSettings::splitComponents},
+        {"block_view", static_cast<unsigned>(U::PatternFigure), &LabSettings::blockView},
         {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
         {"timing_max_n", U::TimingSweep | U::Inference, &LabSettings::timingMaxN},
         {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},

@@ -48,6 +48,7 @@ struct LabSettings {
     bool showMaskOutline = true;              // pattern view with weights: mask outline drawn over them
     bool showComponents = false;              // pattern view: each cell in its component's colour
     bool splitComponents = false;             // pattern view: each component in a panel of its own
+    std::int64_t blockView = 0;               // pattern view: the B × B block grid drawn over the pattern (0: off)
     bool flopsAsMacs = true;                  // FLOP view unit
     std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
     TimingMode timingMode = TimingMode::Variants;

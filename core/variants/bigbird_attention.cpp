@@ -1,7 +1,11 @@
 // bigbird: Longformer window (δ = 1, radius ⌊w/2⌋) ∪ the first g tokens as global rows and columns
 // (∧ j ≤ i if causal); then each row draws r distinct extra keys uniformly, without replacement, from the
 // columns it does not yet allow (j ≤ i if causal), fewer if fewer remain. One mask for all heads.
+// Block mode (block = b > 1): the same definition on the grid of ⌈n/b⌉ blocks — window, globals and
+// random keys counted in blocks, drawn per query block — and cell (i, j) allowed iff its block is
+// (∧ j ≤ i if causal), as BigBird's own implementation draws its random attention.
 #include "core/kernels/block_plan.h"
+#include "core/patterns/block_grid_pattern.h"
 #include "core/patterns/range_algebra.h"
 #include "core/random/random.h"
 #include "core/variants/variant_support.h"
@@ -13,7 +17,28 @@ namespace attnlab {
 
 namespace {
 
-// The deterministic part of row i: window and globals, as sorted ranges.
+// The parameters on the grid the pattern is defined on: `units` tokens (block = 1) or blocks of
+// `block` tokens; radius, globals and random keys count units.
+struct BigBirdGrid {
+    std::int64_t n = 0, block = 1, units = 0, radius = 0, globals = 0, extra = 0;
+    std::uint64_t seed = 0;
+    bool causal = false;
+};
+
+BigBirdGrid bigBirdGrid(const ProblemShape& shape, const ParamSet& params) {
+    BigBirdGrid grid;
+    grid.n = shape.n;
+    grid.block = params.integer("block");
+    grid.units = blockCount(shape.n, grid.block);
+    grid.radius = params.integer("window") / 2;
+    grid.globals = std::min(grid.units, params.integer("globals"));
+    grid.extra = params.integer("random");
+    grid.seed = static_cast<std::uint64_t>(params.integer("seed"));
+    grid.causal = shape.causal;
+    return grid;
+}
+
+// The deterministic part of unit row i of `units`: window and globals, as sorted ranges.
 std::vector<ColumnRange> baseRanges(std::int64_t i, std::int64_t n, std::int64_t radius, std::int64_t globals,
                                     bool causal) {
     const std::int64_t last = causal ? i : n - 1;
@@ -22,6 +47,15 @@ std::vector<ColumnRange> baseRanges(std::int64_t i, std::int64_t n, std::int64_t
     appendRange(window, i - radius, std::min(i + radius, last) + 1, n);
     appendRange(global, 0, std::min(globals, last + 1), n);
     return unionRanges(global, window);
+}
+
+// Token row i's window and globals (its block's, as token ranges, ∧ j ≤ i if causal).
+std::vector<ColumnRange> tokenBaseRanges(std::int64_t i, const BigBirdGrid& grid) {
+    const auto base = baseRanges(i / grid.block, grid.units, grid.radius, grid.globals, grid.causal);
+    if (grid.block == 1) return base;
+    std::vector<ColumnRange> out;
+    appendBlockRanges(base, grid.block, grid.causal ? i + 1 : grid.n, out);
+    return out;
 }
 
 // Column of the rank-th (0-based) position of [0, last] not covered by `taken`.
@@ -34,22 +68,19 @@ std::int64_t freeColumn(const std::vector<ColumnRange>& taken, std::int64_t rank
     return column;
 }
 
-std::unique_ptr<Pattern> bigBirdPattern(const PatternRequest& request) {
-    const std::int64_t n = request.shape.n;
-    const std::int64_t radius = request.params->integer("window") / 2;
-    const std::int64_t globals = std::min(n, request.params->integer("globals"));
-    const std::int64_t extra = request.params->integer("random");
-    const auto seed = static_cast<std::uint64_t>(request.params->integer("seed"));
-    const bool causal = request.shape.causal;
+// Every unit row's ranges: its window and globals, then min(r, what remains) units drawn uniformly
+// without replacement from the rest (unit j ≤ unit i if causal), from one random stream per unit row.
+std::vector<std::vector<ColumnRange>> drawnRows(const BigBirdGrid& grid) {
+    const std::int64_t n = grid.units;
     std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {
-        auto ranges = baseRanges(i, n, radius, globals, causal);
+        auto ranges = baseRanges(i, n, grid.radius, grid.globals, grid.causal);
         std::int64_t covered = 0;
         for (const auto& r : ranges) covered += r.size();
-        const std::int64_t available = (causal ? i + 1 : n) - covered;
-        const std::int64_t draws = std::min(extra, available);
+        const std::int64_t available = (grid.causal ? i + 1 : n) - covered;
+        const std::int64_t draws = std::min(grid.extra, available);
         // Floyd's algorithm: `draws` distinct ranks in [0, available), uniformly.
-        SeededRandom random = SeededRandom::stream(seed, BigBirdRandomKeys, static_cast<std::uint64_t>(i));
+        SeededRandom random = SeededRandom::stream(grid.seed, BigBirdRandomKeys, static_cast<std::uint64_t>(i));
         std::unordered_set<std::int64_t> chosen;
         for (std::int64_t t = available - draws; t < available; ++t) {
             const auto pick = static_cast<std::int64_t>(random.below(static_cast<std::uint64_t>(t + 1)));
@@ -58,96 +89,158 @@ std::unique_ptr<Pattern> bigBirdPattern(const PatternRequest& request) {
         std::vector<std::int64_t> columns;
         for (const std::int64_t rank : chosen) columns.push_back(freeColumn(ranges, rank));
         std::sort(columns.begin(), columns.end());
-        rows[i] = unionRanges(ranges, rangesOfColumns(columns));
+        rows[static_cast<std::size_t>(i)] = unionRanges(ranges, rangesOfColumns(columns));
     }
-    return std::make_unique<ExplicitPattern>(n, rows);
+    return rows;
+}
+
+std::unique_ptr<Pattern> bigBirdPattern(const PatternRequest& request) {
+    const BigBirdGrid grid = bigBirdGrid(request.shape, *request.params);
+    if (grid.block == 1) return std::make_unique<ExplicitPattern>(grid.n, drawnRows(grid));
+    return std::make_unique<BlockGridPattern>(grid.n, grid.block, grid.causal,
+                                              std::make_shared<ExplicitPattern>(grid.units, drawnRows(grid)));
 }
 
 // Windows up to this many keys run row-wise with the random keys (each row dots its own dozen keys);
 // wider ones as shared pieces of 64-row blocks, which then compute few cells outside the band.
 constexpr std::int64_t kRowWiseWindowKeys = 48;
 
-// Rows in order, each row's window, globals and random keys in one row-wise piece (narrow windows), or
-// its window and globals in shared pieces and only its random keys row-wise; the global rows, which
-// see every key, split along their keys (PassSpec::splitRows). One pass.
+// Block mode: the query blocks are the b-row blocks (cut into kPlanQueryBlock rows when b is larger) and
+// their pieces the allowed key blocks, which every row of a query block shares (only the causal diagonal
+// block needs a mask). Bidirectional global blocks see every key and are split along them.
+std::shared_ptr<const BlockPlan> bigBirdBlockPlan(const Pattern& pattern, const BigBirdGrid& grid) {
+    const std::int64_t n = grid.n;
+    const std::int64_t heavyRows = grid.causal ? 0 : std::min(n, grid.globals * grid.block);
+    PlanRowOrder order;
+    std::vector<std::int64_t> globalRows;
+    for (std::int64_t i = 0; i < n; ++i) {
+        (i < heavyRows ? globalRows : order.rows).push_back(i);
+        if (i >= heavyRows && ((i + 1) % grid.block == 0 || i + 1 == n))
+            order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+    }
+    if (order.segmentEnds.empty()) order.segmentEnds.push_back(0);
+    PassSpec pass;
+    pass.order = &order;
+    pass.splitRows = &globalRows;
+    pass.blockRows = std::min(grid.block, kPlanQueryBlock);
+    pass.ranges = [&pattern](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };
+    auto plan = std::make_shared<BlockPlan>();
+    plan->n = n;
+    appendPass(*plan, pass);
+    return plan;
+}
+
+// Per token: rows in order, each row's window, globals and random keys in one row-wise piece (narrow
+// windows), or its window and globals in shared pieces and only its random keys row-wise; the global rows,
+// which see every key, split along their keys (PassSpec::splitRows). One pass.
+std::shared_ptr<const BlockPlan> bigBirdTokenPlan(const Pattern& pattern, const BigBirdGrid& grid) {
+    const std::int64_t n = grid.n;
+    const std::int64_t heavyRows = grid.causal ? 0 : grid.globals; // bidirectional global rows see all n keys
+    PlanRowOrder order;
+    std::vector<std::int64_t> globalRows;
+    for (std::int64_t i = 0; i < n; ++i) (i < heavyRows ? globalRows : order.rows).push_back(i);
+    order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+    const bool shareWindow = 2 * grid.radius + 1 > kRowWiseWindowKeys;
+    RangeList all, base;
+    PassSpec pass;
+    pass.order = &order;
+    pass.splitRows = &globalRows;
+    pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+        if (i < heavyRows)
+            pattern.rowRanges(i, out);
+        else if (shareWindow)
+            for (const ColumnRange& range : tokenBaseRanges(i, grid)) out.push_back(range);
+    };
+    pass.rowWise = [&](std::int64_t i, std::vector<ColumnRange>& out) {
+        if (i < heavyRows) return;
+        all.clear();
+        pattern.rowRanges(i, all);
+        if (shareWindow) {
+            subtractInto(all, tokenBaseRanges(i, grid), base);
+            all.swap(base);
+        }
+        out.insert(out.end(), all.begin(), all.end());
+    };
+    auto plan = std::make_shared<BlockPlan>();
+    plan->n = n;
+    appendPass(*plan, pass);
+    return plan;
+}
+
 std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
-    const std::int64_t n = request.shape.n, radius = request.params->integer("window") / 2;
-    const std::int64_t globals = std::min(n, request.params->integer("globals"));
-    const bool causal = request.shape.causal;
-    return cachedPlan(planKey("bigbird", n, causal, *request.params), [&] {
+    const BigBirdGrid grid = bigBirdGrid(request.shape, *request.params);
+    return cachedPlan(planKey("bigbird", grid.n, grid.causal, *request.params), [&] {
         const auto pattern = bigBirdPattern(request);
-        const std::int64_t heavyRows = causal ? 0 : globals; // bidirectional global rows see all n keys
-        PlanRowOrder order;
-        std::vector<std::int64_t> globalRows;
-        for (std::int64_t i = 0; i < n; ++i) (i < heavyRows ? globalRows : order.rows).push_back(i);
-        order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
-        const bool shareWindow = 2 * radius + 1 > kRowWiseWindowKeys;
-        RangeList all, base;
-        PassSpec pass;
-        pass.order = &order;
-        pass.splitRows = &globalRows;
-        pass.ranges = [&](std::int64_t i, std::vector<ColumnRange>& out) {
-            if (i < heavyRows)
-                pattern->rowRanges(i, out);
-            else if (shareWindow)
-                for (const ColumnRange& range : baseRanges(i, n, radius, globals, causal)) out.push_back(range);
-        };
-        pass.rowWise = [&](std::int64_t i, std::vector<ColumnRange>& out) {
-            if (i < heavyRows) return;
-            all.clear();
-            pattern->rowRanges(i, all);
-            if (shareWindow) {
-                subtractInto(all, baseRanges(i, n, radius, globals, causal), base);
-                all.swap(base);
-            }
-            out.insert(out.end(), all.begin(), all.end());
-        };
-        auto plan = std::make_shared<BlockPlan>();
-        plan->n = n;
-        appendPass(*plan, pass);
-        return std::shared_ptr<const BlockPlan>(plan);
+        return grid.block == 1 ? bigBirdTokenPlan(*pattern, grid) : bigBirdBlockPlan(*pattern, grid);
     });
 }
 
-// Allowed pairs per head without drawing the random keys: row i keeps its window and globals plus
-// min(r, columns left), so the count is exact whatever the seed (O(n), no mask built).
-CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
-    const std::int64_t n = shape.n, radius = params.integer("window") / 2;
-    const std::int64_t globals = std::min(n, params.integer("globals")), extra = params.integer("random");
+// Per token, allowed pairs per head without drawing the random keys: row i keeps its window and globals
+// plus min(r, columns left), so the count is exact whatever the seed (O(n), no mask built). Returns the
+// pairs and the longest row.
+std::pair<double, double> tokenPairs(const BigBirdGrid& grid) {
     double pairs = 0, longest = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t i = 0; i < grid.n; ++i) {
         std::int64_t covered = 0;
-        for (const auto& r : baseRanges(i, n, radius, globals, shape.causal)) covered += r.size();
-        const std::int64_t available = (shape.causal ? i + 1 : n) - covered;
-        const auto count = static_cast<double>(covered + std::min(extra, available));
+        for (const auto& r : baseRanges(i, grid.n, grid.radius, grid.globals, grid.causal)) covered += r.size();
+        const std::int64_t available = (grid.causal ? i + 1 : grid.n) - covered;
+        const auto count = static_cast<double>(covered + std::min(grid.extra, available));
         pairs += count;
         longest = std::max(longest, count);
     }
+    return {pairs, longest};
+}
+
+// Block mode: the drawn block rows (O(⌈n/b⌉ · ranges)), since a random block's width depends on the draw
+// when the last block is smaller. Block row I's h rows see its blocks' W columns each, or causal, all but
+// the diagonal block's h and then 1 … h of those.
+std::pair<double, double> blockPairs(const BigBirdGrid& grid) {
+    double pairs = 0, longest = 0;
+    const auto rows = drawnRows(grid);
+    for (std::int64_t unit = 0; unit < grid.units; ++unit) {
+        std::vector<ColumnRange> columns;
+        appendBlockRanges(rows[static_cast<std::size_t>(unit)], grid.block, grid.n, columns);
+        double width = 0;
+        for (const ColumnRange& range : columns) width += static_cast<double>(range.size());
+        const auto h = static_cast<double>(std::min(grid.n, (unit + 1) * grid.block) - unit * grid.block);
+        pairs += grid.causal ? h * (width - h) + h * (h + 1) / 2 : h * width;
+        longest = std::max(longest, width);
+    }
+    return {pairs, longest};
+}
+
+CoreCost bigBirdCost(const ProblemShape& shape, const ParamSet& params) {
+    const BigBirdGrid grid = bigBirdGrid(shape, params);
+    const auto [pairs, longest] = grid.block == 1 ? tokenPairs(grid) : blockPairs(grid);
     CoreCost cost = maskedCoreCost(shape, pairs);
     // Bidirectional global rows see every key and are split along them (bigBirdPlan).
-    cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, {shape.causal ? 0 : globals, n});
-    // Each row's random keys and values sit at scattered places no neighbouring row shares: read once
-    // more per row (n·r, an upper bound by the few early causal rows that draw fewer).
-    const auto draws = static_cast<double>(std::min(extra, n));
-    cost.extraMinBytes = 4.0 * shape.heads * static_cast<double>(n) * draws * static_cast<double>(shape.d + shape.dv);
+    const std::int64_t globalRows = shape.causal ? 0 : std::min(grid.n, grid.globals * grid.block);
+    cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, {globalRows, grid.n});
+    // Each query unit's random keys and values sit at scattered places no neighbouring unit shares: read once
+    // more per unit (r units of b keys, an upper bound by the few early causal units that draw fewer).
+    const auto draws = static_cast<double>(std::min(grid.extra, grid.units)) * static_cast<double>(grid.units) *
+                       static_cast<double>(std::min(grid.block, grid.n));
+    cost.extraMinBytes = 4.0 * shape.heads * draws * static_cast<double>(shape.d + shape.dv);
     return cost;
 }
 
-// Component 1 the window, 2 the global rows and columns, 3 the random keys.
+// Component 1 the window, 2 the global rows and columns, 3 the random keys, each on the grid of units.
 std::unique_ptr<PatternComponents> bigBirdComponents(const PatternRequest& request) {
-    const std::int64_t n = request.shape.n, radius = std::min(n, request.params->integer("window") / 2);
-    const std::int64_t globals = std::min(n, request.params->integer("globals"));
+    const BigBirdGrid grid = bigBirdGrid(request.shape, *request.params);
+    const std::int64_t radius = std::min(grid.units, grid.radius), b = grid.block, n = grid.n, globals = grid.globals;
     // The random layer is each row's drawn keys exactly (its pattern row minus window and globals), so
     // that as a head of its own it holds the random keys only.
     const std::shared_ptr<const Pattern> drawn = bigBirdPattern(request);
-    const bool causal = request.shape.causal;
     std::vector<LayeredComponents::Layer> layers = {
-        [n, radius](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, i - radius, i + radius + 1, n); },
-        [n, globals](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, 0, i < globals ? n : globals, n); },
-        [drawn, n, radius, globals, causal](std::int64_t i, std::vector<ColumnRange>& out) {
+        [n, b, radius, units = grid.units](std::int64_t i, std::vector<ColumnRange>& out) {
+            const std::int64_t unit = i / b;
+            appendBlockRanges({{std::max<std::int64_t>(0, unit - radius), std::min(units, unit + radius + 1)}}, b, n, out);
+        },
+        [n, b, globals](std::int64_t i, std::vector<ColumnRange>& out) { appendRange(out, 0, i / b < globals ? n : globals * b, n); },
+        [drawn, grid](std::int64_t i, std::vector<ColumnRange>& out) {
             RangeList row, random;
             drawn->rowRanges(i, row);
-            subtractInto(row, baseRanges(i, n, radius, globals, causal), random);
+            subtractInto(row, tokenBaseRanges(i, grid), random);
             out.insert(out.end(), random.begin(), random.end());
         }};
     return std::make_unique<LayeredComponents>(drawn, std::move(layers));
@@ -167,7 +260,9 @@ VariantInfo makeBigBirdVariant() {
                              [](const ShapeContext&, const ParamSet&) { return std::int64_t{2}; }, 0, ">= 0"),
                 integerParam("random", "Random extra keys r per query", "3",
                              [](const ShapeContext&, const ParamSet&) { return std::int64_t{3}; }, 0, ">= 0"),
-                seedParam()};
+                seedParam(),
+                integerParam("block", "Block size b: window, globals and random keys count blocks of b tokens (1: tokens)", "1",
+                             [](const ShapeContext&, const ParamSet&) { return std::int64_t{1}; }, 1, ">= 1")};
     v.pattern = bigBirdPattern;
     v.reachTheory = [](const ProblemShape& shape, const ParamSet& params, int) {
         if (shape.causal || params.integer("globals") == 0) return ReachTheory{};

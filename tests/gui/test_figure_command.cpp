@@ -188,6 +188,21 @@ TEST_F(FigureCommandTest, ComponentsAndFactorisedHeadsAreWritten) {
         EXPECT_TRUE(svgText.contains(QString::fromUtf8(name))) << name;
 }
 
+TEST_F(FigureCommandTest, BlockViewIsWrittenWithItsCounts) {
+    // BigBird's block mode at n = 1024 in blocks of 64: 16 × 16 blocks, each full or empty, tinted orange
+    // where full; the counts are printed beside nnz.
+    const QString out = path(QStringLiteral("blocks.svg"));
+    const ProcessRun result = run({QStringLiteral("figure"), QStringLiteral("pattern"), QStringLiteral("--variant"), QStringLiteral("bigbird"),
+                                   QStringLiteral("--set"), QStringLiteral("block=64"), QStringLiteral("--set"), QStringLiteral("window=3"),
+                                   QStringLiteral("--set"), QStringLiteral("globals=1"), QStringLiteral("--n"), QStringLiteral("1024"),
+                                   QStringLiteral("--blocks"), QStringLiteral("64"), QStringLiteral("-o"), out});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    const QString svgText = QString::fromUtf8(readAll(out));
+    EXPECT_TRUE(svgText.contains(QStringLiteral("blocks 64 × 64:"))) << "the counts line";
+    EXPECT_TRUE(svgText.contains(QStringLiteral("0 partial"))) << "block-mode BigBird has no partial block of its own size";
+    EXPECT_TRUE(svgText.contains(QStringLiteral("computed ÷ allowed cells: 1.00")));
+}
+
 TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
     ASSERT_TRUE(QDir(dir.path()).mkdir(QStringLiteral("folder.png")));
     const QStringList before = files();
@@ -219,6 +234,9 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"split without components", {"figure", "pattern", "--split", "-o", path("x.png")}},
         {"components with weights", {"figure", "pattern", "--components", "--weights", "-o", path("x.png")}},
         {"components of another view", {"figure", "reach", "--components", "-o", path("x.png")}},
+        {"block size zero", {"figure", "pattern", "--blocks", "0", "-o", path("x.png")}},
+        {"block size not a number", {"figure", "pattern", "--blocks", "big", "-o", path("x.png")}},
+        {"blocks of another view", {"figure", "flops", "--blocks", "64", "-o", path("x.png")}},
         {"bad expression", {"figure", "pattern", "--variant", "custom", "--set", "expr=band(4) | blok(2)", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {

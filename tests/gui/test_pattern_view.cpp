@@ -1,7 +1,11 @@
 // The pattern view as a user meets it: what its pixels show for known patterns, compare mode, the
 // weights outline, parameter changes at n = 4096, and a 65,536-long sequence drawn from a density image
-// while the UI thread keeps running. Mouse interaction is tested in test_pattern_view_interaction.cpp.
+// while the UI thread keeps running, and the block view (its counts per panel are the core's block
+// counts, computed with the snapshot; empty blocks stay clear, the others are tinted). Mouse interaction
+// is tested in test_pattern_view_interaction.cpp.
 #include "pattern_view_fixture.h"
+
+#include "core/patterns/block_counts.h"
 
 namespace attnlab::patternviewtest {
 namespace {
@@ -316,6 +320,57 @@ TEST_F(PatternViewTest, LongSequenceIsDrawnFromADensityImageWithoutStallingTheUi
     EXPECT_GT(ink(QRectF(area.left() - 32, area.top(), 30, area.height())), 200) << "no query labels left of the plot";
 }
 
+LabSettings withBlocks(LabSettings settings, std::int64_t size) {
+    settings.blockView = size;
+    return settings;
+}
+
+void expectCounts(const std::optional<BlockCounts>& shown, const BlockCounts& expected) {
+    ASSERT_TRUE(shown.has_value());
+    EXPECT_EQ(shown->size, expected.size);
+    EXPECT_EQ(shown->full, expected.full);
+    EXPECT_EQ(shown->partial, expected.partial);
+    EXPECT_EQ(shown->empty, expected.empty);
+    EXPECT_EQ(shown->computedCells, expected.computedCells);
+    EXPECT_EQ(shown->allowedCells, expected.allowedCells);
+}
+
+TEST_F(PatternViewTest, BlockViewCountsAndTintsTheBlocksOfThePattern) {
+    const LabSettings plain = settingsFor("bigbird", 64, false, {{"block", "8"}, {"window", "1"}, {"globals", "1"}, {"random", "1"}});
+    show(plain);
+    EXPECT_FALSE(view->blockCountsOf(0).has_value());
+    const QImage before = paint();
+    const LabSettings settings = withBlocks(plain, 16);
+    show(settings);
+    const auto pattern = referencePattern(settings, {settings.variant, settings.params});
+    std::vector<BlockClass> classes;
+    expectCounts(view->blockCountsOf(0), countBlocks(*pattern, 16, [&](std::int64_t, std::int64_t first, std::int64_t last, BlockClass kind) {
+                     classes.insert(classes.end(), static_cast<std::size_t>(last - first), kind);
+                 }));
+    ASSERT_EQ(classes.size(), 16u);
+    const QImage after = paint();
+    // At the centre cell of each block: unchanged where the block is empty, tinted where it is not.
+    for (std::int64_t r = 0; r < 4; ++r)
+        for (std::int64_t c = 0; c < 4; ++c) {
+            const QPointF centre = cellCentre(plot(), 64, 1.0, QPointF(0, 0), r * 16 + 7, c * 16 + 7);
+            const bool tinted = !sameColor(pixelAt(after, centre), pixelAt(before, centre));
+            EXPECT_EQ(tinted, classes[static_cast<std::size_t>(r * 4 + c)] != BlockClass::Empty) << "block (" << r << ", " << c << ")";
+        }
+}
+
+TEST_F(PatternViewTest, BlockViewGivesEachComparedPanelItsOwnCounts) {
+    LabSettings settings = withBlocks(settingsFor("full", 200, true), 64);
+    settings.compareVariants = {"full", "chunk", "bigbird"};
+    settings.compareParams = {{}, {{"chunk", "50"}}, {{"block", "20"}}};
+    show(settings);
+    ASSERT_EQ(view->panelCount(), 3);
+    for (int index = 0; index < 3; ++index) {
+        const VariantChoice choice{settings.compareVariants[static_cast<std::size_t>(index)],
+                                   settings.compareParams[static_cast<std::size_t>(index)]};
+        expectCounts(view->blockCountsOf(index), countBlocks(*referencePattern(settings, choice), 64));
+    }
+    EXPECT_NE(view->blockCountsOf(0)->partial, view->blockCountsOf(1)->partial);
+}
 
 } // namespace
 } // namespace attnlab::patternviewtest

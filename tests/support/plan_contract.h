@@ -116,6 +116,9 @@ inline const std::vector<PlanCase> kPlanCases = {
     {"bigbird", {{"window", "3"}, {"globals", "5"}, {"random", "4"}, {"seed", "3"}}},
     {"bigbird", {{"window", "100"}, {"globals", "1"}, {"random", "5"}}}, // window in shared pieces
     {"bigbird", {{"random", "130"}}}, // rows longer than one row-wise piece
+    {"bigbird", {{"block", "16"}, {"window", "3"}, {"globals", "1"}, {"random", "3"}}}, // block mode
+    {"bigbird", {{"block", "5"}, {"globals", "2"}, {"random", "2"}, {"seed", "4"}}},   // blocks of 5 rows
+    {"bigbird", {{"block", "100"}, {"window", "0"}, {"globals", "1"}, {"random", "1"}}}, // b > kPlanQueryBlock
 };
 
 inline bool supports(const VariantInfo& variant, bool causal) {

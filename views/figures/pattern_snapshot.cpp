@@ -112,6 +112,7 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
             panel.pattern = std::move(built.pattern);
         }
         panel.nnz = panel.pattern->nnz();
+        if (settings.blockView > 0) panel.blocks = buildPatternBlocks(*panel.pattern, settings.blockView);
         panel.coreMacs = sumTerms(variant.cost(shape, params));
         const VariantInfo& full = requireVariant("full");
         ProblemShape fullShape = shape;
@@ -132,7 +133,7 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
 
 // The Sparse Transformer's factorisation: one panel per component of `whole` (A(1), A(2), ...), each
 // drawn in its component's colour.
-void appendSplitPanels(const PatternPanel& whole, std::vector<PatternPanel>& panels) {
+void appendSplitPanels(const PatternPanel& whole, std::int64_t blockView, std::vector<PatternPanel>& panels) {
     if (!whole.components) {
         panels.push_back(whole);
         return;
@@ -145,6 +146,7 @@ void appendSplitPanels(const PatternPanel& whole, std::vector<PatternPanel>& pan
         part.fullMacs = whole.fullMacs;
         part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component, ComponentPattern::Cells::Own);
         part.nnz = part.pattern->nnz();
+        if (blockView > 0) part.blocks = buildPatternBlocks(*part.pattern, blockView);
         part.colour = entry.colour;
         part.legend = {entry};
         part.name = entry.component == kAddedDiagonal ? entry.text
@@ -189,7 +191,7 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
             panel.title = QString::fromStdString(settings.panelTitles[index]);
         if (!inputError.isEmpty() && panel.error.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
         if (settings.splitComponents && !settings.showWeights)
-            appendSplitPanels(panel, snapshot.panels);
+            appendSplitPanels(panel, settings.blockView, snapshot.panels);
         else
             snapshot.panels.push_back(std::move(panel));
     }

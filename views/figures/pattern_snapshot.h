@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/lab_settings.h"
+#include "views/figures/pattern_blocks.h"
 #include "views/plot/plane_viewport.h"
 
 #include "core/patterns/pattern.h"
@@ -57,6 +58,8 @@ struct PatternPanel {
     // settings.splitComponents: this panel is one component of a variant, drawn in one colour.
     std::optional<QRgb> colour;
     QString detail;                               // compare-style second title line instead of the parameters
+    // settings.blockView > 0: the pattern in blocks of that size (null otherwise).
+    std::shared_ptr<const PatternBlocks> blocks;
 };
 
 // Every panel of one set of settings, built with the same inputs.

@@ -112,6 +112,12 @@ std::int64_t PatternView::nnzOf(int index) const {
     return panel.pattern ? panel.nnz : -1;
 }
 
+std::optional<BlockCounts> PatternView::blockCountsOf(int index) const {
+    if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return std::nullopt;
+    const Panel& panel = m_snapshot->panels[static_cast<std::size_t>(index)];
+    return panel.blocks ? std::optional<BlockCounts>(panel.blocks->counts) : std::nullopt;
+}
+
 std::vector<ComponentLegendEntry> PatternView::componentLegend(int index) const {
     if (!m_snapshot || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return {};
     return m_snapshot->panels[static_cast<std::size_t>(index)].legend;

@@ -53,6 +53,8 @@ public:
     QString tokenNote() const;
     // The allowed cells of panel `index` (-1 while there is no pattern).
     std::int64_t nnzOf(int index) const;
+    // The block counts of panel `index` when the block view is on (settings.blockView > 0).
+    std::optional<BlockCounts> blockCountsOf(int index) const;
     // The colours and terms of panel `index`'s components, as its legend shows them; empty when the panel
     // is not drawn by component.
     std::vector<ComponentLegendEntry> componentLegend(int index) const;

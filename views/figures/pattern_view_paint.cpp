@@ -153,6 +153,7 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     painter.save();
     painter.setClipRect(plot);
     paintHeatmap(painter, panel, index, view);
+    if (panel.blocks) paintPatternBlocks(painter, *panel.blocks, view);
     paintOverlays(painter, panel, view);
     painter.restore();
     painter.save();
@@ -312,6 +313,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     lines << PatternView::tr("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
           << PatternView::tr("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
           << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
+    if (panel.blocks) lines << blockStatsLines(*panel.blocks);
     if (panel.coreMacs > 0)
         lines << PatternView::tr("core MACs: %1 = %2 % of full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));

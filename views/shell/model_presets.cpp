@@ -65,6 +65,21 @@ LabSettings bigBird() {
     return settings;
 }
 
+// BigBird as its paper draws it beside BigBird as its implementation computes it, at n = 1024 with the
+// block view on in blocks of 64: per token, a window of 192, 64 global tokens and 192 random keys per
+// row; in block mode the same budget in blocks of 64 (a window of 3 blocks, 1 global block, 3 random
+// blocks), whose every block is full or empty.
+LabSettings bigBirdBlocks() {
+    LabSettings settings =
+        comparison("bigbird-blocks", 1024, false,
+                   {{"(a) per token, as the paper draws it", {"bigbird", {{"window", "192"}, {"globals", "64"}, {"random", "192"}}}},
+                    {"(b) blocks of 64, as its code computes it",
+                     {"bigbird", {{"block", "64"}, {"window", "3"}, {"globals", "1"}, {"random", "3"}}}}});
+    settings.showComponents = true;
+    settings.blockView = 64;
+    return settings;
+}
+
 LabSettings flash() {
     LabSettings settings = comparison("flash", 64, false,
                                       {{"(a) quadratic (relu²)", {"relu2", {}}},
@@ -168,6 +183,8 @@ const std::vector<FigurePreset>& figurePresets() {
          keptOverN(longformer()), nullptr},
         {QStringLiteral("bigbird"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird: random / window / global / combined"), QStringLiteral("pattern"), keptOverN(bigBird()),
          nullptr},
+        {QStringLiteral("bigbird-blocks"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird per token vs in blocks of 64, block view on"),
+         QStringLiteral("pattern"), keptOverN(bigBirdBlocks()), nullptr},
         {QStringLiteral("flash"), QT_TRANSLATE_NOOP("ModelPresets", "FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), keptOverN(flash()), nullptr},
         {QStringLiteral("transformer-xl"), QT_TRANSLATE_NOOP("ModelPresets", "Transformer-XL: segments with memory"), QStringLiteral("pattern"),
          keptOverN(transformerXl()), nullptr},

@@ -269,6 +269,7 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     m_display->addItems({tr("Mask M"), tr("Weights W"), tr("Weights W + mask outline"),
                          tr("Mask M coloured by component"), tr("Components as separate heads")});
     form->addRow(tr("pattern shows"), m_display);
+    addBlockViewRow(form, group);
     m_tokens = new QLineEdit(group);
     m_tokens->setObjectName(QStringLiteral("tokens"));
     m_tokens->setPlaceholderText(tr("The cat sat on the mat"));
@@ -366,6 +367,7 @@ void ParameterPanel::refreshWidgets() {
     m_head->setRange(0, std::max(0, m_settings.heads - 1));
     m_head->setValue(m_settings.head);
     refreshInferenceWidgets();
+    refreshBlockViewWidget();
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
     m_causal->setEnabled(support == CausalSupport::Both);
     m_causal->setChecked(support == CausalSupport::Both ? m_settings.causal : support == CausalSupport::CausalOnly);

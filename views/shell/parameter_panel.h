@@ -64,6 +64,9 @@ private:
     void addKvHeadsRow(QFormLayout* form, QWidget* group);
     QWidget* buildInferenceGroup();
     void refreshInferenceWidgets();
+    // parameter_blocks.cpp: the block-view row of the Display group (off, or the block size B).
+    void addBlockViewRow(QFormLayout* form, QWidget* group);
+    void refreshBlockViewWidget();
     QComboBox* makeVariantCombo(bool allowNone);
     QLineEdit* makeFileRow(QFormLayout* form, const QString& label, std::string LabSettings::*path);
 
@@ -105,6 +108,7 @@ private:
     QList<QWidget*> m_fileWidgets;
     QMap<QString, QLineEdit*> m_fileEdits;
     QComboBox* m_display = nullptr;
+    QComboBox* m_blockView = nullptr;
     QLineEdit* m_tokens = nullptr;
     QSpinBox* m_layers = nullptr;
     QComboBox* m_unit = nullptr;

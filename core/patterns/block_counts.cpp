@@ -1,0 +1,121 @@
+#include "core/patterns/block_counts.h"
+#include "core/patterns/block_grid_pattern.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace attnlab {
+
+double BlockCounts::blockDensity() const {
+    const std::int64_t blocks = full + partial + empty;
+    return blocks > 0 ? static_cast<double>(full + partial) / static_cast<double>(blocks) : 0.0;
+}
+
+namespace {
+
+// One row of blocks (h rows): each row's ranges become cells added to the block at either end of the
+// range (`edges`) and, between them, whole blocks covered by one more row (`cover`, +1 from a block, −1
+// from a later one). Sweeping both in block order classifies runs of blocks of equal coverage at once.
+class BlockRowSweep {
+public:
+    BlockRowSweep(std::int64_t n, std::int64_t block, BlockCounts& counts, const BlockRunVisitor& visit)
+        : m_n(n), m_block(block), m_counts(counts), m_visit(visit) {}
+
+    void add(const ColumnRange& range) {
+        const std::int64_t first = range.begin / m_block, last = (range.end - 1) / m_block;
+        if (first == last) {
+            m_edges.push_back({first, range.size()});
+            return;
+        }
+        m_edges.push_back({first, (first + 1) * m_block - range.begin});
+        m_edges.push_back({last, range.end - last * m_block});
+        if (last > first + 1) {
+            m_cover.push_back({first + 1, 1});
+            m_cover.push_back({last, -1});
+        }
+    }
+
+    // Classifies blocks [0, blocks) of block row `row`, of `rows` rows, and clears the row.
+    void finish(std::int64_t row, std::int64_t rows, std::int64_t blocks) {
+        m_row = row;
+        std::sort(m_edges.begin(), m_edges.end());
+        std::sort(m_cover.begin(), m_cover.end());
+        std::size_t e = 0, c = 0;
+        std::int64_t next = 0, coverage = 0;
+        while (e < m_edges.size() || c < m_cover.size()) {
+            const std::int64_t at = std::min(e < m_edges.size() ? m_edges[e].first : blocks, c < m_cover.size() ? m_cover[c].first : blocks);
+            classifyRun(rows, next, at, coverage);
+            for (; c < m_cover.size() && m_cover[c].first == at; ++c) coverage += m_cover[c].second;
+            next = at;
+            if (e < m_edges.size() && m_edges[e].first == at) {
+                std::int64_t cells = coverage * width(at, at + 1);
+                for (; e < m_edges.size() && m_edges[e].first == at; ++e) cells += m_edges[e].second;
+                classifyBlock(rows, at, cells);
+                next = at + 1;
+            }
+        }
+        classifyRun(rows, next, blocks, coverage);
+        m_edges.clear();
+        m_cover.clear();
+    }
+
+private:
+    // Columns of blocks [first, last).
+    std::int64_t width(std::int64_t first, std::int64_t last) const { return std::min(m_n, last * m_block) - first * m_block; }
+
+    void classifyRun(std::int64_t rows, std::int64_t first, std::int64_t last, std::int64_t coverage) {
+        if (first >= last) return;
+        const BlockClass kind = coverage == 0 ? BlockClass::Empty : coverage == rows ? BlockClass::Full : BlockClass::Partial;
+        record(kind, first, last, coverage == 0 ? 0 : rows * width(first, last));
+    }
+
+    void classifyBlock(std::int64_t rows, std::int64_t block, std::int64_t cells) {
+        const std::int64_t area = rows * width(block, block + 1);
+        const BlockClass kind = cells == 0 ? BlockClass::Empty : cells == area ? BlockClass::Full : BlockClass::Partial;
+        record(kind, block, block + 1, cells == 0 ? 0 : area);
+    }
+
+    void record(BlockClass kind, std::int64_t first, std::int64_t last, std::int64_t computed) {
+        (kind == BlockClass::Empty ? m_counts.empty : kind == BlockClass::Full ? m_counts.full : m_counts.partial) += last - first;
+        m_counts.computedCells += computed;
+        if (m_visit) m_visit(m_row, first, last, kind);
+    }
+
+    std::int64_t m_n, m_block;
+    BlockCounts& m_counts;
+    const BlockRunVisitor& m_visit;
+    std::int64_t m_row = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_edges; // (block, cells)
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_cover; // (block, change of coverage)
+};
+
+} // namespace
+
+BlockCounts countBlocks(const Pattern& pattern, std::int64_t blockSize, const BlockRunVisitor& visit) {
+    if (blockSize < 1) throw std::invalid_argument("block size must be at least 1");
+    BlockCounts counts;
+    counts.size = blockSize;
+    const std::int64_t n = pattern.size();
+    if (n < 1) return counts;
+    const std::int64_t blocks = blockCount(n, blockSize);
+    BlockRowSweep sweep(n, blockSize, counts, visit);
+    std::vector<ColumnRange> row;
+    for (std::int64_t first = 0; first < n; first += std::min(blockSize, n - first)) {
+        const std::int64_t last = first + std::min(blockSize, n - first);
+        for (std::int64_t i = first; i < last; ++i) {
+            row.clear();
+            pattern.rowRanges(i, row);
+            for (const ColumnRange& range : row)
+                if (range.size() > 0) {
+                    counts.allowedCells += range.size();
+                    sweep.add(range);
+                }
+        }
+        sweep.finish(first / blockSize, last - first, blocks);
+        if (last == n) break;
+    }
+    return counts;
+}
+
+} // namespace attnlab
