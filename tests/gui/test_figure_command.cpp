@@ -209,7 +209,7 @@ TEST_F(FigureCommandTest, GridViewsAndGridPresetsAreWritten) {
     for (const QString& view : {QStringLiteral("pattern"), QStringLiteral("reach")}) {
         const QString out = path(view + QStringLiteral("-grid.png"));
         const ProcessRun result = run({QStringLiteral("figure"), view, QStringLiteral("--variant"), QStringLiteral("custom"), QStringLiteral("--set"),
-                                       QStringLiteral("expr=neighborhood(3) | same_col"), QStringLiteral("--grid"), QStringLiteral("2,6,5"),
+                                       QStringLiteral("expr=neighborhood(3) | same_col"), QStringLiteral("--grid"), QStringLiteral("3,6,5"),
                                        QStringLiteral("--order"), QStringLiteral("morton"), QStringLiteral("--query"), QStringLiteral("17"),
                                        QStringLiteral("-o"), out});
         EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();

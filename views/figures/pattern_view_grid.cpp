@@ -12,8 +12,12 @@ namespace attnlab {
 QRectF PatternView::gridRect(const QRectF& rect, int index) const {
     if (!hasGrid()) return {};
     const QRectF plot = plotRect(rect, index);
-    const double top = contentRect(rect).top() + (panelCount() > 1 ? kCompareNameHeight : 0.0);
-    return QRectF(plot.left() - kAxisMargin, top, plot.width() + kAxisMargin, std::max(0.0, plot.top() - kAxisMargin - 6 - top));
+    const QRectF content = contentRect(rect);
+    const double top = content.top() + (panelCount() > 1 ? kCompareNameHeight : 0.0);
+    const double height = std::max(0.0, plot.top() - kAxisMargin - 6 - top);
+    // One panel: the band spans the figure's width (a video's frames side by side); compared panels: their column.
+    if (panelCount() == 1) return QRectF(content.left(), top, content.width(), height);
+    return QRectF(plot.left() - kAxisMargin, top, plot.width() + kAxisMargin, height);
 }
 
 std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const {

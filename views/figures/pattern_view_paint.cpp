@@ -305,7 +305,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
     if (const auto marked = markedRow(); marked && *marked < panel.n)
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
-    if (hasGrid() && !m_highlightRow)
+    if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
         lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_query)));
     painter.save();
