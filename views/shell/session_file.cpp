@@ -62,7 +62,7 @@ IntegerRange integerRange(const char* key) {
         {"n", {1, 65536}}, {"d", {1, 4096}}, {"heads", {1, 256}}, {"head", {0, 255}}, {"layers", {1, 64}},
         {"timing_max_n", {64, 65536}}, {"kv_heads", {0, 256}}, {"model_layers", {1, 1024}},
         {"memory_budget", {0, std::int64_t{1} << 50}}, {"preset_n", {0, 65536}},
-        {"grid_query", {-1, 65535}}};
+        {"grid_query", {-1, 65535}}, {"block_view", {0, 2147483647}}};
     const auto found = ranges.find(std::string_view(key));
     if (found == ranges.end()) throw std::logic_error(std::string("session: no range for integer '") + key + "'");
     return found->second;
