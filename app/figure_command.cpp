@@ -35,7 +35,7 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--preset NAME | --preset list | --session FILE]
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [| TITLE]']...
                       [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--budget-line BYTES]
-                      [--grid H,W | T,H,W [--order raster|tiles:a,b[,c]|morton]]
+                      [--grid H,W | T,H,W [--order raster|tiles:a,b[,c]|morton]] [--query P]
                       [--causal] [--set KEY=VALUE]... [--layers L]
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
@@ -73,7 +73,10 @@ exceeds --budget-line (e.g. 16G; default this machine's physical RAM), beside th
 one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
 bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
 --grid H,W (or T,H,W) lays the n = H*W (T*H*W) tokens on an image (video) grid and --order says which
-cell each position holds (docs/grids.md); custom's grid primitives act on it.
+cell each position holds (docs/grids.md); custom's grid primitives act on it. pattern and reach then
+add the grid view for the query cell at sequence position --query P (0 <= P < n; default the centre
+cell): pattern draws the cells that query attends above each matrix, reach the cells it reaches in
+1 ... L layers.
 --lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
 )";
 
@@ -192,8 +195,13 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         settings.n = sizeWithGrid(cli, grid.get());
         settings.grid = grid->sizeText();
         settings.order = grid->orderText();
+        settings.gridQuery = -1; // a new grid: its centre cell unless --query names another
     } else {
         settings.n = cli.integer("--n", settings.n, 1, 65536);
+    }
+    if (cli.value("--query")) {
+        if (settings.grid.empty()) throw InputError("attnlab figure: --query picks the query cell of a grid: give the grid with --grid");
+        settings.gridQuery = cli.integer("--query", -1, 0, makeTokenGrid(settings.grid, settings.order)->cells() - 1);
     }
     settings.d = cli.integer("--d", settings.d, 1, 4096);
     settings.heads = static_cast<int>(cli.integer("--heads", settings.heads, 1, 256));
@@ -299,7 +307,7 @@ int figureCommand(const std::vector<std::string>& args) {
                       {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
-                       "--grid", "--order", "--blocks"},
+                       "--grid", "--order", "--blocks", "--query"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
@@ -317,6 +325,8 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: --components is for the pattern view");
     if (cli.value("--blocks") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --blocks is for the pattern view");
+    if (cli.value("--query") && name != QStringLiteral("pattern") && name != QStringLiteral("reach"))
+        throw InputError("attnlab figure: --query is for the pattern and reach views");
     ExportOptions options;
     options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
     options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),

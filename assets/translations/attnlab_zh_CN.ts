@@ -586,6 +586,34 @@
 <context>
     <name>ModelPresets</name>
     <message>
+        <source>Sparse Transformer (Child et al., 2019): strided and fixed heads on an 8×8 image</source>
+        <translation>Sparse Transformer（Child 等，2019）：8×8 图像上的跨步与固定注意力头</translation>
+    </message>
+    <message>
+        <source>Sparse Transformer (Child et al., 2019): two strided layers reach every earlier pixel</source>
+        <translation>Sparse Transformer（Child 等，2019）：两层跨步注意力覆盖之前的每个像素</translation>
+    </message>
+    <message>
+        <source>NATTEN (Hassani et al., 2022–2023): neighbourhood vs dilated neighbourhood at the edge</source>
+        <translation>NATTEN（Hassani 等，2022–2023）：边缘处的邻域与空洞邻域</translation>
+    </message>
+    <message>
+        <source>Swin Transformer (Liu et al., 2021): window vs shifted window</source>
+        <translation>Swin Transformer（Liu 等，2021）：窗口与移位窗口</translation>
+    </message>
+    <message>
+        <source>Axial attention (Ho et al., 2019): row and column heads</source>
+        <translation>轴向注意力（Ho 等，2019）：行头与列头</translation>
+    </message>
+    <message>
+        <source>Sliding tile attention (Zhang et al., 2025) vs neighbourhood, raster order, blocks of 16</source>
+        <translation>滑动分片注意力（Zhang 等，2025）与邻域对比：光栅顺序，16 分块</translation>
+    </message>
+    <message>
+        <source>Sliding tile attention (Zhang et al., 2025) vs neighbourhood, tile order, blocks of 16</source>
+        <translation>滑动分片注意力（Zhang 等，2025）与邻域对比：分片顺序，16 分块</translation>
+    </message>
+    <message>
         <source>BigBird per token vs in blocks of 64, block view on</source>
         <translation>BigBird：按词元与按 64 分块对比（显示分块）</translation>
     </message>
@@ -801,6 +829,10 @@
 <context>
     <name>attnlab::FigureView</name>
     <message>
+        <source>   grid=%1</source>
+        <translation>   网格=%1</translation>
+    </message>
+    <message>
         <source>%1 × %2 pixels is too large an image (lower the dpi or the size)</source>
         <translation>%1 × %2 像素的图像过大 (请降低 dpi 或尺寸)</translation>
     </message>
@@ -859,6 +891,10 @@
 </context>
 <context>
     <name>attnlab::FlopsView</name>
+    <message>
+        <source>%1, on a %2</source>
+        <translation>%1，在 %2 上</translation>
+    </message>
     <message>
         <source>QKV projections 3n(hd)²</source>
         <translation>QKV 投影 3n(hd)²</translation>
@@ -1346,6 +1382,46 @@ Every other view works; run on a desktop session to use the lab.</source>
 <context>
     <name>attnlab::ParameterPanel</name>
     <message>
+        <source>none, or H,W or T,H,W</source>
+        <translation>无，或 H,W 或 T,H,W</translation>
+    </message>
+    <message>
+        <source>Tokens on an image (H,W) or video (T,H,W) grid: n becomes the number of cells, and the pattern figures add the grid view of one query cell</source>
+        <translation>词元位于图像（H,W）或视频（T,H,W）网格上：n 为单元数，模式图增加一个查询单元的网格视图</translation>
+    </message>
+    <message>
+        <source>grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>raster, tiles:a,b[,c] or morton</source>
+        <translation>raster、tiles:a,b[,c] 或 morton</translation>
+    </message>
+    <message>
+        <source>Which cell each sequence position holds: row by row (raster), tile by tile, or in Z order</source>
+        <translation>每个序列位置对应哪个单元：逐行（光栅）、逐分片或 Z 序</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>centre cell</source>
+        <translation>中心单元</translation>
+    </message>
+    <message>
+        <source>The grid view's query cell as a sequence position; the figures also move it by hover, click and the arrow keys</source>
+        <translation>网格视图的查询单元（序列位置）；在图中也可通过悬停、点击和方向键移动</translation>
+    </message>
+    <message>
+        <source>grid query</source>
+        <translation>网格查询</translation>
+    </message>
+    <message>
+        <source>%1 (the figures keep the last valid grid)</source>
+        <translation>%1（图保留上一个有效网格）</translation>
+    </message>
+    <message>
         <source>off</source>
         <translation>关</translation>
     </message>
@@ -1657,6 +1733,20 @@ Every other view works; run on a desktop session to use the lab.</source>
 <context>
     <name>attnlab::PatternView</name>
     <message>
+        <source>grid query: cell %1 (hover a row, click a cell or use the arrow keys)</source>
+        <translation>网格查询：单元 %1（悬停一行、点击单元或用方向键移动）</translation>
+    </message>
+    <message>
+        <source>cell %1 = position %2 (%3)
+click: make it the query</source>
+        <translation>单元 %1 = 位置 %2（%3）
+点击：设为查询</translation>
+    </message>
+    <message>
+        <source>grid view</source>
+        <translation>网格视图</translation>
+    </message>
+    <message>
         <source>blocks %1 × %1: %2 full, %3 partial, %4 empty</source>
         <translation>%1 × %1 块：%2 个满块，%3 个部分块，%4 个空块</translation>
     </message>
@@ -1803,6 +1893,14 @@ component %1: %2</source>
 </context>
 <context>
     <name>attnlab::ReceptiveFieldView</name>
+    <message>
+        <source>grid reach</source>
+        <translation>网格可达范围</translation>
+    </message>
+    <message>
+        <source>from query cell %1 = position %2: %3 of %4 cells within %5 layers</source>
+        <translation>从查询单元 %1 = 位置 %2：%5 层内到达 %4 个单元中的 %3 个</translation>
+    </message>
     <message>
         <source>n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops</source>
         <translation>n = %1：每个单元格约为 %2 × %2 对，显示其中最少跳数</translation>
@@ -1993,6 +2091,10 @@ component %1: %2</source>
 </context>
 <context>
     <name>attnlab::TimingView</name>
+    <message>
+        <source>%1, grid at n=%2: %3</source>
+        <translation>%1，n=%2 时的网格：%3</translation>
+    </message>
     <message>
         <source>One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)</source>
         <translation>实测单个 Transformer 层：%1 注意力，h=%2，d=%3 (hd=%4)</translation>

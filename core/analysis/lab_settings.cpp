@@ -101,6 +101,7 @@ const std::vector<SettingsField>& settingsFields() {
         {"memory_budget", static_cast<unsigned>(U::Inference), &LabSettings::memoryBudget},
         {"grid", shape, &LabSettings::grid},
         {"order", shape, &LabSettings::order},
+        {"grid_query", figure, &LabSettings::gridQuery},
     };
     return fields;
 }

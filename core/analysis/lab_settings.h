@@ -62,6 +62,9 @@ struct LabSettings {
     // order (empty: raster). The grid's cell count must equal n (settingsProblem says so otherwise).
     std::string grid;
     std::string order;
+    // The query cell of the grid views as a sequence position (`--query P`); -1: the centre cell, the
+    // position of (⌊T/2⌋, ⌊H/2⌋, ⌊W/2⌋). Ignored without a grid.
+    std::int64_t gridQuery = -1;
 
     bool operator==(const LabSettings&) const = default;
 };

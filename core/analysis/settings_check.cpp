@@ -16,6 +16,9 @@ std::string settingsProblem(const LabSettings& settings) {
             if (grid->cells() != settings.n)
                 return "n = " + std::to_string(settings.n) + " does not match the grid " + grid->sizeText() + " (" +
                        std::to_string(grid->cells()) + " cells)";
+            if (settings.gridQuery < -1 || settings.gridQuery >= grid->cells())
+                return "the query position " + std::to_string(settings.gridQuery) + " is not a cell of the grid " + grid->sizeText() +
+                       " (positions 0 … " + std::to_string(grid->cells() - 1) + ")";
         }
         for (const auto& choice : chosenVariants(settings)) {
             const VariantInfo& variant = requireVariant(choice.variant);

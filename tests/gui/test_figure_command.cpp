@@ -216,6 +216,30 @@ TEST_F(FigureCommandTest, BlockViewIsWrittenWithItsCounts) {
     EXPECT_TRUE(svgText.contains(QStringLiteral("computed ÷ allowed cells: 1.00")));
 }
 
+// The grid view from the command line: the query cell chosen with --query, on the pattern and reach
+// figures, and every grid preset.
+TEST_F(FigureCommandTest, GridViewsAndGridPresetsAreWritten) {
+    for (const QString& view : {QStringLiteral("pattern"), QStringLiteral("reach")}) {
+        const QString out = path(view + QStringLiteral("-grid.png"));
+        const ProcessRun result = run({QStringLiteral("figure"), view, QStringLiteral("--variant"), QStringLiteral("custom"), QStringLiteral("--set"),
+                                       QStringLiteral("expr=neighborhood(3) | same_col"), QStringLiteral("--grid"), QStringLiteral("3,6,5"),
+                                       QStringLiteral("--order"), QStringLiteral("morton"), QStringLiteral("--query"), QStringLiteral("17"),
+                                       QStringLiteral("-o"), out});
+        EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();
+        EXPECT_FALSE(QImage(out).isNull());
+    }
+    for (const char* preset : {"sparse-transformer-image", "sparse-transformer-image-reach", "natten", "swin", "axial", "sliding-tile-raster",
+                               "sliding-tile"}) {
+        SCOPED_TRACE(preset);
+        const QString out = path(QStringLiteral("%1.svg").arg(QLatin1String(preset)));
+        const ProcessRun result = run({QStringLiteral("figure"), QStringLiteral("--preset"), QLatin1String(preset), QStringLiteral("-o"), out});
+        EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();
+        EXPECT_TRUE(result.err.isEmpty()) << result.err.toStdString();
+        // Named by the problem's grid in the caption.
+        EXPECT_TRUE(QString::fromUtf8(readAll(out)).contains(QStringLiteral("grid="))) << "no grid in the caption";
+    }
+}
+
 TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
     ASSERT_TRUE(QDir(dir.path()).mkdir(QStringLiteral("folder.png")));
     const QStringList before = files();
@@ -251,6 +275,12 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"block size not a number", {"figure", "pattern", "--blocks", "big", "-o", path("x.png")}},
         {"blocks of another view", {"figure", "flops", "--blocks", "64", "-o", path("x.png")}},
         {"bad expression", {"figure", "pattern", "--variant", "custom", "--set", "expr=band(4) | blok(2)", "-o", path("x.png")}},
+        {"query without a grid", {"figure", "pattern", "--query", "3", "-o", path("x.png")}},
+        {"query not a number", {"figure", "pattern", "--grid", "8,8", "--query", "centre", "-o", path("x.png")}},
+        {"query negative", {"figure", "pattern", "--grid", "8,8", "--query", "-1", "-o", path("x.png")}},
+        {"query past the grid", {"figure", "reach", "--grid", "8,8", "--query", "64", "-o", path("x.png")}},
+        {"query of another view", {"figure", "flops", "--grid", "8,8", "--query", "3", "-o", path("x.png")}},
+        {"query past a preset's grid", {"figure", "--preset", "swin", "--query", "64", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);

@@ -111,6 +111,47 @@ TEST_F(MainWindowTest, ParameterEditsReachEveryViewAndInvalidOnesAreExplained) {
     EXPECT_TRUE(pattern->errorText().isEmpty()) << pattern->errorText().toStdString();
 }
 
+// The Shape group's grid rows: a valid grid sets n to its cell count; a text that is not a grid is marked
+// and named, and the settings keep the last valid grid; the grid, order and query survive a session.
+TEST_F(MainWindowTest, GridRowsSetTheGridAndNameWhatIsWrong) {
+    const auto window = openWindow();
+    ParameterPanel* panel = window->parameterPanel();
+    const auto enter = [](QLineEdit* edit, const QString& text) {
+        edit->setText(text);
+        emit edit->editingFinished();
+    };
+    enter(panel->gridEditor(), QStringLiteral("6,10"));
+    EXPECT_EQ(window->labSettings().grid, "6,10");
+    EXPECT_EQ(window->labSettings().n, 60);
+    EXPECT_EQ(panel->lengthEditor()->value(), 60);
+    EXPECT_TRUE(panel->gridError().isEmpty());
+    enter(panel->orderEditor(), QStringLiteral("tiles:4,4"));
+    EXPECT_TRUE(panel->gridError().contains(QStringLiteral("divide"))) << panel->gridError().toStdString();
+    EXPECT_EQ(window->labSettings().order, "") << "an order that is not valid is not applied";
+    enter(panel->orderEditor(), QStringLiteral("tiles:3,5"));
+    EXPECT_TRUE(panel->gridError().isEmpty()) << panel->gridError().toStdString();
+    EXPECT_EQ(window->labSettings().order, "tiles:3,5");
+    enter(panel->gridEditor(), QStringLiteral("6,x"));
+    EXPECT_FALSE(panel->gridError().isEmpty());
+    EXPECT_EQ(window->labSettings().grid, "6,10");
+    enter(panel->gridEditor(), QStringLiteral("6,10"));
+    panel->gridQueryEditor()->setValue(17);
+    EXPECT_EQ(window->labSettings().gridQuery, 17);
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    auto* pattern = qobject_cast<PatternView*>(window->view(QStringLiteral("pattern")));
+    ASSERT_NE(pattern, nullptr);
+    EXPECT_EQ(pattern->gridQuery(), 17);
+
+    const QString file = path(QStringLiteral("grid.attnlab.json"));
+    window->saveSession(file);
+    const auto fresh = openWindow();
+    ASSERT_TRUE(fresh->openSession(file)) << fresh->lastError().toStdString();
+    EXPECT_EQ(fresh->labSettings().grid, "6,10");
+    EXPECT_EQ(fresh->labSettings().order, "tiles:3,5");
+    EXPECT_EQ(fresh->labSettings().gridQuery, 17);
+    EXPECT_EQ(fresh->parameterPanel()->gridQueryEditor()->value(), 17);
+}
+
 TEST_F(MainWindowTest, SessionRoundTripsIntoAFreshWindow) {
     const LabSettings settings = unusualSettings();
     const QString file = path(QStringLiteral("round.attnlab.json"));

@@ -9,7 +9,7 @@ namespace {
 
 TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
     const auto window = openWindow();
-    ASSERT_EQ(figurePresets().size(), 12u);
+    ASSERT_EQ(figurePresets().size(), 20u);
     for (const FigurePreset& preset : figurePresets()) {
         SCOPED_TRACE(preset.name.toStdString());
         QAction* action = presetAction(*window, preset.name);
@@ -25,8 +25,10 @@ TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
         const QImage image = paint(*view);
         if (auto* pattern = qobject_cast<PatternView*>(view)) {
             EXPECT_TRUE(pattern->errorText().isEmpty()) << pattern->errorText().toStdString();
-            // Factorised heads: one panel per component, else one per compared variant.
-            const int panels = preset.settings.splitComponents ? 2 : std::max<int>(1, static_cast<int>(preset.settings.compareVariants.size()));
+            // Factorised heads: one panel per component (two in every such preset) of each compared variant,
+            // else one per compared variant.
+            const int variants = std::max<int>(1, static_cast<int>(preset.settings.compareVariants.size()));
+            const int panels = preset.settings.splitComponents ? 2 * variants : variants;
             ASSERT_EQ(pattern->panelCount(), panels);
             // Every panel shows a pattern: some cells in the pattern's colours, some masked.
             for (int p = 0; p < panels; ++p) {

@@ -1,9 +1,12 @@
 #include "views/figures/figure_view.h"
 
 #include "core/analysis/panel_spec.h"
+#include "core/patterns/token_grid.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
+
+#include <exception>
 
 namespace attnlab {
 
@@ -40,8 +43,18 @@ QString FigureView::settingsCaption(const LabSettings& settings) {
                           .arg(settings.d)
                           .arg(settings.heads)
                           .arg(askedCausal(settings) ? FigureView::tr("yes") : FigureView::tr("no"), sourceText(settings));
+    if (const QString grid = gridText(settings); !grid.isEmpty()) caption += FigureView::tr("   grid=%1").arg(grid);
     if (const std::string note = presetLengthNote(settings); !note.empty()) caption += QStringLiteral("   [%1]").arg(QString::fromStdString(note));
     return caption;
+}
+
+QString FigureView::gridText(const LabSettings& settings) {
+    if (settings.grid.empty()) return {};
+    try {
+        return QString::fromStdString(makeTokenGrid(settings.grid, settings.order)->describe());
+    } catch (const std::exception&) {
+        return {}; // the settings' own check names the problem
+    }
 }
 
 QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption) {

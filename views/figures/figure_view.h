@@ -47,6 +47,9 @@ public:
 
     // "variant=longformer (window=8)  n=256  d=64  h=1  causal=no  input=local similarity, seed 0"
     static QString settingsCaption(const LabSettings& settings);
+    // The settings' token grid as the figures name the problem ("128×128 image, raster order"); empty
+    // without a grid or for one that is not valid.
+    static QString gridText(const LabSettings& settings);
     // Clears `rect` to white, draws the title on top and the caption (wrapped) at the bottom, and
     // returns the rectangle left for the plot.
     static QRectF paintFrame(QPainter& painter, const QRectF& rect, const QString& title, const QString& caption);

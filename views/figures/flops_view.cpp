@@ -42,11 +42,13 @@ QString termLabel(const std::string& term) {
 FlopsView::FlopsView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
 
 QString FlopsView::title() const {
-    return FlopsView::tr("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
-        .arg(unitName(), QString::fromStdString(m_settings.variant))
-        .arg(m_settings.heads)
-        .arg(m_settings.d)
-        .arg(m_settings.heads * m_settings.d);
+    const QString title = FlopsView::tr("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
+                              .arg(unitName(), QString::fromStdString(m_settings.variant))
+                              .arg(m_settings.heads)
+                              .arg(m_settings.d)
+                              .arg(m_settings.heads * m_settings.d);
+    const QString grid = gridText(m_settings);
+    return grid.isEmpty() ? title : FlopsView::tr("%1, on a %2").arg(title, grid);
 }
 
 QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? FlopsView::tr("MACs") : FlopsView::tr("FLOPs"); }

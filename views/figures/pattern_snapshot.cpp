@@ -196,7 +196,19 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
         else
             snapshot.panels.push_back(std::move(panel));
     }
+    snapshot.grid = settingsGrid(settings);
+    if (snapshot.grid && snapshot.grid->cells() == snapshot.n) {
+        snapshot.query = gridQueryOf(settings, *snapshot.grid);
+        for (PatternPanel& panel : snapshot.panels)
+            if (panel.pattern) panel.picture = std::make_shared<const GridPicture>(panelGridPicture(panel, *snapshot.grid, snapshot.query));
+    } else {
+        snapshot.grid.reset();
+    }
     return snapshot;
+}
+
+GridPicture panelGridPicture(const PatternPanel& panel, const TokenGrid& grid, std::int64_t query) {
+    return buildGridPicture(*panel.pattern, panel.components.get(), panel.colour, grid, query);
 }
 
 std::vector<QString> componentTexts(const ResolvedVariant& resolved) {

@@ -2,6 +2,7 @@
 
 #include "core/analysis/lab_settings.h"
 #include "views/figures/pattern_blocks.h"
+#include "views/figures/pattern_grid.h"
 #include "views/plot/plane_viewport.h"
 
 #include "core/patterns/pattern.h"
@@ -61,6 +62,8 @@ struct PatternPanel {
     QString detail;                               // compare-style second title line instead of the parameters
     // settings.blockView > 0: the pattern in blocks of that size (null otherwise).
     std::shared_ptr<const PatternBlocks> blocks;
+    // With a token grid: what the snapshot's query cell attends (null without a grid or a pattern).
+    std::shared_ptr<const GridPicture> picture;
 };
 
 // Every panel of one set of settings, built with the same inputs.
@@ -69,6 +72,8 @@ struct PatternSnapshot {
     std::int64_t n = 0;
     QString note;                                 // e.g. shape taken from the NPY files
     std::vector<PatternPanel> panels;
+    TokenGridPtr grid;                            // the settings' grid when it has n cells, else null
+    std::int64_t query = -1;                      // with a grid: the query cell's position
 };
 
 // The density images of one region of one panel's pattern, width × height pixels, each pixel a whole
@@ -86,6 +91,9 @@ struct PatternTile {
 // Runs on a worker: patterns, statistics and (for n ≤ kMaxPatternWeightsN when settings.showWeights)
 // weights of every chosen variant. Errors land in their panels; a cancelled build stops adding panels.
 PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCheck& cancelled);
+
+// Runs on a worker: what `query` attends on the grid in one panel, coloured as the panel's matrix.
+GridPicture panelGridPicture(const PatternPanel& panel, const TokenGrid& grid, std::int64_t query);
 
 // Runs on a worker: the mask image of `region` in blocks of `block` × `block` cells (in component
 // colours when the panel has components or a colour) and, when `withVeil`, the veil drawn over the weights.

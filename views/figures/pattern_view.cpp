@@ -21,6 +21,7 @@ namespace attnlab {
 
 PatternView::PatternView(QWidget* parent) : FigureView(parent) {
     setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus); // the arrow keys walk the grid's query
     setMinimumSize(420, 320);
     // Results arriving together (the snapshot, then its tiles) are painted once, one 60 Hz frame later.
     m_repaintTimer.setSingleShot(true);
@@ -31,8 +32,9 @@ PatternView::PatternView(QWidget* parent) : FigureView(parent) {
     });
     connect(&m_jobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     connect(&m_tileJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    connect(&m_gridJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     m_viewport = PlaneViewport(m_settings.n, QRectF());
-    for (JobRunner* jobs : {&m_jobs, &m_tileJobs})
+    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_gridJobs})
         connect(jobs, &JobRunner::failed, this, [this](const QString& message) { emit statusMessage(message); });
 }
 
@@ -50,7 +52,7 @@ QString PatternView::title() const {
     return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }
 
-bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_repaintTimer.isActive(); }
+bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_gridJobs.busy() || m_repaintTimer.isActive(); }
 
 void PatternView::updateBusy() {
     const bool nowBusy = busy();
@@ -73,12 +75,14 @@ void PatternView::startWork() {
 bool PatternView::cancelWork() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
+    m_gridJobs.bumpGeneration();
     return true;
 }
 
 void PatternView::startSnapshotJob() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
+    m_gridJobs.bumpGeneration();
     const LabSettings settings = m_settings;
     m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildPatternSnapshot(settings, cancelled); },
                             [this](const Snapshot& snapshot) {
@@ -90,6 +94,9 @@ void PatternView::startSnapshotJob() {
                                 }
                                 m_tiles.resize(snapshot.panels.size());
                                 for (auto& tiles : m_tiles) tiles.clear();
+                                m_query = snapshot.query;
+                                m_pictures.clear();
+                                for (const auto& panel : snapshot.panels) m_pictures.push_back(panel.picture);
                                 const QString error = errorText();
                                 emit statusMessage(error.isEmpty() ? snapshot.note : error);
                                 syncViewportToWidget();
@@ -128,24 +135,34 @@ int PatternView::panelCount() const {
     return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
 }
 
+QRectF PatternView::contentRect(const QRectF& rect) {
+    const double titleHeight = 32.0, captionHeight = 34.0;
+    return QRectF(rect.left() + 8, rect.top() + titleHeight, rect.width() - 16, rect.height() - titleHeight - captionHeight);
+}
+
 QRectF PatternView::plotRect(const QRectF& rect, int index) const {
     // Mirrors paintFigure's layout: the frame (title, caption), then panels side by side in compare
-    // mode with their stats below, or one panel with its stats on the right.
-    const double titleHeight = 32.0, captionHeight = 34.0;
-    const QRectF content(rect.left() + 8, rect.top() + titleHeight, rect.width() - 16, rect.height() - titleHeight - captionHeight);
+    // mode with their stats below, or one panel with its stats on the right; with a grid, the grid
+    // pictures above the matrices.
+    const QRectF content = contentRect(rect);
+    const double matrixShare = hasGrid() ? kGridMatrixShare : 1.0;
     const int count = panelCount();
     if (count == 1) {
-        const double side = std::max(16.0, std::min(content.width() - 230.0 - kAxisMargin, content.height() - kAxisMargin));
-        return QRectF(content.left() + kAxisMargin, content.top() + kAxisMargin, side, side);
+        const double down = content.height() - kAxisMargin;
+        const double side = std::max(16.0, std::min(content.width() - 230.0 - kAxisMargin, down * matrixShare));
+        const double band = hasGrid() ? down - side : 0.0;
+        return QRectF(content.left() + kAxisMargin, content.top() + band + kAxisMargin, side, side);
     }
     const double width = content.width() / count;
     // The block view's counts take two more lines of statistics.
     const double statsHeight = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
     const double nameHeight = kCompareNameHeight;
-    const double side = std::max(16.0, std::min(width - kAxisMargin - 10, content.height() - kAxisMargin - statsHeight - nameHeight));
+    const double down = content.height() - kAxisMargin - statsHeight - nameHeight;
+    const double side = std::max(16.0, std::min(width - kAxisMargin - 10, down * matrixShare));
     const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
-    const double spare = std::max(0.0, content.height() - (nameHeight + kAxisMargin + side + statsHeight));
-    return QRectF(left, content.top() + nameHeight + kAxisMargin + spare / 2, side, side);
+    const double band = hasGrid() ? down - side : 0.0;
+    const double spare = hasGrid() ? 0.0 : std::max(0.0, down - side);
+    return QRectF(left, content.top() + nameHeight + band + kAxisMargin + spare / 2, side, side);
 }
 
 void PatternView::syncViewportToWidget() { m_viewport.setPlot(plotRect(rect(), 0)); }
@@ -262,7 +279,12 @@ void PatternView::mouseMoveEvent(QMouseEvent* event) {
         }
         return;
     }
-    if (const auto hit = hitTest(event->position())) {
+    if (const auto position = gridHit(event->position())) {
+        const QString text = gridHoverText(*position);
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
+    } else if (const auto hit = hitTest(event->position())) {
+        if (hasGrid() && !m_highlightRow) setGridQuery(hit->second.i); // a clicked row pins the query
         const QString text = hoverText(hit->first, hit->second);
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
         emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
@@ -279,12 +301,16 @@ void PatternView::mousePressEvent(QMouseEvent* event) {
 
 void PatternView::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
-    if (!m_dragged) {
+    if (const auto position = gridHit(event->position()); position && !m_dragged) {
+        m_highlightRow.reset();
+        setGridQuery(*position);
+    } else if (!m_dragged) {
         const auto hit = hitTest(event->position());
         if (hit && m_highlightRow != hit->second.i)
             m_highlightRow = hit->second.i;
         else
             m_highlightRow.reset();
+        if (m_highlightRow) setGridQuery(*m_highlightRow);
         scheduleRepaint();
     }
     m_dragStart.reset();

@@ -58,6 +58,14 @@ public:
     // The colours and terms of panel `index`'s components, as its legend shows them; empty when the panel
     // is not drawn by component.
     std::vector<ComponentLegendEntry> componentLegend(int index) const;
+    // The grid view (with a token grid of n cells): the query cell's position, the box panel `index`'s
+    // picture is laid out in when the figure fills `rect` (empty without a grid), the picture shown, and
+    // moving the query (clamped to the grid; its pictures are computed on a worker).
+    bool hasGrid() const { return m_snapshot && m_snapshot->grid; }
+    std::int64_t gridQuery() const { return m_query; }
+    QRectF gridRect(const QRectF& rect, int index) const;
+    std::shared_ptr<const GridPicture> gridPicture(int index) const;
+    void setGridQuery(std::int64_t query);
 
 protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
@@ -69,6 +77,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     // Layout shared by the painting and the hit tests.
@@ -90,7 +99,7 @@ private:
     void scheduleRepaint();
     void updateBusy();
     void syncViewportToWidget();
-    void paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const;
+    void paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot, const QRectF& gridBox) const;
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
@@ -101,9 +110,20 @@ private:
     void paintComponentLegend(QPainter& painter, const Panel& panel, const QRectF& box) const;
     double componentLegendHeight(const Panel& panel, const QRectF& box) const;
     const Tile* bestTile(int index) const;
+    // What the frame leaves for the panels when the figure fills `rect`.
+    static QRectF contentRect(const QRectF& rect);
+    // With a grid, the matrices take this share of the height left for grid and matrix; the grid the rest.
+    static constexpr double kGridMatrixShare = 0.6;
+    // The grid cell under a widget pixel, as a sequence position.
+    std::optional<std::int64_t> gridHit(const QPointF& pixel) const;
+    QString gridHoverText(std::int64_t position) const;
+    void paintGridPanel(QPainter& painter, int index, const QRectF& box) const;
+    // The row marked in the matrices: the clicked row, else the grid's query.
+    std::optional<std::int64_t> markedRow() const;
 
     JobRunner m_jobs{tr("pattern")};             // snapshots: patterns, stats, weights
     JobRunner m_tileJobs{tr("pattern tiles")};   // density images of the visible region
+    JobRunner m_gridJobs{tr("grid view")};       // the pictures of a moved query
     LabSettings m_started; // the settings of the last snapshot started
     std::shared_ptr<const Snapshot> m_snapshot;
     // Per panel, the most recent density images (newest last), reused when the view returns to a region.
@@ -112,6 +132,8 @@ private:
     QTimer m_repaintTimer;
     bool m_wasBusy = false;
     std::optional<std::int64_t> m_highlightRow;
+    std::int64_t m_query = -1;
+    std::vector<std::shared_ptr<const GridPicture>> m_pictures; // per panel, for m_query once they arrive
     std::optional<QPointF> m_dragStart;
     bool m_dragged = false;
 };

@@ -2,6 +2,7 @@
 #include "views/figures/pattern_view.h"
 
 #include "views/plot/colormap.h"
+#include "views/plot/vector_cells.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/cell_rects.h"
@@ -35,25 +36,6 @@ constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis col
 // image drawn nearest-neighbour keeps the file small.
 constexpr std::int64_t kMaxVectorMaskCells = 512;
 constexpr std::int64_t kMaxVectorWeightsCells = 128;
-
-// SVG, PDF and TeX painters: their cells become shapes instead of pixels.
-bool vectorDevice(const QPainter& painter) {
-    const QPaintEngine::Type type = painter.paintEngine()->type();
-    return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type >= QPaintEngine::User;
-}
-
-// Runs of equal colour along row i of `image` (one pixel per cell) within columns [col0, col1).
-RowRuns imageRuns(const QImage& image, std::int64_t col0, std::int64_t col1) {
-    return [&image, col0, col1](std::int64_t i, std::vector<CellRun>& out) {
-        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(static_cast<int>(i)));
-        for (std::int64_t j = col0; j < col1;) {
-            std::int64_t end = j + 1;
-            while (end < col1 && line[end] == line[j]) ++end;
-            out.push_back({j, end, line[j]});
-            j = end;
-        }
-    };
-}
 
 // Runs of row i's allowed cells within columns [col0, col1), each in its component's colour.
 RowRuns componentRuns(const PatternComponents& components, std::int64_t col0, std::int64_t col1) {
@@ -102,7 +84,7 @@ void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
         const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
                                        : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
                                                 kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0) - 6);
-        paintPanel(painter, m_snapshot->panels[index], index, area, plot);
+        paintPanel(painter, m_snapshot->panels[index], index, area, plot, gridRect(rect, index));
     }
 }
 
@@ -113,10 +95,11 @@ QString PatternView::tokenNote() const {
     return QStringLiteral("%1 tokens for n = %2: token labels need exactly n tokens, indices shown").arg(count).arg(n);
 }
 
-void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot) const {
+void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot,
+                             const QRectF& gridBox) const {
     if (panelCount() > 1) {
-        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - kAxisMargin - kCompareNameHeight, plot.width() + kAxisMargin,
-                              kCompareNameHeight / 2);
+        const double nameTop = (gridBox.isEmpty() ? plot.top() - kAxisMargin : gridBox.top()) - kCompareNameHeight;
+        const QRectF nameRect(plot.left() - kAxisMargin, nameTop, plot.width() + kAxisMargin, kCompareNameHeight / 2);
         QFont bold = painter.font();
         bold.setBold(true);
         painter.save();
@@ -148,6 +131,7 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         painter.restore();
         return;
     }
+    if (!gridBox.isEmpty()) paintGridPanel(painter, index, gridBox);
     PlaneViewport view = m_viewport;
     view.setPlot(plot);
     painter.save();
@@ -232,8 +216,8 @@ void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const Pla
         // Dark, so the edge shows against the light masked cells as well as against every viridis colour.
         painter.strokePath(outline, QPen(QColor(0x10, 0x10, 0x10), 1.6));
     }
-    if (m_highlightRow && *m_highlightRow < view.n()) {
-        const std::int64_t row = *m_highlightRow;
+    if (const auto marked = markedRow(); marked && *marked < view.n()) {
+        const std::int64_t row = *marked;
         const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
         painter.fillRect(band, QColor(230, 97, 0, 50));
         std::vector<ColumnRange> ranges;
@@ -319,8 +303,11 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
     if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
-    if (m_highlightRow && *m_highlightRow < panel.n)
-        lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*m_highlightRow).arg(panel.pattern->rowCount(*m_highlightRow));
+    if (const auto marked = markedRow(); marked && *marked < panel.n)
+        lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
+    if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
+        lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
+                     .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_query)));
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);

@@ -81,16 +81,18 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
         panel.error = compareCausalProblem(settings, *variant);
         if (!panel.error.isEmpty()) return panel;
         const ResolvedVariant resolved = resolveViewVariant(settings, *variant, choice.params, inputs ? &*inputs : nullptr);
-        const ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr);
+        ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr);
         const ProblemShape& shape = resolved.shape;
         const ParamSet& params = resolved.params;
-        const Pattern* pattern = built.pattern.get();
+        std::shared_ptr<const Pattern> shared = std::move(built.pattern);
+        const Pattern* pattern = shared.get();
         panel.n = shape.n;
         panel.causal = shape.causal;
         panel.paramsText = resolvedText(params);
         panel.curve = reachCurve(*pattern, panel.layers, ReceptiveFieldView::reachSources(shape.n), cancelled);
         if (panel.curve.cancelled || !fillHeatmap(panel, *pattern, cancelled)) return panel;
         if (variant->reachTheory) panel.theory = variant->reachTheory(shape, params, panel.layers);
+        panel.pattern = std::move(shared);
     } catch (const std::exception& error) {
         panel.error = QString::fromStdString(error.what());
         panel.curve = ReachCurve();
@@ -128,7 +130,25 @@ ReceptiveFieldView::Snapshot buildReachSnapshot(const LabSettings& settings, con
         if (!inputError.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
         snapshot.panels.push_back(std::move(panel));
     }
+    snapshot.grid = settingsGrid(settings);
+    if (!snapshot.grid) return snapshot;
+    snapshot.query = gridQueryOf(settings, *snapshot.grid);
+    for (auto& panel : snapshot.panels)
+        if (panel.pattern && panel.n == snapshot.grid->cells() && !cancelled())
+            panel.picture = std::make_shared<const GridPicture>(hopGridPicture(*panel.pattern, *snapshot.grid, snapshot.query, panel.layers));
     return snapshot;
+}
+
+GridPicture hopGridPicture(const Pattern& pattern, const TokenGrid& grid, std::int64_t query, int layers) {
+    GridPicture picture = emptyGridPicture(grid, query);
+    const std::vector<std::uint8_t> hops = hopsFrom(pattern, query, layers);
+    for (std::int64_t p = 0; p < grid.cells(); ++p) {
+        const int hop = hops[static_cast<std::size_t>(p)];
+        if (hop > layers) continue;
+        setGridPictureCell(picture, grid, p, ReceptiveFieldView::hopColor(hop, layers));
+        ++picture.attended;
+    }
+    return picture;
 }
 
 } // namespace attnlab

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "views/figures/pattern_grid.h"
 #include "views/figures/receptive_field_view.h"
 
 #include "core/analysis/receptive_field.h"
@@ -33,13 +34,23 @@ struct ReceptiveFieldView::Panel {
     QImage image;
     QString heatmapNote;
     ReachTheory theory;
+    // With a token grid: the pattern (to move the query on a worker) and the hops from the query cell to
+    // every cell, in hop colours (null without a grid).
+    std::shared_ptr<const Pattern> pattern;
+    std::shared_ptr<const GridPicture> picture;
 };
 
 struct ReceptiveFieldView::Snapshot {
     LabSettings settings;
     QString note;
     std::vector<Panel> panels;
+    TokenGridPtr grid;       // the settings' grid when it has n cells, else null
+    std::int64_t query = -1; // with a grid: the query cell's position
 };
+
+// Runs on a worker: the cells `query` reaches within 1 … layers layers of `pattern` on the grid, each in
+// its hop colour (ReceptiveFieldView::hopColor); `attended` counts the cells reached.
+GridPicture hopGridPicture(const Pattern& pattern, const TokenGrid& grid, std::int64_t query, int layers);
 
 // Heatmap cell x of `blocks` covers columns [blockStart(x), blockStart(x + 1)); a sampled row y is query
 // sampledRow(y).

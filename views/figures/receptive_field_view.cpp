@@ -109,7 +109,9 @@ QString integerTick(double value) { return value == std::round(value) ? QString:
 ReceptiveFieldView::ReceptiveFieldView(QWidget* parent) : FigureView(parent) {
     setMouseTracking(true);
     setMinimumSize(420, 320);
+    setFocusPolicy(Qt::StrongFocus); // the arrow keys walk the grid's query
     watchJobs(m_jobs);
+    watchJobs(m_gridJobs);
 }
 
 ReceptiveFieldView::~ReceptiveFieldView() = default;
@@ -140,10 +142,14 @@ bool ReceptiveFieldView::needsWork(const LabSettings& before, const LabSettings&
 
 void ReceptiveFieldView::startWork() {
     m_jobs.bumpGeneration();
+    m_gridJobs.bumpGeneration();
     const LabSettings settings = m_settings;
     m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildReachSnapshot(settings, cancelled); },
                             [this](const Snapshot& snapshot) {
                                 m_snapshot = std::make_shared<const Snapshot>(snapshot);
+                                m_query = snapshot.query;
+                                m_pictures.clear();
+                                for (const auto& panel : snapshot.panels) m_pictures.push_back(panel.picture);
                                 for (const auto& panel : snapshot.panels)
                                     if (!panel.error.isEmpty()) {
                                         emit statusMessage(panel.error);
@@ -158,16 +164,24 @@ int ReceptiveFieldView::panelCount() const {
     return static_cast<int>(std::max<std::size_t>(1, chosenVariants(m_settings).size()));
 }
 
-QRectF ReceptiveFieldView::heatmapRect(const QRectF& rect, int index) const {
+QRectF ReceptiveFieldView::heatmapRect(const QRectF& rect, int index) const { return panelBoxes(rect, index).second; }
+
+QRectF ReceptiveFieldView::gridRect(const QRectF& rect, int index) const { return panelBoxes(rect, index).first; }
+
+std::pair<QRectF, QRectF> ReceptiveFieldView::panelBoxes(const QRectF& rect, int index) const {
     const QRectF area = layoutOf(rect).heatmaps;
     const int count = panelCount();
     const int columns = count == 1 ? 1 : 2, rows = count > 2 ? 2 : 1;
     const double width = area.width() / columns, height = area.height() / rows;
     const double labelTop = 14.0;
-    const double side = std::max(16.0, std::min(width - kAxisMargin - 8, height - kNameHeight - labelTop - 4));
+    // Top to bottom: the name, with a grid its picture, the index labels, the heatmap.
+    const double down = height - kNameHeight - labelTop - 4;
+    const double side = std::max(16.0, std::min(width - kAxisMargin - 8, hasGrid() ? 0.55 * down : down));
+    const double band = hasGrid() ? down - side : 0.0;
     const double left = area.left() + (index % columns) * width + kAxisMargin + (width - kAxisMargin - 8 - side) / 2;
-    const double top = area.top() + (index / columns) * height + kNameHeight + labelTop;
-    return QRectF(left, top, side, side);
+    const double gridTop = area.top() + (index / columns) * height + kNameHeight;
+    const QRectF grid = hasGrid() ? QRectF(area.left() + (index % columns) * width + 4, gridTop, width - 8, std::max(0.0, band - 4)) : QRectF();
+    return {grid, QRectF(left, gridTop + band + labelTop, side, side)};
 }
 
 std::optional<ReceptiveFieldView::CellInfo> ReceptiveFieldView::cellAt(const QRectF& rect, const QPointF& pixel, int* panelIndex) const {
@@ -207,10 +221,13 @@ void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) cons
         bold.setBold(true);
         painter.save();
         painter.setFont(bold);
-        const QRectF nameRect(plot.left() - kAxisMargin, plot.top() - 14 - kNameHeight, plot.width() + kAxisMargin, kNameHeight);
+        const QRectF gridBox = gridRect(rect, index);
+        const double nameTop = (gridBox.isEmpty() ? plot.top() - 14 : gridBox.top()) - kNameHeight;
+        const QRectF nameRect(plot.left() - kAxisMargin, nameTop, plot.width() + kAxisMargin, kNameHeight);
         const QString name = panelCount() > 1 ? panel.name : ReceptiveFieldView::tr("hops(i, j): layers until query i sees input j");
         painter.drawText(nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(name, Qt::ElideRight, nameRect.width()));
         painter.restore();
+        if (!gridBox.isEmpty()) paintGridPanel(painter, index, gridBox);
         paintHeatmap(painter, panel, plot);
     }
     const QRectF hopLegend(layout.heatmaps.left() + kAxisMargin, heatmapRect(rect, panelCount() - 1).bottom() + 8,

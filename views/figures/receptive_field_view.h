@@ -8,8 +8,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace attnlab {
+
+struct GridPicture;
 
 // How far a stack of L layers that all use the chosen pattern reaches (residual connections: input j
 // reaches query i after l layers iff j is within l hops of i). Left: hops(i, j) as a heatmap with one
@@ -28,7 +32,7 @@ public:
     void paintFigure(QPainter& painter, const QRectF& rect) const override;
     // layer, variant, params, fraction_reachable, mean_reach, max_reach, sources — one row per variant and l.
     QString csvData() const override;
-    bool busy() const override { return m_jobs.busy(); }
+    bool busy() const override { return m_jobs.busy() || m_gridJobs.busy(); }
 
     // Up to this n every query is measured and the heatmap comes from the exact n × n hop matrix; above
     // it kSampledQueries evenly spaced queries (first and last included) give the curves and the heatmap rows.
@@ -52,26 +56,44 @@ public:
         int hops = 0;
     };
     std::optional<CellInfo> cellAt(const QRectF& rect, const QPointF& pixel, int* panel = nullptr) const;
+    // The grid view (with a token grid of n cells): the cells the query cell reaches in 1 … L layers,
+    // above each heatmap. The query's position, the box panel `index`'s picture is laid out in (empty
+    // without a grid), the picture shown, and moving the query (its pictures computed on a worker).
+    bool hasGrid() const;
+    std::int64_t gridQuery() const { return m_query; }
+    QRectF gridRect(const QRectF& rect, int index) const;
+    std::shared_ptr<const GridPicture> gridPicture(int index) const;
+    void setGridQuery(std::int64_t query);
 
     struct Panel;
     struct Snapshot;
 
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
     bool cancelWork() override {
         m_jobs.bumpGeneration();
+        m_gridJobs.bumpGeneration();
         return true;
     }
     void paintHeatmap(QPainter& painter, const Panel& panel, const QRectF& plot) const;
     void paintHopLegend(QPainter& painter, const QRectF& box) const;
     void paintCurves(QPainter& painter, const QRectF& area) const;
+    void paintGridPanel(QPainter& painter, int index, const QRectF& box) const;
+    std::optional<std::int64_t> gridHit(const QPointF& pixel) const;
+    // Where panel `index`'s grid picture (empty without a grid) and heatmap go when the figure fills `rect`.
+    std::pair<QRectF, QRectF> panelBoxes(const QRectF& rect, int index) const;
 
     JobRunner m_jobs{tr("receptive field")};
+    JobRunner m_gridJobs{tr("grid reach")};
     std::shared_ptr<const Snapshot> m_snapshot;
+    std::int64_t m_query = -1;
+    std::vector<std::shared_ptr<const GridPicture>> m_pictures; // per panel, for m_query once they arrive
 };
 
 } // namespace attnlab

@@ -54,10 +54,13 @@ QString TimingView::title() const {
             .arg(static_cast<std::int64_t>(m_settings.heads) * m_settings.d);
     QStringList names;
     for (const VariantChoice& choice : measuredChoices(m_settings)) names << QString::fromStdString(choice.variant);
-    return TimingView::tr("Measured attention time vs n: %1 (d=%2, h=%3)")
-        .arg(names.join(TimingView::tr(" vs ")))
-        .arg(m_settings.d)
-        .arg(m_settings.heads);
+    const QString title = TimingView::tr("Measured attention time vs n: %1 (d=%2, h=%3)")
+                              .arg(names.join(TimingView::tr(" vs ")))
+                              .arg(m_settings.d)
+                              .arg(m_settings.heads);
+    // The sweep changes n; the grid is the problem at the settings' n.
+    const QString grid = gridText(m_settings);
+    return grid.isEmpty() ? title : TimingView::tr("%1, grid at n=%2: %3").arg(title).arg(m_settings.n).arg(grid);
 }
 
 QString TimingView::caption() const {

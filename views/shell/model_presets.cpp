@@ -1,4 +1,5 @@
 #include "views/shell/model_presets.h"
+#include "views/shell/grid_presets.h"
 
 #include <QCoreApplication>
 
@@ -176,7 +177,8 @@ LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& pre
 }
 
 const std::vector<FigurePreset>& figurePresets() {
-    static const std::vector<FigurePreset> presets = {
+    static const std::vector<FigurePreset> presets = [] {
+        std::vector<FigurePreset> all = {
         {QStringLiteral("sparse-transformer"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer: full / strided / fixed"), QStringLiteral("pattern"),
          sparseTransformer(64), sparseTransformer},
         {QStringLiteral("longformer"), QT_TRANSLATE_NOOP("ModelPresets", "Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"),
@@ -196,7 +198,10 @@ const std::vector<FigurePreset>& figurePresets() {
         {QStringLiteral("dilated-global"), QT_TRANSLATE_NOOP("ModelPresets", "Dilated window + global tokens"), QStringLiteral("pattern"), keptOverN(expressionFigure("dilated-global", "dilated(4, 2) | global(0, 32)", false)), nullptr},
         {QStringLiteral("bigbird-components"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird coloured by random / window / global"), QStringLiteral("pattern"), keptOverN(bigBirdByComponent()), nullptr},
         {QStringLiteral("sparse-transformer-heads"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer factorised: A(1) band, A(2) strided columns"), QStringLiteral("pattern"), keptOverN(sparseTransformerHeads()), nullptr},
-    };
+        };
+        for (FigurePreset& preset : gridFigurePresets()) all.push_back(std::move(preset));
+        return all;
+    }();
     return presets;
 }
 

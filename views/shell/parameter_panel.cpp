@@ -32,7 +32,6 @@ namespace attnlab {
 
 namespace {
 
-constexpr int kMaxN = 65536;
 constexpr int kSliderStepsPerOctave = 100; // the n slider is log2(n) · 100
 
 int sliderOfN(std::int64_t n) { return static_cast<int>(std::lround(kSliderStepsPerOctave * std::log2(static_cast<double>(n)))); }
@@ -153,6 +152,7 @@ QWidget* ParameterPanel::buildShapeGroup() {
     form->addRow(tr("shown head"), m_head);
     m_causal = new QCheckBox(tr("causal (j ≤ i)"), group);
     form->addRow(QString(), m_causal);
+    addGridRows(form, group);
 
     connect(m_nSlider, &QSlider::valueChanged, this, [this](int value) {
         if (m_updating) return;
@@ -368,6 +368,7 @@ void ParameterPanel::refreshWidgets() {
     m_head->setValue(m_settings.head);
     refreshInferenceWidgets();
     refreshBlockViewWidget();
+    refreshGridWidgets();
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
     m_causal->setEnabled(support == CausalSupport::Both);
     m_causal->setChecked(support == CausalSupport::Both ? m_settings.causal : support == CausalSupport::CausalOnly);

@@ -25,6 +25,9 @@ class ParameterPanel : public QWidget {
 public:
     explicit ParameterPanel(QWidget* parent = nullptr);
 
+    // The largest n (and grid cell count) the panel offers.
+    static constexpr int kMaxN = 65536;
+
     // Shows `settings` without emitting settingsChanged.
     void setSettings(const LabSettings& settings);
     const LabSettings& settings() const { return m_settings; }
@@ -45,6 +48,12 @@ public:
     QLineEdit* tokensEditor() const { return m_tokens; }
     // Key/value heads h_kv (0 shows "= h": as many as the query heads).
     QSpinBox* kvHeadsEditor() const { return m_kvHeads; }
+    // The token grid's rows: grid (H,W or T,H,W), order, the grid view's query and the message for a grid
+    // or order text that is not valid (empty when there is none).
+    QLineEdit* gridEditor() const { return m_grid; }
+    QLineEdit* orderEditor() const { return m_order; }
+    QSpinBox* gridQueryEditor() const { return m_gridQuery; }
+    QString gridError() const;
     // "Edit as expression": shown for variants that print an equivalent expression.
     QPushButton* editAsExpressionButton() const { return m_editAsExpression; }
     QString message() const;
@@ -67,6 +76,10 @@ private:
     // parameter_blocks.cpp: the block-view row of the Display group (off, or the block size B).
     void addBlockViewRow(QFormLayout* form, QWidget* group);
     void refreshBlockViewWidget();
+    // parameter_grid.cpp: the grid, order and grid-query rows of the Shape group.
+    void addGridRows(QFormLayout* form, QWidget* group);
+    void applyGridText();
+    void refreshGridWidgets();
     QComboBox* makeVariantCombo(bool allowNone);
     QLineEdit* makeFileRow(QFormLayout* form, const QString& label, std::string LabSettings::*path);
 
@@ -99,6 +112,10 @@ private:
     QSpinBox* m_modelLayers = nullptr;
     QDoubleSpinBox* m_memoryBudget = nullptr;
     QCheckBox* m_causal = nullptr;
+    QLineEdit* m_grid = nullptr;
+    QLineEdit* m_order = nullptr;
+    QSpinBox* m_gridQuery = nullptr;
+    QLabel* m_gridError = nullptr;
     QFormLayout* m_paramForm = nullptr;
     QStringList m_keys;
     QMap<QString, QWidget*> m_editors;

@@ -1,0 +1,88 @@
+// The pattern view's grid view: the picture of what the query cell attends above each matrix, and the
+// query's moves (hover a matrix row, click a cell, arrow keys).
+#include "views/figures/pattern_view.h"
+
+#include <QKeyEvent>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace attnlab {
+
+QRectF PatternView::gridRect(const QRectF& rect, int index) const {
+    if (!hasGrid()) return {};
+    const QRectF plot = plotRect(rect, index);
+    const QRectF content = contentRect(rect);
+    const double top = content.top() + (panelCount() > 1 ? kCompareNameHeight : 0.0);
+    const double height = std::max(0.0, plot.top() - kAxisMargin - 6 - top);
+    // One panel: the band spans the figure's width (a video's frames side by side); compared panels: their column.
+    if (panelCount() == 1) return QRectF(content.left(), top, content.width(), height);
+    return QRectF(plot.left() - kAxisMargin, top, plot.width() + kAxisMargin, height);
+}
+
+std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const {
+    if (index < 0 || index >= static_cast<int>(m_pictures.size())) return nullptr;
+    return m_pictures[static_cast<std::size_t>(index)];
+}
+
+std::optional<std::int64_t> PatternView::markedRow() const {
+    if (m_highlightRow) return m_highlightRow;
+    if (hasGrid()) return m_query;
+    return std::nullopt;
+}
+
+void PatternView::setGridQuery(std::int64_t query) {
+    if (!hasGrid()) return;
+    query = std::clamp<std::int64_t>(query, 0, m_snapshot->grid->cells() - 1);
+    if (query == m_query) return;
+    m_query = query;
+    m_gridJobs.bumpGeneration();
+    using Pictures = std::vector<std::shared_ptr<const GridPicture>>;
+    m_gridJobs.submit<Pictures>(
+        [snapshot = m_snapshot, query](const CancelCheck&) {
+            Pictures pictures;
+            for (const auto& panel : snapshot->panels)
+                pictures.push_back(panel.pattern ? std::make_shared<const GridPicture>(panelGridPicture(panel, *snapshot->grid, query)) : nullptr);
+            return pictures;
+        },
+        [this, snapshot = m_snapshot](const Pictures& pictures) {
+            if (snapshot != m_snapshot) return;
+            m_pictures = pictures;
+            scheduleRepaint();
+        });
+    scheduleRepaint();
+}
+
+std::optional<std::int64_t> PatternView::gridHit(const QPointF& pixel) const {
+    if (!hasGrid()) return std::nullopt;
+    for (int index = 0; index < panelCount(); ++index)
+        if (const auto cell = GridLayout(*m_snapshot->grid, gridRect(rect(), index)).cellAt(pixel))
+            return m_snapshot->grid->positionOf(*cell);
+    return std::nullopt;
+}
+
+QString PatternView::gridHoverText(std::int64_t position) const {
+    const TokenGrid& grid = *m_snapshot->grid;
+    return PatternView::tr("cell %1 = position %2 (%3)\nclick: make it the query")
+        .arg(gridCellText(grid, grid.cellAt(position)))
+        .arg(position)
+        .arg(QString::fromStdString(grid.describe()));
+}
+
+void PatternView::paintGridPanel(QPainter& painter, int index, const QRectF& box) const {
+    const auto picture = gridPicture(index);
+    if (!picture || box.height() < 8) return;
+    paintGridPicture(painter, *picture, *m_snapshot->grid, box);
+}
+
+void PatternView::keyPressEvent(QKeyEvent* event) {
+    if (!hasGrid() || !isGridStepKey(event->key())) {
+        FigureView::keyPressEvent(event);
+        return;
+    }
+    m_highlightRow.reset();
+    setGridQuery(steppedQuery(*m_snapshot->grid, m_query, event->key()));
+    event->accept();
+}
+
+} // namespace attnlab
