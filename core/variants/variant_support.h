@@ -71,8 +71,9 @@ using PlanFunction = std::function<std::shared_ptr<const BlockPlan>(const Patter
 std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
                                                                                        PlanFunction plan = {});
 
-// A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters)
-// and keeps it (core/kernels/block_plan.h: cachedPlan).
+// A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters,
+// grid and order) and keeps it (core/kernels/block_plan.h: cachedPlan); on a grid, the tile plan
+// instead when it computes fewer cells (core/kernels/grid_plan.h).
 PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern);
 
 } // namespace attnlab
