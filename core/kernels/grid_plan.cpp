@@ -19,7 +19,7 @@ GridTile clippedTile(const TokenGrid& grid, std::int64_t t, std::int64_t y) {
 } // namespace
 
 std::vector<GridTile> gridTileCandidates(const TokenGrid& grid) {
-    std::vector<GridTile> tiles = {clippedTile(grid, 1, 8), clippedTile(grid, 1, 16)};
+    std::vector<GridTile> tiles = {clippedTile(grid, 1, 8)};
     if (grid.dims() == 3) {
         tiles.push_back(clippedTile(grid, 4, 4));
         tiles.push_back(clippedTile(grid, 2, 4));

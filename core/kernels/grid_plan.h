@@ -17,9 +17,8 @@ namespace attnlab {
 // Tile sizes along t, y, x of a query block (product at most kPlanQueryBlock).
 using GridTile = std::array<std::int64_t, 3>;
 
-// The tile shapes the grid plan weighs on `grid`: 8 × 8 and 16 × 4 cells on an image (16 × 4 makes each
-// 16-row vector of the kernel a 4 × 4 square of cells), clipped to the grid and widened along x to 64
-// cells (1 × 64 on a 1 × n grid); on a video also 4 × 4 × 4 and 2 × 4 × 8.
+// The tile shapes the grid plan weighs on `grid`: 8 × 8 cells on an image, clipped to the grid and
+// widened along x to 64 cells (1 × 64 on a 1 × n grid); on a video also 4 × 4 × 4 and 2 × 4 × 8.
 std::vector<GridTile> gridTileCandidates(const TokenGrid& grid);
 
 // The positions of the grid's cells tile by tile (tiles in raster order over the grid of tiles, cells in
