@@ -52,7 +52,8 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             over a cache of n); GFLOP/s from the cost of those M rows (attnlab cost --queries).
 --reference runs the plain reference kernels instead of the fast ones.
 --grid, --order (with --variant): the tokens lie on an image or video grid (docs/grids.md); n is its
-            cell count (--n, if given, must equal it) and custom's grid primitives act on it.
+            cell count, or each --n given with the grid scaled to it (height and width by one factor),
+            and custom's grid primitives act on it.
 --budget    seconds of timed repeats per point (default 0.5; --targets: each target's own, 0 to 2 s).
 An option a mode does not take is refused. Every point is checked against the job limits (memory
 budget, work limit: attnlab --help) before the first is timed; a point over a limit refuses the run

@@ -108,6 +108,19 @@ TEST(BenchCommand, VariantSweepReportsOneSanePointPerVariantAndSize) {
     EXPECT_EQ(full["attention_macs"].get<double>(), 64.0 * 64 * (16 + 8) * 2); // scores n²·d·h + weights_v n²·dv·h
 }
 
+TEST(BenchCommand, SizesOnAGridScaleTheImage) {
+    // neighborhood(3) on 8 × 8 and 16 × 16: every cell sees 9 keys, so the MACs are 9·n·(d + dv)·h.
+    const json result = benchJson({"--variant", "custom", "--grid", "8,8", "--n", "64,256", "--heads", "1", "--d", "8",
+                                   "--set", "expr=neighborhood(3)", "--budget", "0", "--threads", "1", "--json"});
+    ASSERT_EQ(result["results"].size(), 2u);
+    EXPECT_EQ(result["results"][0]["grid"], "8,8");
+    EXPECT_EQ(result["results"][1]["grid"], "16,16");
+    EXPECT_EQ(result["results"][1]["attention_macs"].get<double>(), 9.0 * 256 * (8 + 8));
+    const Outcome odd = bench({"--variant", "custom", "--grid", "8,8", "--n", "64,128", "--set", "expr=neighborhood(3)"});
+    EXPECT_EQ(odd.exitCode, 2);
+    EXPECT_NE(odd.err.find("--n 128 makes no grid scaled from --grid 8,8"), std::string::npos) << odd.err;
+}
+
 TEST(BenchCommand, CsvAndTableHaveAHeaderAndOneRowPerPoint) {
     const Outcome csv = bench({"--variant", "chunk", "--n", "32,48,64", "--heads", "1", "--d", "8", "--budget", "0", "--csv"});
     ASSERT_EQ(csv.exitCode, 0) << csv.err;

@@ -1,6 +1,7 @@
 #include "app/bench/bench_targets.h"
 
 #include "core/analysis/scaling.h"
+#include "core/patterns/token_grid.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@ struct PatternCase {
     std::string variant;
     ParamOverrides overrides;
     double minFractionOfFull = 0; // of full's GFLOP/s at kTargetLength, same direction
+    const char* grid = nullptr;   // a square image of kTargetLength cells in raster order, scaled over the sweep
 };
 
 const std::vector<PatternCase>& patternCases() {
@@ -33,6 +35,8 @@ const std::vector<PatternCase>& patternCases() {
         {"bigbird", "bigbird", {}, 0.25},
         {"bigbird block=64", "bigbird", {{"block", "64"}, {"window", "3"}, {"globals", "1"}, {"random", "3"}}, 0.5},
         {"longformer dilation=2", "longformer", {{"dilation", "2"}}, 0.25},
+        {"neighborhood(15) 128x128", "custom", {{"expr", "neighborhood(15)"}}, 0.5, "128,128"},
+        {"neighborhood(7) 128x128", "custom", {{"expr", "neighborhood(7)"}}, 0.35, "128,128"},
     };
     return cases;
 }
@@ -40,6 +44,8 @@ const std::vector<PatternCase>& patternCases() {
 // The timing view's sweep doubles n; the prediction is checked on the same grid from n = 1024 up, its MAC
 // rate fitted to the curve's points as the view fits it.
 constexpr std::array<std::int64_t, 5> kSweep = {1024, 2048, 4096, 8192, kTargetLength};
+// Patterns on an image sweep square images, 32² … 256².
+constexpr std::array<std::int64_t, 4> kImageSweep = {1024, 4096, kTargetLength, 65536};
 
 // Curves whose measured log-log slope over the sweep is checked against the cost model's exponent over
 // the same n (the timing view's legend shows both); `theory` is the asymptotic exponent the view names.
@@ -71,20 +77,35 @@ const char* directionName(bool causal) { return causal ? "causal" : "bidirection
 
 struct Curve {
     const PatternCase* pattern = nullptr;
-    std::vector<TimingResult> points; // one per kSweep entry
+    std::vector<std::int64_t> sizes;  // kSweep, or kImageSweep on an image
+    std::vector<TimingResult> points; // one per size
+    TokenGridPtr grid;                // the image at sizes.front() (null: none)
     const TimingResult& at1024() const { return points.front(); }
-    const TimingResult& atLength() const { return points.back(); }
+    const TimingResult& atLength() const {
+        return points[static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), kTargetLength) - sizes.begin())];
+    }
+    std::string range() const {
+        return "n=" + std::to_string(sizes.front()) + ".." + std::to_string(sizes.back()) + (grid ? " (square images)" : "");
+    }
 };
 
 Curve measureCurve(const PatternCase& pattern, bool causal, const BenchSettings& settings) {
     Curve curve;
     curve.pattern = &pattern;
-    for (const std::int64_t n : kSweep) {
+    const TokenGridPtr image = pattern.grid ? makeTokenGrid(pattern.grid, "raster") : nullptr;
+    if (image) {
+        curve.sizes.assign(kImageSweep.begin(), kImageSweep.end());
+        curve.grid = scaledGrid(*image, curve.sizes.front());
+    } else {
+        curve.sizes.assign(kSweep.begin(), kSweep.end());
+    }
+    for (const std::int64_t n : curve.sizes) {
         // Repeats until half a second is spent (a pattern's tens of milliseconds at n = 16,384 get a median of
         // a dozen runs or more, where two runs left the ratio to one slow repeat), and at least two or three.
         const bool large = n >= 8192;
         curve.points.push_back(timeAttention(pattern.variant, n, causal, pattern.overrides, settings.threads, large ? 2 : 3,
-                                             pointBudget(settings, large ? 0.5 : 0.2)));
+                                             pointBudget(settings, large ? 0.5 : 0.2), 12, 64, 0,
+                                             image ? scaledGrid(*image, n) : nullptr));
     }
     return curve;
 }
@@ -116,40 +137,43 @@ TargetRow predictionRow(const Curve& curve, bool causal) {
     }
     const double rate = fittedMacRate(macs, seconds);
     double worstFactor = 0, worstMeasured = 0, worstPredicted = 0;
-    std::int64_t worstN = kSweep.back();
-    for (std::size_t k = 0; k < kSweep.size(); ++k) {
+    std::int64_t worstN = curve.sizes.back();
+    for (std::size_t k = 0; k < curve.sizes.size(); ++k) {
         const TimingResult& point = curve.points[k];
         const double predicted = point.attentionMacs / rate;
         const double factor = std::max(point.medianSeconds / predicted, predicted / point.medianSeconds);
         if (factor > worstFactor) {
             worstFactor = factor;
-            worstN = kSweep[k];
+            worstN = curve.sizes[k];
             worstMeasured = point.medianSeconds;
             worstPredicted = predicted;
         }
     }
-    return {curve.pattern->label + " " + directionName(causal) + ": model vs measured time, n>=1024", worstFactor,
+    return {curve.pattern->label + " " + directionName(causal) + ": model vs measured time, " + curve.range(), worstFactor,
             "<= 2 (factor either way)", worstFactor <= 2,
             format("worst at n=%lld: measured %.3f ms, predicted %.3f ms", static_cast<long long>(worstN), 1e3 * worstMeasured,
                    1e3 * worstPredicted)};
 }
 
 TargetRow slopeRow(const SlopeCase& slope, const Curve& curve, bool causal) {
-    std::vector<double> ns, seconds;
-    for (std::size_t k = 0; k < kSweep.size(); ++k) {
-        ns.push_back(static_cast<double>(kSweep[k]));
+    std::vector<double> ns, seconds, macs;
+    for (std::size_t k = 0; k < curve.sizes.size(); ++k) {
+        ns.push_back(static_cast<double>(curve.sizes[k]));
         seconds.push_back(curve.points[k].medianSeconds);
+        macs.push_back(curve.points[k].attentionMacs);
     }
     ProblemShape shape;
     shape.heads = 12;
     shape.d = shape.dv = 64;
     shape.causal = causal;
     const double measured = logLogSlope(ns, seconds).value_or(0.0);
-    const double model = costModelExponent(requireVariant(slope.pattern.variant), shape, slope.pattern.overrides, kSweep.front(),
-                                           kSweep.back())
-                             .value_or(0.0);
+    // On an image the cost model's MACs at the sweep's own grids (costModelExponent's sizes are not squares).
+    const double model = curve.grid ? logLogSlope(ns, macs).value_or(0.0)
+                                    : costModelExponent(requireVariant(slope.pattern.variant), shape, slope.pattern.overrides,
+                                                        curve.sizes.front(), curve.sizes.back())
+                                          .value_or(0.0);
     const double gap = std::abs(measured - model);
-    return {slope.pattern.label + " " + directionName(causal) + ": time slope - cost model's, n=1024..16384", gap,
+    return {slope.pattern.label + " " + directionName(causal) + ": time slope - cost model's, " + curve.range(), gap,
             format("<= %.2f", kSlopeTolerance), gap <= kSlopeTolerance,
             format("measured %.2f, cost model %.2f, theory %s", measured, model, slope.theory)};
 }
@@ -169,6 +193,8 @@ std::vector<TargetRow> slopeRows(const std::vector<Curve>& curves, bool causal, 
         progress.step(slope.pattern.label + " " + directionName(causal) + " n=1024..16384");
         rows.push_back(slopeRow(slope, measureCurve(slope.pattern, causal, settings), causal));
     }
+    for (const Curve& curve : curves) // patterns on an image: a fixed neighbourhood per cell
+        if (curve.grid) rows.push_back(slopeRow({*curve.pattern, "1 at a fixed neighbourhood"}, curve, causal));
     return rows;
 }
 

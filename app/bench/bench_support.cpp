@@ -7,6 +7,8 @@
 #include "core/registry.h"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -108,7 +110,7 @@ void Progress::finish() {
 
 TimingResult timeAttention(const std::string& variant, std::int64_t n, bool causal, const ParamOverrides& overrides,
                            int threads, int minRepeats, double budget, int heads, std::int64_t headSize,
-                           std::int64_t queries) {
+                           std::int64_t queries, TokenGridPtr grid) {
     TimingRequest request;
     request.variant = variant;
     request.shape.heads = heads;
@@ -117,11 +119,27 @@ TimingResult timeAttention(const std::string& variant, std::int64_t n, bool caus
     request.shape.d = headSize;
     request.shape.dv = headSize;
     request.shape.causal = causal;
+    request.shape.grid = std::move(grid);
     request.overrides = overrides;
     request.threads = threads;
     request.minRepeats = minRepeats;
     request.budgetSeconds = budget;
     return timeVariant(request);
+}
+
+TokenGridPtr scaledGrid(const TokenGrid& grid, std::int64_t cells) {
+    const double factor = std::sqrt(static_cast<double>(cells) / static_cast<double>(grid.cells()));
+    const auto height = static_cast<std::int64_t>(std::llround(static_cast<double>(grid.height()) * factor));
+    const auto width = static_cast<std::int64_t>(std::llround(static_cast<double>(grid.width()) * factor));
+    if (height < 1 || width < 1 || grid.frames() * height * width != cells || height * grid.width() != width * grid.height())
+        return nullptr;
+    std::vector<std::int64_t> sizes = {height, width};
+    if (grid.dims() == 3) sizes.insert(sizes.begin(), grid.frames());
+    try {
+        return std::make_shared<const TokenGrid>(sizes, grid.order());
+    } catch (const InputError&) {
+        return nullptr;
+    }
 }
 
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,

@@ -1,6 +1,7 @@
 #include "app/bench/bench_modes.h"
 #include "app/grid_options.h"
 
+#include "core/errors.h"
 #include "core/io/json_writer.h"
 #include "core/registry.h"
 
@@ -83,19 +84,27 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
     }
 }
 
+// n for one point: with a grid, the grid scaled to n cells (every --n must make one).
+void setBenchLength(ProblemShape& shape, const TokenGridPtr& grid, std::int64_t n) {
+    shape.n = n;
+    shape.grid = grid && grid->cells() != n ? scaledGrid(*grid, n) : grid;
+    if (grid && !shape.grid)
+        throw InputError("attnlab bench: --n " + std::to_string(n) + " makes no grid scaled from --grid " + grid->sizeText() + " (" +
+                         grid->orderText() + " order)");
+}
+
 } // namespace
 
 int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
     const std::vector<std::string> variants = splitList(cli.required("--variant"));
     ProblemShape base = readBenchShape(cli);
-    base.grid = gridOption(cli);
-    // A grid fixes n: its cell count, which --n (one size then) must equal.
-    const std::vector<std::int64_t> sizes =
-        base.grid ? std::vector<std::int64_t>{sizeWithGrid(cli, base.grid.get())}
-                  : parseSizes(cli.value("--n").value_or("1024,2048,4096"));
+    const TokenGridPtr grid = gridOption(cli);
+    const std::vector<std::int64_t> sizes = grid && !cli.value("--n")
+                                                ? std::vector<std::int64_t>{grid->cells()}
+                                                : parseSizes(cli.value("--n").value_or("1024,2048,4096"));
     // --queries M: the last M positions query every n (M ≤ each n).
     const auto setN = [&](std::int64_t n) {
-        base.n = n;
+        setBenchLength(base, grid, n);
         const std::int64_t queries = cli.integer("--queries", n, 1, n);
         base.queries = queries == n ? 0 : queries;
     };

@@ -160,6 +160,14 @@ std::int64_t blockRowsForRowKeys(double meanKeys);
 // neighbours' blocks dense nor sweep K and V once more; rows per block by blockRowsForRowKeys.
 // `consecutiveOnly` as in PassSpec (and then the rows stay in natural order, none split).
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly = false);
+// The generic plan's one pass over rows taken in `order` (which leaves out `heavyRows`, split along
+// their keys unless consecutiveOnly), blockRows rows per block within each segment.
+std::shared_ptr<const BlockPlan> orderedBlockPlan(const Pattern& pattern, const PlanRowOrder& order,
+                                                  const std::vector<std::int64_t>& heavyRows, std::int64_t blockRows,
+                                                  bool consecutiveOnly = false);
+// The mean of rowCounts and which rows genericBlockPlan splits along their keys (isHeavyRow).
+double meanRowKeys(const std::vector<std::int64_t>& counts);
+std::vector<bool> heavyRowFlags(const std::vector<std::int64_t>& counts, double meanKeys);
 
 // Residue-class order of [0, n) with period p: all i ≡ 0 (mod p) ascending, then i ≡ 1, …;
 // segmentEnds are the class boundaries. position(i) is i's index in that order.

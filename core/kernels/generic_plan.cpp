@@ -12,29 +12,41 @@ namespace attnlab {
 // block only doubles the sweeps (measured both ways: docs/execution_plans.md, "What a plan is").
 std::int64_t blockRowsForRowKeys(double meanKeys) { return meanKeys <= 64 ? 32 : kPlanQueryBlock; }
 
+double meanRowKeys(const std::vector<std::int64_t>& counts) {
+    double total = 0;
+    for (const std::int64_t count : counts) total += static_cast<double>(count);
+    return total / static_cast<double>(std::max<std::size_t>(counts.size(), 1));
+}
+
+std::vector<bool> heavyRowFlags(const std::vector<std::int64_t>& counts, double meanKeys) {
+    std::vector<bool> heavy(counts.size());
+    for (std::size_t i = 0; i < counts.size(); ++i) heavy[i] = isHeavyRow(static_cast<double>(counts[i]), meanKeys);
+    return heavy;
+}
+
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly) {
     const std::int64_t n = pattern.rows();
     const std::vector<std::int64_t> counts = rowCounts(pattern);
-    double total = 0;
-    for (const std::int64_t count : counts) total += static_cast<double>(count);
-    const double meanKeys = total / static_cast<double>(std::max<std::int64_t>(n, 1));
+    const double meanKeys = meanRowKeys(counts);
+    const std::vector<bool> heavy = consecutiveOnly ? std::vector<bool>(counts.size()) : heavyRowFlags(counts, meanKeys);
     PlanRowOrder order;
     std::vector<std::int64_t> heavyRows;
     order.rows.reserve(static_cast<std::size_t>(n));
-    if (consecutiveOnly) {
-        for (std::int64_t i = 0; i < n; ++i) order.rows.push_back(i);
-    } else {
-        for (std::int64_t i = 0; i < n; ++i)
-            (isHeavyRow(static_cast<double>(counts[static_cast<std::size_t>(i)]), meanKeys) ? heavyRows : order.rows).push_back(i);
-    }
+    for (std::int64_t i = 0; i < n; ++i) (heavy[static_cast<std::size_t>(i)] ? heavyRows : order.rows).push_back(i);
     order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
+    return orderedBlockPlan(pattern, order, heavyRows, blockRowsForRowKeys(meanKeys), consecutiveOnly);
+}
+
+std::shared_ptr<const BlockPlan> orderedBlockPlan(const Pattern& pattern, const PlanRowOrder& order,
+                                                  const std::vector<std::int64_t>& heavyRows, std::int64_t blockRows,
+                                                  bool consecutiveOnly) {
     auto plan = std::make_shared<BlockPlan>();
     plan->n = pattern.size();
     PassSpec pass;
     pass.order = &order;
     pass.ranges = [&pattern](std::int64_t i, std::vector<ColumnRange>& out) { pattern.rowRanges(i, out); };
     pass.consecutiveOnly = consecutiveOnly;
-    pass.blockRows = blockRowsForRowKeys(meanKeys);
+    pass.blockRows = blockRows;
     pass.splitRows = &heavyRows;
     // Relative positions need consecutive pieces: no row-wise ones then.
     std::vector<RangeList> rowWiseColumns;

@@ -2,6 +2,7 @@
 
 #include "core/kernels/block_attention.h"
 #include "core/kernels/block_plan.h"
+#include "core/kernels/grid_plan.h"
 #include "core/patterns/expression_pattern.h"
 #include "core/patterns/query_rows.h"
 #include "core/patterns/range_algebra.h"
@@ -129,7 +130,7 @@ PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern) {
         const TokenGrid* grid = request.shape.grid.get();
         const std::string onGrid = grid ? " on grid " + grid->sizeText() + " " + grid->orderText() : "";
         return cachedPlan(planKey(kind + onGrid, request.shape.n, request.shape.causal, *request.params),
-                          [&] { return genericBlockPlan(*pattern(request)); });
+                          [&] { return gridAwareBlockPlan(*pattern(request), grid); });
     };
 }
 

@@ -75,8 +75,9 @@ HeadPatterns queryRowsPattern(const PatternFunction& pattern, const PatternReque
 // whole run's last m rows are the rectangle's, since every output row depends on its own query only.
 AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage);
 
-// A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters)
-// and keeps it (core/kernels/block_plan.h: cachedPlan).
+// A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters,
+// grid and order) and keeps it (core/kernels/block_plan.h: cachedPlan); on a grid, the tile plan
+// instead when it computes fewer cells (core/kernels/grid_plan.h).
 PlanFunction cachedGenericPlan(std::string kind, PatternFunction pattern);
 
 } // namespace attnlab

@@ -1,0 +1,194 @@
+// The grid plan (core/kernels/grid_plan.h): query blocks as tiles of grid cells. Every tile shape the
+// plan weighs, forced on odd grids in every token order, covers exactly the pattern's cells (the plan
+// contract) and runs to the reference path's result, causal or not, for each grid primitive and a mix
+// with 1-D primitives; the computed-cell count it chooses by is checked against a count from the dense
+// mask, and the choice against the expected one (tiles for a 2-D neighbourhood, natural order for a band).
+#include "core/kernels/block_attention.h"
+#include "core/kernels/grid_plan.h"
+#include "core/patterns/expression_pattern.h"
+#include "core/registry.h"
+#include "core/variants/variant_support.h"
+#include "support/plan_contract.h"
+#include "support/reference_math.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+namespace {
+
+struct GridCase {
+    std::string sizes;
+    std::vector<std::string> orders;
+    std::vector<std::string> expressions; // neighborhood, dilated, window, shifted, tile_neighborhood, a mix
+};
+
+const std::vector<GridCase>& gridCases() {
+    static const std::vector<GridCase> cases = {
+        {"1,40", {"raster", "tiles:1,8", "morton"},
+         {"neighborhood(1, 7)", "neighborhood(1, 3, 1, 4)", "window(1, 8)", "shifted_window(1, 8)",
+          "tile_neighborhood(1, 8, 1, 3)", "neighborhood(1, 5) | sink(2) | band(1)"}},
+        {"7,5", {"raster", "tiles:7,1", "morton"},
+         {"neighborhood(3)", "neighborhood(3, 2, 2, 2)", "window(2)", "shifted_window(3)", "tile_neighborhood(7, 1, 1, 3)",
+          "neighborhood(3) | global(0) | band(2)"}},
+        {"3,4,4", {"raster", "tiles:1,2,2", "morton"},
+         {"neighborhood(3)", "neighborhood(1, 2, 2, 1, 2, 2)", "window(2)", "shifted_window(2)",
+          "tile_neighborhood(1, 2, 2, 3, 1, 2)", "neighborhood(3) & !diag | sink(1) | band(2)"}},
+        {"16,16", {"raster", "tiles:4,4", "morton"},
+         {"neighborhood(5)", "neighborhood(3, 3, 2, 2)", "window(4)", "shifted_window(4)", "tile_neighborhood(4, 4, 3, 3)",
+          "neighborhood(5) | global(0) | band(1)"}},
+    };
+    return cases;
+}
+
+// The grid plan's pass over one tile shape, heavy rows split as the generic plan splits them.
+std::shared_ptr<const BlockPlan> tilePlan(const Pattern& pattern, const TokenGrid& grid, const GridTile& tile) {
+    const std::vector<std::int64_t> counts = rowCounts(pattern);
+    const std::vector<bool> heavy = heavyRowFlags(counts, meanRowKeys(counts));
+    std::vector<std::int64_t> heavyRows;
+    for (std::size_t i = 0; i < heavy.size(); ++i)
+        if (heavy[i]) heavyRows.push_back(static_cast<std::int64_t>(i));
+    return orderedBlockPlan(pattern, gridTileOrder(grid, tile, heavy), heavyRows, kPlanQueryBlock);
+}
+
+RunResult runPlan(const AttentionInputs& inputs, std::shared_ptr<const BlockPlan> plan, bool causal) {
+    MaskedScoring scoring;
+    scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
+    RunOptions options;
+    options.causal = causal;
+    options.threads = 2;
+    return runPlannedAttention(inputs, {std::move(plan)}, scoring, options);
+}
+
+TEST(GridPlan, EveryTileShapeCoversThePatternAndMatchesTheReference) {
+    const VariantInfo& custom = requireVariant("custom");
+    for (const GridCase& c : gridCases())
+        for (const std::string& orderText : c.orders)
+            for (const std::string& text : c.expressions)
+                for (const bool causal : {false, true}) {
+                    const auto grid = makeTokenGrid(c.sizes, orderText);
+                    SCOPED_TRACE(text + " on " + grid->describe() + (causal ? ", causal" : ""));
+                    const std::int64_t n = grid->cells();
+                    const ExpressionPattern pattern(parseExpression(text), n, causal, grid);
+                    const Tensor3 q = testing::randomTensor(2, n, 16, 11), k = testing::randomTensor(2, n, 16, 12),
+                                  v = testing::randomTensor(2, n, 8, 13);
+                    const AttentionInputs inputs{&q, &k, &v};
+                    RunOptions options;
+                    options.causal = causal;
+                    options.grid = grid;
+                    ProblemShape shape = inputs.shape(causal);
+                    shape.grid = grid;
+                    options.params = prepareParams(custom, shape, {{"expr", text}});
+                    options.threads = 2;
+                    options.useReference = true;
+                    const RunResult reference = custom.run(inputs, options);
+                    for (const GridTile& tile : gridTileCandidates(*grid)) {
+                        const auto plan = tilePlan(pattern, *grid, tile);
+                        ASSERT_EQ(testing::planViolation(*plan, pattern), "") << "tile " << tile[0] << "×" << tile[1] << "×" << tile[2];
+                        EXPECT_LT(testing::maxAbsDifference(runPlan(inputs, plan, causal).out.values, reference.out.values), 1e-5);
+                    }
+                    const auto chosen = gridAwareBlockPlan(pattern, grid.get());
+                    ASSERT_EQ(testing::planViolation(*chosen, pattern), "");
+                    options.useReference = false;
+                    EXPECT_LT(testing::maxAbsDifference(custom.run(inputs, options).out.values, reference.out.values), 1e-5);
+                }
+}
+
+TEST(GridPlan, TileOrdersListEveryCellOnceTileByTile) {
+    for (const GridCase& c : gridCases())
+        for (const std::string& orderText : c.orders) {
+            const auto grid = makeTokenGrid(c.sizes, orderText);
+            for (const GridTile& tile : gridTileCandidates(*grid)) {
+                EXPECT_LE(tile[0] * tile[1] * tile[2], kPlanQueryBlock);
+                const PlanRowOrder order = gridTileOrder(*grid, tile);
+                ASSERT_EQ(static_cast<std::int64_t>(order.rows.size()), grid->cells());
+                EXPECT_EQ(std::set<std::int64_t>(order.rows.begin(), order.rows.end()).size(), order.rows.size());
+                std::int64_t begin = 0;
+                for (const std::int64_t end : order.segmentEnds) {
+                    // A segment's cells lie in one tile: their coordinates divided by the tile size agree.
+                    const GridCell first = grid->cellAt(order.rows[static_cast<std::size_t>(begin)]);
+                    for (std::int64_t r = begin; r < end; ++r) {
+                        const GridCell cell = grid->cellAt(order.rows[static_cast<std::size_t>(r)]);
+                        EXPECT_EQ(cell.t / tile[0], first.t / tile[0]);
+                        EXPECT_EQ(cell.y / tile[1], first.y / tile[1]);
+                        EXPECT_EQ(cell.x / tile[2], first.x / tile[2]);
+                    }
+                    begin = end;
+                }
+            }
+        }
+}
+
+// Per block and column, the 16-row vectors from the first row that sees the column to the last, from the
+// dense mask.
+std::int64_t denseComputedCells(const Pattern& pattern, const PlanRowOrder& order, std::int64_t blockRows) {
+    std::int64_t cells = 0, begin = 0;
+    for (const std::int64_t end : order.segmentEnds) {
+        for (std::int64_t offset = begin; offset < end; offset += blockRows) {
+            const std::int64_t rows = std::min(blockRows, end - offset);
+            for (std::int64_t j = 0; j < pattern.size(); ++j) {
+                std::int64_t first = -1, last = -1;
+                for (std::int64_t r = 0; r < rows; ++r)
+                    if (pattern.allowed(order.rows[static_cast<std::size_t>(offset + r)], j)) {
+                        if (first < 0) first = r;
+                        last = r;
+                    }
+                if (first >= 0) cells += 16 * (last / 16 - first / 16 + 1);
+            }
+        }
+        begin = end;
+    }
+    return cells;
+}
+
+TEST(GridPlan, ChoosesTilesForANeighbourhoodAndPositionsForABand) {
+    const auto grid = makeTokenGrid("32,32", "raster");
+    for (const bool causal : {false, true}) {
+        const ExpressionPattern neighbourhood(parseExpression("neighborhood(7)"), grid->cells(), causal, grid);
+        if (!causal) {
+            // An 8 × 8 tile in the image's interior, rows by tile row: its vectors are pairs of tile rows. A key
+            // o rows below the tile's top is seen by tile rows max(0, o − 3) … min(7, o + 3), o = −3 … 10: 32
+            // vectors over the 14 key rows, for each of its 14 key columns.
+            PlanRowOrder interior;
+            for (std::int64_t y = 8; y < 16; ++y)
+                for (std::int64_t x = 8; x < 16; ++x) interior.rows.push_back(grid->positionOf({0, y, x}));
+            interior.segmentEnds = {64};
+            EXPECT_EQ(orderComputedCells(neighbourhood, interior, kPlanQueryBlock), 32 * 16 * 14);
+        }
+        for (const GridTile& tile : gridTileCandidates(*grid)) {
+            const PlanRowOrder order = gridTileOrder(*grid, tile);
+            EXPECT_EQ(orderComputedCells(neighbourhood, order, kPlanQueryBlock), denseComputedCells(neighbourhood, order, kPlanQueryBlock));
+        }
+        PlanRowOrder natural;
+        for (std::int64_t i = 0; i < grid->cells(); ++i) natural.rows.push_back(i);
+        natural.segmentEnds = {grid->cells()};
+        EXPECT_EQ(orderComputedCells(neighbourhood, natural, 32), denseComputedCells(neighbourhood, natural, 32));
+        // The chosen plan's first block is a 2-D tile of 64 cells, not a strip of an image row.
+        const auto plan = gridAwareBlockPlan(neighbourhood, grid.get());
+        ASSERT_FALSE(plan->blocks.empty());
+        const PlanBlock& block = plan->blocks.front();
+        ASSERT_EQ(block.rowCount, 64);
+        std::int64_t top = grid->height(), bottom = 0, left = grid->width(), right = 0;
+        for (std::int64_t r = 0; r < block.rowCount; ++r) {
+            const GridCell cell = grid->cellAt(plan->rows[static_cast<std::size_t>(block.rowOffset + r)]);
+            top = std::min(top, cell.y);
+            bottom = std::max(bottom, cell.y);
+            left = std::min(left, cell.x);
+            right = std::max(right, cell.x);
+        }
+        EXPECT_EQ((bottom - top + 1) * (right - left + 1), 64);
+        EXPECT_GE(bottom - top + 1, 8);
+
+        const ExpressionPattern band(parseExpression("band(8)"), grid->cells(), causal, grid);
+        const auto bandPlan = gridAwareBlockPlan(band, grid.get());
+        for (const PlanBlock& b : bandPlan->blocks) EXPECT_TRUE(b.consecutiveRows);
+    }
+}
+
+} // namespace
+} // namespace attnlab
