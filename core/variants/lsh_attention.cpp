@@ -205,12 +205,14 @@ RunResult runHeadByHead(const AttentionInputs& inputs, const Tensor3& keys, Head
 RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options);
 
 // Queries that are not the whole sequence: the run of every position (shared keys are the queries of
-// all of them), of which the last m rows are kept.
+// all of them), of which the last m rows are kept. The grown Q and the whole run's output are the
+// calling thread's, reused by its next run: fresh pages for both on every call cost more than the run.
 RunResult runLshQueryRows(const AttentionInputs& inputs, const RunOptions& options) {
-    Tensor3 storage;
+    static thread_local Tensor3 storage;
+    static thread_local RunResult previous;
     const std::int64_t first = inputs.shape(options.causal).firstQuery(), m = inputs.q->rows;
     RunOptions whole = options;
-    whole.recycle = nullptr;
+    whole.recycle = &previous;
     RunResult all = runLsh(withQueryPrefix(inputs, storage), whole);
     RunResult result = makeQueryResult(inputs, options);
     result.cancelled = all.cancelled;
@@ -219,6 +221,7 @@ RunResult runLshQueryRows(const AttentionInputs& inputs, const RunOptions& optio
         if (result.weights)
             std::copy(all.weights->row(t, first), all.weights->row(t, first) + m * all.weights->cols, result.weights->head(t));
     }
+    previous.out = std::move(all.out);
     return result;
 }
 

@@ -112,7 +112,9 @@ AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage)
     const ProblemShape shape = inputs.shape(false);
     if (shape.queries == 0) return inputs;
     if (!inputs.k) throw InputError("queries that are not the whole sequence need K: the earlier positions' keys");
-    storage = Tensor3(inputs.q->heads, shape.n, inputs.q->cols);
+    // Every element is written below, so storage of the right shape is reused as it is.
+    if (storage.heads != inputs.q->heads || storage.rows != shape.n || storage.cols != inputs.q->cols)
+        storage = Tensor3(inputs.q->heads, shape.n, inputs.q->cols);
     const std::int64_t first = shape.firstQuery();
     for (int t = 0; t < inputs.q->heads; ++t) {
         // K with a head per query head holds each one's own earlier vectors (lsh's shared keys).
