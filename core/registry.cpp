@@ -2,7 +2,8 @@
 
 #include "core/errors.h"
 #include "core/patterns/query_rows.h"
-#include "core/variants/variant_support.h"
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -104,6 +105,25 @@ ParamSet prepareParams(const VariantInfo& variant, const ProblemShape& shape, co
 
 ResolvedVariant resolveVariant(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
     return {&variant, shape, prepareParams(variant, shape, overrides)};
+}
+
+AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage) {
+    const ProblemShape shape = inputs.shape(false);
+    if (shape.queries == 0) return inputs;
+    if (!inputs.k) throw InputError("queries that are not the whole sequence need K: the earlier positions' keys");
+    // Every element is written below, so storage of the right shape is reused as it is.
+    if (storage.heads != inputs.q->heads || storage.rows != shape.n || storage.cols != inputs.q->cols)
+        storage = Tensor3(inputs.q->heads, shape.n, inputs.q->cols);
+    const std::int64_t first = shape.firstQuery();
+    for (int t = 0; t < inputs.q->heads; ++t) {
+        // K with a head per query head holds each one's own earlier vectors (lsh's shared keys).
+        const float* keys = inputs.k->head(inputs.k->heads == inputs.q->heads ? t : inputs.kvHead(t));
+        std::copy(keys, keys + first * inputs.q->cols, storage.head(t));
+        std::copy(inputs.q->head(t), inputs.q->head(t) + inputs.q->headStride(), storage.row(t, first));
+    }
+    AttentionInputs whole = inputs;
+    whole.q = &storage;
+    return whole;
 }
 
 namespace {

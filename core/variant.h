@@ -89,6 +89,12 @@ struct AttentionInputs {
     }
 };
 
+// Queries that are not the whole sequence, for a variant whose run needs every position's query (lsh's
+// shared keys): the inputs with Q grown to n rows, the earlier positions' rows taken from K (head t when
+// K has as many heads as Q, else kvHead(t)), Q's own rows last. The inputs themselves when Q already has n rows. The
+// whole run's last m rows are the rectangle's, since every output row depends on its own query only.
+AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage);
+
 struct RunResult;
 struct DecodeInfo;
 struct BlockPlan;

@@ -69,12 +69,6 @@ std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverP
 // The last shape.queryRows() rows of `pattern` for the request, as the one pattern of every head.
 HeadPatterns queryRowsPattern(const PatternFunction& pattern, const PatternRequest& request);
 
-// Queries that are not the whole sequence, for a variant whose run needs every position's query (lsh's
-// shared keys): the inputs with Q grown to n rows, the earlier positions' rows taken from K (head t when
-// K has as many heads as Q, else kvHead(t)), Q's own rows last. The inputs themselves when Q already has n rows. The
-// whole run's last m rows are the rectangle's, since every output row depends on its own query only.
-AttentionInputs withQueryPrefix(const AttentionInputs& inputs, Tensor3& storage);
-
 // A plan entry point that builds the generic plan of `pattern` once per (kind, n, causal, parameters,
 // grid and order) and keeps it (core/kernels/block_plan.h: cachedPlan); on a grid, the tile plan
 // instead when it computes fewer cells (core/kernels/grid_plan.h).
