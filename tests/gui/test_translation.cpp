@@ -54,6 +54,9 @@ const std::set<QString>& allowedWords() {
             "Sparse", "FLASH", "Quad", "GAU", "LSH", "FAVOR", "Dear", "ImGui", "Qt", "OpenGL", "NumPy", "NPY", "CSV", "PNG",
             "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "Beltagy", "Dai", "Zaheer", "et", "al", "Frobenius",
             "BertViz", "Gaussian", "Child", "English", "offscreen", "npy", "vs", "CPU", "float32", "Mistral", "StreamingLLM",
+            "NATTEN", "Swin", "Hassani", "Liu", "Zhang", "Ho",
+            // token orders as `--order` and the Order field take them
+            "raster", "tiles", "morton",
             // primitives of the mask expression language (the composer's buttons insert them as typed)
             "all", "causal", "diag",
             // quantities, units and formula symbols

@@ -315,8 +315,18 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
             if (!panel.heatmapNote.isEmpty() && !notes.contains(panel.heatmapNote)) notes << panel.heatmapNote;
     painter.setPen(QColor(0x44, 0x44, 0x44));
     notes.prepend(ReceptiveFieldView::tr("rows: query i (0 at the top), columns: input j; colour: layers until i sees j"));
-    painter.drawText(QRectF(box.left(), box.top() + line + (layers > 8 ? line : 2), box.width(), box.height() - line),
-                     Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, notes.join('\n'));
+    // The notes wrap in what is left of the box; a narrow figure takes them in a smaller font rather than
+    // letting them run into the panel below.
+    const double top = box.top() + line + (layers > 8 ? line : 2);
+    const QRectF noteBox(box.left(), top, box.width(), box.bottom() - top);
+    const QString text = notes.join('\n');
+    const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    for (double size = font.pointSizeF(); size >= 6.0; size -= 0.5) {
+        font.setPointSizeF(size);
+        if (QFontMetricsF(font, painter.device()).boundingRect(noteBox, flags, text).height() <= noteBox.height()) break;
+    }
+    painter.setFont(font);
+    painter.drawText(noteBox, flags, text);
     painter.restore();
 }
 
