@@ -230,9 +230,15 @@ TEST_F(TimingViewTest, ChangingSettingsMidSweepDropsStalePoints) {
     for (const auto& point : view.points()) EXPECT_EQ(point.shape.d, 32);
     const std::vector<CsvRow> rows = parseCsv(view.csvData());
     for (const CsvRow& row : rows) EXPECT_EQ(number(row, "d"), 32);
-    // One variant, n growing: the largest point needs more than any before it, so its measured peak
-    // holds its output (h·n·d floats, 1 MiB).
-    EXPECT_GE(number(seriesRows(rows, "full").at(4096), "peak_extra_bytes"), 0.5 * 4.0 * 2 * 4096 * 32);
+    // The CSV states each point's own measured peak. That a point's peak holds its output is
+    // test_timing's (MeasuredMemory): resident memory is the process's, and here the UI thread
+    // allocates and frees while the worker measures, so the peak is not asserted in this process.
+    const auto byN = seriesRows(rows, "full");
+    for (const auto& point : view.points()) {
+        const double written = number(byN.at(point.shape.n), "peak_extra_bytes");
+        EXPECT_NEAR(written, point.peakExtraBytes, 1e-8 * point.peakExtraBytes + 1e-9) << point.shape.n;
+        EXPECT_GE(written, 0) << point.shape.n;
+    }
 }
 
 TEST_F(TimingViewTest, SettingsOutsideTheMeasurementKeepTheSweep) {
