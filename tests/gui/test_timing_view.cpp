@@ -6,6 +6,7 @@
 // change the answer.
 
 #include "gui/csv_table.h"
+#include "gui/measure_clocks.h"
 #include "views/figures/figure_export.h"
 #include "views/plot/plot_axes.h"
 #include "views/shell/session_file.h"
@@ -90,50 +91,6 @@ bool processUntil(Predicate done, int timeoutMs) {
     return true;
 }
 
-// Wall time read as the CPU time of the measuring thread (CLOCK_THREAD_CPUTIME_ID): the kernel's work,
-// whatever share of a core the machine's load leaves it. The team's CPU comes from the system clock.
-class ThreadCpuClock final : public MeasureClock {
-public:
-    double wallSeconds() const override {
-        timespec now{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-        return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-    }
-    double teamCpuSeconds(int threads) const override { return systemMeasureClock().teamCpuSeconds(threads); }
-};
-
-// The system clock, which notes whether it was ever read on the UI thread and, at its first reading,
-// holds the measurement until the UI thread has answered a queued call: a sweep that measured on the UI
-// thread, or blocked it, could never get that answer.
-class HandshakeClock final : public MeasureClock {
-public:
-    explicit HandshakeClock(QThread* uiThread) : m_uiThread(uiThread) {}
-    double wallSeconds() const override {
-        note();
-        return systemMeasureClock().wallSeconds();
-    }
-    double teamCpuSeconds(int threads) const override {
-        note();
-        return systemMeasureClock().teamCpuSeconds(threads);
-    }
-    bool readOnUiThread() const { return m_readOnUiThread; }
-    bool uiAnsweredWhileMeasuring() const { return m_answered; }
-
-private:
-    void note() const {
-        if (QThread::currentThread() == m_uiThread) m_readOnUiThread = true;
-        if (m_asked.exchange(true)) return;
-        QMetaObject::invokeMethod(qApp, [this] { m_answered = true; }, Qt::QueuedConnection);
-        const auto giveUp = std::chrono::steady_clock::now() + std::chrono::milliseconds(kSweepTimeoutMs);
-        while (!m_answered && std::chrono::steady_clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-
-    QThread* m_uiThread;
-    mutable std::atomic<bool> m_readOnUiThread{false};
-    mutable std::atomic<bool> m_asked{false};
-    mutable std::atomic<bool> m_answered{false};
-};
-
 // A view on the offscreen platform: shown, so it measures.
 class TimingViewTest : public ::testing::Test {
 protected:
@@ -208,11 +165,26 @@ TEST_F(TimingViewTest, SweepGivesOneRowPerVariantAndSizeWithPlausibleValues) {
     EXPECT_GT(number(full.at(2048), "median_s"), 2.0 * number(full.at(256), "median_s"));
 }
 
+// Pauses `clock` inside the point after the first two, so the sweep is surely running (however fast
+// the machine) when the test acts; false if two points never arrived.
+bool holdAfterTwoPoints(TimingView& view, PausingClock& clock) {
+    const auto connection = QObject::connect(&view, &TimingView::progressChanged, [&] {
+        if (view.progressDone() >= 2) clock.pause();
+    });
+    const bool arrived = processUntil([&] { return view.progressDone() >= 2; }, kSweepTimeoutMs);
+    QObject::disconnect(connection);
+    return arrived;
+}
+
 TEST_F(TimingViewTest, ChangingSettingsMidSweepDropsStalePoints) {
+    const auto clock = std::make_shared<PausingClock>(QThread::currentThread());
+    view.setMeasureClock(clock);
     view.setSettings(sweepSettings({"full"}, 4096, 2, 64));
     view.show();
-    ASSERT_TRUE(processUntil([&] { return view.progressDone() >= 2; }, kSweepTimeoutMs));
-    ASSERT_TRUE(view.busy()) << "the sweep finished before the change; nothing stale could arrive";
+    ASSERT_TRUE(holdAfterTwoPoints(view, *clock));
+    ASSERT_TRUE(processUntil([&] { return clock->heldAPoint(); }, kSweepTimeoutMs));
+    ASSERT_TRUE(view.busy());
+    EXPECT_EQ(view.progressDone(), 2);
     for (const auto& point : view.points()) EXPECT_EQ(point.shape.d, 64);
 
     int staleArrivals = 0;
@@ -221,6 +193,7 @@ TEST_F(TimingViewTest, ChangingSettingsMidSweepDropsStalePoints) {
     });
     view.setSettings(sweepSettings({"full"}, 4096, 2, 32));
     EXPECT_TRUE(view.points().empty());
+    clock->resume(); // the held point finishes for the old settings and must be dropped
     ASSERT_TRUE(waitUntilIdle({&view}, kSweepTimeoutMs));
     QObject::disconnect(connection);
 
@@ -256,9 +229,12 @@ TEST_F(TimingViewTest, SettingsOutsideTheMeasurementKeepTheSweep) {
 
 TEST_F(TimingViewTest, CancelKeepsThePartialCurveAndRemeasureStartsAgain) {
     // Cancelled once the first points arrived, long before the largest (n = 16384, two heads).
+    const auto pausing = std::make_shared<PausingClock>(QThread::currentThread());
+    view.setMeasureClock(pausing);
     view.setSettings(sweepSettings({"full"}, 16384, 2, 64));
     view.show();
-    ASSERT_TRUE(processUntil([&] { return view.progressDone() >= 2; }, kSweepTimeoutMs));
+    ASSERT_TRUE(holdAfterTwoPoints(view, *pausing));
+    ASSERT_TRUE(processUntil([&] { return pausing->heldAPoint(); }, kSweepTimeoutMs));
     ASSERT_TRUE(view.busy());
     const std::size_t measured = view.points().size();
     const int done = view.progressDone();
@@ -268,6 +244,7 @@ TEST_F(TimingViewTest, CancelKeepsThePartialCurveAndRemeasureStartsAgain) {
     QElapsedTimer clock;
     clock.start();
     view.cancel();
+    pausing->resume();
     ASSERT_TRUE(processUntil([&] { return !view.busy(); }, kSweepTimeoutMs));
     std::printf("cancel: the sweep stopped %.3f s after cancel()\n", clock.elapsed() / 1000.0);
 
