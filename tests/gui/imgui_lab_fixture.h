@@ -167,10 +167,7 @@ inline void reexecUnderXvfbWhenNeeded(int argc, char** argv) {
         setenv("QT_QPA_PLATFORM", platform.constData(), 1);
 }
 
-// main() of a lab test program.
-inline int runLabTests(int argc, char** argv, const char* name) {
-    reexecUnderXvfbWhenNeeded(argc, argv);
-    return guitest::runGuiTests(argc, argv, name);
-}
+// The argument that makes the lab's test program the child process of ImGuiLabWithoutOpenGl's test.
+constexpr const char* kOffscreenProbe = "--offscreen-probe";
 
 } // namespace attnlab::labtest

@@ -137,7 +137,4 @@ protected:
     QTemporaryDir dir;
 };
 
-// main() of a main-window test program named `name`.
-inline int runMainWindowTests(int argc, char** argv, const char* name) { return guitest::runGuiTests(argc, argv, name); }
-
 } // namespace attnlab::mainwindowtest

@@ -156,5 +156,3 @@ TEST_F(ComposerTest, SessionsKeepTheExpressionAndTheComponentDisplay) {
 
 } // namespace
 } // namespace attnlab::mainwindowtest
-
-int main(int argc, char** argv) { return attnlab::mainwindowtest::runMainWindowTests(argc, argv, "test_expression_composer"); }

@@ -9,7 +9,6 @@
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 
-#include "gui_test_main.h"
 
 #include <gtest/gtest.h>
 
@@ -214,5 +213,3 @@ TEST(LegendPlacement, NoLegendOfTheAccuracyViewHidesAPlottedPoint) {
 
 } // namespace
 } // namespace attnlab
-
-int main(int argc, char** argv) { return attnlab::guitest::runGuiTests(argc, argv, "test_figure_layout"); }

@@ -111,7 +111,3 @@ TEST_F(ImGuiLabWidgetTest, InvalidCombinationShowsTheErrorInsteadOfAPattern) {
 
 } // namespace
 } // namespace attnlab::labtest
-
-int main(int argc, char** argv) {
-    return attnlab::labtest::runLabTests(argc, argv, "test_imgui_lab_controls");
-}

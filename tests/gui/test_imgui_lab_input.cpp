@@ -115,7 +115,3 @@ TEST_F(ImGuiLabWidgetTest, WheelZoomsAtTheCursorAndDragPans) {
 
 } // namespace
 } // namespace attnlab::labtest
-
-int main(int argc, char** argv) {
-    return attnlab::labtest::runLabTests(argc, argv, "test_imgui_lab_input");
-}

@@ -1,6 +1,6 @@
 // The ImGui lab's drawing: one ImGui context per widget, DejaVu Sans at the screen's DPI with Chinese
 // glyphs merged, the canvas's cells in the pattern's colours, a large pattern computed in the background
-// with the last image kept meanwhile, and (in a child process) the offscreen platform reporting OpenGL as
+// with the last image kept meanwhile, and (in a child process, imgui_lab_main.cpp) the offscreen platform reporting OpenGL as
 // unavailable without a crash.
 
 #include "gui/imgui_lab_fixture.h"
@@ -11,8 +11,6 @@
 
 namespace attnlab::labtest {
 namespace {
-
-constexpr const char* kOffscreenProbe = "--offscreen-probe";
 
 TEST_F(ImGuiLabWidgetTest, EachWidgetOwnsAnImGuiContext) {
     ASSERT_NE(lab->imguiContext(), nullptr);
@@ -88,19 +86,5 @@ TEST(ImGuiLabWithoutOpenGl, OffscreenPlatformReportsTheLabUnavailable) {
     EXPECT_TRUE(output.contains("openGlAvailable=false")) << output.toStdString();
 }
 
-// Child process of the test above: the offscreen platform has no usable OpenGL for the lab. (The main
-// window then shows a note instead of the lab; tests/gui/test_main_window.cpp checks that.)
-int runOffscreenProbe(int argc, char** argv) {
-    QApplication app(argc, argv);
-    const bool available = ImGuiLabWidget::openGlAvailable();
-    std::printf("openGlAvailable=%s\n", available ? "true" : "false");
-    return available ? 1 : 0;
-}
-
 } // namespace
 } // namespace attnlab::labtest
-
-int main(int argc, char** argv) {
-    if (argc >= 2 && std::strcmp(argv[1], attnlab::labtest::kOffscreenProbe) == 0) return attnlab::labtest::runOffscreenProbe(argc, argv);
-    return attnlab::labtest::runLabTests(argc, argv, "test_imgui_lab_rendering");
-}

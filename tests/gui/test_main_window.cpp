@@ -357,5 +357,3 @@ TEST_F(MainWindowTest, LabTabExplainsWhyItIsUnavailableWithoutOpenGl) {
 
 } // namespace
 } // namespace attnlab::mainwindowtest
-
-int main(int argc, char** argv) { return attnlab::mainwindowtest::runMainWindowTests(argc, argv, "test_main_window"); }

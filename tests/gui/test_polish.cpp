@@ -6,7 +6,6 @@
 #include "views/shell/parameter_panel.h"
 #include "views/shell/wheel_guard.h"
 
-#include "gui_test_main.h"
 
 #include <gtest/gtest.h>
 
@@ -152,5 +151,3 @@ TEST_F(Polish, TheLanguageMenuStoresTheChoiceAndSaysItAppliesAfterARestart) {
 
 } // namespace
 } // namespace attnlab
-
-int main(int argc, char** argv) { return attnlab::guitest::runGuiTests(argc, argv, "test_polish"); }

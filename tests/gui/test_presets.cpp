@@ -242,5 +242,3 @@ TEST_F(MainWindowTest, ChangingNRescalesAScalingPresetAndExplainsAFixedOne) {
 
 } // namespace
 } // namespace attnlab::mainwindowtest
-
-int main(int argc, char** argv) { return attnlab::mainwindowtest::runMainWindowTests(argc, argv, "test_presets"); }
