@@ -32,9 +32,9 @@ PatternView::PatternView(QWidget* parent) : FigureView(parent) {
     });
     connect(&m_jobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     connect(&m_tileJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
-    connect(&m_gridJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    connect(&m_grid.jobs(), &JobRunner::busyChanged, this, [this] { updateBusy(); });
     m_viewport = PlaneViewport(m_settings.n, QRectF());
-    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_gridJobs})
+    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_grid.jobs()})
         connect(jobs, &JobRunner::failed, this, [this](const QString& message) { emit statusMessage(message); });
 }
 
@@ -52,7 +52,7 @@ QString PatternView::title() const {
     return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }
 
-bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_gridJobs.busy() || m_repaintTimer.isActive(); }
+bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_grid.busy() || m_repaintTimer.isActive(); }
 
 void PatternView::updateBusy() {
     const bool nowBusy = busy();
@@ -75,14 +75,14 @@ void PatternView::startWork() {
 bool PatternView::cancelWork() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
-    m_gridJobs.bumpGeneration();
+    m_grid.cancel();
     return true;
 }
 
 void PatternView::startSnapshotJob() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
-    m_gridJobs.bumpGeneration();
+    m_grid.cancel();
     const LabSettings settings = m_settings;
     m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildPatternSnapshot(settings, cancelled); },
                             [this](const Snapshot& snapshot) {
@@ -94,9 +94,9 @@ void PatternView::startSnapshotJob() {
                                 }
                                 m_tiles.resize(snapshot.panels.size());
                                 for (auto& tiles : m_tiles) tiles.clear();
-                                m_query = snapshot.query;
-                                m_pictures.clear();
-                                for (const auto& panel : snapshot.panels) m_pictures.push_back(panel.picture);
+                                GridQuery::Pictures pictures;
+                                for (const auto& panel : snapshot.panels) pictures.push_back(panel.picture);
+                                m_grid.reset(snapshot.query, std::move(pictures));
                                 const QString error = errorText();
                                 emit statusMessage(error.isEmpty() ? snapshot.note : error);
                                 syncViewportToWidget();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "views/figures/figure_view.h"
+#include "views/figures/grid_query.h"
 #include "views/figures/pattern_snapshot.h"
 #include "views/jobs/job_runner.h"
 #include "views/plot/plane_viewport.h"
@@ -62,7 +63,7 @@ public:
     // picture is laid out in when the figure fills `rect` (empty without a grid), the picture shown, and
     // moving the query (clamped to the grid; its pictures are computed on a worker).
     bool hasGrid() const { return m_snapshot && m_snapshot->grid; }
-    std::int64_t gridQuery() const { return m_query; }
+    std::int64_t gridQuery() const { return m_grid.query(); }
     QRectF gridRect(const QRectF& rect, int index) const;
     std::shared_ptr<const GridPicture> gridPicture(int index) const;
     void setGridQuery(std::int64_t query);
@@ -123,7 +124,6 @@ private:
 
     JobRunner m_jobs{tr("pattern")};             // snapshots: patterns, stats, weights
     JobRunner m_tileJobs{tr("pattern tiles")};   // density images of the visible region
-    JobRunner m_gridJobs{tr("grid view")};       // the pictures of a moved query
     LabSettings m_started; // the settings of the last snapshot started
     std::shared_ptr<const Snapshot> m_snapshot;
     // Per panel, the most recent density images (newest last), reused when the view returns to a region.
@@ -132,8 +132,7 @@ private:
     QTimer m_repaintTimer;
     bool m_wasBusy = false;
     std::optional<std::int64_t> m_highlightRow;
-    std::int64_t m_query = -1;
-    std::vector<std::shared_ptr<const GridPicture>> m_pictures; // per panel, for m_query once they arrive
+    GridQuery m_grid{tr("grid view")};
     std::optional<QPointF> m_dragStart;
     bool m_dragged = false;
 };

@@ -5,8 +5,6 @@
 #include <QKeyEvent>
 #include <QPainter>
 
-#include <algorithm>
-
 namespace attnlab {
 
 QRectF PatternView::gridRect(const QRectF& rect, int index) const {
@@ -20,37 +18,23 @@ QRectF PatternView::gridRect(const QRectF& rect, int index) const {
     return QRectF(plot.left() - kAxisMargin, top, plot.width() + kAxisMargin, height);
 }
 
-std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const {
-    if (index < 0 || index >= static_cast<int>(m_pictures.size())) return nullptr;
-    return m_pictures[static_cast<std::size_t>(index)];
-}
+std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const { return m_grid.picture(index); }
 
 std::optional<std::int64_t> PatternView::markedRow() const {
     if (m_highlightRow) return m_highlightRow;
-    if (hasGrid()) return m_query;
+    if (hasGrid()) return m_grid.query();
     return std::nullopt;
 }
 
 void PatternView::setGridQuery(std::int64_t query) {
     if (!hasGrid()) return;
-    query = std::clamp<std::int64_t>(query, 0, m_snapshot->grid->cells() - 1);
-    if (query == m_query) return;
-    m_query = query;
-    m_gridJobs.bumpGeneration();
-    using Pictures = std::vector<std::shared_ptr<const GridPicture>>;
-    m_gridJobs.submit<Pictures>(
-        [snapshot = m_snapshot, query](const CancelCheck&) {
-            Pictures pictures;
-            for (const auto& panel : snapshot->panels)
-                pictures.push_back(panel.pattern ? std::make_shared<const GridPicture>(panelGridPicture(panel, *snapshot->grid, query)) : nullptr);
-            return pictures;
-        },
-        [this, snapshot = m_snapshot](const Pictures& pictures) {
-            if (snapshot != m_snapshot) return;
-            m_pictures = pictures;
-            scheduleRepaint();
-        });
-    scheduleRepaint();
+    const auto build = [snapshot = m_snapshot](std::int64_t moved) {
+        GridQuery::Pictures pictures;
+        for (const auto& panel : snapshot->panels)
+            pictures.push_back(panel.pattern ? std::make_shared<const GridPicture>(panelGridPicture(panel, *snapshot->grid, moved)) : nullptr);
+        return pictures;
+    };
+    if (m_grid.move(query, m_snapshot->grid->cells(), build, [this] { scheduleRepaint(); })) scheduleRepaint();
 }
 
 std::optional<std::int64_t> PatternView::gridHit(const QPointF& pixel) const {
@@ -81,7 +65,7 @@ void PatternView::keyPressEvent(QKeyEvent* event) {
         return;
     }
     m_highlightRow.reset();
-    setGridQuery(steppedQuery(*m_snapshot->grid, m_query, event->key()));
+    setGridQuery(steppedQuery(*m_snapshot->grid, m_grid.query(), event->key()));
     event->accept();
 }
 

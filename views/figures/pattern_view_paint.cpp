@@ -307,7 +307,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
     if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
         lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
-                     .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_query)));
+                     .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);

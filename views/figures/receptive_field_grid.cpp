@@ -8,8 +8,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 
-#include <algorithm>
-
 namespace attnlab {
 
 namespace {
@@ -20,32 +18,18 @@ constexpr double kGridCaption = 13.0; // the line under each grid picture
 
 bool ReceptiveFieldView::hasGrid() const { return m_snapshot && m_snapshot->grid; }
 
-std::shared_ptr<const GridPicture> ReceptiveFieldView::gridPicture(int index) const {
-    if (index < 0 || index >= static_cast<int>(m_pictures.size())) return nullptr;
-    return m_pictures[static_cast<std::size_t>(index)];
-}
+std::shared_ptr<const GridPicture> ReceptiveFieldView::gridPicture(int index) const { return m_grid.picture(index); }
 
 void ReceptiveFieldView::setGridQuery(std::int64_t query) {
     if (!hasGrid()) return;
-    query = std::clamp<std::int64_t>(query, 0, m_snapshot->grid->cells() - 1);
-    if (query == m_query) return;
-    m_query = query;
-    m_gridJobs.bumpGeneration();
-    using Pictures = std::vector<std::shared_ptr<const GridPicture>>;
-    m_gridJobs.submit<Pictures>(
-        [snapshot = m_snapshot, query](const CancelCheck&) {
-            Pictures pictures;
-            for (const auto& panel : snapshot->panels)
-                pictures.push_back(panel.picture ? std::make_shared<const GridPicture>(hopGridPicture(*panel.pattern, *snapshot->grid, query, panel.layers))
-                                                 : nullptr);
-            return pictures;
-        },
-        [this, snapshot = m_snapshot](const Pictures& pictures) {
-            if (snapshot != m_snapshot) return;
-            m_pictures = pictures;
-            update();
-        });
-    update();
+    const auto build = [snapshot = m_snapshot](std::int64_t moved) {
+        GridQuery::Pictures pictures;
+        for (const auto& panel : snapshot->panels)
+            pictures.push_back(panel.picture ? std::make_shared<const GridPicture>(hopGridPicture(*panel.pattern, *snapshot->grid, moved, panel.layers))
+                                             : nullptr);
+        return pictures;
+    };
+    if (m_grid.move(query, m_snapshot->grid->cells(), build, [this] { update(); })) update();
 }
 
 std::optional<std::int64_t> ReceptiveFieldView::gridHit(const QPointF& pixel) const {
@@ -88,7 +72,7 @@ void ReceptiveFieldView::keyPressEvent(QKeyEvent* event) {
         FigureView::keyPressEvent(event);
         return;
     }
-    setGridQuery(steppedQuery(*m_snapshot->grid, m_query, event->key()));
+    setGridQuery(steppedQuery(*m_snapshot->grid, m_grid.query(), event->key()));
     event->accept();
 }
 

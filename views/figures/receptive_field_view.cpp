@@ -111,7 +111,7 @@ ReceptiveFieldView::ReceptiveFieldView(QWidget* parent) : FigureView(parent) {
     setMinimumSize(420, 320);
     setFocusPolicy(Qt::StrongFocus); // the arrow keys walk the grid's query
     watchJobs(m_jobs);
-    watchJobs(m_gridJobs);
+    watchJobs(m_grid.jobs());
 }
 
 ReceptiveFieldView::~ReceptiveFieldView() = default;
@@ -142,14 +142,14 @@ bool ReceptiveFieldView::needsWork(const LabSettings& before, const LabSettings&
 
 void ReceptiveFieldView::startWork() {
     m_jobs.bumpGeneration();
-    m_gridJobs.bumpGeneration();
+    m_grid.cancel();
     const LabSettings settings = m_settings;
     m_jobs.submit<Snapshot>([settings](const CancelCheck& cancelled) { return buildReachSnapshot(settings, cancelled); },
                             [this](const Snapshot& snapshot) {
                                 m_snapshot = std::make_shared<const Snapshot>(snapshot);
-                                m_query = snapshot.query;
-                                m_pictures.clear();
-                                for (const auto& panel : snapshot.panels) m_pictures.push_back(panel.picture);
+                                GridQuery::Pictures pictures;
+                                for (const auto& panel : snapshot.panels) pictures.push_back(panel.picture);
+                                m_grid.reset(snapshot.query, std::move(pictures));
                                 for (const auto& panel : snapshot.panels)
                                     if (!panel.error.isEmpty()) {
                                         emit statusMessage(panel.error);

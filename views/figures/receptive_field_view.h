@@ -1,6 +1,7 @@
 #pragma once
 
 #include "views/figures/figure_view.h"
+#include "views/figures/grid_query.h"
 #include "views/jobs/job_runner.h"
 
 #include <QColor>
@@ -12,8 +13,6 @@
 #include <vector>
 
 namespace attnlab {
-
-struct GridPicture;
 
 // How far a stack of L layers that all use the chosen pattern reaches (residual connections: input j
 // reaches query i after l layers iff j is within l hops of i). Left: hops(i, j) as a heatmap with one
@@ -32,7 +31,7 @@ public:
     void paintFigure(QPainter& painter, const QRectF& rect) const override;
     // layer, variant, params, fraction_reachable, mean_reach, max_reach, sources — one row per variant and l.
     QString csvData() const override;
-    bool busy() const override { return m_jobs.busy() || m_gridJobs.busy(); }
+    bool busy() const override { return m_jobs.busy() || m_grid.busy(); }
 
     // Up to this n every query is measured and the heatmap comes from the exact n × n hop matrix; above
     // it kSampledQueries evenly spaced queries (first and last included) give the curves and the heatmap rows.
@@ -60,7 +59,7 @@ public:
     // above each heatmap. The query's position, the box panel `index`'s picture is laid out in (empty
     // without a grid), the picture shown, and moving the query (its pictures computed on a worker).
     bool hasGrid() const;
-    std::int64_t gridQuery() const { return m_query; }
+    std::int64_t gridQuery() const { return m_grid.query(); }
     QRectF gridRect(const QRectF& rect, int index) const;
     std::shared_ptr<const GridPicture> gridPicture(int index) const;
     void setGridQuery(std::int64_t query);
@@ -78,7 +77,7 @@ private:
     void startWork() override;
     bool cancelWork() override {
         m_jobs.bumpGeneration();
-        m_gridJobs.bumpGeneration();
+        m_grid.cancel();
         return true;
     }
     void paintHeatmap(QPainter& painter, const Panel& panel, const QRectF& plot) const;
@@ -90,10 +89,8 @@ private:
     std::pair<QRectF, QRectF> panelBoxes(const QRectF& rect, int index) const;
 
     JobRunner m_jobs{tr("receptive field")};
-    JobRunner m_gridJobs{tr("grid reach")};
     std::shared_ptr<const Snapshot> m_snapshot;
-    std::int64_t m_query = -1;
-    std::vector<std::shared_ptr<const GridPicture>> m_pictures; // per panel, for m_query once they arrive
+    GridQuery m_grid{tr("grid reach")};
 };
 
 } // namespace attnlab
