@@ -151,9 +151,13 @@ void appendSplitPanels(const PatternPanel& whole, std::int64_t blockView, std::v
         if (blockView > 0) part.blocks = buildPatternBlocks(*part.pattern, blockView);
         part.colour = entry.colour;
         part.legend = {entry};
+        // A component's text is "name — expression" when it has both: the title names the head, the line
+        // under it the variant and the expression, so neither is cut off in a narrow panel.
+        const qsizetype dash = entry.text.indexOf(QStringLiteral(" — "));
+        const QString name = dash < 0 ? entry.text : entry.text.left(dash);
         part.name = entry.component == kAddedDiagonal ? entry.text
-                                                      : QCoreApplication::translate("PatternView", "A(%1): %2").arg(entry.component).arg(entry.text);
-        part.detail = whole.name;
+                                                      : QCoreApplication::translate("PatternView", "A(%1): %2").arg(entry.component).arg(name);
+        part.detail = dash < 0 ? whole.name : whole.name + QStringLiteral(" · ") + entry.text.mid(dash + 3);
         panels.push_back(std::move(part));
     }
 }
