@@ -10,6 +10,7 @@
 #include "views/shell/parameter_panel.h"
 
 #include "core/analysis/inference.h"
+#include "core/analysis/panel_spec.h"
 #include "core/analysis/timing_sweep.h"
 #include "core/registry.h"
 
@@ -65,6 +66,7 @@ const std::set<QString>& allowedWords() {
             "Ctrl", "Shift", "Alt", "Esc", "Del", "PgUp", "PgDown", "Home", "End", "Tab", "F1", "F5", "Enter", "Return",
             "Backspace", "Space", "Ins", "Up", "Down", "Left", "Right",
         };
+        allowed.insert(QLatin1String(kPanelTitleKey)); // a compare panel's key beside the parameters'
         for (const auto& variant : allVariants()) {
             allowed.insert(QString::fromStdString(variant.id));
             for (const auto& spec : variant.params) {
