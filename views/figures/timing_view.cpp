@@ -251,21 +251,17 @@ QString TimingView::statusText() const {
     else
         text = TimingView::tr("%1 points measured in %2").arg(m_done).arg(durationText(m_sweepSeconds));
     if (m_settings.timingMode == TimingMode::Layer) text += QStringLiteral("   ·   ") + crossoverText();
-    const auto starved = std::count_if(m_points.begin(), m_points.end(), [](const Point& point) { return point.starved(); });
-    if (starved > 0)
-        text += TimingView::tr("   ·   %1 point(s) got less than %2% of their cores (other programs were busy): "
-                               "their times are inflated")
-                    .arg(starved)
-                    .arg(static_cast<int>(kStarvedCpuShare * 100));
     for (const QString& note : leftOut) text += QStringLiteral("   ·   ") + note;
     return text;
 }
 
 QString TimingView::csvData() const {
     QString csv = QStringLiteral("mode,series,n,d,heads,causal,median_s,min_s,max_s,repeats,macs,gflops,"
-                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,note\n");
+                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,fitted_slope,model_slope,note\n");
     const QString mode = QString::fromStdString(timingModeName(m_settings.timingMode));
-    for (const SeriesInfo& series : seriesList())
+    for (const SeriesInfo& series : seriesList()) {
+        // The curve's log-log slopes over its trusted points, on each of its rows (empty without a fit).
+        const auto slopes = seriesSlopes(m_points, series.index);
         for (const Point* point : seriesPoints(series.index)) {
             const bool valid = point->valid();
             csv += QStringList{mode,
@@ -284,13 +280,16 @@ QString TimingView::csvData() const {
                                valid ? csvNumber(point->modelExtraBytes) : QString(),
                                valid ? csvNumber(predictedSeconds(*point)) : QString(),
                                valid ? csvNumber(point->cpuShare) : QString(),
+                               slopes ? csvNumber(slopes->measured) : QString(),
+                               slopes ? csvNumber(slopes->model) : QString(),
                                csvField(QString::fromStdString(point->error))}
                        .join(QLatin1Char(',')) +
                    QLatin1Char('\n');
         }
+    }
     if (m_settings.timingMode == TimingMode::Layer) {
         const auto marker = [&](const QString& series, double n, const QString& note) {
-            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,%6\n")
+            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,,,%6\n")
                        .arg(mode, series, csvNumber(n))
                        .arg(m_settings.d)
                        .arg(m_settings.heads)

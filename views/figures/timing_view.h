@@ -101,7 +101,13 @@ private:
     void paintLayerShare(QPainter& painter, const QRectF& area) const;
     // Vertical markers at the measured and the cost model's crossover; crossoverText() names both.
     void paintCrossoverMarkers(const PlotAxes& axes) const;
-    void paintGuides(const PlotAxes& axes, std::vector<LegendEntry>& legend) const;
+    // The n², n√n and n guides, when asked and at least two n are measured.
+    bool guidesDrawn() const;
+    void paintGuides(const PlotAxes& axes) const;
+    bool anyValidPoint() const;
+    // Below the panels: each curve with its slope fitted over its trusted points beside the cost model's,
+    // the dashed model, the guides, then one note per curve naming its CPU-starved and invalid n.
+    std::vector<LegendEntry> timeLegend() const;
     static void paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres);
     QString crossoverText() const;
 
