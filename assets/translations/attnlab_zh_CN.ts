@@ -2192,6 +2192,30 @@ component %1: %2</source>
         <translation>%1 · 斜率 %2 (计算量模型 %3)</translation>
     </message>
     <message>
+        <source>%1 (kernels: %2)</source>
+        <translation>%1 (内核：%2)</translation>
+    </message>
+    <message>
+        <source>%1 (own kernels)</source>
+        <translation>%1 (自带内核)</translation>
+    </message>
+    <message>
+        <source>%1, %2 GFLOP/s</source>
+        <translation>%1，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>projections and FFN on %1, %2 GFLOP/s</source>
+        <translation>投影与 FFN 运行于 %1，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>projections and FFN on the faster GEMM engine: %1, %2 GFLOP/s (also timed: %3)</source>
+        <translation>投影与 FFN 运行于较快的 GEMM 引擎：%1，%2 GFLOP/s (另测：%3)</translation>
+    </message>
+    <message>
+        <source>warning: the GEMM engine runs at %1% of the attention core&apos;s %2 GFLOP/s, so the projections and the FFN are slowed and the measured crossover moves to larger n</source>
+        <translation>警告：GEMM 引擎的速率仅为注意力核心 %2 GFLOP/s 的 %1%，投影与 FFN 因此变慢，实测交叉点移向更大的 n</translation>
+    </message>
+    <message>
         <source>%1 · no slope (fewer than %2 trusted points)</source>
         <translation>%1 · 无斜率 (可信点少于 %2 个)</translation>
     </message>

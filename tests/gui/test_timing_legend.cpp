@@ -10,6 +10,8 @@
 #include "views/figures/figure_export.h"
 #include "views/figures/timing_view.h"
 
+#include "core/kernels/gemm.h"
+
 #include <gtest/gtest.h>
 
 #include <QRegularExpression>
@@ -166,6 +168,51 @@ TEST_F(TimingLegendTest, StarvedPointKeepsEverySlopeAndTheLegendCoversNoPoint) {
                     << text.text.toStdString() << " covers the point at (" << marker.center().x() << ", " << marker.center().y() << ")";
         }
     }
+}
+
+// Layer mode times the build's GEMM engines first and runs the layer's products on the fastest: the CSV
+// lists every engine timed with its rate, the chosen one the fastest, and the note under the plots names
+// it with its rate.
+TEST_F(TimingLegendTest, LayerFigureNamesTheGemmEngineItRanAndItsRate) {
+    LabSettings settings;
+    settings.timingMode = TimingMode::Layer;
+    settings.timingMaxN = 256;
+    view.setSettings(settings);
+    view.show();
+    ASSERT_TRUE(waitUntilIdle({&view}, kSweepTimeoutMs));
+    ASSERT_TRUE(view.gemmChoice().has_value());
+    const GemmChoice& gemm = *view.gemmChoice();
+
+    const guitest::CsvTable table = guitest::readCsv(view.csvData());
+    const auto column = [&](const char* title) { return table.header.indexOf(QLatin1String(title)); };
+    std::map<QString, double> rates;
+    QString chosen;
+    for (const QStringList& row : table.rows) {
+        const QString series = row.value(column("series"));
+        if (!series.startsWith(QLatin1String("gemm_engine"))) continue;
+        rates[row.value(column("note"))] = row.value(column("gflops")).toDouble();
+        if (series == QLatin1String("gemm_engine_chosen")) {
+            EXPECT_TRUE(chosen.isEmpty()) << "one engine is chosen";
+            chosen = row.value(column("note"));
+        }
+    }
+    EXPECT_EQ(rates.size(), availableGemmEngines().size());
+    ASSERT_EQ(chosen.toStdString(), gemm.chosen.name);
+    for (const auto& [name, gflops] : rates) {
+        EXPECT_GT(gflops, 0) << name.toStdString();
+        EXPECT_LE(gflops, rates.at(chosen)) << name.toStdString() << " ran faster than the engine chosen";
+    }
+
+    testing::TextRecordingDevice device(QSize(900, 600));
+    {
+        QPainter painter(&device);
+        view.paintFigure(painter, QRectF(0, 0, 900, 600));
+    }
+    QString painted;
+    for (const testing::PaintedText& text : device.texts()) painted += text.text + QLatin1Char(' ');
+    const QString rate = QString::number(gemm.chosen.gflops, 'f', 1) + QStringLiteral(" GFLOP/s");
+    EXPECT_TRUE(painted.simplified().contains(QString::fromStdString(gemm.chosen.name) + QStringLiteral(", ") + rate))
+        << painted.toStdString();
 }
 
 // One `figure` call with -o twice writes both files from one sweep: the slopes drawn in the SVG's legend

@@ -117,6 +117,7 @@ std::vector<LegendEntry> TimingView::timeLegend() const {
                               .arg(static_cast<int>(kStarvedCpuShare * 100))
                               .arg(starved.join(QStringLiteral("; "))),
                           QColor(), Qt::NoPen, false});
+    notes << gemmNotes();
     for (const QString& note : notes) legend.push_back({note, QColor(), Qt::NoPen, false});
     return legend;
 }
