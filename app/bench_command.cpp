@@ -40,7 +40,9 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             FFN with width 4hd) and one GAU layer (e = 2hd, s = 128) per n, the attention core of
             linear elu at 4d, and prints the measured crossovers beside the cost model's, searched for
             the variant, its parameters and the causal flag (n > 2hd, 6hd, 16d + 4 for full attention).
-            Default --variant full, --n 256,512,1024,2048,4096,8192.
+            First times the GEMM engines (OpenBLAS, Eigen's own) on a 512 x hd x 4hd product and runs
+            the layers' products on the faster; says which, at what rate, with a warning when it is far
+            below the attention core's rate. Default --variant full, --n 256,512,1024,2048,4096,8192.
 --targets   the kernel and sparse-pattern targets measured in one run (2 threads unless --threads),
             as ratios with their goals; a target not met is reported, not an error (exit 0). Takes
             a few minutes.

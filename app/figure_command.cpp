@@ -31,9 +31,9 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}
+constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}...
                       [--preset NAME | --preset list | --session FILE]
-                      [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [| TITLE]']...
+                      [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [title=TEXT]']...
                       [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--budget-line BYTES]
                       [--grid H,W | T,H,W [--order raster|tiles:a,b[,c]|morton]] [--query P]
                       [--causal] [--set KEY=VALUE]... [--layers L]
@@ -43,13 +43,15 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--components [--split]] [--blocks B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
-and writes it atomically. The format follows the extension: PNG at --dpi (default 300, recorded in the
+and writes it atomically; -o may be repeated, every file then showing the same computation (one timing
+sweep for the PNG and the CSV). The format follows the extension: PNG at --dpi (default 300, recorded in the
 file), SVG and PDF as vectors with the run's parameters in their metadata, TeX as a standalone TikZ
 picture, CSV with the figure's data.
 --width and --height give the figure's size in pixels at 96 dpi (default 900 x 600).
 --preset NAME starts from a classic figure (--preset list prints the names) and --session FILE from a
 saved session; the view then defaults to theirs, and the other options change what they name.
---panel gives one compare panel its own variant, parameters and title; repeat it for 1 to 4 panels.
+--panel gives one compare panel its own variant, parameters and title (title=TEXT, the rest of the text;
+an expression may hold spaces and '|'); repeat it for 1 to 4 panels.
 With --compare, each --set applies to every compared variant that has the parameter.
 --weights draws the effective weights W (with the mask outline unless --no-outline); --flops counts
 FLOPs (2 x MACs) instead of MACs; --tokens labels the pattern's rows and columns with the words of TEXT
@@ -290,6 +292,15 @@ void requireFigureLimits(const QString& view, const LabSettings& settings) {
     }
 }
 
+// Every -o FILE (or --out FILE): the files one measurement is written to, each in its extension's format.
+std::vector<NamedPath> figureOutputs(const CliArgs& cli) {
+    std::vector<NamedPath> outs;
+    for (const char* option : {"-o", "--out"})
+        for (const std::string& out : cli.values(option)) outs.emplace_back(option, out);
+    if (outs.empty()) throw InputError("attnlab figure: give the output with -o FILE (repeat it for several formats)");
+    return outs;
+}
+
 int listPresets() {
     for (const FigurePreset& preset : figurePresets()) std::printf("%s\n", preset.id.toUtf8().constData());
     return 0;
@@ -304,11 +315,12 @@ int figureCommand(const std::vector<std::string>& args) {
     }
     const bool viewFirst = !args.empty() && args[0].rfind("-", 0) != 0;
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
-                      {"-o", "--out", "--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
+                      {"--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
                        "--grid", "--order", "--blocks", "--query"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"}, {"--panel"});
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"},
+                      {"--panel", "-o", "--out"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
         throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops, accuracy, inference or roofline (or give --preset or --session)");
@@ -317,9 +329,7 @@ int figureCommand(const std::vector<std::string>& args) {
     if (viewFirst) name = QString::fromStdString(args[0]);
     if (!figureViewNames().contains(name))
         throw InputError("attnlab figure: unknown view '" + name.toStdString() + "' (pattern, reach, timing, flops, accuracy, inference, roofline)");
-    const auto shortOut = cli.value("-o");
-    if (shortOut && cli.value("--out")) throw InputError("attnlab figure: give either -o or --out");
-    const std::string out = shortOut ? *shortOut : cli.required("--out");
+    const std::vector<NamedPath> outs = figureOutputs(cli);
     const LabSettings settings = settingsFromArgs(cli, std::move(base));
     if (cli.flag("--components") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --components is for the pattern view");
@@ -334,11 +344,13 @@ int figureCommand(const std::vector<std::string>& args) {
     const QString language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
     if (language.isEmpty())
         throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
-    exportFormatOf(QString::fromStdString(out));
-    checkOutputPath("attnlab figure", out);
+    for (const auto& [option, out] : outs) {
+        exportFormatOf(QString::fromStdString(out));
+        checkOutputPath("attnlab figure", out);
+    }
     std::vector<NamedPath> inputs = settingsInputFiles(settings);
     if (const auto session = cli.value("--session")) inputs.emplace_back("--session", *session);
-    refuseOverlappingFiles({{shortOut ? "-o" : "--out", out}}, inputs);
+    refuseOverlappingFiles(outs, inputs);
 
     requireFigureLimits(name, settings);
 
@@ -369,7 +381,7 @@ int figureCommand(const std::vector<std::string>& args) {
     if (!view->jobError().isEmpty())
         throw InputError("attnlab figure: the " + name.toStdString() + " view could not be computed: " +
                          view->jobError().toStdString() + "; no file written");
-    exportFigure(*view, QString::fromStdString(out), options, inputs);
+    for (const auto& [option, out] : outs) exportFigure(*view, QString::fromStdString(out), options, inputs);
     return 0;
 }
 

@@ -192,6 +192,39 @@ TEST(BenchCommand, LayerTimesEveryPartAndReportsCrossovers) {
         EXPECT_NEAR(point["layer_s"].get<double>(), parts, 1e-12);
     }
     EXPECT_EQ(result["crossovers"]["attention_exceeds_ffn"]["cost_model_n"], 2.0 * 2 * 8);
+
+    // The GEMM engine that ran: the fastest of those measured, with the attention core's best rate beside it.
+    const json& gemm = result["gemm_engine"];
+    ASSERT_TRUE(gemm.is_object());
+    ASSERT_FALSE(gemm["measured"].empty());
+    int chosen = 0;
+    double fastest = 0;
+    for (const json& engine : gemm["measured"]) {
+        EXPECT_TRUE(positiveFinite(engine["gflops"]));
+        fastest = std::max(fastest, engine["gflops"].get<double>());
+        if (!engine["chosen"].get<bool>()) continue;
+        ++chosen;
+        EXPECT_EQ(engine["name"], gemm["name"]);
+        EXPECT_EQ(engine["gflops"], gemm["gflops"]);
+    }
+    EXPECT_EQ(chosen, 1);
+    EXPECT_EQ(gemm["gflops"].get<double>(), fastest);
+    EXPECT_EQ(gemm["probe_mkn"], json::array({512, 16, 64}));
+    double attention = 0;
+    for (const json& point : result["points"]) attention = std::max(attention, point["attention_gflops"].get<double>());
+    EXPECT_EQ(gemm["attention_gflops"].get<double>(), attention);
+    const bool farBelow = gemm["gflops"].get<double>() < 0.35 * attention;
+    EXPECT_EQ(gemm["far_below_attention"].get<bool>(), farBelow);
+    EXPECT_EQ(gemm["warning"].is_string(), farBelow);
+    if (!gemm["openblas_core"].is_null()) {
+        bool named = false;
+        for (const json& engine : gemm["measured"])
+            named = named || engine["name"].get<std::string>().find("(kernels: " + gemm["openblas_core"].get<std::string>() + ")") != std::string::npos;
+        EXPECT_TRUE(named) << "the OpenBLAS engine names the kernel set it reports";
+    }
+    const Outcome text = bench({"--layer", "--n", "64,128", "--heads", "2", "--d", "8", "--budget", "0", "--threads", "1"});
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("GEMM engine (the faster timed on a 512 x 16 x 64 product): "), std::string::npos) << text.out;
 }
 
 // One decoding step per (variant, n): positive times, the step's core MACs (softmax: the n keys of row

@@ -1,9 +1,12 @@
 // The grammar and every error of the pattern expression language: what parses into which terms, and
 // for each kind of bad input the 1-based character position the message points at.
+#include "core/analysis/panel_spec.h"
 #include "core/patterns/pattern_expression.h"
+#include "core/registry.h"
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 namespace attnlab {
@@ -120,6 +123,70 @@ TEST(ExpressionGrammar, NestingLimitIsSixtyFourParentheses) {
     EXPECT_LE(siblings.size(), 1000u);
     EXPECT_NO_THROW(parseExpression(siblings));
     EXPECT_NO_THROW(parseExpression(std::string(300, '!') + "all"));
+}
+
+// A use of primitive `name` with the fewest arguments the parser accepts, each 3 (at or above every
+// primitive's smallest argument); empty when none up to 8 arguments parses.
+std::string fewestArgumentsUse(const std::string& name) {
+    std::string args;
+    for (int count = 0; count <= 8; ++count) {
+        const std::string use = count == 0 ? name : name + "(" + args + ")";
+        try {
+            parseExpression(use);
+            return use;
+        } catch (const ExpressionError&) {
+            args += args.empty() ? "3" : ", 3";
+        }
+    }
+    return {};
+}
+
+// Every primitive the parser knows, from its own list of names.
+std::vector<std::string> everyPrimitiveUse() {
+    std::vector<std::string> uses;
+    std::istringstream names(primitiveNames());
+    for (std::string name; std::getline(names, name, ',');) {
+        name.erase(0, name.find_first_not_of(' '));
+        uses.push_back(fewestArgumentsUse(name));
+        EXPECT_FALSE(uses.back().empty()) << name;
+    }
+    return uses;
+}
+
+TEST(PanelSpecExpressions, EveryPrimitiveAndOperatorReachesTheVariantWhole) {
+    const auto uses = everyPrimitiveUse();
+    ASSERT_GT(uses.size(), 20u);
+    for (const std::string& use : uses) {
+        // Every character of the language: names, digits, '_', '(', ')', ',', spaces, '|', '&' and '!'.
+        const std::string expression = "!(" + use + " & all) | " + use + " | !diag&causal";
+        SCOPED_TRACE(expression);
+        const PanelSpec spec = parsePanelSpec("custom expr=" + expression + " title=(d) " + use + " | a = b");
+        EXPECT_EQ(spec.choice.variant, "custom");
+        EXPECT_EQ(spec.choice.params, (ParamOverrides{{"expr", expression}}));
+        EXPECT_EQ(spec.title, "(d) " + use + " | a = b");
+        EXPECT_EQ(expressionTermTexts(spec.choice.params.at("expr")).size(), 3u);
+        // Without a title the whole text after expr= is the expression.
+        EXPECT_EQ(parsePanelSpec("custom expr=" + expression).choice.params.at("expr"), expression);
+    }
+}
+
+TEST(PanelSpecExpressions, TitleKeyIsNoParameterAndBarOutsideAnExpressionIsRefused) {
+    for (const VariantInfo& variant : allVariants())
+        for (const ParamSpec& param : variant.params) EXPECT_NE(param.key, kPanelTitleKey) << variant.id;
+    EXPECT_EQ(parsePanelSpec("longformer window=8 title=(b) sliding window").title, "(b) sliding window");
+    EXPECT_EQ(parsePanelSpec("longformer window=8 title=(b) sliding window").choice.params,
+              (ParamOverrides{{"window", "8"}}));
+    for (const std::string bad : {"longformer window=8 | (b) sliding window", "longformer window=8|(b)", "full | (a) full"}) {
+        try {
+            parsePanelSpec(bad);
+            ADD_FAILURE() << "'" << bad << "' was accepted";
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find("title=TEXT"), std::string::npos) << error.what();
+        }
+    }
+    EXPECT_THROW(parsePanelSpec("longformer title=  "), InputError);
+    EXPECT_THROW(parsePanelSpec("title=(a) no variant"), InputError);
+    EXPECT_THROW(parsePanelSpec("longformer window=8 4"), InputError); // only a string value takes more words
 }
 
 } // namespace

@@ -119,5 +119,63 @@ TEST(MeasuredMemory, EachPointOnAWorkerCountsItsOutputAfterEarlierPointsFreedThe
     }
 }
 
+// The GEMM engine a layer measurement uses: the faster of those timed, the earlier on a tie, and a warning
+// exactly when it runs under kSlowGemmShare of the attention core's rate (rates injected, nothing timed).
+TEST(GemmChoice, TheFasterEngineIsChosenAndASlowOneIsWarnedAbout) {
+    const GemmEngineRate generic{GemmEngine::OpenBlas, "OpenBLAS (kernels: Prescott)", 15.0};
+    const GemmEngineRate tuned{GemmEngine::OpenBlas, "OpenBLAS (kernels: SkylakeX)", 120.0};
+    const GemmEngineRate eigen{GemmEngine::Eigen, "Eigen (own kernels)", 90.0};
+    EXPECT_EQ(chooseGemmEngine({generic, eigen}).chosen.name, eigen.name);
+    EXPECT_EQ(chooseGemmEngine({tuned, eigen}).chosen.name, tuned.name);
+    EXPECT_EQ(chooseGemmEngine({eigen}).chosen.name, eigen.name);
+    const GemmEngineRate equal{GemmEngine::Eigen, "Eigen (own kernels)", 120.0};
+    EXPECT_EQ(chooseGemmEngine({tuned, equal}).chosen.engine, GemmEngine::OpenBlas) << "a tie keeps the earlier engine";
+    EXPECT_EQ(chooseGemmEngine({generic, eigen}).measured.size(), 2u);
+    EXPECT_THROW(chooseGemmEngine({}), std::logic_error);
+
+    const double attention = 160.0;
+    EXPECT_TRUE(gemmFarBelowAttention(15.0, attention));
+    EXPECT_FALSE(gemmFarBelowAttention(90.0, attention));
+    EXPECT_FALSE(gemmFarBelowAttention(kSlowGemmShare * attention, attention)) << "the bound itself is not far below";
+    EXPECT_TRUE(gemmFarBelowAttention(0.99 * kSlowGemmShare * attention, attention));
+    EXPECT_FALSE(gemmFarBelowAttention(15.0, 0.0)) << "no attention rate measured: nothing to compare";
+
+    const std::string warning = gemmWarningText(chooseGemmEngine({generic}), attention);
+    EXPECT_NE(warning.find("15.0 GFLOP/s"), std::string::npos) << warning;
+    EXPECT_NE(warning.find("9%"), std::string::npos) << warning; // 15 / 160
+    EXPECT_NE(warning.find("160.0 GFLOP/s"), std::string::npos) << warning;
+    EXPECT_TRUE(gemmWarningText(chooseGemmEngine({generic, eigen}), attention).empty());
+    const std::string text = gemmChoiceText(chooseGemmEngine({generic, eigen}));
+    EXPECT_EQ(text.rfind(eigen.name + ", 90.0 GFLOP/s", 0), 0u) << text;
+    EXPECT_NE(text.find(generic.name + ", 15.0 GFLOP/s"), std::string::npos) << text;
+}
+
+// Every engine of the build computes the same product as a plain triple loop, and OpenBLAS's name carries
+// the kernel set it runs.
+TEST(GemmChoice, EveryEngineComputesTheProduct) {
+    const std::int64_t m = 37, k = 19, n = 23;
+    std::vector<float> a(m * k), b(k * n);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7) % 11) - 5.0f;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 5) % 13) - 6.0f;
+    const auto engines = availableGemmEngines();
+    EXPECT_EQ(engines.back(), GemmEngine::Eigen);
+    for (const GemmEngine engine : engines) {
+        SCOPED_TRACE(gemmEngineName(engine));
+        for (const int threads : {1, 3}) {
+            std::vector<float> c(m * n, -1.0f);
+            multiplyRowMajor(a.data(), b.data(), c.data(), m, k, n, threads, engine);
+            for (std::int64_t i = 0; i < m; ++i)
+                for (std::int64_t j = 0; j < n; ++j) {
+                    double expected = 0;
+                    for (std::int64_t p = 0; p < k; ++p) expected += static_cast<double>(a[i * k + p]) * b[p * n + j];
+                    ASSERT_EQ(c[i * n + j], static_cast<float>(expected)) << i << "," << j; // small integers: exact
+                }
+        }
+        if (engine == GemmEngine::OpenBlas) {
+            EXPECT_NE(gemmEngineName(engine).find("(kernels: " + openBlasCoreName() + ")"), std::string::npos);
+        }
+    }
+}
+
 } // namespace
 } // namespace attnlab

@@ -5,6 +5,7 @@
 #include "core/io/json_writer.h"
 #include "core/registry.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace attnlab {
@@ -14,6 +15,7 @@ namespace {
 struct LayerPoint {
     std::int64_t n = 0;
     LayerPartTimes layer;
+    double attentionGflops = 0; // 2 · the core's cost-model MACs / its median time
     double linearCore = 0; // linear elu attention core at head size 4d
     GauPartTimes gau;
     double attentionWithProjections() const { return layer.qkvProj + layer.attention + layer.outProj; }
@@ -48,6 +50,39 @@ std::string crossoverText(const MeasuredCrossover& crossing, const std::vector<L
     return text;
 }
 
+// The attention core's best rate over the points, which the GEMM engine's is compared with.
+double bestAttentionGflops(const std::vector<LayerPoint>& points) {
+    double best = 0;
+    for (const LayerPoint& point : points) best = std::max(best, point.attentionGflops);
+    return best;
+}
+
+void writeGemmJson(JsonWriter& json, const GemmChoice& gemm, std::int64_t width, double attentionGflops) {
+    json.key("gemm_engine").beginObject();
+    json.key("name").value(gemm.chosen.name);
+    json.key("gflops").value(gemm.chosen.gflops);
+    json.key("openblas_core");
+    if (gemm.openBlasCore.empty()) json.null(); else json.value(gemm.openBlasCore);
+    json.key("probe_mkn").beginArray();
+    for (const std::int64_t size : {kGemmProbeRows, width, 4 * width}) json.value(static_cast<long long>(size));
+    json.endArray();
+    json.key("measured").beginArray();
+    for (const GemmEngineRate& rate : gemm.measured) {
+        json.beginObject();
+        json.key("name").value(rate.name);
+        json.key("gflops").value(rate.gflops);
+        json.key("chosen").value(rate.engine == gemm.chosen.engine);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("attention_gflops").value(attentionGflops);
+    json.key("far_below_attention").value(gemmFarBelowAttention(gemm.chosen.gflops, attentionGflops));
+    const std::string warning = gemmWarningText(gemm, attentionGflops);
+    json.key("warning");
+    if (warning.empty()) json.null(); else json.value(warning);
+    json.endObject();
+}
+
 } // namespace
 
 int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
@@ -63,17 +98,23 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         requireGauLayerLimits(n, width, shape.causal);
     }
     Progress progress(sizes.size());
+    // The faster GEMM engine of the build runs every product of the layers (core/measure/gemm_choice.h).
+    const GemmChoice gemm = chooseGemmEngine(measureGemmEngines(width, settings.threads, kGemmProbeBudgetSeconds).value());
     // One unmeasured pass at the smallest n: the first products after start-up run slow while the GEMM
     // library starts its threads and the cores raise their clocks, and would skew the first point.
     shape.n = sizes.front();
-    timeLayerParts(resolveVariant(variant, shape, cli.overrides()), settings.threads, settings.budget);
+    timeLayerParts(resolveVariant(variant, shape, cli.overrides()), settings.threads, settings.budget, {}, systemMeasureClock(),
+                   gemm.chosen.engine);
     std::vector<LayerPoint> points;
     for (const std::int64_t n : sizes) {
         progress.step("layer n=" + std::to_string(n));
         shape.n = n;
         LayerPoint point;
         point.n = n;
-        point.layer = timeLayerParts(resolveVariant(variant, shape, cli.overrides()), settings.threads, settings.budget);
+        const ResolvedVariant resolved = resolveVariant(variant, shape, cli.overrides());
+        point.layer = timeLayerParts(resolved, settings.threads, settings.budget, {}, systemMeasureClock(), gemm.chosen.engine);
+        if (point.layer.attention > 0)
+            point.attentionGflops = 2.0 * layerCost(variant, resolved.shape, resolved.params).attentionMacs / point.layer.attention / 1e9;
         TimingRequest linear;
         linear.variant = "linear";
         linear.shape = linearCoreShape(shape);
@@ -81,7 +122,7 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         linear.budgetSeconds = settings.budget / 4;
         linear.minRepeats = 2;
         point.linearCore = timeVariant(linear).medianSeconds;
-        point.gau = timeGauLayer(n, width, shape.causal, settings.threads, settings.budget);
+        point.gau = timeGauLayer(n, width, shape.causal, settings.threads, settings.budget, {}, gemm.chosen.engine);
         points.push_back(point);
     }
     progress.finish();
@@ -103,12 +144,14 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
         json.key("heads").value(shape.heads);
         json.key("causal").value(shape.causal);
         json.key("threads").value(settings.threads);
+        writeGemmJson(json, gemm, width, bestAttentionGflops(points));
         json.key("points").beginArray();
         for (const auto& p : points) {
             json.beginObject();
             json.key("n").value(static_cast<long long>(p.n));
             json.key("qkv_proj_s").value(p.layer.qkvProj);
             json.key("attention_s").value(p.layer.attention);
+            json.key("attention_gflops").value(p.attentionGflops);
             json.key("out_proj_s").value(p.layer.outProj);
             json.key("ffn_s").value(p.layer.ffn);
             json.key("layer_s").value(p.layer.total());
@@ -151,6 +194,10 @@ int benchLayer(const CliArgs& cli, const BenchSettings& settings) {
     std::printf("one layer, %s attention, h=%d d=%lld (hd=%lld, FFN 4hd)%s, %d threads; milliseconds (median)\n",
                 variant.id.c_str(), shape.heads, static_cast<long long>(shape.d), static_cast<long long>(width),
                 shape.causal ? ", causal" : "", settings.threads);
+    std::printf("GEMM engine (the faster timed on a %lld x %lld x %lld product): %s\n", static_cast<long long>(kGemmProbeRows),
+                static_cast<long long>(width), static_cast<long long>(4 * width), gemmChoiceText(gemm).c_str());
+    if (const std::string warning = gemmWarningText(gemm, bestAttentionGflops(points)); !warning.empty())
+        std::printf("%s\n", warning.c_str());
     std::printf("%7s %9s %10s %9s %9s %10s %7s %12s %10s\n", "n", "qkv_proj", "attention", "out_proj", "ffn", "layer",
                 "attn %", "linear(4d)", "GAU layer");
     for (const auto& p : points)

@@ -1614,12 +1614,12 @@ Every other view works; run on a desktop session to use the lab.</source>
         <translation>该变体仅支持双向注意力</translation>
     </message>
     <message>
-        <source>KEY=VALUE … | title</source>
-        <translation>参数=值 … | 标题</translation>
+        <source>KEY=VALUE … title=TEXT</source>
+        <translation>参数=值 … title=标题</translation>
     </message>
     <message>
-        <source>This panel&apos;s own parameters, e.g. window=8 dilation=2, and after a | its title</source>
-        <translation>本面板自己的参数，例如 window=8 dilation=2；| 之后为其标题</translation>
+        <source>This panel&apos;s own parameters, e.g. window=8 dilation=2, and after title= its title</source>
+        <translation>本面板自己的参数，例如 window=8 dilation=2；title= 之后为其标题</translation>
     </message>
     <message>
         <source>· fixed by the preset %1</source>
@@ -2152,8 +2152,12 @@ component %1: %2</source>
         <translation>已测量 %1 个点，用时 %2</translation>
     </message>
     <message>
-        <source>   ·   %1 point(s) got less than %2% of their cores (other programs were busy): their times are inflated</source>
-        <translation>   ·   %1 个点获得的 CPU 核心时间不足 %2% (其他程序繁忙)：其耗时偏高</translation>
+        <source>CPU-starved, ringed and left out of fits and crossovers (less than %1% of the cores: other programs were busy): %2</source>
+        <translation>CPU 资源不足，带圈标记，不参与拟合与交叉点计算 (获得的核心时间不足 %1%：其他程序繁忙)：%2</translation>
+    </message>
+    <message>
+        <source>%1 at n = %2</source>
+        <translation>%1 (n = %2)</translation>
     </message>
     <message>
         <source>self-attention &gt; FFN</source>
@@ -2188,12 +2192,36 @@ component %1: %2</source>
         <translation>%1 · 斜率 %2 (计算量模型 %3)</translation>
     </message>
     <message>
-        <source>%1 — not valid at n = %2</source>
-        <translation>%1 — 在 n = %2 时无效</translation>
+        <source>%1 (kernels: %2)</source>
+        <translation>%1 (内核：%2)</translation>
     </message>
     <message>
-        <source>cost model, rate fitted to the measured times</source>
-        <translation>计算量模型，速率按实测时间拟合</translation>
+        <source>%1 (own kernels)</source>
+        <translation>%1 (自带内核)</translation>
+    </message>
+    <message>
+        <source>%1, %2 GFLOP/s</source>
+        <translation>%1，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>projections and FFN on %1, %2 GFLOP/s</source>
+        <translation>投影与 FFN 运行于 %1，%2 GFLOP/s</translation>
+    </message>
+    <message>
+        <source>projections and FFN on the faster GEMM engine: %1, %2 GFLOP/s (also timed: %3)</source>
+        <translation>投影与 FFN 运行于较快的 GEMM 引擎：%1，%2 GFLOP/s (另测：%3)</translation>
+    </message>
+    <message>
+        <source>warning: the GEMM engine runs at %1% of the attention core&apos;s %2 GFLOP/s, so the projections and the FFN are slowed and the measured crossover moves to larger n</source>
+        <translation>警告：GEMM 引擎的速率仅为注意力核心 %2 GFLOP/s 的 %1%，投影与 FFN 因此变慢，实测交叉点移向更大的 n</translation>
+    </message>
+    <message>
+        <source>%1 · no slope (fewer than %2 trusted points)</source>
+        <translation>%1 · 无斜率 (可信点少于 %2 个)</translation>
+    </message>
+    <message>
+        <source>%1: not valid at n = %2</source>
+        <translation>%1：在 n = %2 时无效</translation>
     </message>
     <message>
         <source>cost model; slopes fitted over n ≥ %1, %2 points at least</source>
@@ -2250,10 +2278,6 @@ component %1: %2</source>
     <message>
         <source>Measured layer time, stacked</source>
         <translation>实测层耗时 (堆叠)</translation>
-    </message>
-    <message>
-        <source> — CPU-starved (ringed, left out of fits and crossovers) at n = %1</source>
-        <translation> — n = %1 处 CPU 资源不足 (带圈标记，不参与拟合与交叉点计算)</translation>
     </message>
     <message>
         <source>guide ∝ n²</source>

@@ -4,6 +4,7 @@
 #include "core/registry.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace attnlab {
@@ -16,8 +17,17 @@ std::string trimmed(const std::string& text) {
     return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
 }
 
-bool hasParam(const VariantInfo& variant, const std::string& key) {
-    return std::any_of(variant.params.begin(), variant.params.end(), [&](const ParamSpec& spec) { return spec.key == key; });
+const ParamSpec* findParam(const VariantInfo& variant, const std::string& key) {
+    const auto found =
+        std::find_if(variant.params.begin(), variant.params.end(), [&](const ParamSpec& spec) { return spec.key == key; });
+    return found == variant.params.end() ? nullptr : &*found;
+}
+
+// Where the item "title=" begins (at the start or after whitespace), or npos.
+std::size_t titleItem(const std::string& text, const std::string& titleKey) {
+    for (auto at = text.find(titleKey); at != std::string::npos; at = text.find(titleKey, at + 1))
+        if (at == 0 || std::isspace(static_cast<unsigned char>(text[at - 1]))) return at;
+    return std::string::npos;
 }
 
 std::string keyList(const VariantInfo& variant) {
@@ -29,24 +39,38 @@ std::string keyList(const VariantInfo& variant) {
 } // namespace
 
 PanelSpec parsePanelSpec(const std::string& text) {
-    const auto bar = text.find('|');
+    const std::string titleKey = std::string(kPanelTitleKey) + "=";
+    const std::size_t title = titleItem(text, titleKey);
     PanelSpec spec;
-    if (bar != std::string::npos) spec.title = trimmed(text.substr(bar + 1));
-    const std::vector<std::string> items = splitTokens(text.substr(0, bar));
-    if (items.empty()) throw InputError("panel '" + text + "' names no variant (expected 'VARIANT [KEY=VALUE]... [| TITLE]')");
+    if (title != std::string::npos) {
+        spec.title = trimmed(text.substr(title + titleKey.size()));
+        if (spec.title.empty()) throw InputError("panel '" + text + "': " + titleKey + " gives no title");
+    }
+    const std::vector<std::string> items = splitTokens(text.substr(0, title));
+    if (items.empty()) throw InputError("panel '" + text + "' names no variant (expected 'VARIANT [KEY=VALUE]... [title=TEXT]')");
     const VariantInfo* variant = findVariant(items.front());
     if (!variant) throw InputError("panel '" + text + "': unknown variant '" + items.front() + "' (see attnlab variants)");
     spec.choice.variant = variant->id;
+    std::string* open = nullptr; // a string value (an expression) that items without '=' continue
     for (auto item = items.begin() + 1; item != items.end(); ++item) {
         const auto equals = item->find('=');
+        if (open && (equals == std::string::npos || equals == 0)) {
+            *open += " " + *item;
+            continue;
+        }
+        if (item->find('|') != std::string::npos)
+            throw InputError("panel '" + text + "': '|' belongs to expressions; give a title as " + titleKey +
+                             "TEXT, e.g. 'longformer window=8 title=(b) sliding window'");
         if (equals == std::string::npos || equals == 0)
             throw InputError("panel '" + text + "': '" + *item + "' is not KEY=VALUE");
         const std::string key = item->substr(0, equals);
-        if (!hasParam(*variant, key))
+        const ParamSpec* param = findParam(*variant, key);
+        if (!param)
             throw InputError("panel '" + text + "': " + variant->id + " has no parameter '" + key + "' (its parameters: " +
                              keyList(*variant) + ")");
-        if (!spec.choice.params.emplace(key, item->substr(equals + 1)).second)
-            throw InputError("panel '" + text + "': '" + key + "' is set twice");
+        const auto [entry, added] = spec.choice.params.emplace(key, item->substr(equals + 1));
+        if (!added) throw InputError("panel '" + text + "': '" + key + "' is set twice");
+        open = param->type == ParamType::String ? &entry->second : nullptr;
     }
     return spec;
 }

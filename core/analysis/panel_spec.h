@@ -9,21 +9,26 @@
 namespace attnlab {
 
 // One compare panel as written on the command line and in the app's per-panel field:
-//   "VARIANT [KEY=VALUE]... [| TITLE]"
-// e.g. "longformer window=8 dilation=2 | (c) dilated sliding window". Whitespace separates the items;
-// the title is everything after the first '|', trimmed.
+//   "VARIANT [KEY=VALUE]... [title=TEXT]"
+// e.g. "longformer window=8 dilation=2 title=(c) dilated sliding window". Whitespace separates the items;
+// the value of a string parameter (custom's expression) runs up to the next " KEY=" item, so it may hold
+// spaces and '|'; "title=" takes the rest of the text, trimmed. Expressions never contain '=', so the split
+// is unambiguous. The former "| TITLE" form is refused: '|' belongs to expressions.
 struct PanelSpec {
     VariantChoice choice;
     std::string title; // empty: the panel shows the variant's name
 };
 
 // Throws InputError (one line, without a command prefix) for an unknown variant, a key the variant does
-// not have, a key given twice or an item that is not KEY=VALUE. Values are checked later, against the
-// shape (settingsProblem).
+// not have, a key given twice, an item that is not KEY=VALUE, an empty title or a '|' outside a string
+// value. Values are checked later, against the shape (settingsProblem).
 PanelSpec parsePanelSpec(const std::string& text);
 
 // "longformer window=8 dilation=2": the variant and its overrides in key order (no title).
 std::string formatPanelParams(const VariantChoice& choice);
+
+// The key that gives a panel its title ("title"); no variant has a parameter of that name.
+inline constexpr const char* kPanelTitleKey = "title";
 
 // Non-empty when the settings came from a preset that keeps its parameters whatever n is and n is no
 // longer the n they were chosen for: one line saying so.

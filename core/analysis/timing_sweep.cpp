@@ -79,7 +79,7 @@ std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index
 }
 
 std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
-                                        const CancelCheck& cancelled, const MeasureClock& clock) {
+                                        const CancelCheck& cancelled, const MeasureClock& clock, GemmEngine engine) {
     lowerWorkerPriority();
     std::vector<TimingPoint> points(kLayerParts.size());
     for (std::size_t k = 0; k < kLayerParts.size(); ++k) {
@@ -92,7 +92,7 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
         const ProblemShape& shape = resolved.shape;
         const LayerCost cost = layerCost(*resolved.variant, shape, resolved.params);
         const TeamCpuShareClock share(threads, clock);
-        const LayerPartTimes times = timeLayerParts(resolved, threads, kTimingLayerBudgetSeconds, cancelled, clock);
+        const LayerPartTimes times = timeLayerParts(resolved, threads, kTimingLayerBudgetSeconds, cancelled, clock, engine);
         if (times.cancelled) return {};
         const double cpuShare = share.share();
         const std::array<double, 4> seconds = {times.qkvProj, times.attention, times.outProj, times.ffn};

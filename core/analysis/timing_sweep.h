@@ -71,9 +71,11 @@ std::string choiceLabel(const VariantChoice& choice);
 std::vector<TimingPoint> measureVariantAt(const VariantChoice& choice, int index, const LabSettings& settings, std::int64_t n,
                                           int threads, const CancelCheck& cancelled,
                                           const MeasureClock& clock = systemMeasureClock());
-// The four layer parts at n; nothing when cancelled.
+// The four layer parts at n, the projections and the FFN on `engine` (chooseGemmEngine); nothing when
+// cancelled.
 std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, int threads,
-                                        const CancelCheck& cancelled, const MeasureClock& clock = systemMeasureClock());
+                                        const CancelCheck& cancelled, const MeasureClock& clock = systemMeasureClock(),
+                                        GemmEngine engine = defaultGemmEngine());
 
 // The cost model's time for `point`: its MACs at its series' fitted MAC rate (fittedMacRate), over the
 // points the slopes use (valid, not starved, n ≥ kSlopeMinN) or, when there are none, every valid point.

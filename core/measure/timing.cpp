@@ -79,12 +79,12 @@ ProblemShape gauCoreShape(std::int64_t n, std::int64_t width, bool causal) {
 
 // Median seconds of C = A·B with A m×k, B k×n.
 double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, double budget, const CancelCheck& cancelled,
-                   bool& wasCancelled, const MeasureClock& clock = systemMeasureClock()) {
+                   bool& wasCancelled, const MeasureClock& clock, GemmEngine engine) {
     const auto a = filledMatrix(m, k, 1), b = filledMatrix(k, n, 2);
     std::vector<float> c(static_cast<std::size_t>(m * n));
     const TimingResult result = timeRepeated(
         [&] {
-            multiplyRowMajor(a.data(), b.data(), c.data(), m, k, n, threads);
+            multiplyRowMajor(a.data(), b.data(), c.data(), m, k, n, threads, engine);
             return true;
         },
         budget, 2, 1000, cancelled, 0, clock);
@@ -288,23 +288,38 @@ void requireLayerPartsLimits(const ResolvedVariant& resolved) {
                              " at n=" + std::to_string(shape.n));
 }
 
+std::optional<std::vector<GemmEngineRate>> measureGemmEngines(std::int64_t width, int threads, double budgetSeconds,
+                                                              const CancelCheck& cancelled, const MeasureClock& clock) {
+    const std::int64_t m = kGemmProbeRows, k = width, n = 4 * width;
+    requireProductLimits({{static_cast<double>(m), static_cast<double>(k), static_cast<double>(n)}},
+                         "the GEMM engines' probe product of width " + std::to_string(width));
+    std::vector<GemmEngineRate> rates;
+    for (const GemmEngine engine : availableGemmEngines()) {
+        bool wasCancelled = false;
+        const double seconds = timeProduct(m, k, n, threads, budgetSeconds, cancelled, wasCancelled, clock, engine);
+        if (wasCancelled) return std::nullopt;
+        rates.push_back({engine, gemmEngineName(engine), seconds > 0 ? 2.0 * m * k * n / seconds / 1e9 : 0.0});
+    }
+    return rates;
+}
+
 LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds, const CancelCheck& cancelled,
-                              const MeasureClock& clock) {
+                              const MeasureClock& clock, GemmEngine engine) {
     requireLayerPartsLimits(resolved);
     const ProblemShape& shape = resolved.shape;
     LayerPartTimes times;
     const std::int64_t width = shape.heads * shape.d;
     const double budget = budgetSeconds / 4;
-    times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled, clock);
+    times.qkvProj = timeProduct(shape.n, width, 3 * width, threads, budget, cancelled, times.cancelled, clock, engine);
     if (times.cancelled) return times;
     const TimingResult core = timeCore(resolved, threads, budget, cancelled, clock);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;
-    times.outProj = timeProduct(shape.n, width, width, threads, budget, cancelled, times.cancelled, clock);
+    times.outProj = timeProduct(shape.n, width, width, threads, budget, cancelled, times.cancelled, clock, engine);
     if (times.cancelled) return times;
-    times.ffn = timeProduct(shape.n, width, 4 * width, threads, budget / 2, cancelled, times.cancelled, clock) +
-                timeProduct(shape.n, 4 * width, width, threads, budget / 2, cancelled, times.cancelled, clock);
+    times.ffn = timeProduct(shape.n, width, 4 * width, threads, budget / 2, cancelled, times.cancelled, clock, engine) +
+                timeProduct(shape.n, 4 * width, width, threads, budget / 2, cancelled, times.cancelled, clock, engine);
     return times;
 }
 
@@ -318,20 +333,20 @@ void requireGauLayerLimits(std::int64_t n, std::int64_t width, bool causal) {
 }
 
 GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int threads, double budgetSeconds,
-                          const CancelCheck& cancelled) {
+                          const CancelCheck& cancelled, GemmEngine engine) {
     requireGauLayerLimits(n, width, causal);
     GauPartTimes times;
     const std::int64_t expanded = 2 * width;
     const double budget = budgetSeconds / 3;
     // X·[W_u W_v W_z] as one product: the three share their input.
     times.projections =
-        timeProduct(n, width, 2 * expanded + kGauHeadSize, threads, budget, cancelled, times.cancelled);
+        timeProduct(n, width, 2 * expanded + kGauHeadSize, threads, budget, cancelled, times.cancelled, systemMeasureClock(), engine);
     if (times.cancelled) return times;
     const TimingResult core = timeCore(resolveVariant(requireVariant("relu2"), gauCoreShape(n, width, causal), {}), threads, budget, cancelled);
     times.attention = core.medianSeconds;
     times.cancelled = core.cancelled;
     if (times.cancelled) return times;
-    times.outProj = timeProduct(n, expanded, width, threads, budget, cancelled, times.cancelled);
+    times.outProj = timeProduct(n, expanded, width, threads, budget, cancelled, times.cancelled, systemMeasureClock(), engine);
     return times;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/measure/gemm_choice.h"
 #include "core/measure/thread_cpu_clock.h"
 #include "core/registry.h"
 
@@ -115,9 +116,17 @@ struct LayerPartTimes {
     bool cancelled = false;
     double total() const { return qkvProj + attention + outProj + ffn; }
 };
+// The projections and the FFN run on `engine`.
 LayerPartTimes timeLayerParts(const ResolvedVariant& resolved, int threads, double budgetSeconds,
                               const CancelCheck& cancelled = {},
-                              const MeasureClock& clock = systemMeasureClock());
+                              const MeasureClock& clock = systemMeasureClock(), GemmEngine engine = defaultGemmEngine());
+// Each available engine's rate on the FFN's first product at n = kGemmProbeRows (rows × width by
+// width × 4·width), `budgetSeconds` each after a warm-up, in availableGemmEngines() order; nothing when
+// cancelled. chooseGemmEngine picks the one a layer measurement then uses.
+inline constexpr std::int64_t kGemmProbeRows = 512;
+std::optional<std::vector<GemmEngineRate>> measureGemmEngines(std::int64_t width, int threads, double budgetSeconds,
+                                                              const CancelCheck& cancelled = {},
+                                                              const MeasureClock& clock = systemMeasureClock());
 // The job limits of timeLayerParts (the core as a run, the four products in memory and multiply-adds),
 // checked before anything is allocated; timeLayerParts checks them itself, callers may check first.
 void requireLayerPartsLimits(const ResolvedVariant& resolved);
@@ -133,7 +142,7 @@ struct GauPartTimes {
     double total() const { return projections + attention + outProj; }
 };
 GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int threads, double budgetSeconds,
-                          const CancelCheck& cancelled = {});
+                          const CancelCheck& cancelled = {}, GemmEngine engine = defaultGemmEngine());
 // The job limits of timeGauLayer, as requireLayerPartsLimits.
 void requireGauLayerLimits(std::int64_t n, std::int64_t width, bool causal);
 

@@ -129,4 +129,18 @@ private:
     mutable bool m_held = false;
 };
 
+// The system's wall time, and the team's CPU time stated as a share of it: all of every core (no point is
+// CPU-starved, however busy the machine) until starve(), then kStarvedShare of them, so every point
+// measured from then on is starved.
+class StarvingClock final : public MeasureClock {
+public:
+    static constexpr double kStarvedShare = 0.3;
+    double wallSeconds() const override { return systemMeasureClock().wallSeconds(); }
+    double teamCpuSeconds(int threads) const override { return wallSeconds() * threads * m_share.load(); }
+    void starve() { m_share = kStarvedShare; }
+
+private:
+    std::atomic<double> m_share{1.0};
+};
+
 } // namespace attnlab

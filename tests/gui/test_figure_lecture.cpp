@@ -32,7 +32,7 @@ int occurrences(const QByteArray& text, const QByteArray& needle) { return stati
 
 TEST_F(FigureCommandTest, EachPanelKeepsItsOwnVariantParametersAndTitle) {
     const ProcessRun csv = run({"figure", "pattern", "--n", "64", "--panel", "longformer window=4",
-                                "--panel", "longformer window=8 dilation=2 | (c) dilated", "-o", path("p.csv")});
+                                "--panel", "longformer window=8 dilation=2 title=(c) dilated", "-o", path("p.csv")});
     ASSERT_EQ(csv.exitCode, 0) << csv.err.toStdString();
     const auto panels = countsPerPanel(readAll(path("p.csv")));
     ASSERT_EQ(panels.size(), 2u);
@@ -42,13 +42,33 @@ TEST_F(FigureCommandTest, EachPanelKeepsItsOwnVariantParametersAndTitle) {
     EXPECT_EQ(panels[0].at(0), 3);
     EXPECT_EQ(panels[1].at(0), 5);
 
-    const ProcessRun svg = run({"figure", "pattern", "--n", "64", "--panel", "longformer window=4 | (b) sliding window",
-                                "--panel", "longformer window=8 dilation=2 | (c) dilated", "-o", path("p.svg")});
+    const ProcessRun svg = run({"figure", "pattern", "--n", "64", "--panel", "longformer window=4 title=(b) sliding window",
+                                "--panel", "longformer window=8 dilation=2 title=(c) dilated", "-o", path("p.svg")});
     ASSERT_EQ(svg.exitCode, 0) << svg.err.toStdString();
     const QByteArray bytes = readAll(path("p.svg"));
     EXPECT_TRUE(bytes.contains("(b) sliding window"));
     EXPECT_TRUE(bytes.contains("(c) dilated"));
     EXPECT_TRUE(bytes.contains("dilation=2"));
+}
+
+// An expression's '|' belongs to the expression: both of its components are drawn, the title is title=.
+TEST_F(FigureCommandTest, PanelExpressionKeepsItsBarsAndTakesTheTitleFromTitleKey) {
+    const ProcessRun panel = run({"figure", "pattern", "--n", "64", "--panel",
+                                  "custom expr=band(8) | sink(4) title=(d) band | sink", "-o", path("panel.csv")});
+    ASSERT_EQ(panel.exitCode, 0) << panel.err.toStdString();
+    const auto counts = countsPerPanel(readAll(path("panel.csv")));
+    ASSERT_EQ(counts.size(), 1u);
+    EXPECT_EQ(counts[0].at(32), 17 + 4); // |i − j| ≤ 8 and the 4 sink columns, apart at row 32
+    EXPECT_EQ(counts[0].at(0), 9);        // j ≤ 8 holds the sink columns
+    const ProcessRun set = run({"figure", "pattern", "--n", "64", "--variant", "custom", "--set", "expr=band(8) | sink(4)",
+                                "-o", path("set.csv")});
+    ASSERT_EQ(set.exitCode, 0) << set.err.toStdString();
+    EXPECT_EQ(readAll(path("panel.csv")), readAll(path("set.csv")));
+
+    const ProcessRun svg = run({"figure", "pattern", "--n", "64", "--panel", "custom expr=band(8) | sink(4) title=(d) band | sink",
+                                "-o", path("panel.svg")});
+    ASSERT_EQ(svg.exitCode, 0) << svg.err.toStdString();
+    EXPECT_TRUE(readAll(path("panel.svg")).contains("(d) band | sink"));
 }
 
 TEST_F(FigureCommandTest, BadPanelsAreRefusedWithOneLineAndNoFile) {
@@ -60,7 +80,10 @@ TEST_F(FigureCommandTest, BadPanelsAreRefusedWithOneLineAndNoFile) {
         {{"--panel", "nonesuch window=8"}, "unknown variant 'nonesuch'"},
         {{"--panel", "longformer window"}, "'window' is not KEY=VALUE"},
         {{"--panel", "longformer window=8 window=4"}, "'window' is set twice"},
-        {{"--panel", " | title only"}, "names no variant"},
+        {{"--panel", "title=only a title"}, "names no variant"},
+        {{"--panel", "longformer window=8 | (b) sliding window"}, "give a title as title=TEXT"},
+        {{"--panel", "longformer title="}, "gives no title"},
+        {{"--panel", "custom expr=band(8) | (d) band title=(d)"}, "bad expression"},
         {{"--panel", "full", "--panel", "full", "--panel", "full", "--panel", "full", "--panel", "full"}, "at most 4 panels"},
         {{"--panel", "longformer", "--set", "window=8"}, "not with --set"},
         {{"--panel", "longformer", "--compare", "full,linear"}, "either with --panel or with --variant/--compare"},

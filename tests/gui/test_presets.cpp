@@ -169,12 +169,12 @@ TEST_F(MainWindowTest, EachComparePanelHasItsOwnParameterEditor) {
     ParameterPanel* panel = window->parameterPanel();
     QLineEdit* second = panel->compareParameterEditor(1);
     ASSERT_NE(second, nullptr);
-    EXPECT_EQ(second->text(), QStringLiteral("window=8 | (b) sliding window"));
-    EXPECT_EQ(panel->compareParameterEditor(2)->text(), QStringLiteral("dilation=2 window=8 | (c) dilated sliding window"));
+    EXPECT_EQ(second->text(), QStringLiteral("window=8 title=(b) sliding window"));
+    EXPECT_EQ(panel->compareParameterEditor(2)->text(), QStringLiteral("dilation=2 window=8 title=(c) dilated sliding window"));
     EXPECT_TRUE(panel->fixedByPreset(1, "window"));
     EXPECT_TRUE(panel->compareParameterEditor(2)->toolTip().contains(QLatin1String("longformer")));
 
-    second->setText(QStringLiteral("window=4 | (b) narrow"));
+    second->setText(QStringLiteral("window=4 title=(b) narrow"));
     emit second->editingFinished();
     const LabSettings edited = window->labSettings();
     ASSERT_EQ(edited.compareParams.size(), 4u);

@@ -306,6 +306,9 @@ TEST_F(TimingViewTest, TheUiThreadAnswersWhileAPointIsMeasured) {
                 sweepSeconds, view.progressTotal(), ticks, longestGapNs / 1e6);
 }
 
+// A row of a layer part, not a crossover marker or a GEMM engine timed before the sweep.
+bool isPartRow(const CsvRow& row) { return row.at("series").rfind("crossover", 0) != 0 && row.at("series").rfind("gemm_engine", 0) != 0; }
+
 TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     LabSettings settings = sweepSettings({"full"}, 1024, 1, 32);
     settings.timingMode = TimingMode::Layer;
@@ -314,7 +317,7 @@ TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     const std::vector<CsvRow> rows = parseCsv(view.csvData());
     std::map<std::int64_t, std::map<std::string, double>> seconds;
     for (const CsvRow& row : rows)
-        if (row.at("series").rfind("crossover", 0) != 0) seconds[static_cast<std::int64_t>(number(row, "n"))][row.at("series")] = number(row, "median_s");
+        if (isPartRow(row)) seconds[static_cast<std::int64_t>(number(row, "n"))][row.at("series")] = number(row, "median_s");
     ASSERT_EQ(seconds.size(), 5u);
     for (const auto& [n, parts] : seconds) {
         ASSERT_EQ(parts.size(), 4u) << n;
@@ -331,7 +334,7 @@ TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     // The measured crossover lies between the last n where self-attention ≤ FFN and the grid point after
     // it, over the layers none of whose parts was starved of CPU (a starved layer is never used).
     for (const CsvRow& row : rows)
-        if (row.at("series").rfind("crossover", 0) != 0 && number(row, "cpu_share") < kStarvedCpuShare)
+        if (isPartRow(row) && number(row, "cpu_share") < kStarvedCpuShare)
             seconds.erase(static_cast<std::int64_t>(number(row, "n")));
     const MeasuredCrossover crossing = view.measuredCrossover();
     std::optional<std::int64_t> lastBelow, after;

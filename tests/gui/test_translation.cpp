@@ -10,6 +10,8 @@
 #include "views/shell/parameter_panel.h"
 
 #include "core/analysis/inference.h"
+#include "core/analysis/panel_spec.h"
+#include "core/kernels/gemm.h"
 #include "core/analysis/timing_sweep.h"
 #include "core/registry.h"
 
@@ -54,7 +56,7 @@ const std::set<QString>& allowedWords() {
             "Sparse", "FLASH", "Quad", "GAU", "LSH", "FAVOR", "Dear", "ImGui", "Qt", "OpenGL", "NumPy", "NPY", "CSV", "PNG",
             "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "Beltagy", "Dai", "Zaheer", "et", "al", "Frobenius",
             "BertViz", "Gaussian", "Child", "English", "offscreen", "npy", "vs", "CPU", "float32", "Mistral", "StreamingLLM",
-            "NATTEN", "Swin", "Hassani", "Liu", "Zhang", "Ho",
+            "NATTEN", "Swin", "Hassani", "Liu", "Zhang", "Ho", "OpenBLAS", "Eigen",
             // token orders as `--order` and the Order field take them
             "raster", "tiles", "morton",
             // primitives of the mask expression language (the composer's buttons insert them as typed)
@@ -65,6 +67,8 @@ const std::set<QString>& allowedWords() {
             "Ctrl", "Shift", "Alt", "Esc", "Del", "PgUp", "PgDown", "Home", "End", "Tab", "F1", "F5", "Enter", "Return",
             "Backspace", "Space", "Ins", "Up", "Down", "Left", "Right",
         };
+        allowed.insert(QLatin1String(kPanelTitleKey)); // a compare panel's key beside the parameters'
+        allowed.insert(QString::fromStdString(openBlasCoreName())); // the kernel set OpenBLAS names (Haswell, ...)
         for (const auto& variant : allVariants()) {
             allowed.insert(QString::fromStdString(variant.id));
             for (const auto& spec : variant.params) {

@@ -48,6 +48,9 @@ QString PatternView::title() const {
                           : m_settings.showComponents  ? PatternView::tr("Attention pattern coloured by component")
                                                        : PatternView::tr("Attention pattern (allowed set M)");
     if (compare) return PatternView::tr("%1 — compared").arg(what);
+    // One --panel with its own title names the figure.
+    if (!m_settings.panelTitles.empty() && !m_settings.panelTitles.front().empty())
+        return what + QStringLiteral(" — ") + QString::fromStdString(m_settings.panelTitles.front());
     const VariantInfo* variant = findVariant(m_settings.variant);
     return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }

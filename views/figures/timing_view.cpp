@@ -31,6 +31,13 @@ bool sameSweep(const LabSettings& a, const LabSettings& b) { return sameFields(a
 
 QString csvNumber(double value) { return std::isfinite(value) ? QString::number(value, 'g', 9) : QString(); }
 
+// gemmEngineName in the figure's language.
+QString engineText(const GemmEngineRate& rate, const std::string& openBlasCore) {
+    const QString library = QString::fromStdString(gemmEngineLibrary(rate.engine));
+    return rate.engine == GemmEngine::OpenBlas ? TimingView::tr("%1 (kernels: %2)").arg(library, QString::fromStdString(openBlasCore))
+                                               : TimingView::tr("%1 (own kernels)").arg(library);
+}
+
 } // namespace
 
 TimingView::TimingView(QWidget* parent) : FigureView(parent) {
@@ -130,6 +137,7 @@ void TimingView::startSweep(bool resume) {
     if (!resume) {
         m_points.clear();
         m_modelCrossover.reset();
+        m_gemm.reset();
         m_done = 0;
         m_sweepSeconds = 0;
         m_clock.start();
@@ -161,13 +169,14 @@ void TimingView::startSweep(bool resume) {
                 m_modelCrossover = crossover;
                 update();
             });
+    if (layer && !m_gemm) submitGemmChoice(settings, clock);
     // n outermost, so every curve grows at the same pace.
     for (const std::int64_t n : sizes) {
         if (layer) {
             if (measured(0, n)) continue;
             m_jobs.submit<std::vector<Point>>(
-                [choice = choices.front(), settings, n, clock](const CancelCheck& cancelled) {
-                    return measureLayerAt(choice, settings, n, JobRunner::kernelThreads(), cancelled, *clock);
+                [choice = choices.front(), settings, n, clock, engine = m_gemmEngine](const CancelCheck& cancelled) {
+                    return measureLayerAt(choice, settings, n, JobRunner::kernelThreads(), cancelled, *clock, engine->load());
                 },
                 [this](const std::vector<Point>& points) { deliver(points); });
             continue;
@@ -182,6 +191,49 @@ void TimingView::startSweep(bool resume) {
     }
     emit progressChanged(m_done, m_total);
     update();
+}
+
+void TimingView::submitGemmChoice(const LabSettings& settings, const std::shared_ptr<const MeasureClock>& clock) {
+    m_gemmEngine = std::make_shared<std::atomic<GemmEngine>>(defaultGemmEngine());
+    const std::int64_t width = static_cast<std::int64_t>(settings.heads) * settings.d;
+    m_jobs.submit<std::optional<GemmChoice>>(
+        [width, clock, engine = m_gemmEngine](const CancelCheck& cancelled) -> std::optional<GemmChoice> {
+            lowerWorkerPriority();
+            const auto rates = measureGemmEngines(width, JobRunner::kernelThreads(), kGemmProbeBudgetSeconds, cancelled, *clock);
+            if (!rates) return std::nullopt;
+            GemmChoice choice = chooseGemmEngine(*rates);
+            engine->store(choice.chosen.engine);
+            return choice;
+        },
+        [this](const std::optional<GemmChoice>& choice) {
+            m_gemm = choice;
+            update();
+        });
+}
+
+QStringList TimingView::gemmNotes() const {
+    if (m_settings.timingMode != TimingMode::Layer || !m_gemm) return {};
+    QStringList others;
+    for (const GemmEngineRate& rate : m_gemm->measured)
+        if (rate.engine != m_gemm->chosen.engine)
+            others << TimingView::tr("%1, %2 GFLOP/s").arg(engineText(rate, m_gemm->openBlasCore)).arg(rate.gflops, 0, 'f', 1);
+    const QString chosen = engineText(m_gemm->chosen, m_gemm->openBlasCore);
+    QStringList notes{others.isEmpty() ? TimingView::tr("projections and FFN on %1, %2 GFLOP/s")
+                                             .arg(chosen)
+                                             .arg(m_gemm->chosen.gflops, 0, 'f', 1)
+                                       : TimingView::tr("projections and FFN on the faster GEMM engine: %1, %2 GFLOP/s (also timed: %3)")
+                                             .arg(chosen)
+                                             .arg(m_gemm->chosen.gflops, 0, 'f', 1)
+                                             .arg(others.join(QStringLiteral("; ")))};
+    double attention = 0;
+    for (const Point& point : m_points)
+        if (point.valid() && point.series == "attention") attention = std::max(attention, point.gflops);
+    if (gemmFarBelowAttention(m_gemm->chosen.gflops, attention))
+        notes << TimingView::tr("warning: the GEMM engine runs at %1% of the attention core's %2 GFLOP/s, so the projections and "
+                                "the FFN are slowed and the measured crossover moves to larger n")
+                     .arg(100.0 * m_gemm->chosen.gflops / attention, 0, 'f', 0)
+                     .arg(attention, 0, 'f', 1);
+    return notes;
 }
 
 void TimingView::deliver(const std::vector<Point>& points) {
@@ -251,21 +303,17 @@ QString TimingView::statusText() const {
     else
         text = TimingView::tr("%1 points measured in %2").arg(m_done).arg(durationText(m_sweepSeconds));
     if (m_settings.timingMode == TimingMode::Layer) text += QStringLiteral("   ·   ") + crossoverText();
-    const auto starved = std::count_if(m_points.begin(), m_points.end(), [](const Point& point) { return point.starved(); });
-    if (starved > 0)
-        text += TimingView::tr("   ·   %1 point(s) got less than %2% of their cores (other programs were busy): "
-                               "their times are inflated")
-                    .arg(starved)
-                    .arg(static_cast<int>(kStarvedCpuShare * 100));
     for (const QString& note : leftOut) text += QStringLiteral("   ·   ") + note;
     return text;
 }
 
 QString TimingView::csvData() const {
     QString csv = QStringLiteral("mode,series,n,d,heads,causal,median_s,min_s,max_s,repeats,macs,gflops,"
-                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,note\n");
+                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,fitted_slope,model_slope,note\n");
     const QString mode = QString::fromStdString(timingModeName(m_settings.timingMode));
-    for (const SeriesInfo& series : seriesList())
+    for (const SeriesInfo& series : seriesList()) {
+        // The curve's log-log slopes over its trusted points, on each of its rows (empty without a fit).
+        const auto slopes = seriesSlopes(m_points, series.index);
         for (const Point* point : seriesPoints(series.index)) {
             const bool valid = point->valid();
             csv += QStringList{mode,
@@ -284,13 +332,16 @@ QString TimingView::csvData() const {
                                valid ? csvNumber(point->modelExtraBytes) : QString(),
                                valid ? csvNumber(predictedSeconds(*point)) : QString(),
                                valid ? csvNumber(point->cpuShare) : QString(),
+                               slopes ? csvNumber(slopes->measured) : QString(),
+                               slopes ? csvNumber(slopes->model) : QString(),
                                csvField(QString::fromStdString(point->error))}
                        .join(QLatin1Char(',')) +
                    QLatin1Char('\n');
         }
+    }
     if (m_settings.timingMode == TimingMode::Layer) {
         const auto marker = [&](const QString& series, double n, const QString& note) {
-            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,%6\n")
+            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,,,%6\n")
                        .arg(mode, series, csvNumber(n))
                        .arg(m_settings.d)
                        .arg(m_settings.heads)
@@ -301,6 +352,15 @@ QString TimingView::csvData() const {
         if (m_modelCrossover && m_modelCrossover->threshold)
             marker(QStringLiteral("crossover_cost_model"), static_cast<double>(*m_modelCrossover->threshold),
                    TimingView::tr("self-attention > FFN: %1").arg(attnlab::crossoverText(*m_modelCrossover)));
+        // Every GEMM engine timed on the probe product (n = its rows), its rate in gflops.
+        if (m_gemm)
+            for (const GemmEngineRate& rate : m_gemm->measured)
+                csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,%6,,,,,,,%7\n")
+                           .arg(mode, rate.engine == m_gemm->chosen.engine ? QStringLiteral("gemm_engine_chosen") : QStringLiteral("gemm_engine"),
+                                QString::number(kGemmProbeRows))
+                           .arg(m_settings.d)
+                           .arg(m_settings.heads)
+                           .arg(csvNumber(rate.gflops), csvField(QString::fromStdString(rate.name)));
     }
     return csv;
 }

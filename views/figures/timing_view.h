@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,9 @@ public:
     double predictedSeconds(const Point& point) const;
     // Layer mode only; empty before two n are measured.
     MeasuredCrossover measuredCrossover() const;
+    // Layer mode: the GEMM engine the projections and the FFN ran on, chosen as the faster of the
+    // build's engines at the start of the sweep; empty before it is timed.
+    const std::optional<GemmChoice>& gemmChoice() const { return m_gemm; }
     // One sentence per compared variant left out of the sweep because it has no form for the causal
     // choice asked (compareCausalProblem); the figure's status line shows them.
     QStringList leftOutNotes() const;
@@ -101,15 +105,29 @@ private:
     void paintLayerShare(QPainter& painter, const QRectF& area) const;
     // Vertical markers at the measured and the cost model's crossover; crossoverText() names both.
     void paintCrossoverMarkers(const PlotAxes& axes) const;
-    void paintGuides(const PlotAxes& axes, std::vector<LegendEntry>& legend) const;
+    // The n², n√n and n guides, when asked and at least two n are measured.
+    bool guidesDrawn() const;
+    void paintGuides(const PlotAxes& axes) const;
+    bool anyValidPoint() const;
+    // Below the panels: each curve with its slope fitted over its trusted points beside the cost model's,
+    // the dashed model, the guides, then one note per curve naming its CPU-starved and invalid n.
+    std::vector<LegendEntry> timeLegend() const;
     static void paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres);
     QString crossoverText() const;
+    // Layer mode: the notes under the plots naming the GEMM engine, and warning when it is far below the
+    // attention core's best measured rate.
+    QStringList gemmNotes() const;
+    // Layer mode: times the GEMM engines first; the layer jobs read the chosen engine from m_gemmEngine.
+    void submitGemmChoice(const LabSettings& settings, const std::shared_ptr<const MeasureClock>& clock);
 
     JobRunner m_jobs{tr("timing sweep")};
     std::vector<Point> m_points;
     // Layer mode: where the cost model puts self-attention past the FFN for the measured variant and its
     // parameters (searched on a worker when the sweep starts).
     std::optional<Crossover> m_modelCrossover;
+    std::optional<GemmChoice> m_gemm;
+    // Written by the sweep's engine job, read by its layer jobs, all on the one worker in order.
+    std::shared_ptr<std::atomic<GemmEngine>> m_gemmEngine;
     int m_done = 0;
     int m_total = 0;
     bool m_cancelled = false;

@@ -2,6 +2,7 @@
 #include "views/figures/timing_view.h"
 #include "views/i18n/language.h"
 
+#include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 
 #include "core/cost/cost_model.h"
@@ -23,6 +24,17 @@ std::vector<double> positive(std::vector<double> values) {
     return values;
 }
 
+// n², n√n and n: exponent, label, pen.
+struct Guide {
+    double exponent;
+    const char* label;
+    Qt::PenStyle style;
+};
+constexpr Guide kGuides[] = {{2.0, QT_TRANSLATE_NOOP("attnlab::TimingView", "guide ∝ n²"), Qt::DotLine},
+                             {1.5, QT_TRANSLATE_NOOP("attnlab::TimingView", "guide ∝ n√n"), Qt::DashDotDotLine},
+                             {1.0, QT_TRANSLATE_NOOP("attnlab::TimingView", "guide ∝ n"), Qt::DashDotLine}};
+const QColor kGuideColor(0x88, 0x88, 0x88);
+
 } // namespace
 
 void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
@@ -39,6 +51,11 @@ void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
     painter.restore();
     body.setTop(body.top() + statusRect.height() + 2);
 
+    // The legend and the notes on starved or invalid points go below the panels, where they cover no data.
+    const std::vector<LegendEntry> legend = timeLegend();
+    const QRectF panels = aboveLegend(painter, body, legend);
+    drawLegendBelow(painter, QRectF(body.left(), panels.bottom(), body.width(), body.bottom() - panels.bottom()), legend);
+    body = panels;
     const double split = body.left() + body.width() * 0.55;
     const double middle = body.top() + body.height() / 2;
     const QRectF left(body.topLeft(), QPointF(split - 8, body.bottom()));
@@ -52,6 +69,57 @@ void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
         paintRate(painter, rightTop);
         paintMemory(painter, rightBottom);
     }
+}
+
+bool TimingView::anyValidPoint() const {
+    return std::any_of(m_points.begin(), m_points.end(), [](const Point& p) { return p.valid(); });
+}
+
+std::vector<LegendEntry> TimingView::timeLegend() const {
+    if (!anyValidPoint()) return {};
+    const bool layer = m_settings.timingMode == TimingMode::Layer;
+    std::vector<LegendEntry> legend;
+    // The curves starved at the same n (in layer mode the parts of a layer) share one note.
+    std::vector<std::pair<QString, QStringList>> starvedAt; // n list, curves
+    QStringList notes;
+    for (const SeriesInfo& series : seriesList()) {
+        const QString label = seriesLabel(series);
+        const auto slopes = seriesSlopes(m_points, series.index);
+        const QString name = slopes ? TimingView::tr("%1 · slope %2 (cost model %3)")
+                                          .arg(label)
+                                          .arg(slopes->measured, 0, 'f', 2)
+                                          .arg(slopes->model, 0, 'f', 2)
+                             : busy() ? label
+                                      : TimingView::tr("%1 · no slope (fewer than %2 trusted points)").arg(label).arg(kSlopeMinPoints);
+        legend.push_back({name, seriesColorOf(series), Qt::SolidLine, false});
+        QStringList skipped, starved;
+        for (const Point* point : seriesPoints(series.index)) {
+            if (point->starved()) starved << QString::number(point->shape.n);
+            if (!point->valid()) skipped << QString::number(point->shape.n);
+        }
+        if (!starved.isEmpty()) {
+            const QString at = starved.join(QStringLiteral(", "));
+            const auto same = std::find_if(starvedAt.begin(), starvedAt.end(), [&](const auto& entry) { return entry.first == at; });
+            if (same == starvedAt.end()) starvedAt.push_back({at, {label}});
+            else same->second << label;
+        }
+        if (!skipped.isEmpty() && !layer) notes << TimingView::tr("%1: not valid at n = %2").arg(label, skipped.join(QStringLiteral(", ")));
+    }
+    legend.push_back({TimingView::tr("cost model; slopes fitted over n ≥ %1, %2 points at least").arg(kSlopeMinN).arg(kSlopeMinPoints),
+                      QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
+    if (guidesDrawn())
+        for (const Guide& guide : kGuides) legend.push_back({TimingView::tr(guide.label), kGuideColor, guide.style, false});
+    QStringList starved;
+    for (const auto& [at, curves] : starvedAt) starved << TimingView::tr("%1 at n = %2").arg(curves.join(QStringLiteral(", ")), at);
+    if (!starved.isEmpty())
+        legend.push_back({TimingView::tr("CPU-starved, ringed and left out of fits and crossovers (less than %1% of the cores: other "
+                                         "programs were busy): %2")
+                              .arg(static_cast<int>(kStarvedCpuShare * 100))
+                              .arg(starved.join(QStringLiteral("; "))),
+                          QColor(), Qt::NoPen, false});
+    notes << gemmNotes();
+    for (const QString& note : notes) legend.push_back({note, QColor(), Qt::NoPen, false});
+    return legend;
 }
 
 void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
@@ -69,59 +137,37 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
     const PlotAxes axes(painter, area, x, y,
                         layer ? TimingView::tr("Time of each part (log-log); markers: self-attention = FFN") : TimingView::tr("Attention core time (log-log)"));
     axes.drawAxes();
-    std::vector<LegendEntry> legend;
     QString firstError;
     std::vector<QPointF> starvedPoints;
-    if (m_settings.timingGuides) paintGuides(axes, legend);
+    if (guidesDrawn()) paintGuides(axes);
     for (const SeriesInfo& series : seriesList()) {
         const QColor color = seriesColorOf(series);
         Series measured{seriesLabel(series), color, {}, Qt::SolidLine, true};
         Series predicted{seriesLabel(series), color, {}, Qt::DashLine, false};
-        QStringList skipped, starved;
         for (const Point* point : seriesPoints(series.index)) {
             if (!point->valid()) {
-                skipped << QString::number(point->shape.n);
                 if (firstError.isEmpty()) firstError = QString::fromStdString(point->error);
                 continue;
             }
             const double n = static_cast<double>(point->shape.n);
             measured.points.emplace_back(n, point->medianSeconds);
             predicted.points.emplace_back(n, predictedSeconds(*point));
-            if (point->starved()) {
-                starved << QString::number(point->shape.n);
-                starvedPoints.push_back(axes.map(n, point->medianSeconds));
-            }
+            if (point->starved()) starvedPoints.push_back(axes.map(n, point->medianSeconds));
         }
         axes.drawSeries(predicted);
         axes.drawSeries(measured);
-        QString name = seriesLabel(series);
-        if (!starved.isEmpty()) name += tr(" — CPU-starved (ringed, left out of fits and crossovers) at n = %1").arg(starved.join(QStringLiteral(", ")));
-        if (!layer)
-            if (const auto slopes = seriesSlopes(m_points, series.index))
-                name = TimingView::tr("%1 · slope %2 (cost model %3)")
-                           .arg(name)
-                           .arg(slopes->measured, 0, 'f', 2)
-                           .arg(slopes->model, 0, 'f', 2);
-        if (!skipped.isEmpty() && !layer) name = TimingView::tr("%1 — not valid at n = %2").arg(name, skipped.join(QStringLiteral(", ")));
-        legend.push_back({name, color, Qt::SolidLine, false});
     }
-    legend.push_back({layer ? TimingView::tr("cost model, rate fitted to the measured times")
-                            : TimingView::tr("cost model; slopes fitted over n ≥ %1, %2 points at least").arg(kSlopeMinN).arg(kSlopeMinPoints),
-                       QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
     paintStarvedRings(painter, starvedPoints);
     if (layer) paintCrossoverMarkers(axes);
-    if (m_points.empty() || std::none_of(m_points.begin(), m_points.end(), [](const Point& p) { return p.valid(); })) {
-        if (!firstError.isEmpty())
-            axes.drawNotice(firstError);
-        else if (busy())
-            axes.drawNotice(TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total));
-        else if (m_total == 0 && !leftOutNotes().isEmpty())
-            axes.drawNotice(leftOutNotes().join(QLatin1Char('\n')));
-        else
-            axes.drawNotice(TimingView::tr("no measurement yet"));
-        return;
-    }
-    axes.drawLegend(legend, layer ? Qt::BottomRightCorner : Qt::TopLeftCorner);
+    if (anyValidPoint()) return;
+    if (!firstError.isEmpty())
+        axes.drawNotice(firstError);
+    else if (busy())
+        axes.drawNotice(TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total));
+    else if (m_total == 0 && !leftOutNotes().isEmpty())
+        axes.drawNotice(leftOutNotes().join(QLatin1Char('\n')));
+    else
+        axes.drawNotice(TimingView::tr("no measurement yet"));
 }
 
 void TimingView::paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres) {
@@ -133,30 +179,33 @@ void TimingView::paintStarvedRings(QPainter& painter, const std::vector<QPointF>
     painter.restore();
 }
 
+bool TimingView::guidesDrawn() const {
+    if (!m_settings.timingGuides) return false;
+    const auto valid = [](const Point& point) { return point.valid(); };
+    const auto first = std::find_if(m_points.begin(), m_points.end(), valid);
+    return first != m_points.end() &&
+           std::any_of(first, m_points.end(), [&](const Point& point) { return valid(point) && point.shape.n != first->shape.n; });
+}
+
 // n², n√n and n through the measured range, anchored at the geometric mean of the valid times at the
 // largest n measured, so each curve's slope can be read against them.
-void TimingView::paintGuides(const PlotAxes& axes, std::vector<LegendEntry>& legend) const {
+void TimingView::paintGuides(const PlotAxes& axes) const {
     std::int64_t largest = 0, smallest = 0;
     for (const Point& point : m_points)
         if (point.valid()) {
             largest = std::max(largest, point.shape.n);
             smallest = smallest == 0 ? point.shape.n : std::min(smallest, point.shape.n);
         }
-    if (largest == 0 || smallest == largest) return;
     double logSum = 0;
     int count = 0;
     for (const Point& point : m_points)
         if (point.valid() && point.shape.n == largest) logSum += std::log(point.medianSeconds), ++count;
     const double anchor = std::exp(logSum / count);
-    const QColor grey(0x88, 0x88, 0x88);
-    const std::vector<std::pair<double, QString>> guides = {{2.0, tr("guide ∝ n²")}, {1.5, tr("guide ∝ n√n")}, {1.0, tr("guide ∝ n")}};
-    const Qt::PenStyle styles[] = {Qt::DotLine, Qt::DashDotDotLine, Qt::DashDotLine};
-    for (std::size_t g = 0; g < guides.size(); ++g) {
-        Series guide{QString(), grey, {}, styles[g], false};
+    for (const Guide& guide : kGuides) {
+        Series line{QString(), kGuideColor, {}, guide.style, false};
         for (std::int64_t n = smallest; n <= largest; n *= 2)
-            guide.points.emplace_back(static_cast<double>(n), anchor * std::pow(static_cast<double>(n) / largest, guides[g].first));
-        axes.drawSeries(guide);
-        legend.push_back({guides[g].second, grey, styles[g], false});
+            line.points.emplace_back(static_cast<double>(n), anchor * std::pow(static_cast<double>(n) / largest, guide.exponent));
+        axes.drawSeries(line);
     }
 }
 

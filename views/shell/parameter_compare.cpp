@@ -28,8 +28,8 @@ QWidget* ParameterPanel::buildCompareGroup() {
         m_compareChoosers << combo;
         auto* params = new QLineEdit(group);
         params->setObjectName(QStringLiteral("compareParams%1").arg(k + 1));
-        params->setPlaceholderText(tr("KEY=VALUE … | title"));
-        params->setToolTip(tr("This panel's own parameters, e.g. window=8 dilation=2, and after a | its title"));
+        params->setPlaceholderText(tr("KEY=VALUE … title=TEXT"));
+        params->setToolTip(tr("This panel's own parameters, e.g. window=8 dilation=2, and after title= its title"));
         form->addRow(QString(), params);
         m_compareParamEdits << params;
         connect(combo, &QComboBox::activated, this, [this, k] {
@@ -109,7 +109,7 @@ QString ParameterPanel::panelText(std::size_t entry) const {
     if (entry >= choices.size()) return {};
     QString typed = QString::fromStdString(formatPanelParams({{}, choices[entry].params})).trimmed();
     if (entry < m_settings.panelTitles.size() && !m_settings.panelTitles[entry].empty())
-        typed += QStringLiteral(" | ") + QString::fromStdString(m_settings.panelTitles[entry]);
+        typed += QStringLiteral(" title=") + QString::fromStdString(m_settings.panelTitles[entry]);
     return typed.trimmed();
 }
 

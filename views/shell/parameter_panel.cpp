@@ -416,7 +416,7 @@ void ParameterPanel::refreshWidgets() {
             for (const auto& [key, value] : choices[entry].params)
                 if (fixedByPreset(entry, key)) fixed << QString::fromStdString(key);
         params->setStyleSheet(fixed.isEmpty() ? QString() : QStringLiteral("background: #eef4fb;"));
-        params->setToolTip(fixed.isEmpty() ? tr("This panel's own parameters, e.g. window=8 dilation=2, and after a | its title")
+        params->setToolTip(fixed.isEmpty() ? tr("This panel's own parameters, e.g. window=8 dilation=2, and after title= its title")
                                            : tr("Fixed by the preset %1: %2").arg(QString::fromStdString(m_settings.preset), fixed.join(QStringLiteral(", "))));
     }
     if (m_editorsVariant != m_settings.variant) rebuildParameterEditors();
