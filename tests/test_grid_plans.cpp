@@ -53,7 +53,8 @@ std::shared_ptr<const BlockPlan> tilePlan(const Pattern& pattern, const TokenGri
     std::vector<std::int64_t> heavyRows;
     for (std::size_t i = 0; i < heavy.size(); ++i)
         if (heavy[i]) heavyRows.push_back(static_cast<std::int64_t>(i));
-    return orderedBlockPlan(pattern, gridTileOrder(grid, tile, heavy), heavyRows, kPlanQueryBlock);
+    return orderedBlockPlan(pattern, gridTileOrder(grid, tile, heavy), heavyRows, kPlanQueryBlock, false,
+                            RowWiseColumns::WholeBlocksOnly);
 }
 
 RunResult runPlan(const AttentionInputs& inputs, std::shared_ptr<const BlockPlan> plan, bool causal) {
@@ -183,6 +184,13 @@ TEST(GridPlan, ChoosesTilesForANeighbourhoodAndPositionsForABand) {
         }
         EXPECT_EQ((bottom - top + 1) * (right - left + 1), 64);
         EXPECT_GE(bottom - top + 1, 8);
+        if (!causal) {
+            // Bidirectionally the 16 × 4 tiles compute fewer cells (vectors of 4 × 4 cells), and no column
+            // of a tile runs row-wise: its rows hold 49 keys, and its edges stay in the shared pieces.
+            EXPECT_EQ(bottom - top + 1, 16);
+            for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p)
+                EXPECT_FALSE(plan->pieces[static_cast<std::size_t>(p)].rowWise);
+        }
 
         const ExpressionPattern band(parseExpression("band(8)"), grid->cells(), causal, grid);
         const auto bandPlan = gridAwareBlockPlan(band, grid.get());

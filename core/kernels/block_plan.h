@@ -160,11 +160,18 @@ std::int64_t blockRowsForRowKeys(double meanKeys);
 // neighbours' blocks dense nor sweep K and V once more; rows per block by blockRowsForRowKeys.
 // `consecutiveOnly` as in PassSpec (and then the rows stay in natural order, none split).
 std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool consecutiveOnly = false);
+// Which columns of a block run row-wise (row_wise_columns.h): every column of a block that shared pieces
+// would compute at a multiple of its cells, and, unless told WholeBlocksOnly, the columns that few of a
+// block's rows see. In a tile of grid cells those are a neighbourhood's edges, which the tile's shared
+// pieces compute for less time than row-wise pieces (docs/execution_plans.md, "Tiles of cells").
+enum class RowWiseColumns { WholeBlocksAndScattered, WholeBlocksOnly };
+
 // The generic plan's one pass over rows taken in `order` (which leaves out `heavyRows`, split along
 // their keys unless consecutiveOnly), blockRows rows per block within each segment.
 std::shared_ptr<const BlockPlan> orderedBlockPlan(const Pattern& pattern, const PlanRowOrder& order,
                                                   const std::vector<std::int64_t>& heavyRows, std::int64_t blockRows,
-                                                  bool consecutiveOnly = false);
+                                                  bool consecutiveOnly = false,
+                                                  RowWiseColumns rowWiseKind = RowWiseColumns::WholeBlocksAndScattered);
 // The mean of rowCounts and which rows genericBlockPlan splits along their keys (isHeavyRow).
 double meanRowKeys(const std::vector<std::int64_t>& counts);
 std::vector<bool> heavyRowFlags(const std::vector<std::int64_t>& counts, double meanKeys);

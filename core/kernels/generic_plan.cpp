@@ -39,7 +39,7 @@ std::shared_ptr<const BlockPlan> genericBlockPlan(const Pattern& pattern, bool c
 
 std::shared_ptr<const BlockPlan> orderedBlockPlan(const Pattern& pattern, const PlanRowOrder& order,
                                                   const std::vector<std::int64_t>& heavyRows, std::int64_t blockRows,
-                                                  bool consecutiveOnly) {
+                                                  bool consecutiveOnly, RowWiseColumns rowWiseKind) {
     auto plan = std::make_shared<BlockPlan>();
     plan->n = pattern.size();
     PassSpec pass;
@@ -51,7 +51,9 @@ std::shared_ptr<const BlockPlan> orderedBlockPlan(const Pattern& pattern, const 
     // Relative positions need consecutive pieces: no row-wise ones then.
     std::vector<RangeList> rowWiseColumns;
     std::vector<std::int64_t> blockOf;
-    if (!consecutiveOnly) findRowWiseColumns(pattern, order, pass.blockRows, rowWiseColumns, blockOf);
+    if (!consecutiveOnly)
+        findRowWiseColumns(pattern, order, pass.blockRows, rowWiseKind == RowWiseColumns::WholeBlocksAndScattered, rowWiseColumns,
+                           blockOf);
     RangeList row, part;
     if (!rowWiseColumns.empty()) {
         // Row i's columns split by its block's row-wise ones: the rest in shared pieces, those row-wise.

@@ -19,7 +19,7 @@ GridTile clippedTile(const TokenGrid& grid, std::int64_t t, std::int64_t y) {
 } // namespace
 
 std::vector<GridTile> gridTileCandidates(const TokenGrid& grid) {
-    std::vector<GridTile> tiles = {clippedTile(grid, 1, 8)};
+    std::vector<GridTile> tiles = {clippedTile(grid, 1, 8), clippedTile(grid, 1, 16)};
     if (grid.dims() == 3) {
         tiles.push_back(clippedTile(grid, 4, 4));
         tiles.push_back(clippedTile(grid, 2, 4));
@@ -122,7 +122,7 @@ std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, cons
         }
     }
     if (!tiled) return orderedBlockPlan(pattern, natural, heavyRows, naturalRows);
-    return orderedBlockPlan(pattern, chosen, heavyRows, kPlanQueryBlock);
+    return orderedBlockPlan(pattern, chosen, heavyRows, kPlanQueryBlock, false, RowWiseColumns::WholeBlocksOnly);
 }
 
 } // namespace attnlab

@@ -17,8 +17,9 @@ namespace attnlab {
 // Tile sizes along t, y, x of a query block (product at most kPlanQueryBlock).
 using GridTile = std::array<std::int64_t, 3>;
 
-// The tile shapes the grid plan weighs on `grid`: 8 × 8 cells on an image, clipped to the grid and
-// widened along x to 64 cells (1 × 64 on a 1 × n grid); on a video also 4 × 4 × 4 and 2 × 4 × 8.
+// The tile shapes the grid plan weighs on `grid`: 8 × 8 and 16 × 4 cells on an image (a 16 × 4 tile's
+// 16-row vectors are 4 × 4 squares of cells), clipped to the grid and widened along x to 64 cells
+// (1 × 64 on a 1 × n grid); on a video also 4 × 4 × 4 and 2 × 4 × 8.
 std::vector<GridTile> gridTileCandidates(const TokenGrid& grid);
 
 // The positions of the grid's cells tile by tile (tiles in raster order over the grid of tiles, cells in
@@ -33,7 +34,7 @@ std::int64_t orderComputedCells(const Pattern& pattern, const PlanRowOrder& orde
 
 // genericBlockPlan, or, when `grid` (may be null) is the pattern's grid and one of its tile orders
 // computes fewer cells than natural order (orderComputedCells), the generic plan's pass over that tile
-// order in blocks of one tile.
+// order in blocks of one tile, with row-wise pieces only for whole blocks (RowWiseColumns::WholeBlocksOnly).
 std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, const TokenGrid* grid);
 
 } // namespace attnlab

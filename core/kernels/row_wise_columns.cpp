@@ -94,7 +94,7 @@ RangeList wholeRowWiseColumns(const Pattern& pattern, const std::int64_t* rows, 
 
 } // namespace
 
-void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::int64_t blockRows,
+void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::int64_t blockRows, bool scattered,
                         std::vector<RangeList>& columns, std::vector<std::int64_t>& blockOf) {
     blockOf.assign(static_cast<std::size_t>(pattern.rows()), -1);
     std::int64_t segmentBegin = 0;
@@ -104,7 +104,7 @@ void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::
             const std::int64_t* rows = order.rows.data() + offset;
             if (count <= tile::kSharedLoadRows) continue;
             RangeList rowWise = wholeRowWiseColumns(pattern, rows, count);
-            if (rowWise.empty()) rowWise = scatteredColumns(pattern, rows, count);
+            if (rowWise.empty() && scattered) rowWise = scatteredColumns(pattern, rows, count);
             if (rowWise.empty()) continue;
             for (std::int64_t r = 0; r < count; ++r)
                 blockOf[static_cast<std::size_t>(rows[r])] = static_cast<std::int64_t>(columns.size());

@@ -13,9 +13,9 @@
 namespace attnlab {
 
 // Per block of `order` (blockRows rows at a time within each segment, as appendPass forms them) that runs
-// all its columns row-wise, or has enough scattered columns, those columns in columns[k]; blockOf[i]
-// indexes row i's entry, or is −1. Blocks of a few rows run row by row anyway.
-void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::int64_t blockRows,
+// all its columns row-wise, or (with `scattered`) has enough scattered columns, those columns in
+// columns[k]; blockOf[i] indexes row i's entry, or is −1. Blocks of a few rows run row by row anyway.
+void findRowWiseColumns(const Pattern& pattern, const PlanRowOrder& order, std::int64_t blockRows, bool scattered,
                         std::vector<RangeList>& columns, std::vector<std::int64_t>& blockOf);
 
 } // namespace attnlab
