@@ -96,7 +96,7 @@ QString currentLanguage() { return installedLanguage(); }
 QString coreText(const std::string& text) { return QCoreApplication::translate("CoreText", text.c_str()); }
 
 QString crossoverText(const Crossover& crossover) {
-    if (!crossover.threshold) return QCoreApplication::translate("CoreText", "never for n ≤ %1").arg(kCrossoverSearchLimit);
+    if (!crossover.threshold) return QCoreApplication::translate("CoreText", "never for n ≤ %1").arg(crossover.searchedTo);
     if (*crossover.threshold == 0) return QCoreApplication::translate("CoreText", "for every n");
     const QString number = QString::number(*crossover.threshold);
     return crossover.closedForm.empty() ? QStringLiteral("n > %1").arg(number)
