@@ -51,6 +51,9 @@ QStringList uiLanguages() { return {kEnglish, kChinese}; }
 
 QString matchUiLanguage(const QString& name) {
     const QString lower = name.trimmed().toLower();
+    // Traditional Chinese (Taiwan, Hong Kong, Macau, zh-Hant) is another script: not zh_CN's texts.
+    for (const char* traditional : {"zh_tw", "zh-tw", "zh_hk", "zh-hk", "zh_mo", "zh-mo", "zh-hant", "zh_hant"})
+        if (lower.startsWith(QLatin1String(traditional))) return {};
     if (lower.startsWith(QStringLiteral("zh"))) return kChinese;
     if (lower == QStringLiteral("c") || lower == QStringLiteral("posix") || lower.startsWith(QStringLiteral("en"))) return kEnglish;
     return {};
