@@ -62,7 +62,7 @@ case "${1:-}" in
     packages+=("${fuzz_packages[@]}")
     install_missing
     build fuzz
-    for target in npy params expression session; do
+    for target in npy params expression grid panel session; do
       work="build/fuzz/corpus-$target"
       mkdir -p "$work"
       cp -n tests/fuzz/corpus/$target/* "$work"/ 2>/dev/null || true

@@ -28,7 +28,8 @@ flops = 2*macs. Softmax exponentials are counted separately. peak_bytes: float32
 plus the kernel's extra memory. bytes_min: the memory traffic the core must at least move: Q, K, V
 read once and out written once (float32), plus the variant's unavoidable extras (lsh's bucket-sorted
 copies, linformer's projected keys/values, bigbird's scattered random keys; see docs/benchmarks.md).
-Also prints the crossovers of this case, searched in the cost model for n up to 2^20 with the
+Also prints the crossovers of this case, searched in the cost model for n up to 2^20 (less, and
+said so, where counting a pattern's cells costs too much, e.g. stride(2) in custom) with the
 given parameters (the others at their defaults for each n): where self-attention passes the FFN, where
 the attention core passes the rest of the layer, and where a linear-cost core at head size 4d costs
 less than full attention at d (with a closed form such as 2hd or 16d when there is one; see
@@ -51,7 +52,8 @@ the rectangle) and qkv_proj, out_proj and ffn of the M new tokens. M = 1 with --
 --decode step's count. The JSON gives `queries` (n without the option). No crossovers then.
 )";
 
-// "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise.
+// "NAME_n": the crossover threshold (the statement holds for n > it) or null; "NAME_closed_form" likewise;
+// "NAME_searched_to": the top of the n searched.
 void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& crossover) {
     json.key(name + "_n");
     if (crossover.threshold)
@@ -63,6 +65,7 @@ void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& c
         json.null();
     else
         json.value(crossover.closedForm);
+    json.key(name + "_searched_to").value(static_cast<double>(crossover.searchedTo));
 }
 
 // crossovers: null for a decoding step (they describe whole sequences); blocks: null unless asked for.

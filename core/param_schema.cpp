@@ -25,7 +25,7 @@ const std::vector<std::int64_t>& ParamSet::indices(const std::string& key) const
 
 std::optional<std::int64_t> parseInteger(const std::string& text) {
     if (text.empty()) return std::nullopt;
-    std::size_t start = (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    const std::size_t start = text[0] == '-' ? 1 : 0;
     if (start == text.size()) return std::nullopt;
     if (!std::all_of(text.begin() + static_cast<std::ptrdiff_t>(start), text.end(),
                      [](char c) { return c >= '0' && c <= '9'; }))

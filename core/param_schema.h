@@ -71,7 +71,9 @@ ParamSet resolveParams(const std::string& variantId, const ParamSchema& schema,
 std::string paramValueText(const ParamValue& value);
 std::string paramTypeName(ParamType type);
 
-// Strict integer parse: optional sign and digits only, within int64. Returns nullopt otherwise.
+// Strict integer parse, the one integer grammar of flags, --set values, grids and index lists: an
+// optional '-' and digits only, within int64 (no '+', no white space, as in JSON). Returns nullopt
+// otherwise.
 std::optional<std::int64_t> parseInteger(const std::string& text);
 
 } // namespace attnlab

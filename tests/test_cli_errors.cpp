@@ -52,6 +52,15 @@ TEST_F(ErrorTest, UnknownVariantId) {
     expectRejected({"cost", "--variant", "sparse", "--n", "8", "--d", "4", "--heads", "1", "--json"}, {"'sparse'"});
 }
 
+// One integer grammar everywhere: an optional '-' and digits, nothing else ('+8' as much as ' 8').
+TEST_F(ErrorTest, OneIntegerGrammarForFlagsParametersAndGrids) {
+    for (const std::string bad : {"+8", " 8", "8 ", "0x8", "8.0", "+"}) {
+        expectRejected({"pattern", "--variant", "full", "--n", bad, "--out", "out.npy"}, {"--n expects an integer", "'" + bad + "'"});
+        expectRejected(runWith({"--variant", "chunk", "--set", "chunk=" + bad}), {"integer", "'" + bad + "'"});
+    }
+    expectRejected({"cost", "--variant", "custom", "--grid", "+4,4", "--d", "4", "--heads", "1"}, {"--grid", "'+4,4'"});
+}
+
 TEST_F(ErrorTest, UnknownParameterKey) {
     expectRejected(runWith({"--variant", "strided", "--set", "window=3"}), {"strided", "'window'"});
     expectRejected({"pattern", "--variant", "full", "--n", "8", "--set", "stride=2", "--out", "out.npy"}, {"'stride'"});

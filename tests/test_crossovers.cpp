@@ -1,8 +1,10 @@
 // Crossovers searched in the cost model against a brute-force scan of every n, for every variant of the
 // registry, causal and not, and the closed forms the derivations give for full and linear attention.
 #include "core/analysis/crossovers.h"
+#include "core/analysis/flop_breakdown.h"
 #include "core/cost/cost_model.h"
 #include "core/errors.h"
+#include "core/patterns/range_work.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>
@@ -138,6 +140,81 @@ TEST(Crossovers, SparsePatternsFollowTheirParameters) {
     ASSERT_TRUE(strided.attentionExceedsFfn.exists());
     EXPECT_GT(*strided.attentionExceedsFfn.threshold, *full.attentionExceedsFfn.threshold);
     EXPECT_FALSE(strided.linearBeatsFull.exists()) << "only linear-cost cores are compared at 4d";
+}
+
+// Every evaluation the search makes is bounded; this cap on the whole search (a few dozen of them)
+// fails the test quickly instead of letting an unbounded search run for minutes.
+constexpr std::int64_t kSearchWorkCap = 64 * kCrossoverEvaluationWork;
+
+// Allowed cells of stride(s) (j ≡ i mod s), bidirectional, counted cell by cell.
+double strideCells(std::int64_t n, std::int64_t s) {
+    double cells = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) cells += (i - j) % s == 0;
+    return cells;
+}
+
+TEST(Crossovers, ManyRangesPerRowStopTheSearchWithinItsWorkAndSaySo) {
+    const VariantInfo& custom = requireVariant("custom");
+    for (const std::string expr : {"stride(2)", "summary(2,1)", "random(1000,1)"}) {
+        const RangeWork before = rangeWorkDone();
+        LayerCrossovers found;
+        {
+            const RangeWorkLimit cap(kSearchWorkCap);
+            found = layerCrossovers(custom, shapeOf(8, 64, false), {{"expr", expr}});
+        }
+        const RangeWork work{rangeWorkDone().rows - before.rows, rangeWorkDone().ranges - before.ranges};
+        EXPECT_LE(work.ranges, kSearchWorkCap) << expr;
+        EXPECT_LT(work.rows, 64 * 8192) << expr << ": rows evaluated";
+        const Crossover& crossover = found.attentionExceedsFfn;
+        EXPECT_TRUE(crossover.stoppedEarly()) << expr;
+        EXPECT_GE(crossover.searchedTo, 1024) << expr;
+        EXPECT_NE(crossoverStatement(crossover).find("searched up to n = " + std::to_string(crossover.searchedTo) + " only"),
+                  std::string::npos)
+            << crossoverStatement(crossover);
+    }
+}
+
+TEST(Crossovers, AStoppedSearchIsExactWithinWhatItSearched) {
+    // The cost model's scores term for stride(2) is its cell count times h·d, the count checked cell by
+    // cell; the threshold is then checked against a scan of every n below 256 (it lies near 48) and
+    // the statement at the top of what was searched.
+    const VariantInfo& custom = requireVariant("custom");
+    const ParamOverrides stride = {{"expr", "stride(2)"}};
+    const ProblemShape shape = shapeOf(1, 4, false);
+    for (const std::int64_t n : {1, 2, 7, 16, 33})
+        EXPECT_EQ(costAt(custom, shape, n, stride)->terms.at("scores"), strideCells(n, 2) * 4) << n;
+    const LayerCrossovers found = layerCrossovers(custom, shape, stride);
+    ASSERT_TRUE(found.coreDominates.stoppedEarly());
+    const auto dominates = [&](std::int64_t n) {
+        const auto c = costAt(custom, shape, n, stride);
+        return c && c->attentionMacs > c->layerMacs - c->attentionMacs;
+    };
+    const auto scanned = lastFailure(dominates, 256);
+    ASSERT_TRUE(scanned);
+    EXPECT_EQ(found.coreDominates.threshold, scanned);
+    EXPECT_TRUE(dominates(found.coreDominates.searchedTo));
+}
+
+TEST(Crossovers, FlopFigureStopsItsSweepWithinTheSameWork) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", "random(60000,1)"}};
+    settings.n = 65536;
+    settings.heads = 8;
+    const RangeWork before = rangeWorkDone();
+    FlopBreakdown breakdown;
+    {
+        const RangeWorkLimit cap(2 * kSearchWorkCap);
+        breakdown = flopBreakdown(settings);
+    }
+    EXPECT_LE(rangeWorkDone().ranges - before.ranges, 2 * kSearchWorkCap);
+    ASSERT_FALSE(breakdown.sweep.empty());
+    EXPECT_LT(breakdown.sweep.back().n, 65536);
+    EXPECT_NE(breakdown.note.find("sweep stops before n = "), std::string::npos) << breakdown.note;
+    EXPECT_NE(breakdown.note.find("no bar for custom"), std::string::npos) << breakdown.note;
+    EXPECT_FALSE(breakdown.current);
+    EXPECT_FALSE(breakdown.error.empty());
 }
 
 } // namespace

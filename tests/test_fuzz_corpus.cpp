@@ -20,5 +20,11 @@ TEST(FuzzCorpus, ExpressionParserSurvivesThreeThousandMutations) {
     fuzz::runMutations("expression", fuzz::expressionInput, 3000, 3);
 }
 
+TEST(FuzzCorpus, GridAndOrderParsersSurviveThreeThousandMutations) {
+    fuzz::runMutations("grid", fuzz::gridInput, 3000, 4);
+}
+
+TEST(FuzzCorpus, PanelParserSurvivesTwoThousandMutations) { fuzz::runMutations("panel", fuzz::panelInput, 2000, 5); }
+
 } // namespace
 } // namespace attnlab

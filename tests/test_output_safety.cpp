@@ -235,19 +235,30 @@ TEST_F(RunOutputTest, RefusesAFifoAndWritesThroughASymlink) {
     EXPECT_EQ(clitest::readNpyFile(file("real.npy")).shape, (std::vector<std::int64_t>{4, 3}));
 }
 
-// Finite inputs whose scores overflow float32 (q·k = 1e40 in row 2) give no file and one line naming the
-// row; a large value that the arithmetic keeps finite (1e20 in V) is computed and written.
+// Finite inputs whose scores overflow float32 (q·k = 1e40 in row 2) have a finite softmax, which is
+// computed (row 2 puts all its weight on key 2: out = v_2); relu² of that score is 1e80, an output
+// beyond float32, refused with one line naming the row and no file.
 TEST_F(RunOutputTest, AnOverflowingResultIsRefusedNamingItsFirstRow) {
     std::vector<float> big = clitest::gaussianValues(12, 7);
     big[2 * 3 + 1] = 1e20f;
     writeArray("big.npy", {4, 3}, big);
+    const std::vector<float> values = clitest::readNpyFile(file("v.npy")).floats();
     for (const std::string variant : {"full", "longformer"}) {
         for (const bool reference : {false, true}) {
             std::vector<std::string> args = {"run", "--variant", variant, "--q", "big.npy", "--k", "big.npy", "--v", "v.npy", "--out", "out.npy"};
             if (reference) args.push_back("--reference");
-            expectOneLineFailure(args, "of head 0, row 2 is");
-            EXPECT_FALSE(fs::exists(file("out.npy"))) << clitest::describe(args);
+            succeed(args);
+            const std::vector<float> out = clitest::readNpyFile(file("out.npy")).floats();
+            for (const float x : out) EXPECT_TRUE(std::isfinite(x)) << clitest::describe(args);
+            for (int c = 0; c < 3; ++c) EXPECT_FLOAT_EQ(out[2 * 3 + c], values[2 * 3 + c]) << clitest::describe(args);
+            fs::remove(file("out.npy"));
         }
+    }
+    for (const bool reference : {false, true}) {
+        std::vector<std::string> args = {"run", "--variant", "relu2", "--q", "big.npy", "--k", "big.npy", "--v", "v.npy", "--out", "out.npy"};
+        if (reference) args.push_back("--reference");
+        expectOneLineFailure(args, "of head 0, row 2 is");
+        EXPECT_FALSE(fs::exists(file("out.npy"))) << clitest::describe(args);
     }
     std::vector<float> huge = clitest::gaussianValues(12, 8);
     huge[5] = 3e38f;

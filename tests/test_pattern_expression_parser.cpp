@@ -65,6 +65,16 @@ TEST(ExpressionGrammar, IntegersUpTo2To63Minus1) {
     expectError("band(1.5)", 7, "found '.'");
 }
 
+TEST(ExpressionGrammar, CharactersOutsideAsciiAreNamedWithTheirPosition) {
+    expectError("band（2)", 5, "'（' (U+FF08, a full-width '(') is not part of the expression language");
+    expectError("bänd(2)", 2, "'ä' (U+00E4)");
+    expectError("sink(1) | ä", 11, "'ä' (U+00E4)");
+    expectError("band(2)\x01", 8, "the control byte 0x01");
+    expectError("band(\xff" "2)", 6, "the byte 0xFF (not UTF-8)");
+    expectError("band(\xc3)", 6, "not UTF-8"); // a lead byte with no continuation
+    expectError("band(2) |\n sink(1) |\t全", 22, "'全' (U+5168)");
+}
+
 TEST(ExpressionGrammar, SyntaxErrorsPointAtTheCharacter) {
     expectError("", 1, "expected a primitive, '(' or '!' but the expression ends");
     expectError("   ", 4, "the expression ends");

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -205,6 +206,21 @@ TEST(GridPrimitives, BlockKernelsMatchTheReferencePathOnGrids) {
             const RunResult reference = custom.run(inputs, options);
             EXPECT_LT(testing::maxAbsDifference(fast.out.values, reference.out.values), 1e-5);
         }
+}
+
+TEST(TokenGrids, FullWidthCharactersInGridAndOrderAreNamed) {
+    for (const auto& [parse, text, named] :
+         {std::tuple{std::function<void(const std::string&)>([](const std::string& t) { parseGridSizes(t); }), "4，4",
+                     "'，' (U+FF0C, a full-width ',') at position 2"},
+          std::tuple{std::function<void(const std::string&)>([](const std::string& t) { parseTokenOrder(t); }), "ｒaster",
+                     "'ｒ' (U+FF52, a full-width 'r') at position 1"}}) {
+        try {
+            parse(text);
+            ADD_FAILURE() << text << " was accepted";
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find(named), std::string::npos) << error.what();
+        }
+    }
 }
 
 } // namespace

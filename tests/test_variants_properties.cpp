@@ -251,5 +251,81 @@ TEST(VariantProperties, HeadsAreIndependent) {
     }
 }
 
+// One element of 1e20 in Q and K (valid float32) makes scores of 1e40, beyond float32, while the
+// softmax of those scores is finite (nearly one-hot): every path must give it, as float64 math does.
+Inputs inputsBeyondFloat32() {
+    Inputs inputs = randomInputs(1, 24, 8, 4, 7);
+    inputs.q.at(0, 3, 5) = 1e20f;
+    inputs.q.at(0, 9, 1) = -1e20f;
+    inputs.k.at(0, 6, 5) = 1e20f;
+    inputs.k.at(0, 2, 5) = -3e19f;
+    inputs.k.at(0, 11, 1) = 2e19f;
+    return inputs;
+}
+
+double dot64(const Tensor3& a, std::int64_t i, const Tensor3& b, std::int64_t j) {
+    double sum = 0;
+    for (std::int64_t c = 0; c < a.cols; ++c) sum += static_cast<double>(a.at(0, i, c)) * b.at(0, j, c);
+    return sum;
+}
+
+TEST(VariantProperties, ScoresBeyondFloat32GiveTheFiniteSoftmaxOfFloat64) {
+    const Inputs inputs = inputsBeyondFloat32();
+    const std::int64_t n = inputs.q.rows;
+    for (const std::string id : {"full", "longformer", "custom"})
+        for (const bool causal : {false, true})
+            for (const bool reference : {false, true}) {
+                Call call;
+                call.id = id;
+                call.causal = causal;
+                call.useReference = reference;
+                const RunResult result = runCall(call, inputs);
+                const auto pattern = patternOf(call, inputs);
+                for (std::int64_t i = 0; i < n; ++i) {
+                    std::vector<double> w(static_cast<std::size_t>(n), 0.0);
+                    double best = -INFINITY, total = 0;
+                    for (std::int64_t j = 0; j < n; ++j)
+                        if (pattern->allowed(i, j)) best = std::max(best, dot64(inputs.q, i, inputs.k, j) / std::sqrt(8.0));
+                    for (std::int64_t j = 0; j < n; ++j)
+                        if (pattern->allowed(i, j)) total += w[j] = std::exp(dot64(inputs.q, i, inputs.k, j) / std::sqrt(8.0) - best);
+                    const std::string where = id + (causal ? " causal" : "") + (reference ? " reference" : "") + " row " + std::to_string(i);
+                    for (std::int64_t c = 0; c < inputs.v.cols; ++c) {
+                        double expected = 0;
+                        for (std::int64_t j = 0; j < n; ++j) expected += w[j] / total * inputs.v.at(0, j, c);
+                        ASSERT_TRUE(std::isfinite(result.out.at(0, i, c))) << where;
+                        EXPECT_NEAR(result.out.at(0, i, c), expected, 1e-5) << where;
+                    }
+                    for (std::int64_t j = 0; j < n; ++j) EXPECT_NEAR(result.weights->at(0, i, j), w[j] / total, 1e-6) << where;
+                }
+            }
+}
+
+TEST(VariantProperties, LinearAttentionBeyondFloat32FollowsFloat64) {
+    // elu: φ(x) = elu(x) + 1; out_i = φ(q_i)ᵀ Σ φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ φ(k_j), all in double here.
+    const Inputs inputs = inputsBeyondFloat32();
+    const std::int64_t n = inputs.q.rows, d = inputs.q.cols;
+    const auto phi = [](double x) { return x > 0 ? x + 1 : std::exp(x); };
+    for (const bool reference : {false, true}) {
+        Call call;
+        call.id = "linear";
+        call.useReference = reference;
+        call.wantWeights = false;
+        const RunResult result = runCall(call, inputs);
+        for (std::int64_t i = 0; i < n; ++i)
+            for (std::int64_t c = 0; c < inputs.v.cols; ++c) {
+                double numerator = 0, denominator = 0;
+                for (std::int64_t j = 0; j < n; ++j) {
+                    double kernel = 0;
+                    for (std::int64_t e = 0; e < d; ++e) kernel += phi(inputs.q.at(0, i, e)) * phi(inputs.k.at(0, j, e));
+                    numerator += kernel * inputs.v.at(0, j, c);
+                    denominator += kernel;
+                }
+                ASSERT_TRUE(std::isfinite(result.out.at(0, i, c))) << "row " << i << (reference ? " reference" : "");
+                EXPECT_NEAR(result.out.at(0, i, c), numerator / denominator, 1e-4 * std::max(1.0, std::fabs(numerator / denominator)))
+                    << "row " << i << (reference ? " reference" : "");
+            }
+    }
+}
+
 } // namespace
 } // namespace attnlab::testing

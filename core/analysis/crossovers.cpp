@@ -2,6 +2,7 @@
 
 #include "core/cost/cost_model.h"
 #include "core/errors.h"
+#include "core/patterns/range_work.h"
 #include "core/registry.h"
 
 #include <cmath>
@@ -40,18 +41,42 @@ ProblemShape atLength(ProblemShape shape, std::int64_t n) {
     return shape;
 }
 
+// Nothing where the parameters are invalid at this n, or where counting the pattern's cells passes
+// kCrossoverEvaluationWork (only possible below the search's top for a pattern whose work is not
+// monotone in n: that n counts as "the statement fails").
 std::optional<LayerCost> costAt(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
     try {
+        const RangeWorkLimit limit(kCrossoverEvaluationWork);
         return layerCost(variant, shape, prepareParams(variant, shape, overrides));
     } catch (const InputError&) {
         return std::nullopt;
     }
 }
 
+// The largest power of two n <= kCrossoverSearchLimit at which one cost of `variant` is counted within
+// kCrossoverEvaluationWork (the limit itself for closed-form costs). Doubling up from 1, so its work
+// follows the answer.
+std::int64_t searchTop(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
+    std::int64_t n = 1;
+    for (; n < kCrossoverSearchLimit; n *= 2) {
+        try {
+            const RangeWorkLimit limit(kCrossoverEvaluationWork);
+            const ProblemShape atN = atLength(shape, 2 * n);
+            layerCost(variant, atN, prepareParams(variant, atN, overrides));
+        } catch (const RangeWorkExceeded&) {
+            return n;
+        } catch (const InputError&) {
+            // parameters invalid at this n: no work counted, the search goes on
+        }
+    }
+    return n;
+}
+
 double projectionMacs(const LayerCost& cost) { return cost.terms.at("qkv_proj") + cost.terms.at("out_proj"); }
 
-bool hasScoreMatrix(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
-    const auto cost = costAt(variant, atLength(shape, 4096), overrides);
+bool hasScoreMatrix(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides,
+                    std::int64_t top) {
+    const auto cost = costAt(variant, atLength(shape, std::min<std::int64_t>(4096, top)), overrides);
     return cost && cost->terms.count("scores") && cost->terms.at("scores") > 0;
 }
 
@@ -86,30 +111,31 @@ std::string closedFormOf(const Search& search, const ProblemShape& shape, std::i
     return {};
 }
 
-Crossover crossoverOf(const Search& search, const ProblemShape& shape) {
+Crossover crossoverOf(const Search& search, const ProblemShape& shape, std::int64_t top) {
     Crossover crossover;
+    crossover.searchedTo = top;
     crossover.threshold = search(shape);
     if (crossover.threshold && *crossover.threshold > 0)
         crossover.closedForm = closedFormOf(search, shape, *crossover.threshold);
     return crossover;
 }
 
-Search layerSearch(const VariantInfo& variant, const ParamOverrides& overrides,
+Search layerSearch(const VariantInfo& variant, const ParamOverrides& overrides, std::int64_t top,
                    std::function<bool(const LayerCost&)> statement) {
-    return [variant = &variant, overrides, statement](const ProblemShape& shape) {
+    return [variant = &variant, overrides, top, statement](const ProblemShape& shape) {
         return thresholdOf(
             [&](std::int64_t n) {
                 const auto cost = costAt(*variant, atLength(shape, n), overrides);
                 return cost && statement(*cost);
             },
-            kCrossoverSearchLimit);
+            top);
     };
 }
 
 // Full attention's core at head size d against a linear-cost core at 4d.
 Search linearSearch(const VariantInfo& linearVariant, const ParamOverrides& linearOverrides, const VariantInfo& full,
-                    const ParamOverrides& fullOverrides) {
-    return [linear = &linearVariant, full = &full, linearOverrides, fullOverrides](const ProblemShape& shape) {
+                    const ParamOverrides& fullOverrides, std::int64_t top) {
+    return [linear = &linearVariant, full = &full, linearOverrides, fullOverrides, top](const ProblemShape& shape) {
         ProblemShape wide = shape;
         wide.d *= 4;
         wide.dv *= 4;
@@ -119,7 +145,7 @@ Search linearSearch(const VariantInfo& linearVariant, const ParamOverrides& line
                 const auto linearCost = costAt(*linear, atLength(wide, n), linearOverrides);
                 return fullCost && linearCost && linearCost->attentionMacs < fullCost->attentionMacs;
             },
-            kCrossoverSearchLimit);
+            top);
     };
 }
 
@@ -127,26 +153,36 @@ Search linearSearch(const VariantInfo& linearVariant, const ParamOverrides& line
 
 LayerCrossovers layerCrossovers(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
     LayerCrossovers result;
+    const std::int64_t top = searchTop(variant, shape, overrides);
     result.attentionExceedsFfn = crossoverOf(
-        layerSearch(variant, overrides,
+        layerSearch(variant, overrides, top,
                     [](const LayerCost& c) { return projectionMacs(c) + c.attentionMacs > c.terms.at("ffn"); }),
-        shape);
-    result.coreDominates = crossoverOf(
-        layerSearch(variant, overrides, [](const LayerCost& c) { return c.attentionMacs > c.layerMacs - c.attentionMacs; }),
-        shape);
+        shape, top);
+    result.coreDominates = crossoverOf(layerSearch(variant, overrides, top,
+                                                   [](const LayerCost& c) { return c.attentionMacs > c.layerMacs - c.attentionMacs; }),
+                                       shape, top);
     const VariantInfo& full = requireVariant("full");
-    if (!hasScoreMatrix(variant, shape, overrides))
-        result.linearBeatsFull = crossoverOf(linearSearch(variant, overrides, full, {}), shape);
+    if (!hasScoreMatrix(variant, shape, overrides, top))
+        result.linearBeatsFull = crossoverOf(linearSearch(variant, overrides, full, {}, top), shape, top);
     else if (&variant == &full)
-        result.linearBeatsFull = crossoverOf(linearSearch(requireVariant("linear"), {}, full, overrides), shape);
+        result.linearBeatsFull = crossoverOf(linearSearch(requireVariant("linear"), {}, full, overrides, top), shape, top);
     return result;
 }
 
 std::string crossoverStatement(const Crossover& crossover) {
-    if (!crossover.threshold) return "never for n <= " + std::to_string(kCrossoverSearchLimit);
+    return crossoverClaim(crossover) + (crossover.stoppedEarly() ? " " + searchStopNote(crossover.searchedTo) : "");
+}
+
+std::string crossoverClaim(const Crossover& crossover) {
+    if (!crossover.threshold) return "never for n <= " + std::to_string(crossover.searchedTo);
     if (*crossover.threshold == 0) return "for every n";
     const std::string number = std::to_string(*crossover.threshold);
     return "n > " + (crossover.closedForm.empty() ? number : crossover.closedForm + " = " + number);
+}
+
+std::string searchStopNote(std::int64_t searchedTo) {
+    return "(searched up to n = " + std::to_string(searchedTo) + " only: counting this pattern's cells beyond takes more than " +
+           std::to_string(kCrossoverEvaluationWork) + " column ranges of work)";
 }
 
 } // namespace attnlab

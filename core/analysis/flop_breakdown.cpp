@@ -1,7 +1,7 @@
 #include "core/analysis/flop_breakdown.h"
 
 #include "core/errors.h"
-#include "core/patterns/pattern.h"
+#include "core/patterns/range_work.h"
 #include "core/registry.h"
 
 #include <algorithm>
@@ -21,38 +21,25 @@ bool isOwnTerm(const std::string& term) {
            std::find(kTrailingTerms.begin(), kTrailingTerms.end(), term) == kTrailingTerms.end();
 }
 
-// Nothing where the parameters do not fit this n (e.g. a global index ≥ n): the point is left out.
+// Nothing where the parameters do not fit this n (e.g. a global index ≥ n): the point is left out. Throws
+// RangeWorkExceeded where counting the pattern's cells passes kCrossoverEvaluationWork, the bound every
+// cost evaluation of this view shares with the crossover search.
 std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& id, const ParamOverrides& overrides, std::int64_t n) {
     try {
+        const RangeWorkLimit limit(kCrossoverEvaluationWork);
         const VariantInfo& variant = requireVariant(id);
         LabSettings atN = settings;
         atN.n = n;
         const ProblemShape shape = problemShape(atN, variant);
         return layerCost(variant, shape, prepareParams(variant, shape, overrides));
+    } catch (const RangeWorkExceeded&) {
+        throw;
     } catch (const InputError&) {
         return std::nullopt;
     }
 }
 
-// Whether searching the crossovers stays quick: always for closed-form costs; for a cost that counts
-// column ranges, when a count at the search limit (estimated from evenly spaced rows) stays below
-// kAffordableRanges.
-bool crossoversAffordable(const VariantInfo& variant, const ProblemShape& shape, const ParamOverrides& overrides) {
-    constexpr double kAffordableRanges = 1 << 26;
-    constexpr int kSampleRows = 64;
-    if (!variant.costCountsRanges) return true;
-    ProblemShape top = shape;
-    top.n = kCrossoverSearchLimit;
-    try {
-        const ParamSet params = prepareParams(variant, top, overrides);
-        const auto pattern = buildPattern(variant, top, params);
-        std::vector<ColumnRange> ranges;
-        for (int s = 0; s < kSampleRows; ++s) pattern->rowRanges(top.n / kSampleRows * s + s, ranges);
-        return static_cast<double>(ranges.size()) / kSampleRows * static_cast<double>(top.n) <= kAffordableRanges;
-    } catch (const InputError&) {
-        return true;
-    }
-}
+void addNote(std::string& notes, const std::string& note) { notes += (notes.empty() ? "" : "; ") + note; }
 
 } // namespace
 
@@ -74,25 +61,32 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
     const std::vector<std::int64_t> sizes = stackShown ? flopSweepSizes(settings.heads, settings.d) : std::vector<std::int64_t>{};
     for (const std::int64_t n : sizes) {
         if (cancelled && cancelled()) return result;
-        if (auto cost = costAt(settings, settings.variant, settings.params, n)) {
-            for (const auto& [term, macs] : cost->terms)
-                if (isOwnTerm(term)) ownTerms.insert(term);
-            result.sweep.push_back({n, std::move(*cost)});
+        try {
+            if (auto cost = costAt(settings, settings.variant, settings.params, n)) {
+                for (const auto& [term, macs] : cost->terms)
+                    if (isOwnTerm(term)) ownTerms.insert(term);
+                result.sweep.push_back({n, std::move(*cost)});
+            }
+        } catch (const RangeWorkExceeded&) {
+            addNote(result.note, "sweep stops before n = " + std::to_string(n) + ": counting the pattern's cells there is too much work");
+            break;
         }
     }
     result.terms = kLeadingTerms;
     result.terms.insert(result.terms.end(), ownTerms.begin(), ownTerms.end());
     result.terms.insert(result.terms.end(), kTrailingTerms.begin(), kTrailingTerms.end());
 
-    if (stackShown) result.current = costAt(settings, settings.variant, settings.params, settings.n);
+    try {
+        if (stackShown) result.current = costAt(settings, settings.variant, settings.params, settings.n);
+    } catch (const RangeWorkExceeded& error) {
+        result.error = error.what();
+    }
     if (result.current) {
         const VariantInfo& variant = requireVariant(settings.variant);
-        if (crossoversAffordable(variant, problemShape(settings, variant), settings.params))
-            result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
-        else
-            result.crossoverNote = "crossovers not searched: this pattern has too many column ranges per row at n = " +
-                                   std::to_string(kCrossoverSearchLimit) + " to count its cost there quickly";
-    } else if (stackShown) {
+        result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
+        if (result.crossovers.attentionExceedsFfn.stoppedEarly())
+            addNote(result.note, "crossovers searched up to n = " + std::to_string(result.crossovers.attentionExceedsFfn.searchedTo) + " only");
+    } else if (stackShown && result.error.empty()) {
         try {
             const VariantInfo& variant = requireVariant(settings.variant);
             prepareParams(variant, problemShape(settings, variant), settings.params);
@@ -110,8 +104,12 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
         }
         const auto choice = std::find_if(chosen.begin(), chosen.end(), [&](const VariantChoice& c) { return c.variant == variant.id; });
         const bool isChosen = choice != chosen.end();
-        if (const auto cost = costAt(settings, variant.id, isChosen ? choice->params : ParamOverrides{}, settings.n))
-            result.bars.push_back({variant.id, cost->attentionMacs, isChosen});
+        try {
+            if (const auto cost = costAt(settings, variant.id, isChosen ? choice->params : ParamOverrides{}, settings.n))
+                result.bars.push_back({variant.id, cost->attentionMacs, isChosen});
+        } catch (const RangeWorkExceeded&) {
+            addNote(result.note, "no bar for " + variant.id + ": counting its pattern's cells at this n is too much work");
+        }
     }
     return result;
 }

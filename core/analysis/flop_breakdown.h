@@ -32,7 +32,9 @@ struct FlopBreakdown {
     std::vector<std::string> leftOut; // variants without a form for the causal choice asked: no bar
     LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case
     std::string error;                // why `current` is missing
-    std::string crossoverNote;        // why the crossovers were not searched (empty when they were)
+    // What was left out because counting a pattern's cells passed kCrossoverEvaluationWork (the sweep's
+    // top, a bar, the crossovers above some n), "; "-separated; empty when nothing was.
+    std::string note;
 };
 
 // n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.

@@ -57,15 +57,18 @@ void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const M
     const int kvHead = inputs.kvHead(h);
     std::vector<double> w(static_cast<std::size_t>(n), 0.0);
     double best = -std::numeric_limits<double>::infinity();
+    // The scaled score is stored before the row maximum is subtracted: recomputing scale·s inside
+    // exp(scale·s − best) lets the compiler fuse it into one multiply-add whose unrounded product
+    // differs from `best` by up to 1e23 for scores near 1e39, and exp of that is inf.
     for (std::int64_t j = 0; j < n; ++j)
         if (pattern.allowed(i, j)) {
             w[j] = rawScore(scoring, q.row(h, i), k.row(kvHead, j), i, j, d);
-            if (softmax) best = std::max(best, scoring.scale * w[j]);
+            if (softmax) best = std::max(best, w[j] *= scoring.scale);
         }
     double total = 0;
     for (std::int64_t j = 0; j < n; ++j) {
         if (!pattern.allowed(i, j)) continue;
-        w[j] = softmax ? std::exp(scoring.scale * w[j] - best) : reluSquared(w[j]) / scoring.normalizer;
+        w[j] = softmax ? std::exp(w[j] - best) : reluSquared(w[j]) / scoring.normalizer;
         total += w[j];
     }
     std::vector<double> acc(static_cast<std::size_t>(dv), 0.0);
@@ -78,11 +81,42 @@ void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const M
     for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
 }
 
+bool finiteRow(const float* values, std::int64_t size) {
+    for (std::int64_t c = 0; c < size; ++c)
+        if (!std::isfinite(values[c])) return false;
+    return true;
+}
+
+bool rowFinite(const RunResult& result, int h, std::int64_t i) {
+    return finiteRow(result.out.row(h, i), result.out.cols) &&
+           (!result.weights || finiteRow(result.weights->row(h, i), result.weights->cols));
+}
+
 } // namespace
+
+bool hasNonFiniteRow(const RunResult& result) {
+    if (result.cancelled) return false;
+    for (int h = 0; h < result.out.heads; ++h)
+        for (std::int64_t i = 0; i < result.out.rows; ++i)
+            if (!rowFinite(result, h, i)) return true;
+    return false;
+}
+
+void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
+                       RunResult& result) {
+    for (int h = 0; h < result.out.heads; ++h)
+        for (std::int64_t i = 0; i < result.out.rows; ++i) {
+            if (rowFinite(result, h, i)) continue;
+            if (result.weights) std::fill_n(result.weights->row(h, i), result.weights->cols, 0.0f);
+            referenceRow(inputs, patternOf(patterns, h), scoring, h, i, result);
+        }
+}
 
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options) {
-    return runBlockAttention(inputs, patterns, scoring, options);
+    RunResult result = runBlockAttention(inputs, patterns, scoring, options);
+    if (hasNonFiniteRow(result)) redoNonFiniteRows(inputs, patterns, scoring, result);
+    return result;
 }
 
 RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,

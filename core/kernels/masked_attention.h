@@ -44,6 +44,15 @@ RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& 
 RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadPatterns& patterns,
                                       const MaskedScoring& scoring, const RunOptions& options);
 
+// The fast path's float32 tiles overflow where a score q·k/√d passes 3.4e38 (1e20 in Q and K) although
+// the softmax of those scores is finite. A result row (output, or weights when asked) that is not
+// finite is computed again by the reference row in double, which subtracts the row's largest score;
+// rows whose answer itself overflows float32 stay non-finite for the caller to refuse. The fast
+// paths call these after the kernel (runMaskedAttention itself does).
+bool hasNonFiniteRow(const RunResult& result);
+void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
+                       RunResult& result);
+
 // Dispatches to the reference or the fast path by options.useReference.
 RunResult runMasked(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                     const RunOptions& options);

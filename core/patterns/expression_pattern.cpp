@@ -2,6 +2,7 @@
 
 #include "core/patterns/grid_primitives.h"
 #include "core/patterns/range_algebra.h"
+#include "core/patterns/range_work.h"
 #include "core/random/random.h"
 
 #include <algorithm>
@@ -225,6 +226,7 @@ CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, const Token
     if (node.kind == ExpressionNode::Kind::Primitive) {
         compiled.primitive = primitives.size();
         primitives.push_back(compilePrimitive(node, n, grid));
+        countRangeWork(0, static_cast<std::int64_t>(primitives.back().columns.size() + primitives.back().indices.size()));
         return compiled;
     }
     for (const auto& child : node.children) compiled.children.push_back(compileNode(child, n, grid, primitives));
@@ -262,7 +264,11 @@ void ExpressionPattern::evaluate(const CompiledNode& node, std::int64_t i, std::
                                  RangeList& out, std::size_t level) const {
     Scratch& scratch = t_scratch;
     if (node.kind == ExpressionNode::Kind::Primitive) {
-        primitiveRow(m_primitives[node.primitive], m_grid.get(), i, size(), lo, hi, out, scratch);
+        const CompiledPrimitive& primitive = m_primitives[node.primitive];
+        primitiveRow(primitive, m_grid.get(), i, size(), lo, hi, out, scratch);
+        // A random primitive's draws go through a hash set: each is worth several ranges of work.
+        const bool draws = primitive.kind == Primitive::Random && primitive.a < size();
+        countRangeWork(0, static_cast<std::int64_t>(out.size()) + (draws ? 4 * primitive.a : 0));
         return;
     }
     RangeList& part = scratch.buffer(level, 0);
@@ -288,6 +294,7 @@ void ExpressionPattern::evaluate(const CompiledNode& node, std::int64_t i, std::
 }
 
 void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+    countRangeWork(1, 0);
     Scratch& scratch = t_scratch;
     RangeList& row = scratch.buffer(0, 0);
     RangeList& part = scratch.buffer(0, 1);

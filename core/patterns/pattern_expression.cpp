@@ -1,5 +1,7 @@
 #include "core/patterns/pattern_expression.h"
 
+#include "core/text_characters.h"
+
 #include <array>
 #include <cctype>
 #include <limits>
@@ -80,6 +82,9 @@ public:
             throw ExpressionError("longer than " + std::to_string(kMaxExpressionLength) + " characters (" +
                                       std::to_string(m_text.size()) + ")",
                                   kMaxExpressionLength + 1);
+        if (const auto foreign = firstForeignCharacter(m_text))
+            throw ExpressionError(foreign->description + " is not part of the expression language (ASCII only)",
+                                  foreign->position);
         PatternExpression expression;
         expression.terms.push_back(parseTerm());
         while (accept('|')) expression.terms.push_back(parseTerm());

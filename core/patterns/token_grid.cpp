@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "core/param_schema.h"
+#include "core/text_characters.h"
 
 #include <algorithm>
 #include <numeric>
@@ -18,7 +19,7 @@ std::vector<std::int64_t> parseSizeList(const std::string& text, const std::stri
         const std::string piece = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         const auto value = parseInteger(piece);
         if (!value || *value < 1)
-            throw InputError(what + " expects sizes >= 1 separated by commas, got '" + text + "'");
+            throw InputError(what + " expects sizes >= 1 separated by commas, got '" + text + "'" + foreignCharacterNote(text));
         sizes.push_back(*value);
         if (comma == std::string::npos) return sizes;
         start = comma + 1;
@@ -66,7 +67,7 @@ TokenOrder parseTokenOrder(const std::string& text) {
         return order;
     }
     if (text.rfind("tiles:", 0) != 0)
-        throw InputError("--order expects raster, tiles:a,b (tiles:a,b,c for a video) or morton, got '" + text + "'");
+        throw InputError("--order expects raster, tiles:a,b (tiles:a,b,c for a video) or morton, got '" + text + "'" + foreignCharacterNote(text));
     order.kind = TokenOrderKind::Tiles;
     order.tile = parseSizeList(text.substr(6), "--order tiles:");
     return order;

@@ -14,7 +14,11 @@ namespace {
 RunResult runTiledSoftmax(const AttentionInputs& inputs, const RunOptions& options) {
     MaskedScoring scoring;
     scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
-    return runPlannedAttention(inputs, {allPairsPlan(inputs.q->rows, options.causal)}, scoring, options);
+    PatternRequest request;
+    request.shape = inputs.shape(options.causal);
+    request.params = &options.params;
+    const auto pattern = [](const PatternRequest& r) { return allPairsPattern(r.shape.n, r.shape.causal); };
+    return runPlannedOverPattern(inputs, allPairsPlan(inputs.q->rows, options.causal), pattern, request, scoring, options);
 }
 
 } // namespace

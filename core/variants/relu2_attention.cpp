@@ -28,7 +28,7 @@ RunResult runRelu2(const AttentionInputs& inputs, const RunOptions& options) {
     const MaskedScoring scoring = relu2Scoring(options.params, request.shape);
     if (options.useReference || request.shape.queries > 0)
         return runMasked(inputs, queryRowsPattern(relu2Pattern, request), scoring, options);
-    return runPlannedAttention(inputs, {allPairsPlan(request.shape.n, options.causal)}, scoring, options);
+    return runPlannedOverPattern(inputs, allPairsPlan(request.shape.n, options.causal), relu2Pattern, request, scoring, options);
 }
 
 // Decoding: relu² over every cached key (no exponentials), Z from the context length n.

@@ -100,8 +100,16 @@ std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverP
         scoring.scale = 1.0 / std::sqrt(static_cast<double>(inputs.q->cols));
         if (options.useReference || !plan || request.shape.queries > 0)
             return runMasked(inputs, queryRowsPattern(pattern, request), scoring, options);
-        return runPlannedAttention(inputs, {plan(request)}, scoring, options);
+        return runPlannedOverPattern(inputs, plan(request), pattern, request, scoring, options);
     };
+}
+
+RunResult runPlannedOverPattern(const AttentionInputs& inputs, std::shared_ptr<const BlockPlan> plan,
+                                const PatternFunction& pattern, const PatternRequest& request,
+                                const MaskedScoring& scoring, const RunOptions& options) {
+    RunResult result = runPlannedAttention(inputs, {std::move(plan)}, scoring, options);
+    if (hasNonFiniteRow(result)) redoNonFiniteRows(inputs, queryRowsPattern(pattern, request), scoring, result);
+    return result;
 }
 
 HeadPatterns queryRowsPattern(const PatternFunction& pattern, const PatternRequest& request) {

@@ -66,6 +66,12 @@ using PlanFunction = std::function<std::shared_ptr<const BlockPlan>(const Patter
 std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverPattern(PatternFunction pattern,
                                                                                        PlanFunction plan = {});
 
+// runPlannedAttention on `plan`, then any row that came out non-finite computed again in double over
+// the query rows of `pattern` for the request (redoNonFiniteRows, core/kernels/masked_attention.h).
+RunResult runPlannedOverPattern(const AttentionInputs& inputs, std::shared_ptr<const BlockPlan> plan,
+                                const PatternFunction& pattern, const PatternRequest& request,
+                                const MaskedScoring& scoring, const RunOptions& options);
+
 // The last shape.queryRows() rows of `pattern` for the request, as the one pattern of every head.
 HeadPatterns queryRowsPattern(const PatternFunction& pattern, const PatternRequest& request);
 

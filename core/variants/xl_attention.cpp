@@ -62,7 +62,7 @@ RunResult runXl(const AttentionInputs& inputs, const RunOptions& options) {
         scoring.relativePositions = &table;
     }
     if (options.useReference || request.shape.queries > 0) return runMasked(inputs, queryRowsPattern(xlPattern, request), scoring, options);
-    return runPlannedAttention(inputs, {xlPlan(request)}, scoring, options);
+    return runPlannedOverPattern(inputs, xlPlan(request), xlPattern, request, scoring, options);
 }
 
 // Decoding keeps the new token's segment so far and the m memory tokens before it, which also is its row.

@@ -1,10 +1,12 @@
 #include "fuzz/fuzz_entry_points.h"
 
 #include "app/cli_args.h"
+#include "core/analysis/panel_spec.h"
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
 #include "core/io/npy_io.h"
 #include "core/patterns/expression_pattern.h"
+#include "core/patterns/token_grid.h"
 #include "core/registry.h"
 
 #include <cstdlib>
@@ -92,6 +94,41 @@ void expressionInput(const std::uint8_t* data, std::size_t size) {
         const auto mask = denseMask(pattern);
         require(labels.size() == mask.size());
         for (std::size_t cell = 0; cell < mask.size(); ++cell) require((labels[cell] != 0) == (mask[cell] != 0));
+    } catch (const InputError&) {
+    }
+}
+
+void gridInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    const std::size_t first = text.find('\n');
+    const std::size_t second = first == std::string::npos ? std::string::npos : text.find('\n', first + 1);
+    if (second == std::string::npos) return;
+    try {
+        const auto sizes = parseGridSizes(text.substr(0, first));
+        const TokenOrder order = parseTokenOrder(text.substr(first + 1, second - first - 1));
+        const PatternExpression expression = parseExpression(text.substr(second + 1));
+        const auto grid = std::make_shared<const TokenGrid>(sizes, order);
+        if (grid->cells() > 64) return;
+        for (const bool causal : {false, true}) checkPattern(ExpressionPattern(expression, grid->cells(), causal, grid));
+    } catch (const InputError&) {
+    }
+}
+
+void panelInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    try {
+        const PanelSpec panel = parsePanelSpec(text);
+        const VariantInfo& variant = requireVariant(panel.choice.variant);
+        if (variant.dataDependentPattern) return;
+        ProblemShape shape;
+        shape.n = static_cast<std::int64_t>(1 + size % 40);
+        shape.d = 4;
+        shape.dv = 4;
+        shape.causal = size % 2 == 1 && variant.causalSupport != CausalSupport::BidirectionalOnly;
+        if (variant.causalSupport == CausalSupport::CausalOnly) shape.causal = true;
+        const ParamSet params = prepareParams(variant, shape, panel.choice.params);
+        requirePatternBuildLimits(variant, shape, params);
+        checkPattern(*buildPattern(variant, shape, params));
     } catch (const InputError&) {
     }
 }

@@ -24,4 +24,14 @@ void paramInput(const std::uint8_t* data, std::size_t size);
 // set's pattern, and its components must label exactly the pattern's cells.
 void expressionInput(const std::uint8_t* data, std::size_t size);
 
+// The bytes as a token grid and an expression on it: line 1 is `--grid` ("H,W" or "T,H,W"), line 2
+// `--order`, the rest a pattern expression (grid primitives included). A grid of at most 64 cells
+// evaluates the expression on it (both causal forms), checked like any pattern.
+void gridInput(const std::uint8_t* data, std::size_t size);
+
+// The bytes as one `--panel` text ("VARIANT [KEY=VALUE]... [| TITLE]"); an accepted panel of a variant
+// whose pattern does not depend on the data is resolved at a small n (from the input's size) through
+// prepareParams and the pattern-build limits, and its pattern is checked.
+void panelInput(const std::uint8_t* data, std::size_t size);
+
 } // namespace attnlab::fuzz

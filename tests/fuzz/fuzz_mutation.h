@@ -40,7 +40,8 @@ inline const std::vector<std::string> kTokens = {
     "--set", "--n", "--causal", "=", "stride=", "window=", "rounds=", "buckets=", "globals=", "random=",
     "|", "&", "!", "band(", "stride(", "global(", "docs(", "random(", "summary(", "segment(", "rows(",
     "\"settings\"", "\"params\"", "\"n\": ", "\"heads\": ", "4294967297", "256.7", "\"source\": \"npy\"",
-    "\"compare\": [\"full\", \"lsh\"]", "\\u0000", "\\ud800"};
+    "\"compare\": [\"full\", \"lsh\"]", "\\u0000", "\\ud800", "raster", "morton", "tiles:", "neighborhood(",
+    "window(", "shifted_window(", "tile_neighborhood(", "same_row", "same_frame", "\xef\xbc\x88", "\xc3\xa4"};
 
 inline std::string mutate(std::string bytes, std::mt19937_64& random) {
     auto below = [&random](std::size_t n) { return n == 0 ? std::size_t{0} : static_cast<std::size_t>(random() % n); };

@@ -150,6 +150,10 @@ TEST(Translation, TheChineseTranslationIsInstalled) {
     EXPECT_EQ(matchUiLanguage(QStringLiteral("zh_CN.UTF-8")), QStringLiteral("zh_CN"));
     EXPECT_EQ(matchUiLanguage(QStringLiteral("en_GB")), QStringLiteral("en"));
     EXPECT_TRUE(matchUiLanguage(QStringLiteral("fr_FR")).isEmpty());
+    EXPECT_TRUE(matchUiLanguage(QStringLiteral("de")).isEmpty());
+    for (const char* traditional : {"zh_TW", "zh_HK.UTF-8", "zh-Hant", "zh_MO"})
+        EXPECT_TRUE(matchUiLanguage(QString::fromLatin1(traditional)).isEmpty()) << traditional << " is not Simplified Chinese";
+    EXPECT_EQ(matchUiLanguage(QStringLiteral("C")), QStringLiteral("en")) << "the untranslated texts";
     EXPECT_EQ(startupLanguage(QStringLiteral("zh"), true), QStringLiteral("zh_CN"));
 }
 

@@ -87,8 +87,8 @@ void FlopsView::startWork() {
                                      m_current = breakdown.current;
                                      m_crossovers = breakdown.crossovers;
                                      m_error = QString::fromStdString(breakdown.error);
-                                     if (!breakdown.crossoverNote.empty())
-                                         emit statusMessage(QString::fromStdString(breakdown.crossoverNote));
+                                     m_note = QString::fromStdString(breakdown.note);
+                                     if (!m_note.isEmpty()) emit statusMessage(m_note);
                                      update();
                                  });
     update();
@@ -129,6 +129,7 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)
         legend.push_back({exponentialsText(), Qt::black, Qt::NoPen, false});
+    if (!m_note.isEmpty()) legend.push_back({m_note, Qt::black, Qt::NoPen, false});
     const QRectF chart = aboveLegend(painter, area, legend);
     const PlotAxes axes(painter, chart, x, y, FlopsView::tr("Layer terms stacked (share of the whole layer)"));
     axes.drawAxes();

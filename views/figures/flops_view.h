@@ -55,6 +55,7 @@ private:
     std::optional<LayerCost> m_current; // the chosen variant at the current n
     LayerCrossovers m_crossovers;       // of the chosen variant, for this case
     QString m_error;
+    QString m_note; // FlopBreakdown::note
     JobRunner m_jobs{tr("FLOP counts")};
 };
 

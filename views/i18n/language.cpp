@@ -51,6 +51,9 @@ QStringList uiLanguages() { return {kEnglish, kChinese}; }
 
 QString matchUiLanguage(const QString& name) {
     const QString lower = name.trimmed().toLower();
+    // Traditional Chinese (Taiwan, Hong Kong, Macau, zh-Hant) is another script: not zh_CN's texts.
+    for (const char* traditional : {"zh_tw", "zh-tw", "zh_hk", "zh-hk", "zh_mo", "zh-mo", "zh-hant", "zh_hant"})
+        if (lower.startsWith(QLatin1String(traditional))) return {};
     if (lower.startsWith(QStringLiteral("zh"))) return kChinese;
     if (lower == QStringLiteral("c") || lower == QStringLiteral("posix") || lower.startsWith(QStringLiteral("en"))) return kEnglish;
     return {};
@@ -96,7 +99,7 @@ QString currentLanguage() { return installedLanguage(); }
 QString coreText(const std::string& text) { return QCoreApplication::translate("CoreText", text.c_str()); }
 
 QString crossoverText(const Crossover& crossover) {
-    if (!crossover.threshold) return QCoreApplication::translate("CoreText", "never for n ≤ %1").arg(kCrossoverSearchLimit);
+    if (!crossover.threshold) return QCoreApplication::translate("CoreText", "never for n ≤ %1").arg(crossover.searchedTo);
     if (*crossover.threshold == 0) return QCoreApplication::translate("CoreText", "for every n");
     const QString number = QString::number(*crossover.threshold);
     return crossover.closedForm.empty() ? QStringLiteral("n > %1").arg(number)

@@ -11,8 +11,9 @@ struct Crossover;
 
 // The UI languages: "en" (the source texts) and "zh_CN" (简体中文, assets/translations/attnlab_zh_CN.ts).
 QStringList uiLanguages();
-// "en" or "zh_CN" for a language or locale name ("zh", "zh_CN.UTF-8", "zh-Hans", "en_GB", "C"); empty
-// when none of the UI languages matches.
+// "en" or "zh_CN" for a language or locale name ("zh", "zh_CN.UTF-8", "zh-Hans", "en_GB", and "C" or
+// "POSIX", the untranslated texts); empty when none of the UI languages matches, Traditional Chinese
+// (zh_TW, zh_HK, zh_MO, zh-Hant) included.
 QString matchUiLanguage(const QString& name);
 // The language's name in itself: "English", "简体中文".
 QString languageNativeName(const QString& language);
