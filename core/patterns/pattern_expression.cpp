@@ -1,6 +1,6 @@
 #include "core/patterns/pattern_expression.h"
 
-#include "core/text_characters.h"
+#include "core/patterns/text_characters.h"
 
 #include <array>
 #include <cctype>

@@ -2,7 +2,7 @@
 
 #include "core/errors.h"
 #include "core/param_schema.h"
-#include "core/text_characters.h"
+#include "core/patterns/text_characters.h"
 
 #include <algorithm>
 #include <numeric>

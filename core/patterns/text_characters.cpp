@@ -1,4 +1,4 @@
-#include "core/text_characters.h"
+#include "core/patterns/text_characters.h"
 
 #include <cstdio>
 
