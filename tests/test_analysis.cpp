@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <set>
 #include <string>
@@ -195,6 +196,21 @@ TEST(SettingsCheck, NamesTheProblemOrNothing) {
     settings = LabSettings{};
     settings.source = InputSource::NpyFiles;
     EXPECT_NE(settingsProblem(settings), "");
+}
+
+// Token labels become SVG text, which has no form for control characters: they are named, while tabs,
+// line breaks and any printable Unicode (Chinese tokens) pass.
+TEST(SettingsCheck, TokensWithControlBytesAreNamed) {
+    LabSettings settings;
+    settings.tokens = "the\tcat\nsat 猫 ä";
+    EXPECT_EQ(settingsProblem(settings), "");
+    for (const char control : {'\x01', '\x07', '\x1b', '\x7f'}) {
+        settings.tokens = std::string("ab") + control + "c";
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(control));
+        EXPECT_EQ(settingsProblem(settings), "the tokens hold the control byte " + std::string(hex) +
+                                                 " at byte 3: token labels must be printable text");
+    }
 }
 
 TimingPoint layerPoint(int part, std::int64_t n, double seconds) {

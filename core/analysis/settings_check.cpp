@@ -3,11 +3,32 @@
 #include "core/errors.h"
 #include "core/registry.h"
 
+#include <cstdio>
 #include <string>
 
 namespace attnlab {
 
+namespace {
+
+// Token labels are drawn as text, and XML (SVG) has no form for most control characters: they are
+// refused rather than silently dropped. Tabs and line breaks separate tokens.
+std::string tokensProblem(const std::string& tokens) {
+    for (std::size_t k = 0; k < tokens.size(); ++k) {
+        const auto byte = static_cast<unsigned char>(tokens[k]);
+        if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02x", byte);
+            return "the tokens hold the control byte " + std::string(hex) + " at byte " + std::to_string(k + 1) +
+                   ": token labels must be printable text";
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 std::string settingsProblem(const LabSettings& settings) {
+    if (std::string problem = tokensProblem(settings.tokens); !problem.empty()) return problem;
     if (settings.kvHeads < 0 || (settings.kvHeads > 0 && settings.heads % settings.kvHeads != 0))
         return "key/value heads " + std::to_string(settings.kvHeads) + " must divide heads " + std::to_string(settings.heads);
     try {
