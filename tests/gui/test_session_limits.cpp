@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
@@ -145,6 +146,22 @@ TEST_F(SessionLimitsTest, NpyInputFilesAreCheckedWhenTheSessionOpens) {
         const std::string message = refusal(withFiles(QString::fromLatin1(name) + QStringLiteral(".json"), qPath, vPath));
         EXPECT_NE(message.find(expected), std::string::npos) << message;
     }
+}
+
+// Relative input paths are read from the session file's folder, whatever the working directory.
+TEST_F(SessionLimitsTest, RelativeInputPathsAreReadFromTheSessionsFolder) {
+    ASSERT_TRUE(QDir().mkpath(path(QStringLiteral("lecture/data"))));
+    const QString q = npy(QStringLiteral("lecture/data/q.npy"), 16, 8);
+    const QString v = npy(QStringLiteral("lecture/v.npy"), 16, 4);
+    const QString file = write(QStringLiteral("lecture/session.json"),
+                               session(R"({"source": "npy", "q_path": "data/q.npy", "v_path": "./data/../v.npy"})"));
+    const QString before = QDir::currentPath();
+    ASSERT_TRUE(QDir::setCurrent(QDir::rootPath()));
+    const Session loaded = loadSession(file);
+    QDir::setCurrent(before);
+    EXPECT_EQ(loaded.settings.qPath, QFileInfo(q).absoluteFilePath().toStdString());
+    EXPECT_EQ(loaded.settings.vPath, QFileInfo(v).absoluteFilePath().toStdString());
+    EXPECT_EQ(loaded.settings.kPath, "");
 }
 
 TEST_F(SessionLimitsTest, JsonOfTheWrongShapeIsNamedAsSuch) {

@@ -7,6 +7,7 @@
 #include "core/patterns/token_grid.h"
 #include "core/registry.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -237,6 +238,15 @@ void checkInputFiles(const LabSettings& settings, const std::string& where) {
     }
 }
 
+// A session names its input files as the user wrote them: a relative path is read from the session
+// file's folder (where the files travel with it), not from wherever the program was started.
+void resolveInputPaths(LabSettings& settings, const QDir& sessionFolder) {
+    for (std::string* path : {&settings.qPath, &settings.kPath, &settings.vPath}) {
+        const QString text = QString::fromStdString(*path);
+        if (!text.isEmpty() && QDir::isRelativePath(text)) *path = QDir::cleanPath(sessionFolder.filePath(text)).toStdString();
+    }
+}
+
 std::string jsonKind(const QJsonValue& value) {
     switch (value.type()) {
     case QJsonValue::Null: return "null";
@@ -317,7 +327,8 @@ Session loadSession(const QString& path) {
     if (file.size() > kMaxSessionBytes)
         throw InputError(where + " is " + std::to_string(file.size()) + " bytes, over the " +
                          std::to_string(kMaxSessionBytes) + "-byte limit of session files");
-    const Session session = parseSession(file.read(kMaxSessionBytes + 1), path);
+    Session session = parseSession(file.read(kMaxSessionBytes + 1), path);
+    resolveInputPaths(session.settings, info.absoluteDir());
     checkInputFiles(session.settings, where);
     return session;
 }
