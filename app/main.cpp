@@ -1,4 +1,5 @@
 #include "app/commands.h"
+#include "app/thread_environment.h"
 #include "core/measure/timing.h"
 
 #ifdef ATTNLAB_WITH_GUI
@@ -7,8 +8,10 @@
 #endif
 
 #include <cstdio>
+#include <string>
 
 int main(int argc, char** argv) {
+    if (const std::string note = attnlab::threadEnvironmentNote(); !note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
     attnlab::prepareAllocatorForMeasurements();
 #ifdef ATTNLAB_WITH_GUI
     if (attnlab::isCommandLineInvocation(argc, argv))

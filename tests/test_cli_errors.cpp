@@ -4,6 +4,8 @@
 
 #include "core/registry.h"
 
+#include <cstdlib>
+
 namespace attnlab {
 namespace {
 
@@ -59,6 +61,34 @@ TEST_F(ErrorTest, OneIntegerGrammarForFlagsParametersAndGrids) {
         expectRejected(runWith({"--variant", "chunk", "--set", "chunk=" + bad}), {"integer", "'" + bad + "'"});
     }
     expectRejected({"cost", "--variant", "custom", "--grid", "+4,4", "--d", "4", "--heads", "1"}, {"--grid", "'+4,4'"});
+}
+
+// The OpenMP runtime reads OMP_NUM_THREADS as it loads and warns in its own words about a value it cannot
+// parse; attnlab reads the variable first and says once what it does instead. Values OpenMP takes pass
+// silently.
+TEST_F(ErrorTest, AnUnparsableOmpNumThreadsIsNamedOnceAndIgnored) {
+    const char* before = std::getenv("OMP_NUM_THREADS");
+    const std::string kept = before ? before : "";
+    const auto withThreads = [&](const char* value) {
+        ::setenv("OMP_NUM_THREADS", value, 1);
+        const clitest::Outcome outcome = run({"cost", "--variant", "full", "--n", "64", "--d", "8", "--heads", "1"});
+        before ? ::setenv("OMP_NUM_THREADS", kept.c_str(), 1) : ::unsetenv("OMP_NUM_THREADS");
+        return outcome;
+    };
+    for (const char* bad : {"abc", "0", "4x", "-2", "2,,1", "", "99999999999"}) {
+        SCOPED_TRACE(std::string("OMP_NUM_THREADS='") + bad + "'");
+        const clitest::Outcome outcome = withThreads(bad);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err;
+        EXPECT_EQ(outcome.errLines(), 1u) << outcome.err;
+        EXPECT_EQ(outcome.err.rfind(std::string("attnlab: OMP_NUM_THREADS='") + bad + "' is not a thread count", 0), 0u) << outcome.err;
+        EXPECT_EQ(outcome.err.find("libgomp"), std::string::npos) << outcome.err;
+    }
+    for (const char* good : {"1", "2", "2,1", " 3 "}) {
+        SCOPED_TRACE(std::string("OMP_NUM_THREADS='") + good + "'");
+        const clitest::Outcome outcome = withThreads(good);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err;
+        EXPECT_EQ(outcome.err, "");
+    }
 }
 
 TEST_F(ErrorTest, UnknownParameterKey) {
