@@ -2,6 +2,10 @@
 
 #include <cstddef>
 
+// Called before any runtime is initialised: not instrumented by a sanitizer, whose shadow memory may
+// not exist yet.
+#define ATTNLAB_BEFORE_RUNTIMES __attribute__((no_sanitize("address", "undefined")))
+
 namespace attnlab {
 
 namespace {
@@ -12,10 +16,10 @@ constexpr std::size_t kKeptBytes = 64; // of a removed value, for the message
 bool g_removed = false;
 char g_removedValue[kKeptBytes + 1] = {};
 
-bool isSpace(char c) { return c == ' ' || c == '\t'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+ATTNLAB_BEFORE_RUNTIMES bool isSpace(char c) { return c == ' ' || c == '\t'; }
+ATTNLAB_BEFORE_RUNTIMES bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
-bool startsWithVariable(const char* entry) {
+ATTNLAB_BEFORE_RUNTIMES bool startsWithVariable(const char* entry) {
     for (std::size_t k = 0; k + 1 < sizeof kVariable; ++k)
         if (entry[k] != kVariable[k]) return false;
     return true;
@@ -23,7 +27,7 @@ bool startsWithVariable(const char* entry) {
 
 // Runs before the C library, a sanitizer runtime and OpenMP initialise: it calls no library function
 // and touches only the environment array itself.
-void removeUnparsableThreadCount(int, char**, char** environment) {
+ATTNLAB_BEFORE_RUNTIMES void removeUnparsableThreadCount(int, char**, char** environment) {
     if (!environment) return;
     for (char** entry = environment; *entry; ++entry) {
         if (!startsWithVariable(*entry)) continue;
@@ -38,7 +42,7 @@ void removeUnparsableThreadCount(int, char**, char** environment) {
 
 } // namespace
 
-bool isThreadCountList(const char* value) {
+ATTNLAB_BEFORE_RUNTIMES bool isThreadCountList(const char* value) {
     const char* c = value;
     do {
         while (isSpace(*c)) ++c;
