@@ -13,17 +13,20 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <regex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -198,8 +201,11 @@ struct Outcome {
 };
 
 // Runs `attnlab args...` with `workDir` as its working directory; stdout and stderr go to files in
-// `captureDir` (never in workDir, which the tests list).
-inline Outcome runAttnlab(const std::vector<std::string>& args, const fs::path& workDir, const fs::path& captureDir) {
+// `captureDir` (never in workDir, which the tests list). With `maxFileBytes`, every file the command
+// writes is limited to that size (SIGXFSZ ignored, so a write past it fails with EFBIG, as a full disk
+// fails with ENOSPC).
+inline Outcome runAttnlab(const std::vector<std::string>& args, const fs::path& workDir, const fs::path& captureDir,
+                          std::optional<rlim_t> maxFileBytes = std::nullopt) {
     const std::string outPath = (captureDir / "stdout").string(), errPath = (captureDir / "stderr").string();
     const std::string workPath = workDir.string();
     std::vector<std::string> storage = {ATTNLAB_EXECUTABLE};
@@ -218,6 +224,11 @@ inline Outcome runAttnlab(const std::vector<std::string>& args, const fs::path& 
         ::dup2(nullFd, 0);
         ::dup2(outFd, 1);
         ::dup2(errFd, 2);
+        if (maxFileBytes) {
+            ::signal(SIGXFSZ, SIG_IGN);
+            const struct rlimit limit = {*maxFileBytes, *maxFileBytes};
+            if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
+        }
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }

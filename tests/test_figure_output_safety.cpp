@@ -5,11 +5,9 @@
 #include "test_cli_harness.h"
 
 #include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include <csignal>
 
 namespace attnlab {
 namespace {
@@ -146,42 +144,15 @@ TEST_F(FigureInputOverlapTest, ATexSideImageNeverReplacesAnInput) {
     EXPECT_FALSE(fs::exists(file("fig.tex"))) << "the document was written without its image";
 }
 
-// Runs attnlab with files limited to `maxFileBytes` (SIGXFSZ ignored, so a write past it fails with
-// EFBIG as a full disk fails with ENOSPC). Returns the exit status; stderr goes to `errPath`.
-int runWithFileLimit(const std::vector<std::string>& args, const fs::path& workDir, const fs::path& errPath, rlim_t maxFileBytes) {
-    std::vector<std::string> storage = {ATTNLAB_EXECUTABLE};
-    storage.insert(storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& arg : storage) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    const pid_t child = ::fork();
-    if (child == 0) {
-        const int errFd = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int nullFd = ::open("/dev/null", O_RDWR);
-        if (errFd < 0 || nullFd < 0 || ::chdir(workDir.c_str()) != 0) ::_exit(126);
-        ::dup2(nullFd, 0);
-        ::dup2(nullFd, 1);
-        ::dup2(errFd, 2);
-        ::signal(SIGXFSZ, SIG_IGN);
-        const struct rlimit limit = {maxFileBytes, maxFileBytes};
-        if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
-        ::execv(argv[0], argv.data());
-        ::_exit(127);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return status;
-}
-
 TEST_F(FigureOutputSafetyTest, AWriteThatFailsKeepsTheOldFileAndSaysSoInOneLine) {
-    const fs::path errPath = file("../capture/limited-stderr");
     for (const auto& format : kFormats) {
         const std::string name = "fig." + format;
         clitest::writeBytes(file(name), "old");
-        const int status = runWithFileLimit({"figure", "pattern", "--n", "64", "-o", name}, work(), errPath, 1024);
-        ASSERT_TRUE(WIFEXITED(status)) << name;
-        EXPECT_EQ(WEXITSTATUS(status), 2) << name;
-        const std::string err = clitest::readBytes(errPath);
+        const clitest::Outcome outcome =
+            clitest::runAttnlab({"figure", "pattern", "--n", "64", "-o", name}, work(), work().parent_path() / "capture", 1024);
+        ASSERT_TRUE(outcome.exited) << name;
+        EXPECT_EQ(outcome.exitCode, 2) << name;
+        const std::string& err = outcome.err;
         EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << name << ": " << err;
         EXPECT_NE(err.find("write failed"), std::string::npos) << name << ": " << err;
         EXPECT_EQ(err.find("libpng"), std::string::npos) << err;
