@@ -188,15 +188,21 @@ TEST_P(EveryVariant, PatternAndCostOfTheLastRows) {
 INSTANTIATE_TEST_SUITE_P(Queries, EveryVariant, ::testing::ValuesIn(registeredIds()),
                          [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 
+// The last m of n queries, d = 64.
+ProblemShape lastQueries(std::int64_t n, std::int64_t m, int heads, int kvHeads = 0, bool causal = false) {
+    ProblemShape shape;
+    shape.n = n;
+    shape.queries = m;
+    shape.d = shape.dv = 64;
+    shape.heads = heads;
+    shape.kvHeads = kvHeads;
+    shape.causal = causal;
+    return shape;
+}
+
 // Full causal: rows n − m … n − 1 see n − m + 1 … n keys, not half the m × n rectangle.
 TEST(QueryCost, FullCausalCountsItsRowsNotHalfTheRectangle) {
-    ProblemShape shape;
-    shape.n = 16384;
-    shape.queries = 512;
-    shape.d = shape.dv = 64;
-    shape.heads = 12;
-    shape.kvHeads = 4;
-    shape.causal = true;
+    const ProblemShape shape = lastQueries(16384, 512, 12, 4, true);
     const VariantInfo& full = requireVariant("full");
     const LayerCost cost = layerCost(full, shape, prepareParams(full, shape, {}));
     double pairs = 0;
@@ -208,11 +214,7 @@ TEST(QueryCost, FullCausalCountsItsRowsNotHalfTheRectangle) {
 
 // lsh: m rows of the expected rounds·n/b keys, and the m new tokens' queries and keys hashed.
 TEST(QueryCost, LshCountsItsNewRowsAsDecodingDoes) {
-    ProblemShape shape;
-    shape.n = 4096;
-    shape.queries = 100;
-    shape.d = shape.dv = 64;
-    shape.heads = 2;
+    const ProblemShape shape = lastQueries(4096, 100, 2);
     const VariantInfo& lsh = requireVariant("lsh");
     const LayerCost cost = layerCost(lsh, shape, prepareParams(lsh, shape, {{"buckets", "64"}, {"rounds", "2"}}));
     EXPECT_EQ(cost.terms.at("scores"), 100.0 * (2.0 * 4096 / 64) * 64 * 2);
