@@ -54,25 +54,33 @@ inline bool awaitUiAnswer() {
     return answer->given.wait_for(lock, std::chrono::milliseconds(kClockWaitMs), [&] { return answer->done; });
 }
 
-// The system clock, which notes whether it was ever read on the UI thread and, at its first reading,
-// holds the measurement until the UI thread has answered a queued call: a sweep that measured on the UI
-// thread, or blocked it, could never get that answer.
-class HandshakeClock final : public MeasureClock {
+// The system clock with a step before every reading (on whichever thread reads it).
+class SystemClockWithStep : public MeasureClock {
 public:
-    explicit HandshakeClock(QThread* uiThread) : m_uiThread(uiThread) {}
     double wallSeconds() const override {
-        note();
+        beforeReading();
         return systemMeasureClock().wallSeconds();
     }
     double teamCpuSeconds(int threads) const override {
-        note();
+        beforeReading();
         return systemMeasureClock().teamCpuSeconds(threads);
     }
+
+protected:
+    virtual void beforeReading() const = 0;
+};
+
+// The system clock, which notes whether it was ever read on the UI thread and, at its first reading,
+// holds the measurement until the UI thread has answered a queued call: a sweep that measured on the UI
+// thread, or blocked it, could never get that answer.
+class HandshakeClock final : public SystemClockWithStep {
+public:
+    explicit HandshakeClock(QThread* uiThread) : m_uiThread(uiThread) {}
     bool readOnUiThread() const { return m_readOnUiThread; }
     bool uiAnsweredWhileMeasuring() const { return m_answered; }
 
 private:
-    void note() const {
+    void beforeReading() const override {
         if (QThread::currentThread() == m_uiThread) m_readOnUiThread = true;
         if (m_asked.exchange(true)) return;
         m_answered = awaitUiAnswer();
@@ -88,17 +96,9 @@ private:
 // queued call (so every point the worker finished before it has been delivered), then waits while
 // paused. Paused from a progress handler, it holds the sweep inside its next point however fast the
 // machine is: the test can then change settings or cancel while the sweep is surely running.
-class PausingClock final : public MeasureClock {
+class PausingClock final : public SystemClockWithStep {
 public:
     explicit PausingClock(QThread* uiThread) : m_uiThread(uiThread) {}
-    double wallSeconds() const override {
-        hold();
-        return systemMeasureClock().wallSeconds();
-    }
-    double teamCpuSeconds(int threads) const override {
-        hold();
-        return systemMeasureClock().teamCpuSeconds(threads);
-    }
     void pause() { setPaused(true); }
     void resume() { setPaused(false); }
     bool heldAPoint() const {
@@ -114,7 +114,7 @@ private:
         }
         m_resumed.notify_all();
     }
-    void hold() const {
+    void beforeReading() const override {
         if (QThread::currentThread() == m_uiThread) return;
         awaitUiAnswer();
         std::unique_lock lock(m_mutex);
