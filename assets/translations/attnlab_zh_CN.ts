@@ -685,6 +685,10 @@
         <source>Sparse Transformer factorised: A(1) band, A(2) strided columns</source>
         <translation>Sparse Transformer 分解：A(1) 局部带，A(2) 跨步列</translation>
     </message>
+    <message>
+        <source>One 15×15 neighbourhood in raster, tile and Morton order: the blocks a kernel computes</source>
+        <translation>同一个 15×15 邻域在光栅、分片与 Z 序下：块内核计算哪些块</translation>
+    </message>
 </context>
 <context>
     <name>PatternView</name>
@@ -1011,6 +1015,22 @@
         <source>FLOP counts</source>
         <translation>计算量统计</translation>
     </message>
+    <message>
+        <source>image cells n = H·W (the grid scaled, aspect and order kept)</source>
+        <translation>图像单元数 n = H·W（网格按比例缩放，保持宽高比与顺序）</translation>
+    </message>
+    <message>
+        <source>hatched: a block kernel&apos;s cost, B=%1</source>
+        <translation>斜线：块内核的计算量，B=%1</translation>
+    </message>
+    <message>
+        <source>block ×r: computed ÷ allowed cells (all of each non-empty block)</source>
+        <translation>块 ×r：计算单元 ÷ 允许单元（每个非空块全部计算）</translation>
+    </message>
+    <message>
+        <source>block ×%1</source>
+        <translation>块 ×%1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ImGuiLabWidget</name>
@@ -1121,6 +1141,44 @@ range: %3</source>
     <message>
         <source>lab pattern tiles</source>
         <translation>实验台模式图块</translation>
+    </message>
+    <message>
+        <source>grid H,W</source>
+        <translation>网格 H,W</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>grid query</source>
+        <translation>网格查询</translation>
+    </message>
+    <message>
+        <source>centre cell</source>
+        <translation>中心单元</translation>
+    </message>
+    <message>
+        <source>%1 cells attended</source>
+        <translation>关注 %1 个单元</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>query cell %1 = position %2   %3   (%4)</source>
+        <translation>查询单元 %1 = 位置 %2   %3   （%4）</translation>
+    </message>
+    <message>
+        <source>cell %1 = position %2
+click: make it the query</source>
+        <translation>单元 %1 = 位置 %2
+单击：设为查询</translation>
+    </message>
+    <message>
+        <source>lab grid picture</source>
+        <translation>实验台网格图</translation>
     </message>
 </context>
 <context>
@@ -1410,7 +1468,7 @@ Every other view works; run on a desktop session to use the lab.</source>
         <translation>中心单元</translation>
     </message>
     <message>
-        <source>The grid view's query cell as a sequence position; the figures also move it by hover, click and the arrow keys</source>
+        <source>The grid view&apos;s query cell as a sequence position; the figures also move it by hover, click and the arrow keys</source>
         <translation>网格视图的查询单元（序列位置）；在图中也可通过悬停、点击和方向键移动</translation>
     </message>
     <message>
@@ -1728,6 +1786,22 @@ Every other view works; run on a desktop session to use the lab.</source>
     <message>
         <source>side by side with</source>
         <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>FLOP and timing views: a block kernel&apos;s cost, every cell of each non-empty B × B block computed, beside the exact cost of the allowed cells</source>
+        <translation>浮点运算与计时视图：块内核的计算量（每个非空 B × B 块的所有单元都计算），与只计允许单元的精确计算量并列</translation>
+    </message>
+    <message>
+        <source>block kernel cost</source>
+        <translation>块内核计算量</translation>
+    </message>
+    <message>
+        <source>timing: block kernel&apos;s prediction</source>
+        <translation>计时：块内核的预测</translation>
+    </message>
+    <message>
+        <source>Also draw the block kernel&apos;s computed cells, fitted to the measured times as the cost model is: which of the two the measured curve follows</source>
+        <translation>同时画出块内核的计算单元，像计算量模型一样拟合到实测时间：看实测曲线更接近哪一个</translation>
     </message>
 </context>
 <context>
@@ -2092,10 +2166,6 @@ component %1: %2</source>
 <context>
     <name>attnlab::TimingView</name>
     <message>
-        <source>%1, grid at n=%2: %3</source>
-        <translation>%1，n=%2 时的网格：%3</translation>
-    </message>
-    <message>
         <source>One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)</source>
         <translation>实测单个 Transformer 层：%1 注意力，h=%2，d=%3 (hd=%4)</translation>
     </message>
@@ -2290,6 +2360,42 @@ component %1: %2</source>
     <message>
         <source>guide ∝ n</source>
         <translation>参考线 ∝ n</translation>
+    </message>
+    <message>
+        <source>image cells n = H·W (images %1 … %2)</source>
+        <translation>图像单元数 n = H·W（图像 %1 … %2）</translation>
+    </message>
+    <message>
+        <source>%1, %2, scaled</source>
+        <translation>%1，%2，按比例缩放</translation>
+    </message>
+    <message>
+        <source>Measured time vs image size: %1 (d=%2, h=%3), %4, scaled</source>
+        <translation>实测时间与图像大小：%1（d=%2，h=%3），%4，按比例缩放</translation>
+    </message>
+    <message>
+        <source>   |   grid: %1, scaled to each n (frames, aspect and order kept)</source>
+        <translation>   |   网格：%1，按每个 n 缩放（保持帧数、宽高比与顺序）</translation>
+    </message>
+    <message>
+        <source>   |   dotted: block kernel (B=%1) = computed cells of the B×B blocks × (d + dv) × h MACs ÷ one MAC rate per curve, fitted to the same times</source>
+        <translation>   |   点线：块内核 (B=%1) = B×B 块的计算单元 × (d + dv) × h 次乘加 ÷ 每条曲线一个乘加速率，拟合到同样的实测时间</translation>
+    </message>
+    <message>
+        <source>block-kernel costs</source>
+        <translation>块内核计算量</translation>
+    </message>
+    <message>
+        <source>%1 · slope %2 (cost model %3, block kernel %4)</source>
+        <translation>%1 · 斜率 %2（计算量模型 %3，块内核 %4）</translation>
+    </message>
+    <message>
+        <source>block kernel (B=%1): computed cells of its B×B blocks, fitted as the cost model</source>
+        <translation>块内核 (B=%1)：其 B×B 块的计算单元，拟合方式同计算量模型</translation>
+    </message>
+    <message>
+        <source>no copy of the %1 scaled to 64 … %2 cells: raise the timing sweep&apos;s largest n</source>
+        <translation>%1 没有缩放到 64 … %2 个单元的副本：请提高计时扫描的最大 n</translation>
     </message>
 </context>
 </TS>
