@@ -9,7 +9,7 @@ namespace {
 
 TEST_F(MainWindowTest, FigurePresetsApplyAndDrawValidFigures) {
     const auto window = openWindow();
-    ASSERT_EQ(figurePresets().size(), 20u);
+    ASSERT_EQ(figurePresets().size(), 21u);
     for (const FigurePreset& preset : figurePresets()) {
         SCOPED_TRACE(preset.name.toStdString());
         QAction* action = presetAction(*window, preset.name);

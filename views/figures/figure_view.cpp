@@ -19,9 +19,26 @@ QString overridesText(const ParamOverrides& params) {
 }
 
 QString variantText(const VariantChoice& choice) {
-    QString params = overridesText(choice.params);
-    if (!choice.order.empty()) params += (params.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("order=") + QString::fromStdString(choice.order);
+    const QString params = overridesText(choice.params);
     return QString::fromStdString(choice.variant) + (params.isEmpty() ? QString() : " (" + params + ")");
+}
+
+// The chosen variants; panels that differ only in their token order are one variant "in the orders …".
+QString variantsText(const LabSettings& settings) {
+    QStringList variants, orders;
+    bool ownOrders = false;
+    for (const auto& choice : chosenVariants(settings)) {
+        variants << variantText(choice);
+        ownOrders = ownOrders || !choice.order.empty();
+        const std::string order = choice.order.empty() ? settings.order : choice.order;
+        orders << QString::fromStdString(order.empty() ? std::string("raster") : order);
+    }
+    if (!ownOrders) return variants.join(QStringLiteral(" | "));
+    QStringList distinct = variants;
+    distinct.removeDuplicates();
+    if (distinct.size() == 1) return FigureView::tr("%1 in the orders %2").arg(distinct.front(), orders.join(QStringLiteral(" | ")));
+    for (qsizetype k = 0; k < variants.size(); ++k) variants[k] += FigureView::tr(" in %1 order").arg(orders[k]);
+    return variants.join(QStringLiteral(" | "));
 }
 
 QString sourceText(const LabSettings& settings) {
@@ -36,10 +53,9 @@ QString sourceText(const LabSettings& settings) {
 } // namespace
 
 QString FigureView::settingsCaption(const LabSettings& settings) {
-    QStringList variants;
-    for (const auto& choice : chosenVariants(settings)) variants << variantText(choice);
+    const bool several = chosenVariants(settings).size() > 1;
     QString caption = FigureView::tr("%1=%2   n=%3   d=%4   h=%5   causal=%6   input=%7")
-                          .arg(variants.size() > 1 ? FigureView::tr("variants") : FigureView::tr("variant"), variants.join(QStringLiteral(" | ")))
+                          .arg(several ? FigureView::tr("variants") : FigureView::tr("variant"), variantsText(settings))
                           .arg(settings.n)
                           .arg(settings.d)
                           .arg(settings.heads)

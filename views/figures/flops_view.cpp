@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace attnlab {
@@ -210,17 +211,29 @@ void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetyp
         painter.setPen(QPen(colour.darker(130), 0.6));
         painter.setBrush(QBrush(colour, Qt::BDiagPattern));
         painter.drawRect(rect);
-        const double exactEnd = std::clamp(axes.mapX(bar.attentionMacs * unitFactor()), plot.left(), plot.right()) + 4 +
-                                exactMetrics.horizontalAdvance(compactNumber(bar.attentionMacs * unitFactor()));
+        // The exact value's label where drawHorizontalBars puts it: past the bar's end, or inside it.
+        const double barEnd = std::clamp(axes.mapX(bar.attentionMacs * unitFactor()), plot.left(), plot.right());
+        const double exactWidth = exactMetrics.horizontalAdvance(compactNumber(bar.attentionMacs * unitFactor()));
+        const double exactLeft = barEnd + 4 + exactWidth <= plot.right() ? barEnd + 4 : barEnd - 4 - exactWidth;
+        const QRectF exactLabel(exactLeft, axes.mapY(static_cast<double>(k)) - exactMetrics.height() / 2, exactWidth + 1, exactMetrics.height());
         const QString text = FlopsView::tr("block ×%1").arg(bar.block->ratio(), 0, 'f', 2);
         const double width = metrics.horizontalAdvance(text) + 2;
-        // Past the end of both bars when it fits there, else inside the hatched bar's end on a white ground.
-        const bool outside = std::max(end, exactEnd) + 4 + width <= plot.right();
-        const QRectF box(outside ? std::max(end, exactEnd) + 4 : end - width - 2, rect.center().y() - metrics.height() / 2, width,
-                         metrics.height());
-        if (!outside) painter.fillRect(box, QColor(255, 255, 255, 220));
+        // Past the end of both bars, else on a white ground inside the hatched bar at its end or at its
+        // start, wherever it covers neither the exact value nor the plot's edge; left out otherwise (the CSV
+        // has it).
+        const double top = rect.center().y() - metrics.height() / 2;
+        std::optional<QRectF> box;
+        for (const double left : {std::max(end, exactLabel.right()) + 4, end - width - 2, plot.left() + 2}) {
+            const QRectF candidate(left, top, width, metrics.height());
+            if (candidate.left() >= plot.left() && candidate.right() <= plot.right() && !candidate.intersects(exactLabel)) {
+                box = candidate;
+                break;
+            }
+        }
+        if (!box) continue;
+        painter.fillRect(*box, QColor(255, 255, 255, 220));
         painter.setPen(QColor(0x33, 0x33, 0x33));
-        painter.drawText(box, Qt::AlignCenter, text);
+        painter.drawText(*box, Qt::AlignCenter, text);
     }
     painter.restore();
 }
