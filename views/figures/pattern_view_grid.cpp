@@ -21,6 +21,8 @@ QRectF PatternView::gridRect(const QRectF& rect, int index) const {
 std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const { return m_grid.picture(index); }
 
 std::optional<std::int64_t> PatternView::markedRow() const {
+    if (m_frameMark.decodeStep) return m_frameMark.decodeStep; // an animation's new token, then its query row
+    if (m_frameMark.queryRow) return m_frameMark.queryRow;
     if (m_highlightRow) return m_highlightRow;
     if (hasGrid()) return m_grid.query();
     return std::nullopt;
