@@ -120,7 +120,7 @@ void RooflineView::paintFigure(QPainter& painter, const QRectF& rect) const {
         axes.drawNotice(tr("measuring this machine's FMA peak and memory bandwidth…"));
         return;
     }
-    paintRoof(axes, x.min, x.max);
+    paintRoof(axes, axes.xAxis().min, axes.xAxis().max);
     paintPoints(axes, painter);
     if (m_points.empty()) axes.drawNotice(busy() ? tr("timing prefill and decoding…") : tr("no measurement"));
 }

@@ -94,6 +94,9 @@ public:
     PlotAxes(QPainter& painter, const QRectF& area, Axis x, Axis y, const QString& panelTitle = {});
 
     const QRectF& plotRect() const { return m_plot; }
+    // The axes as drawn: an animation may widen the ranges given to the constructor (animation_frame.h).
+    const Axis& xAxis() const { return m_x; }
+    const Axis& yAxis() const { return m_y; }
     QPointF map(double x, double y) const { return {mapX(x), mapY(y)}; }
     double mapX(double x) const;
     double mapY(double y) const;
