@@ -236,6 +236,16 @@ TEST_F(CommandLinePage, PatternWeightsCsvExampleIsWhatTheCommandWrites) {
         }
     }
 }
+
+TEST_F(CommandLinePage, BeamerSnippetExampleIsWhatTheCommandWrites) {
+    const FileExample example =
+        fileExample(readText(kSource / "docs/command_line.md"), "beamer snippet example");
+    ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the beamer snippet example";
+    succeed(example.args);
+    EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines);
+    for (int k = 0; k < 8; ++k)
+        EXPECT_EQ(clitest::readBytes(file("reach-" + std::to_string(k) + ".pdf")).rfind("%PDF-", 0), 0u) << k;
+}
 #endif
 
 std::vector<fs::path> documentationFiles() {

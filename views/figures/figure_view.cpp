@@ -115,6 +115,13 @@ void FigureView::setSettings(const LabSettings& settings) {
     update();
 }
 
+void FigureView::setFrameMark(const FrameMark& mark) {
+    if (mark == m_frameMark) return;
+    m_frameMark = mark;
+    frameMarkChanged();
+    update();
+}
+
 void FigureView::beginWork() {
     m_stale = false;
     m_cancelledByUser = false;

@@ -33,8 +33,9 @@ PatternView::PatternView(QWidget* parent) : FigureView(parent) {
     connect(&m_jobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     connect(&m_tileJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     connect(&m_grid.jobs(), &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    connect(&m_decode.jobs(), &JobRunner::busyChanged, this, [this] { updateBusy(); });
     m_viewport = PlaneViewport(m_settings.n, QRectF());
-    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_grid.jobs()})
+    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_grid.jobs(), &m_decode.jobs()})
         connect(jobs, &JobRunner::failed, this, [this](const QString& message) { emit statusMessage(message); });
 }
 
@@ -55,7 +56,10 @@ QString PatternView::title() const {
     return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }
 
-bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_grid.busy() || m_repaintTimer.isActive(); }
+bool PatternView::busy() const {
+    return m_jobs.busy() || m_tileJobs.busy() || m_grid.busy() || m_decode.busy() ||
+           m_repaintTimer.isActive();
+}
 
 void PatternView::updateBusy() {
     const bool nowBusy = busy();
@@ -92,6 +96,11 @@ bool PatternView::cancelWork() {
     return true;
 }
 
+void PatternView::frameMarkChanged() {
+    m_decode.update(m_snapshot, m_frameMark.decodeStep, [this] { scheduleRepaint(); });
+    updateBusy();
+}
+
 void PatternView::startSnapshotJob() {
     m_jobs.bumpGeneration();
     m_tileJobs.bumpGeneration();
@@ -110,6 +119,8 @@ void PatternView::startSnapshotJob() {
                                 GridQuery::Pictures pictures;
                                 for (const auto& panel : snapshot.panels) pictures.push_back(panel.picture);
                                 m_grid.reset(snapshot.query, std::move(pictures));
+                                m_decode.update(m_snapshot, m_frameMark.decodeStep,
+                                                [this] { scheduleRepaint(); });
                                 const QString error = errorText();
                                 emit statusMessage(error.isEmpty() ? snapshot.note : error);
                                 syncViewportToWidget();

@@ -2,6 +2,7 @@
 
 #include "views/figures/figure_view.h"
 #include "views/figures/grid_query.h"
+#include "views/figures/pattern_decode.h"
 #include "views/figures/pattern_snapshot.h"
 #include "views/jobs/job_runner.h"
 #include "views/plot/plane_viewport.h"
@@ -72,6 +73,7 @@ protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
     bool cancelWork() override;
+    void frameMarkChanged() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -137,6 +139,7 @@ private:
     bool m_wasBusy = false;
     std::optional<std::int64_t> m_highlightRow;
     GridQuery m_grid{tr("grid view")};
+    PatternDecode m_decode; // an animation's decoding step
     std::optional<QPointF> m_dragStart;
     bool m_dragged = false;
 };

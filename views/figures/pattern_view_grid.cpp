@@ -21,9 +21,11 @@ QRectF PatternView::gridRect(const QRectF& rect, int index) const {
 std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const { return m_grid.picture(index); }
 
 std::optional<std::int64_t> PatternView::markedRow(const Panel& panel) const {
-    if (!hasGrid()) return m_highlightRow;
-    // The query cell, or the clicked row's cell, in the panel's own order.
-    return panel.ownPosition(*m_snapshot->grid, m_highlightRow.value_or(m_grid.query()));
+    if (m_frameMark.decodeStep) return m_frameMark.decodeStep; // an animation's new token, then its query row
+    if (!hasGrid()) return m_frameMark.queryRow ? m_frameMark.queryRow : m_highlightRow;
+    // The query cell (an animation's, the clicked row's, else the grid query) in the panel's own order.
+    const std::int64_t query = m_frameMark.queryRow.value_or(m_highlightRow.value_or(m_grid.query()));
+    return panel.ownPosition(*m_snapshot->grid, query);
 }
 
 std::int64_t PatternView::queryOfRow(int index, std::int64_t row) const {

@@ -138,6 +138,7 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     painter.setClipRect(plot);
     paintHeatmap(painter, panel, index, view);
     if (panel.blocks) paintPatternBlocks(painter, *panel.blocks, view);
+    m_decode.paint(painter, index, view);
     paintOverlays(painter, panel, view);
     painter.restore();
     painter.save();
@@ -305,6 +306,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
     if (const auto marked = markedRow(panel); marked && *marked < panel.n)
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
+    lines << m_decode.statsLines(panel, static_cast<int>(&panel - m_snapshot->panels.data()));
     if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
         lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));

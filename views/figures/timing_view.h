@@ -134,7 +134,8 @@ private:
     QString sizeAxisLabel() const;
 
     JobRunner m_jobs{tr("timing sweep")};
-    std::vector<Point> m_points;
+    // Mutable: an animation's frame (FrameMark::timingUpTo) paints the points up to its n, put back after.
+    mutable std::vector<Point> m_points;
     // Layer mode: where the cost model puts self-attention past the FFN for the measured variant and its
     // parameters (searched on a worker when the sweep starts).
     std::optional<Crossover> m_modelCrossover;

@@ -35,9 +35,30 @@ constexpr Guide kGuides[] = {{2.0, QT_TRANSLATE_NOOP("attnlab::TimingView", "gui
                              {1.0, QT_TRANSLATE_NOOP("attnlab::TimingView", "guide ∝ n"), Qt::DashDotLine}};
 const QColor kGuideColor(0x88, 0x88, 0x88);
 
+// While it lives, `points` holds only those measured at n ≤ `upTo` (all when unset): an animation's frame
+// plays the measured sweep point by point, its fits and legend following the points shown.
+class PointsUpTo {
+  public:
+    PointsUpTo(std::vector<TimingPoint>& points, std::optional<std::int64_t> upTo) : m_points(points) {
+        if (!upTo) return;
+        m_all = points;
+        std::erase_if(points, [n = *upTo](const TimingPoint& point) { return point.shape.n > n; });
+    }
+    ~PointsUpTo() {
+        if (m_all) m_points = std::move(*m_all);
+    }
+    PointsUpTo(const PointsUpTo&) = delete;
+    PointsUpTo& operator=(const PointsUpTo&) = delete;
+
+  private:
+    std::vector<TimingPoint>& m_points;
+    std::optional<std::vector<TimingPoint>> m_all;
+};
+
 } // namespace
 
 void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const PointsUpTo shown(m_points, m_frameMark.timingUpTo);
     QRectF body = paintFrame(painter, rect, title(), caption());
     // The status line wraps rather than being cut where it is wider than the figure.
     const QString status = statusText();
