@@ -42,7 +42,7 @@ constexpr const char* kFigureHelp =
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
-                      [--components [--split]] [--blocks B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
+                      [--components [--split]] [--blocks B] [--block-cost B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
        attnlab figure VIEW [parameters] --animate PARAM=FROM:TO[:STEP|:*FACTOR] [--fps F] [--hold-last S] [--free-axes]
                       -o FILE.{gif,mp4,tex}
 
@@ -66,6 +66,10 @@ component as a separate panel, the factorised heads A(1), A(2), ... of the Spars
 --blocks B (pattern only) draws the B x B block grid over the pattern, as a block kernel computes it:
 empty blocks clear, partial blocks hatched, full blocks solid, with their counts, computed / allowed
 cells and the block density beside nnz (B >= 1; the view offers 16 ... 256, default 64).
+--block-cost B (flops and timing): what a block kernel computes in blocks of B x B (B >= 1): flops sets
+the block size of the block-kernel bars beside each exact attention-core bar (default 64); timing adds
+the block kernel's prediction (computed cells x (d + dv) x h, fitted to the measured times as the cost
+model's) as a dotted line beside each curve.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
 --guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
@@ -82,7 +86,8 @@ bandwidth and places each chosen variant's prefill (a forward at --n) and decodi
 cell each position holds (docs/grids.md); custom's grid primitives act on it. pattern and reach then
 add the grid view for the query cell at sequence position --query P (0 <= P < n; default the centre
 cell): pattern draws the cells that query attends above each matrix, reach the cells it reaches in
-1 ... L layers.
+1 ... L layers. timing and flops sweep image sizes: the grid scaled to each n (frames, aspect and order
+kept), from 64 cells up to --timing-max-n (timing) or past 6hd (flops).
 --lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
 --animate sweeps one parameter and writes the view's frames as a GIF, an H.264 MP4 or, for Beamer, a PDF
 per frame with a .tex snippet using \animategraphics: n, d, h, h_kv, layers (reach), model_layers
@@ -157,10 +162,13 @@ void applyPanels(LabSettings& settings, const std::vector<std::string>& texts) {
     settings.compareVariants.clear();
     settings.compareParams.clear();
     settings.panelTitles.clear();
+    settings.panelOrders.clear();
+    if (panels.size() == 1 && !panels.front().choice.order.empty()) settings.order = panels.front().choice.order;
     for (const PanelSpec& panel : panels) {
         if (panels.size() > 1) {
             settings.compareVariants.push_back(panel.choice.variant);
             settings.compareParams.push_back(panel.choice.params);
+            settings.panelOrders.push_back(panel.choice.order);
         }
         settings.panelTitles.push_back(panel.title);
     }
@@ -242,6 +250,8 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     if (cli.flag("--components")) settings.showComponents = true;
     if (cli.flag("--split")) settings.splitComponents = true;
     settings.blockView = cli.integer("--blocks", settings.blockView, 1, INT32_MAX);
+    settings.blockCost = cli.integer("--block-cost", settings.blockCost, 1, INT32_MAX);
+    if (cli.value("--block-cost")) settings.timingBlockModel = true;
     if (settings.splitComponents && !settings.showComponents)
         throw InputError("attnlab figure: --split draws the components apart: give it with --components");
     if (settings.showComponents && settings.showWeights)
@@ -261,6 +271,7 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         settings.compareVariants = splitList(*compare);
         settings.compareParams.clear();
         settings.panelTitles.clear();
+        settings.panelOrders.clear();
         if (settings.compareVariants.size() < 2 || settings.compareVariants.size() > 4)
             throw InputError("attnlab figure: --compare takes 2 to 4 variant ids separated by commas");
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
@@ -299,40 +310,12 @@ int figureCommand(const std::vector<std::string>& args) {
     }
     const bool viewFirst = !args.empty() && args[0].rfind("-", 0) != 0;
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
-                      {"--variant",
-                       "--compare",
-                       "--n",
-                       "--d",
-                       "--heads",
-                       "--head",
-                       "--layers",
-                       "--input",
-                       "--seed",
-                       "--q",
-                       "--k",
-                       "--v",
-                       "--timing-max-n",
-                       "--dpi",
-                       "--width",
-                       "--height",
-                       "--preset",
-                       "--session",
-                       "--tokens",
-                       "--input-scale",
-                       "--error-measure",
-                       "--kv-heads",
-                       "--model-layers",
-                       "--lang",
-                       "--budget-line",
-                       "--grid",
-                       "--order",
-                       "--blocks",
-                       "--query",
-                       "--animate",
-                       "--fps",
-                       "--hold-last"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides",
-                       "--components", "--split", "--free-axes"},
+                      {"--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
+                       "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
+                       "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
+                       "--grid", "--order", "--blocks", "--query", "--block-cost",
+                       "--animate", "--fps", "--hold-last"},
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
                       {"--panel", "-o", "--out"});
     if (cli.value("--preset") == "list") return listPresets();
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
@@ -348,6 +331,8 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: --components is for the pattern view");
     if (cli.value("--blocks") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --blocks is for the pattern view");
+    if (cli.value("--block-cost") && name != QStringLiteral("flops") && name != QStringLiteral("timing"))
+        throw InputError("attnlab figure: --block-cost is for the flops and timing views");
     if (cli.value("--query") && name != QStringLiteral("pattern") && name != QStringLiteral("reach"))
         throw InputError("attnlab figure: --query is for the pattern and reach views");
     ExportOptions options;

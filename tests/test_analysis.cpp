@@ -4,6 +4,8 @@
 
 #include "core/analysis/accuracy.h"
 #include "core/analysis/animation_range.h"
+#include "core/analysis/block_cost.h"
+#include "core/analysis/flop_breakdown.h"
 #include "core/analysis/inference.h"
 #include "core/analysis/lab_settings.h"
 #include "core/analysis/receptive_field.h"
@@ -16,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -307,6 +310,103 @@ TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange
     points.push_back(points.back());
     points.back().shape.n = 2048;
     EXPECT_TRUE(seriesSlopes(points, 0)) << "three points make a slope";
+}
+
+// The block kernel's prediction fits its own rate to the same times, and its slope is stated only where
+// every trusted point has its MACs.
+TEST(TimingSweep, BlockKernelPredictionFitsItsOwnRate) {
+    std::vector<TimingPoint> points(3);
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        points[k].shape.n = 1024 << k;
+        points[k].medianSeconds = 1.0 * static_cast<double>(1 << k);
+        points[k].macs = 100.0 * static_cast<double>(1 << k);          // the exact count doubles
+        points[k].blockMacs = 300.0 * static_cast<double>(1 << (2 * k)); // the blocks quadruple
+        points[k].cpuShare = 1.0;
+    }
+    const double rate = std::cbrt(300.0 * 600.0 * 1200.0); // the geometric mean of blockMacs / seconds
+    for (const TimingPoint& point : points) {
+        EXPECT_NEAR(predictedSeconds(points, point, CostModel::BlockKernel), point.blockMacs / rate, 1e-9);
+        EXPECT_NEAR(predictedSeconds(points, point), point.macs / 100.0, 1e-9) << "the exact model: 100 MACs/s";
+    }
+    const auto slopes = seriesSlopes(points, 0);
+    ASSERT_TRUE(slopes);
+    EXPECT_NEAR(slopes->model, 1.0, 1e-9);
+    EXPECT_NEAR(slopes->blockModel, 2.0, 1e-9);
+    points[1].blockMacs = std::nan("");
+    EXPECT_TRUE(std::isnan(seriesSlopes(points, 0)->blockModel));
+    EXPECT_TRUE(std::isnan(predictedSeconds(points, points[1], CostModel::BlockKernel)));
+}
+
+// With a grid, the sweeps run over its scaled copies: a 3 × 3 neighbourhood has exactly 9 keys per cell
+// on every copy, so the cost is 9n (d + dv) h MACs at every n; the block kernel's cost is computed cells
+// × (d + dv) × h.
+TEST(TimingSweep, SweepsOverImageSizesCostEachScaledGrid) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3)"}};
+    settings.grid = "16,16";
+    settings.n = 256;
+    settings.heads = 2;
+    settings.d = 8;
+    settings.timingMaxN = 4096;
+    EXPECT_EQ(timingSweepSizes(settings), (std::vector<std::int64_t>{64, 144, 256, 576, 1024, 2304, 4096}));
+    const VariantInfo& custom = requireVariant("custom");
+    for (const std::int64_t n : timingSweepSizes(settings)) {
+        const ProblemShape shape = sweepShape(settings, custom, n);
+        ASSERT_TRUE(shape.grid) << n;
+        EXPECT_EQ(shape.grid->height(), shape.grid->width());
+        const auto pattern = buildPattern(custom, shape, prepareParams(custom, shape, settings.params));
+        EXPECT_EQ(pattern->nnz(), 9 * n);
+        const BlockCounts blocks = countBlocks(*pattern, 64);
+        EXPECT_DOUBLE_EQ(sweepBlockMacs({"custom", settings.params}, settings, n, 64),
+                         static_cast<double>(blocks.computedCells) * 16.0 * 2.0);
+    }
+    EXPECT_TRUE(std::isnan(sweepBlockMacs({"linear", {}}, settings, 256, 64))) << "no block kernel for linear attention";
+    settings.order = "tiles:8,8";
+    EXPECT_EQ(timingSweepSizes(settings), (std::vector<std::int64_t>{64, 256, 576, 1024, 2304, 4096}));
+    settings.grid.clear();
+    settings.order.clear();
+    EXPECT_EQ(timingSweepSizes(settings), timingSweepSizes(4096));
+
+    settings.grid = "16,16";
+    const FlopBreakdown breakdown = flopBreakdown(settings);
+    ASSERT_FALSE(breakdown.sweep.empty());
+    const auto grid = makeTokenGrid("16,16", "");
+    EXPECT_EQ(breakdown.sweep.size(), flopSweepSizes(2, 8, grid.get()).size());
+    for (const auto& point : breakdown.sweep)
+        EXPECT_DOUBLE_EQ(point.cost.attentionMacs, 9.0 * static_cast<double>(point.n) * 16.0 * 2.0) << point.n;
+    const auto bar = [&](const std::string& id) {
+        return *std::find_if(breakdown.bars.begin(), breakdown.bars.end(), [&](const auto& b) { return b.variant == id; });
+    };
+    ASSERT_TRUE(bar("custom").block);
+    EXPECT_EQ(bar("custom").block->blocks.allowedCells, 9 * 256);
+    EXPECT_DOUBLE_EQ(bar("custom").block->exactMacs, bar("custom").attentionMacs);
+    EXPECT_DOUBLE_EQ(bar("custom").block->blockMacs,
+                     static_cast<double>(bar("custom").block->blocks.computedCells) * 16.0 * 2.0);
+    EXPECT_FALSE(bar("linear").block);
+}
+
+// Every variant with a block kernel's cost counts its core per allowed cell, which the block cost scales.
+TEST(BlockKernelCost, EveryMaskedCoreIsPerAllowedCell) {
+    ProblemShape shape;
+    shape.n = 200;
+    shape.d = 8;
+    shape.dv = 6;
+    shape.heads = 3;
+    for (const VariantInfo& variant : allVariants()) {
+        SCOPED_TRACE(variant.id);
+        shape.causal = variant.causalSupport == CausalSupport::CausalOnly;
+        const ParamSet params = prepareParams(variant, shape, {});
+        const auto cost = blockKernelCost(variant, shape, params, 16);
+        ASSERT_EQ(cost.has_value(), hasBlockKernelCost(variant));
+        if (!cost) continue;
+        const CoreCost core = variant.cost(shape, params);
+        const double cells = static_cast<double>(cost->blocks.allowedCells);
+        EXPECT_DOUBLE_EQ(core.terms.at("scores"), cells * 8 * 3);
+        EXPECT_DOUBLE_EQ(core.terms.at("weights_v"), cells * 6 * 3);
+        EXPECT_DOUBLE_EQ(cost->blockMacs, cost->exactMacs * static_cast<double>(cost->blocks.computedCells) / cells);
+        EXPECT_GE(cost->blockMacs, cost->exactMacs);
+    }
 }
 
 } // namespace

@@ -205,11 +205,13 @@ std::vector<std::string> csvCells(const std::string& line) {
     return cells;
 }
 
-TEST_F(CommandLinePage, PatternCsvExampleIsWhatTheCommandWrites) {
-    const FileExample example = fileExample(readText(kSource / "docs/command_line.md"), "pattern csv example");
-    ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the pattern csv example";
-    succeed(example.args);
-    EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines);
+TEST_F(CommandLinePage, PatternCsvExamplesAreWhatTheCommandsWrite) {
+    for (const std::string name : {"pattern csv example", "pattern grid csv example"}) {
+        const FileExample example = fileExample(readText(kSource / "docs/command_line.md"), name);
+        ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the " << name;
+        succeed(example.args);
+        EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines) << name;
+    }
 }
 
 // The weights depend on the inputs' rounding: the header and the masked (empty) cells must match, the

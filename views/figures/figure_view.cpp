@@ -19,7 +19,8 @@ QString overridesText(const ParamOverrides& params) {
 }
 
 QString variantText(const VariantChoice& choice) {
-    const QString params = overridesText(choice.params);
+    QString params = overridesText(choice.params);
+    if (!choice.order.empty()) params += (params.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("order=") + QString::fromStdString(choice.order);
     return QString::fromStdString(choice.variant) + (params.isEmpty() ? QString() : " (" + params + ")");
 }
 

@@ -74,8 +74,18 @@ bool PatternView::needsWork(const LabSettings& before, const LabSettings& after)
 }
 
 void PatternView::startWork() {
+    // Only the query cell changed (the panel's field, the ImGui lab, a session): the patterns stay.
+    LabSettings sameQuery = m_settings;
+    sameQuery.gridQuery = m_started.gridQuery;
+    const bool queryOnly = hasGrid() && !m_jobs.busy() && m_settings.gridQuery != m_started.gridQuery &&
+                           sameFields(sameQuery, m_started, SettingsUse::PatternFigure);
     if (m_settings.n != m_started.n || m_settings.source != m_started.source) m_highlightRow.reset();
     m_started = m_settings;
+    if (queryOnly) {
+        m_highlightRow.reset();
+        setGridQuery(gridQueryOf(m_settings, *m_snapshot->grid));
+        return;
+    }
     startSnapshotJob();
 }
 
@@ -247,7 +257,8 @@ void PatternView::requestTiles() {
 // Data and interaction
 
 QString PatternView::csvData() const {
-    return m_snapshot ? patternCsv(*m_snapshot) : patternCsv(PatternSnapshot{});
+    // The grid columns follow the query as the user moved it.
+    return m_snapshot ? patternCsv(*m_snapshot, hasGrid() ? m_grid.query() : -1) : patternCsv(PatternSnapshot{});
 }
 
 std::optional<std::pair<int, PlaneCell>> PatternView::hitTest(const QPointF& pixel) const {
@@ -298,7 +309,7 @@ void PatternView::mouseMoveEvent(QMouseEvent* event) {
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
         emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
     } else if (const auto hit = hitTest(event->position())) {
-        if (hasGrid() && !m_highlightRow) setGridQuery(hit->second.i); // a clicked row pins the query
+        if (hasGrid() && !m_highlightRow) setGridQuery(queryOfRow(hit->first, hit->second.i)); // a clicked row pins the query
         const QString text = hoverText(hit->first, hit->second);
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
         emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
@@ -320,8 +331,10 @@ void PatternView::mouseReleaseEvent(QMouseEvent* event) {
         setGridQuery(*position);
     } else if (!m_dragged) {
         const auto hit = hitTest(event->position());
-        if (hit && m_highlightRow != hit->second.i)
-            m_highlightRow = hit->second.i;
+        // On a grid the row pinned is kept as the query cell's position in the grid's order.
+        const std::optional<std::int64_t> row = hit ? std::optional(queryOfRow(hit->first, hit->second.i)) : std::nullopt;
+        if (row && m_highlightRow != row)
+            m_highlightRow = row;
         else
             m_highlightRow.reset();
         if (m_highlightRow) setGridQuery(*m_highlightRow);

@@ -121,8 +121,12 @@ private:
     std::optional<std::int64_t> gridHit(const QPointF& pixel) const;
     QString gridHoverText(std::int64_t position) const;
     void paintGridPanel(QPainter& painter, int index, const QRectF& box) const;
-    // The row marked in the matrices: the clicked row, else the grid's query.
-    std::optional<std::int64_t> markedRow() const;
+    // The row marked in a panel's matrix: the clicked row, else the grid's query cell (on a grid, that cell's
+    // row in the panel's own order).
+    std::optional<std::int64_t> markedRow(const Panel& panel) const;
+    // Row `row` of panel `index` as a position in the grid's order (the grid query's), the row itself
+    // without a grid.
+    std::int64_t queryOfRow(int index, std::int64_t row) const;
 
     JobRunner m_jobs{tr("pattern")};             // snapshots: patterns, stats, weights
     JobRunner m_tileJobs{tr("pattern tiles")};   // density images of the visible region

@@ -217,7 +217,7 @@ void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const Pla
         // Dark, so the edge shows against the light masked cells as well as against every viridis colour.
         painter.strokePath(outline, QPen(QColor(0x10, 0x10, 0x10), 1.6));
     }
-    if (const auto marked = markedRow(); marked && *marked < view.n()) {
+    if (const auto marked = markedRow(panel); marked && *marked < view.n()) {
         const std::int64_t row = *marked;
         const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
         painter.fillRect(band, QColor(230, 97, 0, 50));
@@ -304,7 +304,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
     if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
-    if (const auto marked = markedRow(); marked && *marked < panel.n)
+    if (const auto marked = markedRow(panel); marked && *marked < panel.n)
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
     lines << m_decode.statsLines(panel, static_cast<int>(&panel - m_snapshot->panels.data()));
     if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
