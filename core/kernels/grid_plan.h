@@ -22,10 +22,11 @@ using GridTile = std::array<std::int64_t, 3>;
 // (1 × 64 on a 1 × n grid); on a video also 4 × 4 × 4 and 2 × 4 × 8.
 std::vector<GridTile> gridTileCandidates(const TokenGrid& grid);
 
-// The positions of the grid's cells tile by tile (tiles in raster order over the grid of tiles, cells in
-// raster order within a tile), each tile a segment, leaving out positions p with skip[p] (skip may be
-// empty).
-PlanRowOrder gridTileOrder(const TokenGrid& grid, const GridTile& tile, const std::vector<bool>& skip = {});
+// The positions of the grid's cells tile by tile (tiles in raster order over the grid of tiles, or with
+// `columnsFirst` column of tiles by column of tiles, top to bottom; cells in raster order within a tile),
+// each tile a segment, leaving out positions p with skip[p] (skip may be empty).
+PlanRowOrder gridTileOrder(const TokenGrid& grid, const GridTile& tile, const std::vector<bool>& skip = {},
+                           bool columnsFirst = false);
 
 // Cells the block kernel computes for `order` (blockRows rows per block within each segment) in shared
 // pieces: for each column of a block, the 16-row vectors from the first of its rows that sees the column
