@@ -49,7 +49,10 @@ double maxBytes(const KvCacheCurve& curve) {
 
 } // namespace
 
-InferenceView::InferenceView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
+InferenceView::InferenceView(QWidget* parent) : FigureView(parent) {
+    watchJobs(m_jobs);
+    watchJobs(m_decode.jobs());
+}
 
 QString InferenceView::title() const {
     return tr("Decoding: KV cache and step time (h=%1, h_kv=%2, d=%3, L=%4)")
@@ -77,9 +80,14 @@ bool InferenceView::cancelWork() {
     return true;
 }
 
+void InferenceView::frameMarkChanged() {
+    m_decode.update(m_settings, m_choices, m_frameMark.decodeStep, [this] { update(); });
+}
+
 void InferenceView::startWork() {
     m_jobs.bumpGeneration();
     m_choices = inferenceChoices(m_settings);
+    m_decode.update(m_settings, m_choices, m_frameMark.decodeStep, [this] { update(); });
     m_budget = memoryBudgetBytes(m_settings);
     m_curves.clear();
     m_timings.clear();
@@ -107,7 +115,7 @@ void InferenceView::startWork() {
 }
 
 void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
-    const QRectF body = paintFrame(painter, rect, title(), caption());
+    const QRectF body = m_decode.paintStrips(painter, paintFrame(painter, rect, title(), caption()));
     const double split = body.left() + body.width() * 0.6;
     paintCache(painter, QRectF(body.topLeft(), QPointF(split - 8, body.bottom())));
     paintTiming(painter, QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
@@ -137,6 +145,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
                                    : tr("KV cache of one layer vs context");
     const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, panel);
     axes.drawAxes();
+    m_decode.paintMarker(axes);
     if (m_curves.empty()) {
         axes.drawNotice(tr("computing the cache sizes…"));
         return;
@@ -211,6 +220,7 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
                                                    : tr("Decoding step, measured");
     const PlotAxes axes(painter, area, x, y, panel);
     axes.drawAxes();
+    m_decode.paintMarker(axes);
     if (m_timings.empty()) {
         axes.drawNotice(busy() ? tr("measuring…") : tr("no measurement"));
         return;

@@ -138,6 +138,7 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     painter.setClipRect(plot);
     paintHeatmap(painter, panel, index, view);
     if (panel.blocks) paintPatternBlocks(painter, *panel.blocks, view);
+    m_decode.paint(painter, index, view);
     paintOverlays(painter, panel, view);
     painter.restore();
     painter.save();
@@ -216,7 +217,7 @@ void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const Pla
         // Dark, so the edge shows against the light masked cells as well as against every viridis colour.
         painter.strokePath(outline, QPen(QColor(0x10, 0x10, 0x10), 1.6));
     }
-    if (const auto marked = markedRow(); marked && *marked < view.n()) {
+    if (const auto marked = markedRow(panel); marked && *marked < view.n()) {
         const std::int64_t row = *marked;
         const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
         painter.fillRect(band, QColor(230, 97, 0, 50));
@@ -303,8 +304,9 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
     if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
-    if (const auto marked = markedRow(); marked && *marked < panel.n)
+    if (const auto marked = markedRow(panel); marked && *marked < panel.n)
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
+    lines << m_decode.statsLines(panel, static_cast<int>(&panel - m_snapshot->panels.data()));
     if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
         lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));
