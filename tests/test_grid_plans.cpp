@@ -282,7 +282,11 @@ TEST(GridPlan, ChoosesTilesForANeighbourhoodAndPositionsForABand) {
         natural.segmentEnds = {grid->cells()};
         EXPECT_EQ(orderComputedCells(neighbourhood, natural, 32),
                   denseComputedCells(neighbourhood, natural, 32));
-        // The chosen plan's first block is a 2-D tile of 64 cells, not a strip of an image row.
+        // A band on the grid keeps the generic plan's consecutive rows.
+        const ExpressionPattern band(parseExpression("band(8)"), grid->cells(), causal, grid);
+        const auto bandPlan = gridAwareBlockPlan(band, grid.get());
+        for (const PlanBlock& b : bandPlan->blocks)
+            EXPECT_TRUE(b.consecutiveRows);
         const auto plan = gridAwareBlockPlan(neighbourhood, grid.get());
         ASSERT_FALSE(plan->blocks.empty());
         const PlanBlock& block = plan->blocks.front();
@@ -296,19 +300,36 @@ TEST(GridPlan, ChoosesTilesForANeighbourhoodAndPositionsForABand) {
             right = std::max(right, cell.x);
         }
         EXPECT_EQ((bottom - top + 1) * (right - left + 1), 64);
-        EXPECT_GE(bottom - top + 1, 8);
-        if (!causal) {
-            // Bidirectionally the 16 × 4 tiles compute fewer cells (vectors of 4 × 4 cells), and no column
-            // of a tile runs row-wise: its rows hold 49 keys, and its edges stay in the shared pieces.
-            EXPECT_EQ(bottom - top + 1, 16);
-            for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p)
-                EXPECT_FALSE(plan->pieces[static_cast<std::size_t>(p)].rowWise);
+        if (causal) {
+            // Causally the 7 × 7's 25 keys per row run row-wise in 2-D tiles: its band pieces would compute
+            // fewer cells, but not at a band cell's cost (kBandCellCost).
+            EXPECT_EQ(bandBlocks(*plan), 0);
+            EXPECT_GE(bottom - top + 1, 8);
+            continue;
         }
-
-        const ExpressionPattern band(parseExpression("band(8)"), grid->cells(), causal, grid);
-        const auto bandPlan = gridAwareBlockPlan(band, grid.get());
-        for (const PlanBlock& b : bandPlan->blocks)
-            EXPECT_TRUE(b.consecutiveRows);
+        // Bidirectionally the band plan: 4 × 16 tiles of cells, each tile row a 16-row vector, every block in
+        // band pieces, fewer cells (even weighed) than the best tile order's shared pieces.
+        EXPECT_EQ(bandBlocks(*plan), static_cast<std::int64_t>(plan->blocks.size()));
+        for (std::int64_t r = 0; r < block.rowCount; ++r) {
+            const GridCell cell = grid->cellAt(plan->rows[static_cast<std::size_t>(block.rowOffset + r)]);
+            EXPECT_EQ(cell.y, r / 16);
+            EXPECT_EQ(cell.x, r % 16);
+        }
+        for (const GridTile& tile : gridTileCandidates(*grid))
+            EXPECT_LT(planComputedCells(*plan, true),
+                      planComputedCells(*tilePlan(neighbourhood, *grid, tile)));
+        // An interior strip sees 7 key rows of 7 keys: 49 diagonals. Strip 1 of the third block (image row 9,
+        // x = 0 … 15) has them all lanes wide only for key offsets 0 … 3: at x < 3 the window slides.
+        const PlanBlock& inner = plan->blocks[2];
+        std::int64_t full = 0;
+        for (std::int64_t p = inner.pieceBegin; p < inner.pieceEnd; ++p) {
+            const PlanPiece& piece = plan->pieces[static_cast<std::size_t>(p)];
+            for (std::int64_t e = 0; e < piece.count; ++e)
+                full += ((plan->masks[static_cast<std::size_t>(piece.mask + e)] >> 16) & 0xFFFFu) == 0xFFFFu
+                            ? 1
+                            : 0;
+        }
+        EXPECT_EQ(full, 7 * 4);
     }
 }
 

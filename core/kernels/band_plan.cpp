@@ -292,7 +292,7 @@ std::shared_ptr<const BlockPlan> withBandPieces(const BlockPlan& plan, const Pat
         band[b] = block.partialSlot < 0 && !block.resume && block.rowCount > tile::kSharedLoadRows &&
                   stripIndices(plan, block, grid, indices) &&
                   bandForm(pattern, grid, plan, block, scratch, keys, form) &&
-                  (always || form.cells < blockComputedCells(plan, block));
+                  (always || kBandCellCost * form.cells < blockComputedCells(plan, block));
         if (band[b])
             appendBand(*banded, block, grid, form);
         else

@@ -19,15 +19,19 @@ namespace attnlab {
 // 16 rows of a block are then consecutive cells in raster order.
 std::array<std::int64_t, 3> bandTile(const TokenGrid& grid);
 
+// One band cell costs about this many shared ones (measured at 128 × 128: docs/execution_plans.md,
+// "Diagonals: band pieces"): the plans weigh band pieces' cells by it.
+inline constexpr double kBandCellCost = 1.6;
+
 // Cells the block kernel computes for block `block` of `plan`: shared pieces the 16-row vectors their
 // mask reaches per 6-key tile (all of them unmasked), row-wise pieces their cells times the cost of a
 // row-wise cell against a shared one, band pieces 16 cells per vector a diagonal reaches.
 double blockComputedCells(const BlockPlan& plan, const PlanBlock& block);
 
 // `plan` (the generic plan's pass over the bandTile order of `grid`) with every block whose rows form strips
-// of consecutive cells, and whose band pieces compute fewer cells (blockComputedCells) than its shared and
-// row-wise pieces (or, with `always`, whatever they compute), turned into band pieces; the other blocks are
-// kept as they are.
+// of consecutive cells, and whose band pieces' cells times kBandCellCost are fewer than its shared and
+// row-wise pieces' (blockComputedCells; or, with `always`, whatever they compute), turned into band pieces;
+// the other blocks are kept as they are.
 std::shared_ptr<const BlockPlan> withBandPieces(const BlockPlan& plan, const Pattern& pattern,
                                                 const TokenGrid& grid, bool always = false);
 
@@ -37,7 +41,7 @@ std::shared_ptr<const BlockPlan> withBandPieces(const BlockPlan& plan, const Pat
 std::shared_ptr<const BlockPlan> bandBlockPlan(const Pattern& pattern, const TokenGrid& grid,
                                                bool always = false);
 
-// Cells of the whole plan (Σ blockComputedCells).
-double planComputedCells(const BlockPlan& plan);
+// Cells of the whole plan (Σ blockComputedCells), band cells times kBandCellCost when `weighted`.
+double planComputedCells(const BlockPlan& plan, bool weighted = false);
 
 } // namespace attnlab

@@ -139,7 +139,7 @@ std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, cons
                                  RowWiseColumns::WholeBlocksOnly)
               : orderedBlockPlan(pattern, natural, heavyRows, naturalRows);
     const auto banded = bandBlockPlan(pattern, *grid);
-    return planComputedCells(*banded) < planComputedCells(*generic) ? banded : generic;
+    return planComputedCells(*banded, true) < planComputedCells(*generic) ? banded : generic;
 }
 
 } // namespace attnlab

@@ -35,7 +35,8 @@ std::int64_t orderComputedCells(const Pattern& pattern, const PlanRowOrder& orde
 
 // genericBlockPlan, or, when `grid` (may be null) is the pattern's grid and one of its tile orders
 // computes fewer cells than natural order (orderComputedCells), the generic plan's pass over that tile
-// order in blocks of one tile, with row-wise pieces only for whole blocks (RowWiseColumns::WholeBlocksOnly).
+// order in blocks of one tile, with row-wise pieces only for whole blocks (RowWiseColumns::WholeBlocksOnly);
+// then the band plan (band_plan.h) instead when its cells, weighed by kBandCellCost, are fewer still.
 std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, const TokenGrid* grid);
 
 } // namespace attnlab
