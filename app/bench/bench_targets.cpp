@@ -130,7 +130,7 @@ void printTargets(const std::vector<TargetRow>& rows, const PeakResult& peak, co
 } // namespace
 
 int benchTargets(const BenchSettings& settings) {
-    Progress progress(3 + kKernelTargetSteps + patternTargetSteps());
+    Progress progress(3 + kKernelTargetSteps + patternTargetSteps() + decodeTargetSteps());
     // First, while the process has allocated nothing large: peak resident memory only shows what no
     // earlier measurement left behind for reuse.
     FullAtLength full;
@@ -142,6 +142,7 @@ int benchTargets(const BenchSettings& settings) {
     full.causal = timeAttention("full", kTargetLength, true, {}, settings.threads, 2, pointBudget(settings, 0.0));
     std::vector<TargetRow> rows = kernelTargets(settings, full, peak, progress);
     for (TargetRow& row : patternTargets(settings, full, peak, progress)) rows.push_back(std::move(row));
+    for (TargetRow& row : decodeTargets(settings, peak, progress)) rows.push_back(std::move(row));
     progress.finish();
     printTargets(rows, peak, settings);
     return 0;
