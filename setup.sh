@@ -12,6 +12,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqt6opengl6-dev libgl-dev libgl1-mesa-dri
   libeigen3-dev libimgui-dev libopenblas-dev
+  libgif-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   libgtest-dev nlohmann-json3-dev
   xvfb xauth
   desktop-file-utils appstream dpkg-dev
@@ -62,7 +63,7 @@ case "${1:-}" in
     packages+=("${fuzz_packages[@]}")
     install_missing
     build fuzz
-    for target in npy params expression grid panel session; do
+    for target in npy params expression grid panel session animation; do
       work="build/fuzz/corpus-$target"
       mkdir -p "$work"
       cp -n tests/fuzz/corpus/$target/* "$work"/ 2>/dev/null || true

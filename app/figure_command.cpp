@@ -1,11 +1,13 @@
 #include "app/figure_command.h"
 
 #include "app/cli_args.h"
+#include "app/figure_animation.h"
 #include "app/grid_options.h"
 #include "app/headless_qt.h"
 #include "app/model_option.h"
 
 #include "views/figures/figure_export.h"
+#include "views/figures/figure_limits.h"
 #include "views/i18n/language.h"
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
@@ -15,7 +17,6 @@
 
 #include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
-#include "core/cost/job_limits.h"
 #include "core/decode/kv_cache.h"
 #include "core/errors.h"
 #include "core/io/output_file.h"
@@ -33,7 +34,8 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}...
+constexpr const char* kFigureHelp =
+    R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}...
                       [--preset NAME | --preset list | --session FILE]
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [title=TEXT]']...
                       [--model NAME | --model list] [--n N] [--d D] [--heads H] [--head H] [--kv-heads G]
@@ -43,7 +45,9 @@ constexpr const char* kFigureHelp = R"(usage: attnlab figure [pattern|reach|timi
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
-                      [--components [--split]] [--blocks B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
+                      [--components [--split]] [--blocks B] [--block-cost B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
+       attnlab figure VIEW [parameters] --animate PARAM=FROM:TO[:STEP|:*FACTOR] [--fps F] [--hold-last S] [--free-axes]
+                      -o FILE.{gif,mp4,tex}
 
 Renders one view of the desktop app without a display, through the same painting code as the screen,
 and writes it atomically; -o may be repeated, every file then showing the same computation (one timing
@@ -65,6 +69,10 @@ component as a separate panel, the factorised heads A(1), A(2), ... of the Spars
 --blocks B (pattern only) draws the B x B block grid over the pattern, as a block kernel computes it:
 empty blocks clear, partial blocks hatched, full blocks solid, with their counts, computed / allowed
 cells and the block density beside nnz (B >= 1; the view offers 16 ... 256, default 64).
+--block-cost B (flops and timing): what a block kernel computes in blocks of B x B (B >= 1): flops sets
+the block size of the block-kernel bars beside each exact attention-core bar (default 64); timing adds
+the block kernel's prediction (computed cells x (d + dv) x h, fitted to the measured times as the cost
+model's) as a dotted line beside each curve.
 timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this machine before writing;
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
 --guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
@@ -88,8 +96,17 @@ a cache of n - M; 1 <= M <= n).
 cell each position holds (docs/grids.md); custom's grid primitives act on it. pattern and reach then
 add the grid view for the query cell at sequence position --query P (0 <= P < n; default the centre
 cell): pattern draws the cells that query attends above each matrix, reach the cells it reaches in
-1 ... L layers.
+1 ... L layers. timing and flops sweep image sizes: the grid scaled to each n (frames, aspect and order
+kept), from 64 cells up to --timing-max-n (timing) or past 6hd (flops).
 --lang zh_CN writes the figure's text (titles, axes, legends, caption) in Chinese; default English.
+--animate sweeps one parameter and writes the view's frames as a GIF, an H.264 MP4 or, for Beamer, a PDF
+per frame with a .tex snippet using \animategraphics: n, d, h, h_kv, layers (reach), model_layers
+(inference), input_scale (accuracy), query (the query row, or the grid's query cell), decode (the
+decoding step: pattern with --causal, inference) or an integer parameter of the variant. FROM:TO steps
+by 1, :STEP by STEP (negative to descend), :*FACTOR multiplies; 2 to 600 frames. In timing, n plays the
+measured sweep point by point. --fps F (default 2), --hold-last S keeps the last frame S seconds
+longer; axes and colour scales stay fixed over the sweep unless --free-axes. Frames are --width x
+--height pixels (at --dpi, default 96).
 )";
 
 constexpr int kFigureTimeoutMs = 600000;
@@ -155,10 +172,13 @@ void applyPanels(LabSettings& settings, const std::vector<std::string>& texts) {
     settings.compareVariants.clear();
     settings.compareParams.clear();
     settings.panelTitles.clear();
+    settings.panelOrders.clear();
+    if (panels.size() == 1 && !panels.front().choice.order.empty()) settings.order = panels.front().choice.order;
     for (const PanelSpec& panel : panels) {
         if (panels.size() > 1) {
             settings.compareVariants.push_back(panel.choice.variant);
             settings.compareParams.push_back(panel.choice.params);
+            settings.panelOrders.push_back(panel.choice.order);
         }
         settings.panelTitles.push_back(panel.title);
     }
@@ -244,6 +264,8 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     if (cli.flag("--components")) settings.showComponents = true;
     if (cli.flag("--split")) settings.splitComponents = true;
     settings.blockView = cli.integer("--blocks", settings.blockView, 1, INT32_MAX);
+    settings.blockCost = cli.integer("--block-cost", settings.blockCost, 1, INT32_MAX);
+    if (cli.value("--block-cost")) settings.timingBlockModel = true;
     if (settings.splitComponents && !settings.showComponents)
         throw InputError("attnlab figure: --split draws the components apart: give it with --components");
     if (settings.showComponents && settings.showWeights)
@@ -263,6 +285,7 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         settings.compareVariants = splitList(*compare);
         settings.compareParams.clear();
         settings.panelTitles.clear();
+        settings.panelOrders.clear();
         if (settings.compareVariants.size() < 2 || settings.compareVariants.size() > 4)
             throw InputError("attnlab figure: --compare takes 2 to 4 variant ids separated by commas");
         if (!cli.value("--variant")) settings.variant = settings.compareVariants.front();
@@ -276,34 +299,6 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
             throw InputError(problem);
     if (const std::string problem = settingsProblem(settings); !problem.empty()) throw InputError("attnlab figure: " + problem);
     return settings;
-}
-
-// The budgets of the jobs the view will start, checked before any starts, so that a job over a budget
-// ends the command with one line and exit 2 rather than a figure drawing the refusal: each chosen
-// variant's pattern (pattern and reach views) and, with --weights, its run on one head; exact attention
-// (accuracy view).
-void requireFigureLimits(const QString& view, const LabSettings& settings) {
-    if (view == QStringLiteral("accuracy")) { // every panel compares with exact attention at the settings' shape
-        const VariantInfo& full = requireVariant("full");
-        const ProblemShape shape = problemShape(settings, full);
-        requireRunLimits(full, shape, prepareParams(full, shape, {}), settings.accuracyOnWeights);
-    }
-    if (view != QStringLiteral("pattern") && view != QStringLiteral("reach")) return;
-    for (const VariantChoice& choice : chosenVariants(settings)) {
-        const VariantInfo& variant = requireVariant(choice.variant);
-        if (leftOutOfComparison(settings, variant)) continue;
-        ProblemShape shape = problemShape(settings, variant);
-        ParamSet params;
-        try {
-            params = prepareParams(variant, shape, choice.params);
-        } catch (const InputError&) {
-            continue; // the panel names the problem
-        }
-        requirePatternBuildLimits(variant, shape, params);
-        if (view != QStringLiteral("pattern") || !settings.showWeights) continue;
-        shape.heads = shape.kvHeads = 1;
-        requireRunLimits(variant, shape, params, true);
-    }
 }
 
 // Every -o FILE (or --out FILE): the files one measurement is written to, each in its extension's format.
@@ -332,8 +327,9 @@ int figureCommand(const std::vector<std::string>& args) {
                       {"--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
-                       "--grid", "--order", "--blocks", "--query", "--model", "--kv-dtype", "--queries"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split"},
+                       "--grid", "--order", "--blocks", "--query", "--block-cost",
+                       "--animate", "--fps", "--hold-last", "--model", "--kv-dtype", "--queries"},
+                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
                       {"--panel", "-o", "--out"});
     if (cli.value("--preset") == "list") return listPresets();
     if (cli.value("--model") == "list") {
@@ -355,6 +351,8 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: --queries draws the last rows of a pattern: it goes with the pattern view");
     if (cli.value("--blocks") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --blocks is for the pattern view");
+    if (cli.value("--block-cost") && name != QStringLiteral("flops") && name != QStringLiteral("timing"))
+        throw InputError("attnlab figure: --block-cost is for the flops and timing views");
     if (cli.value("--query") && name != QStringLiteral("pattern") && name != QStringLiteral("reach"))
         throw InputError("attnlab figure: --query is for the pattern and reach views");
     ExportOptions options;
@@ -364,12 +362,13 @@ int figureCommand(const std::vector<std::string>& args) {
     const QString language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
     if (language.isEmpty())
         throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
-    for (const auto& [option, out] : outs) {
-        exportFormatOf(QString::fromStdString(out));
-        checkOutputPath("attnlab figure", out);
-    }
     std::vector<NamedPath> inputs = settingsInputFiles(settings);
     if (const auto session = cli.value("--session")) inputs.emplace_back("--session", *session);
+    const std::optional<FigureAnimation> animation = figureAnimation(cli, name, settings, outs, inputs, args);
+    for (const auto& [option, out] : outs) {
+        if (!animation) exportFormatOf(QString::fromStdString(out));
+        checkOutputPath("attnlab figure", out);
+    }
     refuseOverlappingFiles(outs, inputs);
 
     requireFigureLimits(name, settings);
@@ -390,6 +389,10 @@ int figureCommand(const std::vector<std::string>& args) {
         QString language;
         ~LanguageRestore() { installLanguage(language); }
     } restoreLanguage{before};
+    if (animation) {
+        writeFigureAnimation(*animation, name, settings);
+        return 0;
+    }
     const auto view = createFigureView(name);
     view->setAttribute(Qt::WA_DontShowOnScreen);
     view->resize(options.size.toSize());

@@ -64,6 +64,12 @@ struct ProblemShape {
         n = length;
         if (grid && grid->cells() != n) grid = nullptr;
     }
+    // Sets n for a sweep over image sizes: the grid scaled to n cells (scaledGrid: the same frames and order,
+    // the aspect kept) where there is one, else a plain sequence as with setLength.
+    void setScaledLength(std::int64_t length) {
+        n = length;
+        if (grid && grid->cells() != n) grid = scaledGrid(*grid, n);
+    }
     // 1 … n; 0 means n (every position queries). Last, so that aggregate initialisers keep their meaning.
     std::int64_t queries = 0;
     int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }

@@ -1,8 +1,11 @@
 // The Qt-free analysis layer (core/analysis): every variant's stated reach against the measured reach
 // of its pattern, the accuracy sweeps the variants declare, the settings field table and the layer
-// crossover of timing points.
+// crossover of timing points, and the ranges of animations.
 
 #include "core/analysis/accuracy.h"
+#include "core/analysis/animation_range.h"
+#include "core/analysis/block_cost.h"
+#include "core/analysis/flop_breakdown.h"
 #include "core/analysis/inference.h"
 #include "core/analysis/lab_settings.h"
 #include "core/analysis/receptive_field.h"
@@ -15,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -308,6 +312,103 @@ TEST(TimingSweep, SlopesFitTheMeasuredTimesAndTheModelsMacsAboveTheOverheadRange
     EXPECT_TRUE(seriesSlopes(points, 0)) << "three points make a slope";
 }
 
+// The block kernel's prediction fits its own rate to the same times, and its slope is stated only where
+// every trusted point has its MACs.
+TEST(TimingSweep, BlockKernelPredictionFitsItsOwnRate) {
+    std::vector<TimingPoint> points(3);
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        points[k].shape.n = 1024 << k;
+        points[k].medianSeconds = 1.0 * static_cast<double>(1 << k);
+        points[k].macs = 100.0 * static_cast<double>(1 << k);          // the exact count doubles
+        points[k].blockMacs = 300.0 * static_cast<double>(1 << (2 * k)); // the blocks quadruple
+        points[k].cpuShare = 1.0;
+    }
+    const double rate = std::cbrt(300.0 * 600.0 * 1200.0); // the geometric mean of blockMacs / seconds
+    for (const TimingPoint& point : points) {
+        EXPECT_NEAR(predictedSeconds(points, point, CostModel::BlockKernel), point.blockMacs / rate, 1e-9);
+        EXPECT_NEAR(predictedSeconds(points, point), point.macs / 100.0, 1e-9) << "the exact model: 100 MACs/s";
+    }
+    const auto slopes = seriesSlopes(points, 0);
+    ASSERT_TRUE(slopes);
+    EXPECT_NEAR(slopes->model, 1.0, 1e-9);
+    EXPECT_NEAR(slopes->blockModel, 2.0, 1e-9);
+    points[1].blockMacs = std::nan("");
+    EXPECT_TRUE(std::isnan(seriesSlopes(points, 0)->blockModel));
+    EXPECT_TRUE(std::isnan(predictedSeconds(points, points[1], CostModel::BlockKernel)));
+}
+
+// With a grid, the sweeps run over its scaled copies: a 3 × 3 neighbourhood has exactly 9 keys per cell
+// on every copy, so the cost is 9n (d + dv) h MACs at every n; the block kernel's cost is computed cells
+// × (d + dv) × h.
+TEST(TimingSweep, SweepsOverImageSizesCostEachScaledGrid) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3)"}};
+    settings.grid = "16,16";
+    settings.n = 256;
+    settings.heads = 2;
+    settings.d = 8;
+    settings.timingMaxN = 4096;
+    EXPECT_EQ(timingSweepSizes(settings), (std::vector<std::int64_t>{64, 144, 256, 576, 1024, 2304, 4096}));
+    const VariantInfo& custom = requireVariant("custom");
+    for (const std::int64_t n : timingSweepSizes(settings)) {
+        const ProblemShape shape = sweepShape(settings, custom, n);
+        ASSERT_TRUE(shape.grid) << n;
+        EXPECT_EQ(shape.grid->height(), shape.grid->width());
+        const auto pattern = buildPattern(custom, shape, prepareParams(custom, shape, settings.params));
+        EXPECT_EQ(pattern->nnz(), 9 * n);
+        const BlockCounts blocks = countBlocks(*pattern, 64);
+        EXPECT_DOUBLE_EQ(sweepBlockMacs({"custom", settings.params}, settings, n, 64),
+                         static_cast<double>(blocks.computedCells) * 16.0 * 2.0);
+    }
+    EXPECT_TRUE(std::isnan(sweepBlockMacs({"linear", {}}, settings, 256, 64))) << "no block kernel for linear attention";
+    settings.order = "tiles:8,8";
+    EXPECT_EQ(timingSweepSizes(settings), (std::vector<std::int64_t>{64, 256, 576, 1024, 2304, 4096}));
+    settings.grid.clear();
+    settings.order.clear();
+    EXPECT_EQ(timingSweepSizes(settings), timingSweepSizes(4096));
+
+    settings.grid = "16,16";
+    const FlopBreakdown breakdown = flopBreakdown(settings);
+    ASSERT_FALSE(breakdown.sweep.empty());
+    const auto grid = makeTokenGrid("16,16", "");
+    EXPECT_EQ(breakdown.sweep.size(), flopSweepSizes(2, 8, grid.get()).size());
+    for (const auto& point : breakdown.sweep)
+        EXPECT_DOUBLE_EQ(point.cost.attentionMacs, 9.0 * static_cast<double>(point.n) * 16.0 * 2.0) << point.n;
+    const auto bar = [&](const std::string& id) {
+        return *std::find_if(breakdown.bars.begin(), breakdown.bars.end(), [&](const auto& b) { return b.variant == id; });
+    };
+    ASSERT_TRUE(bar("custom").block);
+    EXPECT_EQ(bar("custom").block->blocks.allowedCells, 9 * 256);
+    EXPECT_DOUBLE_EQ(bar("custom").block->exactMacs, bar("custom").attentionMacs);
+    EXPECT_DOUBLE_EQ(bar("custom").block->blockMacs,
+                     static_cast<double>(bar("custom").block->blocks.computedCells) * 16.0 * 2.0);
+    EXPECT_FALSE(bar("linear").block);
+}
+
+// Every variant with a block kernel's cost counts its core per allowed cell, which the block cost scales.
+TEST(BlockKernelCost, EveryMaskedCoreIsPerAllowedCell) {
+    ProblemShape shape;
+    shape.n = 200;
+    shape.d = 8;
+    shape.dv = 6;
+    shape.heads = 3;
+    for (const VariantInfo& variant : allVariants()) {
+        SCOPED_TRACE(variant.id);
+        shape.causal = variant.causalSupport == CausalSupport::CausalOnly;
+        const ParamSet params = prepareParams(variant, shape, {});
+        const auto cost = blockKernelCost(variant, shape, params, 16);
+        ASSERT_EQ(cost.has_value(), hasBlockKernelCost(variant));
+        if (!cost) continue;
+        const CoreCost core = variant.cost(shape, params);
+        const double cells = static_cast<double>(cost->blocks.allowedCells);
+        EXPECT_DOUBLE_EQ(core.terms.at("scores"), cells * 8 * 3);
+        EXPECT_DOUBLE_EQ(core.terms.at("weights_v"), cells * 6 * 3);
+        EXPECT_DOUBLE_EQ(cost->blockMacs, cost->exactMacs * static_cast<double>(cost->blocks.computedCells) / cells);
+        EXPECT_GE(cost->blockMacs, cost->exactMacs);
+    }
+}
+
 } // namespace
 } // namespace attnlab
 
@@ -350,6 +451,74 @@ TEST(ContextLimit, IsTheFirstContextOverTheBudgetFoundByScanning) {
         }
     }
     EXPECT_EQ(contextLimit(settings, {"full", {}}, 60000.0), std::optional<std::int64_t>(79)); // 78 · 768 = 59,904
+}
+
+std::vector<double> framesOf(const std::string& option, bool integral) {
+    const AnimationOption split = splitAnimationOption(option);
+    return animationValues(split.param, split.range, integral);
+}
+
+std::string animationError(const std::string& option, bool integral = true) {
+    try {
+        framesOf(option, integral);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "accepted";
+}
+
+TEST(AnimationRange, StepsFactorsAndDescendingRanges) {
+    EXPECT_EQ(framesOf("layers=1:8", true), (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8}));
+    EXPECT_EQ(framesOf("window=1:10:4", true), (std::vector<double>{1, 5, 9})); // TO is not on a step
+    EXPECT_EQ(framesOf("decode=10:1:-3", true), (std::vector<double>{10, 7, 4, 1}));
+    EXPECT_EQ(framesOf("n=64:4096:*2", true), (std::vector<double>{64, 128, 256, 512, 1024, 2048, 4096}));
+    EXPECT_EQ(framesOf("n=4096:64:*0.5", true), (std::vector<double>{4096, 2048, 1024, 512, 256, 128, 64}));
+    // 1.5^k rounded: 1, 1.5, 2.25, 3.375, 5.06, 7.59, 11.4, 17.1, 25.6, 38.4, 57.7, 86.5; the repeated 2 is
+    // dropped.
+    EXPECT_EQ(framesOf("n=1:100:*1.5", true), (std::vector<double>{1, 2, 3, 5, 8, 11, 17, 26, 38, 58, 86}));
+    const std::vector<double> scales = framesOf("input_scale=1/64:16:*2", false);
+    ASSERT_EQ(scales.size(), 11u);
+    for (std::size_t k = 0; k < scales.size(); ++k)
+        EXPECT_DOUBLE_EQ(scales[k], std::ldexp(1.0, static_cast<int>(k) - 6));
+    EXPECT_EQ(framesOf("input_scale=0.5:1.5:0.25", false), (std::vector<double>{0.5, 0.75, 1.0, 1.25, 1.5}));
+    EXPECT_EQ(framesOf("n=1:600", true).size(), 600u);
+    EXPECT_EQ(animationValueText(4096, true), "4096");
+    EXPECT_EQ(animationValueText(0.015625, false), "0.015625");
+}
+
+TEST(AnimationRange, BadRangesAreNamedInOneLine) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"layers", "--animate expects PARAM=FROM:TO[:STEP|:*FACTOR], got 'layers'"},
+        {"=1:8", "--animate expects PARAM=FROM:TO[:STEP|:*FACTOR], got '=1:8'"},
+        {"n=", "--animate expects PARAM=FROM:TO[:STEP|:*FACTOR], got 'n='"},
+        {"n=8", "--animate n=8: expects PARAM=FROM:TO[:STEP|:*FACTOR]"},
+        {"n=1:2:3:4", "--animate n=1:2:3:4: expects PARAM=FROM:TO[:STEP|:*FACTOR]"},
+        {"n=10:1", "--animate n=10:1: a descending range needs a negative step (FROM:TO:-STEP)"},
+        {"n=1:10:-1",
+         "--animate n=1:10:-1: the range is empty: a negative step never climbs from FROM to TO"},
+        {"n=1:10:0", "--animate n=1:10:0: the step must not be 0"},
+        {"n=5:5", "--animate n=5:5: FROM = TO gives one frame: an animation needs at least two"},
+        {"n=1:2:5", "--animate n=1:2:5: gives one frame: an animation needs at least two"},
+        {"n=1:601", "--animate n=1:601: gives 601 frames (at most 600)"},
+        {"n=1:1000000000000", "--animate n=1:1000000000000: gives 1000000000000 frames (at most 600)"},
+        {"n=1:10:*1", "--animate n=1:10:*1: the factor must be a number above 0 other than 1"},
+        {"n=1:10:*-2", "--animate n=1:10:*-2: the factor must be a number above 0 other than 1"},
+        {"n=0:8:*2", "--animate n=0:8:*2: a factor needs FROM and TO above 0"},
+        {"n=8:1:*2", "--animate n=8:1:*2: a descending range needs a factor below 1 (FROM:TO:*0.5)"},
+        {"n=1:8:*0.5",
+         "--animate n=1:8:*0.5: the range is empty: a factor below 1 never climbs from FROM to TO"},
+        {"n=a:8", "--animate n=a:8: FROM 'a' is not an integer"},
+        {"n=1.5:8", "--animate n=1.5:8: FROM '1.5' is not an integer"},
+        {"n=+1:8", "--animate n=+1:8: FROM '+1' is not an integer"},
+        {"n=1: 8", "--animate n=1: 8: TO ' 8' is not an integer"},
+        {"n=1:8:x", "--animate n=1:8:x: STEP 'x' is not an integer"},
+        {"n=1:8:*x", "--animate n=1:8:*x: FACTOR 'x' is not a number"},
+    };
+    for (const auto& [option, message] : cases)
+        EXPECT_EQ(animationError(option), message) << option;
+    EXPECT_EQ(animationError("s=inf:2", false), "--animate s=inf:2: FROM 'inf' is not a number");
+    EXPECT_EQ(animationError("s=1/0:2", false), "--animate s=1/0:2: FROM '1/0' is not a number");
+    EXPECT_EQ(animationError("s=0x10:2", false), "--animate s=0x10:2: FROM '0x10' is not a number");
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "core/decode/kv_cache.h"
 #include "core/errors.h"
 #include "core/measure/timing.h"
+#include "core/patterns/decode_cache.h"
 #include "core/registry.h"
 #include "support/variant_checks.h"
 #include "support/variant_runner.h"
@@ -169,6 +170,39 @@ ProblemShape decodeShape(std::int64_t n, std::int64_t d, int heads, int kvHeads)
     shape.kvHeads = kvHeads;
     shape.causal = true;
     return shape;
+}
+
+// The keys held while row t is computed (the pattern view's decoding step) against a brute-force scan:
+// key j <= t is held exactly when row t or a later row attends to it. n = 2100 runs the scan past one
+// batch of rows.
+TEST_P(EveryVariant, CachedKeysAreThoseRowTOrALaterRowReads) {
+    const VariantInfo& variant = requireVariant(GetParam());
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly || variant.dataDependentPattern) return;
+    const std::vector<std::pair<std::int64_t, std::int64_t>> steps = {
+        {1, 0},   {13, 0},   {13, 5},    {13, 12},     {64, 21},
+        {64, 63}, {200, 33}, {200, 101}, {2100, 1000}, {2100, 2099}};
+    for (const auto& [n, t] : steps)
+        for (const Call& call : testing::representativeCalls(n)) {
+            if (call.id != variant.id || !call.causal) continue;
+            const ProblemShape shape = decodeShape(n, 4, 1, 1);
+            const auto pattern = buildPattern(variant, shape, testing::resolve(call, shape));
+            std::vector<bool> read(static_cast<std::size_t>(t + 1), false);
+            for (std::int64_t i = t; i < n; ++i)
+                for (std::int64_t j = 0; j <= t; ++j)
+                    read[static_cast<std::size_t>(j)] =
+                        read[static_cast<std::size_t>(j)] || pattern->allowed(i, j);
+            std::vector<bool> held(static_cast<std::size_t>(t + 1), false);
+            std::int64_t previousEnd = -1;
+            for (const ColumnRange& range : cachedKeysAt(*pattern, t)) {
+                ASSERT_GT(range.begin, previousEnd) << "ranges sorted, disjoint and not touching";
+                ASSERT_LT(range.begin, range.end);
+                ASSERT_LE(range.end, t + 1);
+                for (std::int64_t j = range.begin; j < range.end; ++j)
+                    held[static_cast<std::size_t>(j)] = true;
+                previousEnd = range.end;
+            }
+            EXPECT_EQ(held, read) << call.id << " n=" << n << " t=" << t;
+        }
 }
 
 LayerCost decodeOf(const std::string& id, const ProblemShape& shape, const ParamOverrides& set = {}) {

@@ -205,11 +205,13 @@ std::vector<std::string> csvCells(const std::string& line) {
     return cells;
 }
 
-TEST_F(CommandLinePage, PatternCsvExampleIsWhatTheCommandWrites) {
-    const FileExample example = fileExample(readText(kSource / "docs/command_line.md"), "pattern csv example");
-    ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the pattern csv example";
-    succeed(example.args);
-    EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines);
+TEST_F(CommandLinePage, PatternCsvExamplesAreWhatTheCommandsWrite) {
+    for (const std::string name : {"pattern csv example", "pattern grid csv example"}) {
+        const FileExample example = fileExample(readText(kSource / "docs/command_line.md"), name);
+        ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the " << name;
+        succeed(example.args);
+        EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines) << name;
+    }
 }
 
 // The weights depend on the inputs' rounding: the header and the masked (empty) cells must match, the
@@ -233,6 +235,16 @@ TEST_F(CommandLinePage, PatternWeightsCsvExampleIsWhatTheCommandWrites) {
             EXPECT_NEAR(std::stod(actual[c]), std::stod(documented[c]), 1e-6) << "row " << r << " column " << c;
         }
     }
+}
+
+TEST_F(CommandLinePage, BeamerSnippetExampleIsWhatTheCommandWrites) {
+    const FileExample example =
+        fileExample(readText(kSource / "docs/command_line.md"), "beamer snippet example");
+    ASSERT_FALSE(example.output.empty()) << "no command with -o FILE in the beamer snippet example";
+    succeed(example.args);
+    EXPECT_EQ(linesOf(clitest::readBytes(file(example.output))), example.lines);
+    for (int k = 0; k < 8; ++k)
+        EXPECT_EQ(clitest::readBytes(file("reach-" + std::to_string(k) + ".pdf")).rfind("%PDF-", 0), 0u) << k;
 }
 #endif
 

@@ -26,5 +26,9 @@ TEST(FuzzCorpus, GridAndOrderParsersSurviveThreeThousandMutations) {
 
 TEST(FuzzCorpus, PanelParserSurvivesTwoThousandMutations) { fuzz::runMutations("panel", fuzz::panelInput, 2000, 5); }
 
+TEST(FuzzCorpus, AnimationRangeParserSurvivesThreeThousandMutations) {
+    fuzz::runMutations("animation", fuzz::animationRangeInput, 3000, 6);
+}
+
 } // namespace
 } // namespace attnlab

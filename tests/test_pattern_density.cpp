@@ -4,13 +4,16 @@
 #include "core/patterns/block_counts.h"
 #include "core/patterns/expression_pattern.h"
 #include "core/patterns/pattern.h"
+#include "core/patterns/token_grid.h"
 #include "core/registry.h"
+#include "support/grid_reference.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -239,6 +242,52 @@ TEST(BlockCounts, EqualCountingEveryBlockForExpressionsAndBuiltIns) {
                 for (const std::int64_t block : std::vector<std::int64_t>{2, 8, 17, 2 * n})
                     expectBlockCounts(*patternOf(id, n, causal, set), block, id + (causal ? " causal" : ""));
         }
+}
+
+// Random patterns: rows of random disjoint ranges (empty rows, full rows, single cells), and random grid
+// expressions on grids in every order, at block sizes that leave edge blocks and at B > n.
+TEST(BlockCounts, EqualCountingEveryBlockForRandomPatterns) {
+    std::mt19937_64 random(20260131);
+    for (const std::int64_t n : {1, 5, 63, 64, 65, 130}) {
+        for (int round = 0; round < 6; ++round) {
+            std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
+            for (auto& row : rows) {
+                const int kind = static_cast<int>(random() % 5);
+                if (kind == 0) continue; // empty
+                if (kind == 1) {
+                    row.push_back({0, n}); // full
+                    continue;
+                }
+                for (std::int64_t j = 0; j < n;) {
+                    const std::int64_t gap = static_cast<std::int64_t>(random() % 9), length = 1 + static_cast<std::int64_t>(random() % 12);
+                    if (j + gap >= n) break;
+                    row.push_back({j + gap, std::min(n, j + gap + length)});
+                    j = row.back().end + 1;
+                }
+            }
+            const ExplicitPattern pattern(n, rows);
+            for (const std::int64_t block : std::vector<std::int64_t>{1, 2, 7, 16, 64, n, n + 3, std::int64_t{1} << 40})
+                expectBlockCounts(pattern, block, "random rows, round " + std::to_string(round));
+        }
+    }
+    grid_reference::Maker maker(424242);
+    for (const auto& c : grid_reference::gridCases()) {
+        const auto grid = std::make_shared<const TokenGrid>(c.grid, parseTokenOrder(grid_reference::orderText(c)));
+        const grid_reference::Problem problem = grid_reference::problemOf(c);
+        for (int round = 0; round < 4; ++round) {
+            const grid_reference::Expression expression = maker.expression(problem);
+            const std::string text = grid_reference::print(expression);
+            const bool causal = round % 2 == 1;
+            const ExpressionPattern pattern(parseExpression(text), grid->cells(), causal, grid);
+            // The pattern counted is the one the grid formulas give, cell by cell.
+            const std::vector<std::uint8_t> reference = grid_reference::expectedComponents(expression, problem, causal);
+            for (std::int64_t i = 0; i < grid->cells(); ++i)
+                for (std::int64_t j = 0; j < grid->cells(); ++j)
+                    ASSERT_EQ(reference[static_cast<std::size_t>(i * grid->cells() + j)] != 0, pattern.allowed(i, j)) << text;
+            for (const std::int64_t block : std::vector<std::int64_t>{3, 4, 8, grid->cells() + 1})
+                expectBlockCounts(pattern, block, text + " on " + grid->describe());
+        }
+    }
 }
 
 TEST(BlockCounts, BigBirdsBlockModeComputesOnlyItsBlocks) {

@@ -4,6 +4,7 @@
 #include "core/patterns/expression_pattern.h"
 #include "core/patterns/token_grid.h"
 #include "core/registry.h"
+#include "core/variant.h"
 #include "support/grid_reference.h"
 #include "support/reference_math.h"
 
@@ -51,6 +52,48 @@ TEST(TokenGrid, DescribesItselfAndAgreesWithN) {
     EXPECT_EQ(problemSize(35, grid.get()), 35);
     EXPECT_THROW(problemSize(36, grid.get()), InputError);
     EXPECT_EQ(problemSize(12, nullptr), 12);
+}
+
+// A sweep over image sizes: each size a copy of the grid with the same frames, aspect and order, n about
+// doubling from one to the next, the grid itself among them; a tile order keeps the sizes its tiles divide.
+TEST(TokenGrid, ScaledCopiesKeepFramesAspectAndOrder) {
+    const auto square = makeTokenGrid("8,8", "");
+    EXPECT_EQ(scaledGridSizes(*square, 64, 4096), (std::vector<std::int64_t>{64, 144, 256, 576, 1024, 2304, 4096}));
+    const auto tiles = makeTokenGrid("128,128", "tiles:8,8");
+    EXPECT_EQ(scaledGridSizes(*tiles, 64, 16384), (std::vector<std::int64_t>{64, 256, 576, 1024, 2304, 4096, 9216, 16384}));
+    const auto odd = makeTokenGrid("20,20", "morton"); // 20 = 5 · 4: the grid itself is not of the form 2^a or 3 · 2^a
+    const auto oddSizes = scaledGridSizes(*odd, 1, 1000);
+    EXPECT_NE(std::find(oddSizes.begin(), oddSizes.end(), 400), oddSizes.end());
+    for (const auto& [text, order] : std::vector<std::pair<std::string, std::string>>{
+             {"12,16", ""}, {"2,8,16", "tiles:1,4,4"}, {"128,128", "tiles:8,8"}, {"20,20", "morton"}, {"1,37", ""}}) {
+        const auto grid = makeTokenGrid(text, order);
+        const auto sizes = scaledGridSizes(*grid, 1, 1 << 20);
+        ASSERT_FALSE(sizes.empty()) << text;
+        EXPECT_TRUE(std::is_sorted(sizes.begin(), sizes.end())) << text;
+        EXPECT_NE(std::find(sizes.begin(), sizes.end(), grid->cells()), sizes.end()) << text << ": the grid itself";
+        for (const std::int64_t cells : sizes) {
+            const auto copy = scaledGrid(*grid, cells);
+            ASSERT_TRUE(copy) << text << " at " << cells;
+            EXPECT_EQ(copy->cells(), cells);
+            EXPECT_EQ(copy->frames(), grid->frames());
+            EXPECT_EQ(copy->height() * grid->width(), copy->width() * grid->height()) << "the aspect";
+            EXPECT_EQ(copy->orderText(), grid->orderText());
+        }
+        for (std::size_t k = 1; k < sizes.size(); ++k) EXPECT_LE(sizes[k], 4 * sizes[k - 1]) << text;
+    }
+    EXPECT_FALSE(scaledGrid(*square, 65)) << "no square of 65 cells";
+    EXPECT_FALSE(scaledGrid(*tiles, 144)) << "tiles of 8 do not divide 12";
+    EXPECT_TRUE(scaledGridSizes(*square, 100, 120).empty());
+    EXPECT_TRUE(scaledGridSizes(*square, 5000, 64).empty());
+    // A sweep at a length with no scaled copy is a plain sequence.
+    ProblemShape shape;
+    shape.grid = square;
+    shape.n = 64;
+    shape.setScaledLength(256);
+    ASSERT_TRUE(shape.grid);
+    EXPECT_EQ(shape.grid->sizeText(), "16,16");
+    shape.setScaledLength(300);
+    EXPECT_FALSE(shape.grid);
 }
 
 TEST(TokenGrid, RefusesBadGridsAndOrders) {

@@ -135,21 +135,6 @@ TimingResult timeAttention(const std::string& variant, std::int64_t n, bool caus
     return timeVariant(request);
 }
 
-TokenGridPtr scaledGrid(const TokenGrid& grid, std::int64_t cells) {
-    const double factor = std::sqrt(static_cast<double>(cells) / static_cast<double>(grid.cells()));
-    const auto height = static_cast<std::int64_t>(std::llround(static_cast<double>(grid.height()) * factor));
-    const auto width = static_cast<std::int64_t>(std::llround(static_cast<double>(grid.width()) * factor));
-    if (height < 1 || width < 1 || grid.frames() * height * width != cells || height * grid.width() != width * grid.height())
-        return nullptr;
-    std::vector<std::int64_t> sizes = {height, width};
-    if (grid.dims() == 3) sizes.insert(sizes.begin(), grid.frames());
-    try {
-        return std::make_shared<const TokenGrid>(sizes, grid.order());
-    } catch (const InputError&) {
-        return nullptr;
-    }
-}
-
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,
                                    const BenchSettings& settings) {
     TimingRequest request;

@@ -68,11 +68,6 @@ TimingResult timeAttention(const std::string& variant, std::int64_t n, bool caus
                            int threads, int minRepeats, double budget, int heads = 12, std::int64_t headSize = 64,
                            std::int64_t queries = 0, TokenGridPtr grid = nullptr);
 
-// The grid scaled to `cells` cells for a sweep over sizes: the same frames, height and width scaled by one
-// factor (the aspect kept: 32 × 32 → 64 × 64 at 4096 cells) and the same order; null when no such grid
-// exists or a tile order's tiles do not divide it.
-TokenGridPtr scaledGrid(const TokenGrid& grid, std::int64_t cells);
-
 // The timing of one --variant point: the shape, --set overrides, threads, budget and --reference.
 TimingRequest variantTimingRequest(const std::string& variant, const ProblemShape& shape, const CliArgs& cli,
                                    const BenchSettings& settings);

@@ -713,6 +713,159 @@
     </message>
 </context>
 <context>
+    <name>Animation</name>
+    <message>
+        <source>measured up to n = %1</source>
+        <translation>已测量至 n = %1</translation>
+    </message>
+    <message>
+        <source>h = %1 heads</source>
+        <translation>h = %1 个头</translation>
+    </message>
+    <message>
+        <source>h_kv = %1 key/value heads</source>
+        <translation>h_kv = %1 个键/值头</translation>
+    </message>
+    <message>
+        <source>layers L = %1</source>
+        <translation>层数 L = %1</translation>
+    </message>
+    <message>
+        <source>model layers L = %1</source>
+        <translation>模型层数 L = %1</translation>
+    </message>
+    <message>
+        <source>input scale s = %1</source>
+        <translation>输入缩放 s = %1</translation>
+    </message>
+    <message>
+        <source>query row i = %1</source>
+        <translation>查询行 i = %1</translation>
+    </message>
+    <message>
+        <source>query cell at position %1</source>
+        <translation>位置 %1 处的查询单元</translation>
+    </message>
+    <message>
+        <source>decoding step: the new token at position t = %1</source>
+        <translation>解码步：新令牌位于位置 t = %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AnimationDialog</name>
+    <message>
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source> frames/s</source>
+        <translation> 帧/秒</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>each frame fits its own axes and colour scales</source>
+        <translation>每帧使用各自的坐标轴与色标</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描参数</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Frame rate</source>
+        <translation>帧率</translation>
+    </message>
+    <message>
+        <source>Hold the last frame</source>
+        <translation>末帧停留</translation>
+    </message>
+    <message>
+        <source>Free axes</source>
+        <translation>自由坐标轴</translation>
+    </message>
+    <message>
+        <source>File (.gif, .mp4, .tex)</source>
+        <translation>文件 (.gif, .mp4, .tex)</translation>
+    </message>
+    <message>
+        <source>(preview)</source>
+        <translation>(预览)</translation>
+    </message>
+    <message>
+        <source>Preview first and last</source>
+        <translation>预览首帧与末帧</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Cancel export</source>
+        <translation>取消导出</translation>
+    </message>
+    <message>
+        <source>the %1 view over %2 = %3</source>
+        <translation>%1 视图，%2 = %3</translation>
+    </message>
+    <message>
+        <source>%1 frames</source>
+        <translation>%1 帧</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif);;MP4 video, H.264 (*.mp4);;Beamer frames (*.tex)</source>
+        <translation>GIF 动画 (*.gif);;MP4 视频，H.264 (*.mp4);;Beamer 帧 (*.tex)</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>rendering the frames…</source>
+        <translation>正在渲染各帧…</translation>
+    </message>
+    <message>
+        <source>rendering the first and last frame…</source>
+        <translation>正在渲染首帧与末帧…</translation>
+    </message>
+    <message>
+        <source>cancelled: no file written</source>
+        <translation>已取消：未写入文件</translation>
+    </message>
+    <message>
+        <source>Export &amp;animation…</source>
+        <translation>导出动画(&amp;A)…</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AnimationRenderer</name>
+    <message>
+        <source>animation</source>
+        <translation>动画</translation>
+    </message>
+    <message>
+        <source>: the %1 view could not be computed: %2</source>
+        <translation>：无法计算 %1 视图：%2</translation>
+    </message>
+    <message>
+        <source>: the %1 view did not finish within %2 s</source>
+        <translation>：%1 视图未在 %2 秒内完成</translation>
+    </message>
+    <message>
+        <source>cannot write '%1': the frames are too large an image (lower the dpi or the size)</source>
+        <translation>无法写入“%1”：帧图像过大 (请降低 dpi 或尺寸)</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::AccuracyView</name>
     <message>
         <source>Computing exact attention and the approximations…</source>
@@ -1128,6 +1281,26 @@ range: %3</source>
     <message>
         <source>float16</source>
         <translation>float16</translation>
+    </message>
+    <message>
+        <source>decoding cache</source>
+        <translation>解码缓存</translation>
+    </message>
+    <message>
+        <source>At the new token t = %1 (context n = %2): the keys each layer keeps (coloured), evicted (grey), over positions 0 … t</source>
+        <translation>在新令牌 t = %1 (上下文 n = %2)：每层保留的键 (彩色)、已逐出的键 (灰色)，位置 0 … t</translation>
+    </message>
+    <message>
+        <source>a recurrent state, %1</source>
+        <translation>循环状态，%1</translation>
+    </message>
+    <message>
+        <source>%1 keys, %2</source>
+        <translation>%1 个键，%2</translation>
+    </message>
+    <message>
+        <source>t = %1</source>
+        <translation>t = %1</translation>
     </message>
     <message>
         <source>bfloat16</source>
@@ -1815,6 +1988,18 @@ Every other view works; run on a desktop session to use the lab.</source>
     <message>
         <source>queries %1 … %2 (framed): %3 × %4 over a cache of %5, %6 allowed cells</source>
         <translation>查询 %1 … %2 (框出)：%3 × %4，缓存 %5 个位置，允许 %6 个单元</translation>
+    </message>
+    <message>
+        <source>decoding cache</source>
+        <translation>解码缓存</translation>
+    </message>
+    <message>
+        <source>decoding step t = %1 (orange: the new token and the keys it reads)</source>
+        <translation>解码步 t = %1 (橙色：新令牌及其读取的键)</translation>
+    </message>
+    <message>
+        <source>KV cache: %1 of the %2 keys so far (green columns), %3 evicted</source>
+        <translation>KV 缓存：目前 %2 个键中保留 %1 个 (绿色列)，已逐出 %3 个</translation>
     </message>
     <message>
         <source>grid query: cell %1 (hover a row, click a cell or use the arrow keys)</source>

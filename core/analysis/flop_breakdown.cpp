@@ -28,10 +28,23 @@ std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& 
     try {
         const RangeWorkLimit limit(kCrossoverEvaluationWork);
         const VariantInfo& variant = requireVariant(id);
-        LabSettings atN = settings;
-        atN.n = n;
-        const ProblemShape shape = problemShape(atN, variant);
+        const ProblemShape shape = sweepShape(settings, variant, n);
         return layerCost(variant, shape, prepareParams(variant, shape, overrides));
+    } catch (const RangeWorkExceeded&) {
+        throw;
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
+// The block kernel's cost at the settings' n and block size, within the same bound; nothing where it is
+// not defined or the parameters do not fit.
+std::optional<BlockKernelCost> blockCostAt(const LabSettings& settings, const VariantInfo& variant, const ParamOverrides& overrides) {
+    if (!hasBlockKernelCost(variant)) return std::nullopt;
+    try {
+        const RangeWorkLimit limit(kCrossoverEvaluationWork);
+        const ProblemShape shape = problemShape(settings, variant);
+        return blockKernelCost(variant, shape, prepareParams(variant, shape, overrides), settings.blockCost);
     } catch (const RangeWorkExceeded&) {
         throw;
     } catch (const InputError&) {
@@ -43,8 +56,9 @@ void addNote(std::string& notes, const std::string& note) { notes += (notes.empt
 
 } // namespace
 
-std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d) {
+std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d, const TokenGrid* grid) {
     const double top = std::max(65536.0, std::exp2(std::ceil(std::log2(12.0 * heads * static_cast<double>(d)))));
+    if (grid) return scaledGridSizes(*grid, 64, static_cast<std::int64_t>(std::min(top, static_cast<double>(kMaxGridCells))));
     std::vector<std::int64_t> sizes;
     for (int halfOctave = 12; std::exp2(halfOctave / 2.0) <= top * 1.0001; ++halfOctave)
         sizes.push_back(std::llround(std::exp2(halfOctave / 2.0)));
@@ -58,7 +72,8 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
     const VariantInfo* chosenVariant = findVariant(settings.variant);
     const bool stackShown = !chosenVariant || !leftOutOfComparison(settings, *chosenVariant);
     std::set<std::string> ownTerms;
-    const std::vector<std::int64_t> sizes = stackShown ? flopSweepSizes(settings.heads, settings.d) : std::vector<std::int64_t>{};
+    const TokenGridPtr grid = settings.grid.empty() ? nullptr : makeTokenGrid(settings.grid, settings.order);
+    const std::vector<std::int64_t> sizes = stackShown ? flopSweepSizes(settings.heads, settings.d, grid.get()) : std::vector<std::int64_t>{};
     for (const std::int64_t n : sizes) {
         if (cancelled && cancelled()) return result;
         try {
@@ -104,11 +119,18 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
         }
         const auto choice = std::find_if(chosen.begin(), chosen.end(), [&](const VariantChoice& c) { return c.variant == variant.id; });
         const bool isChosen = choice != chosen.end();
+        const ParamOverrides& overrides = isChosen ? choice->params : ParamOverrides{};
         try {
-            if (const auto cost = costAt(settings, variant.id, isChosen ? choice->params : ParamOverrides{}, settings.n))
-                result.bars.push_back({variant.id, cost->attentionMacs, isChosen});
+            if (const auto cost = costAt(settings, variant.id, overrides, settings.n))
+                result.bars.push_back({variant.id, cost->attentionMacs, isChosen, std::nullopt});
         } catch (const RangeWorkExceeded&) {
             addNote(result.note, "no bar for " + variant.id + ": counting its pattern's cells at this n is too much work");
+            continue;
+        }
+        try {
+            if (!result.bars.empty() && result.bars.back().variant == variant.id) result.bars.back().block = blockCostAt(settings, variant, overrides);
+        } catch (const RangeWorkExceeded&) {
+            addNote(result.note, "no block-kernel cost for " + variant.id + ": counting its pattern's blocks at this n is too much work");
         }
     }
     return result;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/block_cost.h"
 #include "core/analysis/crossovers.h"
 #include "core/analysis/lab_settings.h"
 #include "core/cost/cost_model.h"
@@ -24,6 +25,8 @@ struct FlopBreakdown {
         std::string variant;
         double attentionMacs = 0;
         bool chosen = false; // one of the variants the settings choose (with their overrides)
+        // A block kernel's cost at the settings' blockCost (hasBlockKernelCost variants only).
+        std::optional<BlockKernelCost> block;
     };
     std::vector<SweepPoint> sweep;   // n where the parameters are valid
     std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest
@@ -37,8 +40,9 @@ struct FlopBreakdown {
     std::string note;
 };
 
-// n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime.
-std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d);
+// n from 64 up, two points per octave, to 2^16 or far enough past 6hd to show the quadratic regime; on a
+// grid, the cell counts of its scaled copies up to there (scaledGridSizes), each costed on its copy.
+std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d, const TokenGrid* grid = nullptr);
 
 // In compare mode a chosen variant left out of the comparison (leftOutOfComparison) has no sweep, no
 // `current` and no crossovers. Polls `cancelled` between costs; a cancelled breakdown is incomplete.

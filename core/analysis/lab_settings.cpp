@@ -9,16 +9,24 @@
 namespace attnlab {
 
 std::vector<VariantChoice> chosenVariants(const LabSettings& settings) {
-    if (settings.compareVariants.empty()) return {{settings.variant, settings.params}};
+    if (settings.compareVariants.empty()) return {{settings.variant, settings.params, {}}};
     std::vector<VariantChoice> choices;
     for (std::size_t k = 0; k < settings.compareVariants.size(); ++k) {
         const std::string& id = settings.compareVariants[k];
+        const std::string order = k < settings.panelOrders.size() ? settings.panelOrders[k] : std::string();
         if (k < settings.compareParams.size())
-            choices.push_back({id, settings.compareParams[k]});
+            choices.push_back({id, settings.compareParams[k], order});
         else
-            choices.push_back({id, id == settings.variant ? settings.params : ParamOverrides{}});
+            choices.push_back({id, id == settings.variant ? settings.params : ParamOverrides{}, order});
     }
     return choices;
+}
+
+LabSettings choiceSettings(const LabSettings& settings, const VariantChoice& choice) {
+    if (choice.order.empty()) return settings;
+    LabSettings own = settings;
+    own.order = choice.order;
+    return own;
 }
 
 ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant) {
@@ -37,6 +45,12 @@ ProblemShape problemShape(const LabSettings& settings, const VariantInfo& varian
     }
     if (variant.causalSupport == CausalSupport::CausalOnly) shape.causal = true;
     if (variant.causalSupport == CausalSupport::BidirectionalOnly) shape.causal = false;
+    return shape;
+}
+
+ProblemShape sweepShape(const LabSettings& settings, const VariantInfo& variant, std::int64_t n) {
+    ProblemShape shape = problemShape(settings, variant);
+    shape.setScaledLength(n);
     return shape;
 }
 
@@ -82,6 +96,7 @@ const std::vector<SettingsField>& settingsFields() {
         {"compare", figure | U::TimingSweep | U::CostFigure | U::Inference, &LabSettings::compareVariants},
         {"compare_params", figure | U::TimingSweep | U::CostFigure | U::Inference, &LabSettings::compareParams},
         {"panel_titles", figure, &LabSettings::panelTitles},
+        {"panel_orders", figure | U::TimingSweep | U::Inference, &LabSettings::panelOrders},
         {"preset", figure, &LabSettings::preset},
         {"preset_n", figure, &LabSettings::presetN},
         {"tokens", static_cast<unsigned>(U::PatternFigure), &LabSettings::tokens},
@@ -92,9 +107,11 @@ const std::vector<SettingsField>& settingsFields() {
         {"split_components", static_cast<unsigned>(U::PatternFigure), &LabSettings::splitComponents},
         {"block_view", static_cast<unsigned>(U::PatternFigure), &LabSettings::blockView},
         {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
+        {"block_cost", static_cast<unsigned>(U::CostFigure), &LabSettings::blockCost},
         {"timing_max_n", U::TimingSweep | U::Inference, &LabSettings::timingMaxN},
         {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},
         {"timing_guides", 0u, &LabSettings::timingGuides},
+        {"timing_block_model", 0u, &LabSettings::timingBlockModel},
         {"accuracy_input_scale", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyInputScale},
         {"accuracy_on_weights", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyOnWeights},
         {"model_layers", static_cast<unsigned>(U::Inference), &LabSettings::modelLayers},

@@ -38,6 +38,10 @@ struct LabSettings {
     // Per compare entry, the panel's title as a paper prints it, e.g. "(b) sliding window" (same index as
     // compareVariants; may be shorter; an empty or missing title shows the variant's name).
     std::vector<std::string> panelTitles;
+    // Per compare entry, its own token order on the settings' grid as --order takes it (same index as
+    // compareVariants; may be shorter; empty or missing: `order`), so that one pattern can be compared in
+    // several orders.
+    std::vector<std::string> panelOrders;
     // The figure preset these settings came from (its command-line id), or empty; and, when that preset
     // keeps its parameters whatever n is, the n they were chosen for (else 0).
     std::string preset;
@@ -51,9 +55,12 @@ struct LabSettings {
     bool splitComponents = false;             // pattern view: each component in a panel of its own
     std::int64_t blockView = 0;               // pattern view: the B × B block grid drawn over the pattern (0: off)
     bool flopsAsMacs = true;                  // FLOP view unit
+    // FLOP and timing views: the block size B of the block kernel's cost (core/analysis/block_cost.h).
+    std::int64_t blockCost = 64;
     std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
     TimingMode timingMode = TimingMode::Variants;
     bool timingGuides = false;                // timing view: n², n√n and n guide lines
+    bool timingBlockModel = false;            // timing view: the block kernel's prediction beside the cost model's
     double accuracyInputScale = 1.0;          // accuracy view: Q and K multiplied by this (logits by its square)
     bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
     std::int64_t modelLayers = 1;             // inference view: layers of the whole model (a preset's depth)
@@ -80,7 +87,11 @@ inline constexpr double kMinInputScale = 1.0 / 64, kMaxInputScale = 16;
 struct VariantChoice {
     std::string variant;
     ParamOverrides params;
+    std::string order = {}; // the panel's own token order (LabSettings::panelOrders); empty: the settings'
 };
+
+// The settings a choice is computed with: its own token order in place of the settings' when it has one.
+LabSettings choiceSettings(const LabSettings& settings, const VariantChoice& choice);
 
 // The variants a per-variant view shows: the compare entries when compare mode is on, else the one variant.
 std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
@@ -89,6 +100,11 @@ std::vector<VariantChoice> chosenVariants(const LabSettings& settings);
 // on the settings' token grid when its cell count is n (a sweep over n leaves it); throws InputError for
 // grid or order text that is not valid.
 ProblemShape problemShape(const LabSettings& settings, const VariantInfo& variant);
+
+// The settings' problem at n for the sweeps over n of the timing and FLOP views: with a grid, the grid
+// scaled to n cells (ProblemShape::setScaledLength), so that the sweep is one over image sizes; a plain
+// sequence at an n no scaled copy of the grid has.
+ProblemShape sweepShape(const LabSettings& settings, const VariantInfo& variant, std::int64_t n);
 
 // The causal choice a figure shows: the settings' flag in compare mode; for one variant alone the form
 // that variant has (xl is causal whatever the flag says).

@@ -64,6 +64,13 @@ PanelSpec parsePanelSpec(const std::string& text) {
         if (equals == std::string::npos || equals == 0)
             throw InputError("panel '" + text + "': '" + *item + "' is not KEY=VALUE");
         const std::string key = item->substr(0, equals);
+        if (key == kPanelOrderKey) {
+            if (!spec.choice.order.empty()) throw InputError("panel '" + text + "': '" + key + "' is set twice");
+            spec.choice.order = item->substr(equals + 1);
+            if (spec.choice.order.empty()) throw InputError("panel '" + text + "': order= gives no order");
+            open = nullptr;
+            continue;
+        }
         const ParamSpec* param = findParam(*variant, key);
         if (!param)
             throw InputError("panel '" + text + "': " + variant->id + " has no parameter '" + key + "' (its parameters: " +
@@ -78,6 +85,7 @@ PanelSpec parsePanelSpec(const std::string& text) {
 std::string formatPanelParams(const VariantChoice& choice) {
     std::string text = choice.variant;
     for (const auto& [key, value] : choice.params) text += " " + key + "=" + value;
+    if (!choice.order.empty()) text += " " + std::string(kPanelOrderKey) + "=" + choice.order;
     return text;
 }
 

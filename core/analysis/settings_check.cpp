@@ -45,6 +45,14 @@ std::string settingsProblem(const LabSettings& settings) {
                 return "the query position " + std::to_string(settings.gridQuery) + " is not a cell of the grid " + grid->sizeText() +
                        " (positions 0 … " + std::to_string(grid->cells() - 1) + ")";
         }
+        if (settings.panelOrders.size() > settings.compareVariants.size())
+            return "the panels' orders are " + std::to_string(settings.panelOrders.size()) + " for " +
+                   std::to_string(settings.compareVariants.size()) + " compared panels";
+        for (const std::string& order : settings.panelOrders) {
+            if (order.empty()) continue;
+            if (settings.grid.empty()) return "a panel's token order (" + order + ") needs a grid";
+            makeTokenGrid(settings.grid, order);
+        }
         for (const auto& choice : chosenVariants(settings)) {
             const VariantInfo& variant = requireVariant(choice.variant);
             prepareParams(variant, problemShape(settings, variant), choice.params);

@@ -1,5 +1,6 @@
 #include "core/analysis/timing_sweep.h"
 
+#include "core/analysis/block_cost.h"
 #include "core/analysis/scaling.h"
 #include "core/cost/cost_model.h"
 #include "core/errors.h"
@@ -14,13 +15,11 @@ namespace attnlab {
 
 namespace {
 
-// The choice resolved once at n: the variant, the settings' shape at n under its causal rule, and its
-// parameters for that shape. Everything the point measures and models reads this value.
+// The choice resolved once at n: the variant, the settings' shape at n under its causal rule (on the grid
+// scaled to n cells, sweepShape), and its parameters for that shape. Everything the point measures and models reads this value.
 ResolvedVariant resolveAt(const VariantChoice& choice, const LabSettings& settings, std::int64_t n) {
     const VariantInfo& variant = requireVariant(choice.variant);
-    LabSettings atN = settings;
-    atN.n = n;
-    return resolveVariant(variant, problemShape(atN, variant), choice.params);
+    return resolveVariant(variant, sweepShape(choiceSettings(settings, choice), variant, n), choice.params);
 }
 
 } // namespace
@@ -29,6 +28,16 @@ std::vector<std::int64_t> timingSweepSizes(std::int64_t maxN) {
     std::vector<std::int64_t> sizes;
     for (std::int64_t n = 64; n <= std::max<std::int64_t>(64, maxN); n *= 2) sizes.push_back(n);
     return sizes;
+}
+
+std::vector<std::int64_t> timingSweepSizes(const LabSettings& settings) {
+    const std::int64_t top = std::max<std::int64_t>(64, settings.timingMaxN);
+    if (settings.grid.empty()) return timingSweepSizes(top);
+    try {
+        return scaledGridSizes(*makeTokenGrid(settings.grid, settings.order), 64, top);
+    } catch (const InputError&) {
+        return timingSweepSizes(top); // the settings' own check names the grid's problem
+    }
 }
 
 std::vector<VariantChoice> measuredChoices(const LabSettings& settings) {
@@ -40,6 +49,7 @@ std::vector<VariantChoice> measuredChoices(const LabSettings& settings) {
 std::string choiceLabel(const VariantChoice& choice) {
     std::string params;
     for (const auto& [key, value] : choice.params) params += (params.empty() ? "" : ", ") + key + "=" + value;
+    if (!choice.order.empty()) params += (params.empty() ? "" : ", ") + std::string("order=") + choice.order;
     return choice.variant + (params.empty() ? std::string() : " (" + params + ")");
 }
 
@@ -110,6 +120,16 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
     return points;
 }
 
+double sweepBlockMacs(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, std::int64_t blockSize) {
+    try {
+        const ResolvedVariant resolved = resolveAt(choice, settings, n);
+        const auto cost = blockKernelCost(*resolved.variant, resolved.shape, resolved.params, blockSize);
+        return cost ? cost->blockMacs : std::nan("");
+    } catch (const InputError&) {
+        return std::nan("");
+    }
+}
+
 std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& points, int seriesIndex) {
     std::vector<const TimingPoint*> found;
     for (const TimingPoint& point : points)
@@ -119,33 +139,38 @@ std::vector<const TimingPoint*> seriesPoints(const std::vector<TimingPoint>& poi
 }
 
 std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points, int seriesIndex) {
-    std::vector<double> ns, seconds, macs;
+    std::vector<double> ns, seconds, macs, blockMacs;
     for (const TimingPoint* point : seriesPoints(points, seriesIndex))
         if (point->valid() && !point->starved() && point->shape.n >= kSlopeMinN && point->macs > 0) {
             ns.push_back(static_cast<double>(point->shape.n));
             seconds.push_back(point->medianSeconds);
             macs.push_back(point->macs);
+            blockMacs.push_back(point->blockMacs);
         }
     if (static_cast<int>(ns.size()) < kSlopeMinPoints) return std::nullopt;
     const auto measured = logLogSlope(ns, seconds), model = logLogSlope(ns, macs);
     if (!measured || !model) return std::nullopt;
-    return SeriesSlopes{*measured, *model, static_cast<int>(ns.size())};
+    SeriesSlopes slopes{*measured, *model, static_cast<int>(ns.size())};
+    const bool allBlocks = std::all_of(blockMacs.begin(), blockMacs.end(), [](double value) { return value > 0; });
+    if (const auto block = allBlocks ? logLogSlope(ns, blockMacs) : std::nullopt) slopes.blockModel = *block;
+    return slopes;
 }
 
-double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point) {
-    if (!point.valid() || !(point.macs > 0)) return std::nan("");
+double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point, CostModel model) {
+    const auto macsOf = [model](const TimingPoint& p) { return model == CostModel::Exact ? p.macs : p.blockMacs; };
+    if (!point.valid() || !(macsOf(point) > 0)) return std::nan("");
     const auto series = seriesPoints(points, point.seriesIndex);
     std::vector<double> macs, seconds;
     for (const bool trustedOnly : {true, false}) {
         for (const TimingPoint* candidate : series)
-            if (candidate->valid() && candidate->macs > 0 &&
+            if (candidate->valid() && macsOf(*candidate) > 0 &&
                 (!trustedOnly || (!candidate->starved() && candidate->shape.n >= kSlopeMinN))) {
-                macs.push_back(candidate->macs);
+                macs.push_back(macsOf(*candidate));
                 seconds.push_back(candidate->medianSeconds);
             }
         if (!macs.empty()) break;
     }
-    return point.macs / fittedMacRate(macs, seconds);
+    return macsOf(point) / fittedMacRate(macs, seconds);
 }
 
 std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<TimingPoint>& points) {

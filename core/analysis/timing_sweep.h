@@ -41,6 +41,9 @@ struct TimingPoint {
     // CPU time of the measuring thread and its OpenMP team / (wall time × kernel threads): variants mode
     // the median over the point's repetitions (TimingResult::cpuShare), layer mode over the whole point.
     double cpuShare = std::nan("");
+    // The block kernel's multiply-adds of what was timed at the timing view's block size
+    // (core/analysis/block_cost.h); NaN where not computed or not defined for the variant.
+    double blockMacs = std::nan("");
     std::string error;       // the parameters do not fit this n; the point is left out of the curves
     bool valid() const { return error.empty() && medianSeconds > 0; }
     bool starved() const { return valid() && cpuShare < kStarvedCpuShare; }
@@ -61,9 +64,12 @@ inline constexpr std::array<LayerPartInfo, 4> kLayerParts = {{
 
 // Powers of two from 64 to maxN.
 std::vector<std::int64_t> timingSweepSizes(std::int64_t maxN);
+// The n of the settings' sweep: without a grid timingSweepSizes(timingMaxN); with one, the image sizes of
+// the grid scaled from 64 cells up to timingMaxN (scaledGridSizes), each point measured on its scaled grid.
+std::vector<std::int64_t> timingSweepSizes(const LabSettings& settings);
 // The variants a sweep measures: the chosen ones, or only the first in layer mode.
 std::vector<VariantChoice> measuredChoices(const LabSettings& settings);
-// "longformer (window=8)"
+// "longformer (window=8)", "custom (expr=neighborhood(7), order=morton)"
 std::string choiceLabel(const VariantChoice& choice);
 
 // One variant's core at n (series `index`); returns nothing when cancelled. Runs `threads` kernel threads;
@@ -77,9 +83,19 @@ std::vector<TimingPoint> measureLayerAt(const VariantChoice& choice, const LabSe
                                         const CancelCheck& cancelled, const MeasureClock& clock = systemMeasureClock(),
                                         GemmEngine engine = defaultGemmEngine());
 
+// Which multiply-adds a prediction counts: the cost model's exact ones (TimingPoint::macs) or a block
+// kernel's (TimingPoint::blockMacs).
+enum class CostModel { Exact, BlockKernel };
+// The block kernel's MACs of `choice`'s core at n of the settings' sweep (sweepShape) in blocks of
+// `blockSize` (core/analysis/block_cost.h): what TimingPoint::blockMacs holds; NaN where a block kernel's
+// cost is not defined for the variant or its parameters do not fit n.
+double sweepBlockMacs(const VariantChoice& choice, const LabSettings& settings, std::int64_t n, std::int64_t blockSize);
+
 // The cost model's time for `point`: its MACs at its series' fitted MAC rate (fittedMacRate), over the
-// points the slopes use (valid, not starved, n ≥ kSlopeMinN) or, when there are none, every valid point.
-double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point);
+// points the slopes use (valid, not starved, n ≥ kSlopeMinN) or, when there are none, every valid point;
+// the block kernel's prediction fits its own rate to the same measured times. NaN where the point has no
+// such MACs.
+double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point, CostModel model = CostModel::Exact);
 // How one curve grows: the least-squares log-log slope of its measured median times and of the cost
 // model's MACs at the same n (the theory the dashed line draws), over its valid points that were not
 // starved of CPU and have n ≥ kSlopeMinN (below that, fixed overheads flatten the curve). Nothing when
@@ -91,6 +107,8 @@ struct SeriesSlopes {
     double measured = 0;
     double model = 0;
     int points = 0;
+    // The block kernel's MACs over the same points; NaN unless every one of them has them.
+    double blockModel = std::nan("");
 };
 std::optional<SeriesSlopes> seriesSlopes(const std::vector<TimingPoint>& points, int seriesIndex);
 // Valid points of one series sorted by n (invalid ones included, for their errors).

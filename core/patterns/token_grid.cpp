@@ -5,6 +5,7 @@
 #include "core/patterns/text_characters.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace attnlab {
@@ -175,6 +176,37 @@ std::string TokenGrid::describe() const {
 TokenGridPtr makeTokenGrid(const std::string& gridText, const std::string& orderText) {
     return std::make_shared<const TokenGrid>(parseGridSizes(gridText),
                                              orderText.empty() ? TokenOrder{} : parseTokenOrder(orderText));
+}
+
+TokenGridPtr scaledGrid(const TokenGrid& grid, std::int64_t cells) {
+    const double factor = std::sqrt(static_cast<double>(cells) / static_cast<double>(grid.cells()));
+    const auto height = static_cast<std::int64_t>(std::llround(static_cast<double>(grid.height()) * factor));
+    const auto width = static_cast<std::int64_t>(std::llround(static_cast<double>(grid.width()) * factor));
+    if (height < 1 || width < 1 || grid.frames() * height * width != cells || height * grid.width() != width * grid.height())
+        return nullptr;
+    std::vector<std::int64_t> sizes = {height, width};
+    if (grid.dims() == 3) sizes.insert(sizes.begin(), grid.frames());
+    try {
+        return std::make_shared<const TokenGrid>(sizes, grid.order());
+    } catch (const InputError&) {
+        return nullptr;
+    }
+}
+
+std::vector<std::int64_t> scaledGridSizes(const TokenGrid& grid, std::int64_t minCells, std::int64_t maxCells) {
+    const std::int64_t g = std::gcd(grid.height(), grid.width());
+    const std::int64_t base = grid.frames() * (grid.height() / g) * (grid.width() / g); // cells at k = 1
+    std::vector<std::int64_t> factors = {g};
+    for (std::int64_t power = 1; power <= maxCells; power *= 2) factors.insert(factors.end(), {power, 3 * power});
+    std::vector<std::int64_t> sizes;
+    for (const std::int64_t k : factors) {
+        if (k > maxCells / k / base) continue; // k² · base > maxCells, tested without overflowing
+        const std::int64_t cells = k * k * base;
+        if (cells >= minCells && cells <= maxCells && scaledGrid(grid, cells)) sizes.push_back(cells);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
 }
 
 std::int64_t problemSize(std::int64_t givenN, const TokenGrid* grid) {

@@ -83,6 +83,17 @@ using TokenGridPtr = std::shared_ptr<const TokenGrid>;
 // The grid of `--grid` and `--order` texts (order empty: raster). Throws InputError.
 TokenGridPtr makeTokenGrid(const std::string& gridText, const std::string& orderText);
 
+// The grid scaled to `cells` cells, for a sweep over image sizes: the same frames and order, height and width
+// scaled by one factor (the aspect kept: 32 × 32 → 64 × 64 at 4096 cells); null when no such grid exists or
+// a tile order's tiles do not divide it.
+TokenGridPtr scaledGrid(const TokenGrid& grid, std::int64_t cells);
+
+// The cell counts in [minCells, maxCells] of the grid's scaled copies, ascending. With g the greatest
+// common divisor of height and width, the copies are k · (H/g × W/g) for k = 2^a and 3 · 2^a (so that n
+// about doubles from one to the next) and k = g (the grid itself), the same frames; those scaledGrid
+// cannot make (tiles that do not divide) are left out.
+std::vector<std::int64_t> scaledGridSizes(const TokenGrid& grid, std::int64_t minCells, std::int64_t maxCells);
+
 // The n of a problem given `--n` (0: not given) and a grid (null: none): the grid's cell count, which
 // a given n must equal. Throws InputError when neither is given or they disagree.
 std::int64_t problemSize(std::int64_t givenN, const TokenGrid* grid);

@@ -1,6 +1,7 @@
 #include "fuzz/fuzz_entry_points.h"
 
 #include "app/cli_args.h"
+#include "core/analysis/animation_range.h"
 #include "core/analysis/panel_spec.h"
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
@@ -9,6 +10,7 @@
 #include "core/patterns/token_grid.h"
 #include "core/registry.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -129,6 +131,26 @@ void panelInput(const std::uint8_t* data, std::size_t size) {
         const ParamSet params = prepareParams(variant, shape, panel.choice.params);
         requirePatternBuildLimits(variant, shape, params);
         checkPattern(*buildPattern(variant, shape, params));
+    } catch (const InputError&) {
+    }
+}
+
+void animationRangeInput(const std::uint8_t* data, std::size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    const bool integral = size % 2 == 0;
+    try {
+        const AnimationOption option = splitAnimationOption(text);
+        require(!option.param.empty() && !option.range.empty());
+        const std::vector<double> values = animationValues(option.param, option.range, integral);
+        require(values.size() >= 2 && values.size() <= kMaxAnimationFrames);
+        const bool ascending = values[1] > values[0];
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            require(std::isfinite(values[k]));
+            if (integral) require(values[k] == std::round(values[k]));
+            if (k > 0) require(ascending ? values[k] > values[k - 1] : values[k] < values[k - 1]);
+        }
+        const auto from = parseAnimationNumber(option.range.substr(0, option.range.find(':')));
+        require(from && std::abs(*from - values.front()) <= 0.5);
     } catch (const InputError&) {
     }
 }

@@ -34,4 +34,9 @@ void gridInput(const std::uint8_t* data, std::size_t size);
 // prepareParams and the pattern-build limits, and its pattern is checked.
 void panelInput(const std::uint8_t* data, std::size_t size);
 
+// The bytes as one `--animate` option ("PARAM=FROM:TO[:STEP|:*FACTOR]", core/analysis/animation_range.h),
+// read as an integer parameter when the input's size is even, a real one when odd. An accepted range has
+// 2 to kMaxAnimationFrames finite values, strictly monotone from FROM on, integers for an integer one.
+void animationRangeInput(const std::uint8_t* data, std::size_t size);
+
 } // namespace attnlab::fuzz

@@ -229,7 +229,7 @@ TEST_F(FigureCommandTest, GridViewsAndGridPresetsAreWritten) {
         EXPECT_FALSE(QImage(out).isNull());
     }
     for (const char* preset : {"sparse-transformer-image", "sparse-transformer-image-reach", "natten", "swin", "axial", "sliding-tile-raster",
-                               "sliding-tile"}) {
+                               "sliding-tile", "neighbourhood-orders"}) {
         SCOPED_TRACE(preset);
         const QString out = path(QStringLiteral("%1.svg").arg(QLatin1String(preset)));
         const ProcessRun result = run({QStringLiteral("figure"), QStringLiteral("--preset"), QLatin1String(preset), QStringLiteral("-o"), out});
@@ -238,6 +238,36 @@ TEST_F(FigureCommandTest, GridViewsAndGridPresetsAreWritten) {
         // Named by the problem's grid in the caption.
         EXPECT_TRUE(QString::fromUtf8(readAll(out)).contains(QStringLiteral("grid="))) << "no grid in the caption";
     }
+}
+
+// The timing and FLOP figures over image sizes with the block kernel's cost, read back from their CSV:
+// each timing row names its image, the block prediction fitted beside the cost model's; the FLOP CSV
+// counts the blocks at the size asked.
+TEST_F(FigureCommandTest, TimingAndFlopsOverImageSizesWithTheBlockCost) {
+    const QString timing = path(QStringLiteral("timing.csv")), flops = path(QStringLiteral("flops.csv"));
+    const QStringList grid = {QStringLiteral("--variant"), QStringLiteral("custom"), QStringLiteral("--set"), QStringLiteral("expr=neighborhood(3)"),
+                              QStringLiteral("--grid"), QStringLiteral("8,8"), QStringLiteral("--d"), QStringLiteral("16")};
+    ProcessRun result = run(QStringList{QStringLiteral("figure"), QStringLiteral("timing")} + grid +
+                            QStringList{QStringLiteral("--timing-max-n"), QStringLiteral("256"), QStringLiteral("--block-cost"), QStringLiteral("16"),
+                                        QStringLiteral("-o"), timing});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    const guitest::CsvTable times = guitest::readCsv(QString::fromUtf8(readAll(timing)));
+    const auto column = [&](const guitest::CsvTable& table, const char* name) { return table.header.indexOf(QString::fromLatin1(name)); };
+    ASSERT_EQ(times.rows.size(), 3u); // 8×8, 12×12, 16×16
+    const QStringList images = {QStringLiteral("8,8"), QStringLiteral("12,12"), QStringLiteral("16,16")};
+    for (std::size_t k = 0; k < times.rows.size(); ++k) {
+        const QStringList& row = times.rows[k];
+        EXPECT_EQ(row[column(times, "grid")], images[static_cast<qsizetype>(k)]);
+        EXPECT_EQ(row[column(times, "block_size")], QStringLiteral("16"));
+        EXPECT_GE(row[column(times, "block_macs")].toDouble(), row[column(times, "macs")].toDouble());
+        EXPECT_GT(row[column(times, "block_predicted_s")].toDouble(), 0.0);
+    }
+    result = run(QStringList{QStringLiteral("figure"), QStringLiteral("flops")} + grid +
+                 QStringList{QStringLiteral("--block-cost"), QStringLiteral("16"), QStringLiteral("-o"), flops});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    const QString text = QString::fromUtf8(readAll(flops));
+    EXPECT_TRUE(text.contains(QStringLiteral("block_kernel_at_n,custom,64,block_size,16,cells"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("block_kernel_at_n,custom,64,allowed_cells,576,cells")));
 }
 
 TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
@@ -281,6 +311,14 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"query past the grid", {"figure", "reach", "--grid", "8,8", "--query", "64", "-o", path("x.png")}},
         {"query of another view", {"figure", "flops", "--grid", "8,8", "--query", "3", "-o", path("x.png")}},
         {"query past a preset's grid", {"figure", "--preset", "swin", "--query", "64", "-o", path("x.png")}},
+        {"block cost zero", {"figure", "flops", "--block-cost", "0", "-o", path("x.png")}},
+        {"block cost not a number", {"figure", "timing", "--block-cost", "wide", "-o", path("x.png")}},
+        {"block cost of another view", {"figure", "pattern", "--block-cost", "64", "-o", path("x.png")}},
+        {"panel order without a grid", {"figure", "pattern", "--panel", "full order=morton", "--panel", "full", "-o", path("x.png")}},
+        {"panel order not an order", {"figure", "pattern", "--grid", "8,8", "--panel", "full order=spiral", "--panel", "full", "-o", path("x.png")}},
+        {"panel tiles not dividing", {"figure", "pattern", "--grid", "8,8", "--panel", "full", "--panel", "full order=tiles:3,3", "-o", path("x.png")}},
+        {"panel order twice", {"figure", "pattern", "--grid", "8,8", "--panel", "full order=morton order=raster", "--panel", "full", "-o", path("x.png")}},
+        {"panel order empty", {"figure", "pattern", "--grid", "8,8", "--panel", "full order=", "--panel", "full", "-o", path("x.png")}},
     };
     for (const auto& [name, arguments] : cases) {
         SCOPED_TRACE(name);

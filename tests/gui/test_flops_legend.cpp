@@ -6,6 +6,8 @@
 #include "views/figures/flops_view.h"
 
 #include "core/cost/cost_model.h"
+#include "core/patterns/block_counts.h"
+#include "core/patterns/token_grid.h"
 #include "core/registry.h"
 #include "views/plot/plot_axes.h"
 
@@ -13,6 +15,7 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <string>
 
 namespace attnlab {
@@ -70,6 +73,44 @@ TEST(FlopsLegend, ExponentialsAreNamedByWhereTheyComeFrom) {
     const QString relu = legendOf("relu2", false);
     EXPECT_TRUE(relu.contains(QStringLiteral("noexponentialsatn=2048"))) << relu.toStdString();
     EXPECT_FALSE(relu.contains(QStringLiteral("softmax:"))) << relu.toStdString();
+}
+
+// The block kernel's cost beside the exact one: a hatched bar labelled with computed ÷ allowed cells for
+// every variant with a mask, its counts in the CSV; on a grid the stacked terms sweep image sizes.
+TEST(FlopsLegend, BlockKernelCostStandsBesideTheExactCost) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3)"}};
+    settings.grid = "16,16";
+    settings.n = 256;
+    settings.d = 16;
+    FlopsView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(900, 600);
+    for (const std::int64_t block : {64, 16}) {
+        settings.blockCost = block;
+        view.setSettings(settings);
+        view.show();
+        ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+        const auto bar = std::find_if(view.bars().begin(), view.bars().end(), [](const auto& b) { return b.variant == "custom"; });
+        ASSERT_NE(bar, view.bars().end());
+        ASSERT_TRUE(bar->block);
+        const VariantInfo& custom = requireVariant("custom");
+        const ProblemShape shape = problemShape(settings, custom);
+        const BlockCounts counts = countBlocks(*buildPattern(custom, shape, prepareParams(custom, shape, settings.params)), block);
+        EXPECT_EQ(bar->block->blocks.computedCells, counts.computedCells);
+        const double ratio = static_cast<double>(counts.computedCells) / static_cast<double>(9 * 256);
+        EXPECT_TRUE(paintedText(view).contains(withoutSpaces(QStringLiteral("block ×%1").arg(ratio, 0, 'f', 2)))) << block;
+        const QString csv = view.csvData();
+        EXPECT_TRUE(csv.contains(QStringLiteral("block_kernel_at_n,custom,256,computed_cells,%1,cells").arg(counts.computedCells))) << block;
+        EXPECT_TRUE(csv.contains(QStringLiteral("block_kernel_at_n,custom,256,attention,%1,macs")
+                                     .arg(QString::number(static_cast<double>(counts.computedCells) * 32.0, 'g', 17))));
+        EXPECT_FALSE(csv.contains(QStringLiteral("block_kernel_at_n,linear,"))) << "no block kernel for linear attention";
+    }
+    EXPECT_TRUE(view.title().contains(QStringLiteral("16×16 image")));
+    const auto grid = makeTokenGrid("16,16", "");
+    ASSERT_EQ(view.sweep().size(), flopSweepSizes(1, 16, grid.get()).size());
+    for (const auto& point : view.sweep()) EXPECT_DOUBLE_EQ(point.cost.attentionMacs, 9.0 * static_cast<double>(point.n) * 32.0);
 }
 
 } // namespace

@@ -4,10 +4,13 @@
 // the painted figure and checked against the rules written out here, cell by cell.
 #include "pattern_view_fixture.h"
 
+#include "gui/csv_table.h"
+
 #include "views/figures/pattern_grid.h"
 #include "views/figures/receptive_field_view.h"
 #include "views/shell/model_presets.h"
 
+#include "core/patterns/block_counts.h"
 #include "core/patterns/token_grid.h"
 
 #include <QKeyEvent>
@@ -161,6 +164,100 @@ TEST_F(PatternViewTest, FactorisedHeadsEachGetTheirGridPicture) {
         EXPECT_TRUE(view->gridPicture(index)) << "panel " << index;
         EXPECT_LE(view->gridRect(QRectF(view->rect()), index).bottom(), plot(index).top());
     }
+}
+
+// The CSV carries the grid view: each row's cell, whether the query attends it and its component, so
+// the picture can be drawn again from the file; it follows the query as the user moves it.
+TEST_F(PatternViewTest, CsvRebuildsTheGridPicture) {
+    LabSettings settings = gridSettings("neighborhood(3) | same_col", "6,4", "morton");
+    show(settings);
+    const TokenGridPtr grid = makeTokenGrid(settings.grid, settings.order);
+    const auto expectPicture = [&](const GridCell& query) {
+        const guitest::CsvTable table = guitest::readCsv(view->csvData());
+        const auto column = [&](const char* name) { return table.header.indexOf(QString::fromLatin1(name)); };
+        for (const char* name : {"query_i", "cell_t", "cell_y", "cell_x", "grid_query", "attended", "component", "component_term", "allowed_ranges"})
+            ASSERT_GE(column(name), 0) << name;
+        ASSERT_EQ(table.rows.size(), 24u);
+        for (const QStringList& row : table.rows) {
+            const std::int64_t position = row[column("query_i")].toLongLong();
+            const GridCell cell{row[column("cell_t")].toLongLong(), row[column("cell_y")].toLongLong(), row[column("cell_x")].toLongLong()};
+            EXPECT_EQ(grid->positionOf(cell), position);
+            EXPECT_EQ(row[column("grid_query")].toLongLong(), grid->positionOf(query));
+            const bool window = inNeighbourhood(query.y, cell.y, 3, 6) && inNeighbourhood(query.x, cell.x, 3, 4);
+            const int component = window ? 1 : cell.x == query.x ? 2 : 0;
+            EXPECT_EQ(row[column("attended")], component ? QStringLiteral("1") : QStringLiteral("0")) << position;
+            EXPECT_EQ(row[column("component")], component ? QString::number(component) : QString()) << position;
+            EXPECT_EQ(row[column("component_term")], component == 1 ? QStringLiteral("neighborhood(3)")
+                                                     : component == 2 ? QStringLiteral("same_col")
+                                                                      : QString());
+        }
+    };
+    expectPicture(grid->cellAt(view->gridQuery()));
+    view->setGridQuery(grid->positionOf({0, 5, 0}));
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
+    expectPicture({0, 5, 0});
+}
+
+// One pattern in three orders: the same picture of the same query cell above each matrix, each matrix
+// marking that cell's row in its own order, and its own block counts (fewer computed cells in tile and
+// Morton order on the speed targets' 128 × 128 image).
+TEST_F(PatternViewTest, OnePatternInSeveralOrdersSharesTheQueryCell) {
+    const FigurePreset* preset = findFigurePreset("neighbourhood-orders");
+    ASSERT_NE(preset, nullptr);
+    view->resize(1300, 700);
+    show(preset->settings);
+    ASSERT_EQ(view->panelCount(), 3);
+    const TokenGridPtr raster = makeTokenGrid("128,128", "");
+    const GridCell query = raster->cellAt(view->gridQuery());
+    EXPECT_EQ(query, (GridCell{0, 64, 64}));
+    std::vector<std::int64_t> computed;
+    for (int index = 0; index < 3; ++index) {
+        const auto picture = view->gridPicture(index);
+        ASSERT_TRUE(picture) << index;
+        EXPECT_EQ(picture->cell, query);
+        EXPECT_EQ(picture->attended, 225);
+        EXPECT_EQ(picture->image, view->gridPicture(0)->image) << "the same cells in every order";
+        const auto blocks = view->blockCountsOf(index);
+        ASSERT_TRUE(blocks);
+        EXPECT_EQ(blocks->allowedCells, 225 * 16384);
+        computed.push_back(blocks->computedCells);
+    }
+    // The same pattern, counted again in each order from the registry.
+    const std::vector<std::string> orders = {"raster", "tiles:8,8", "morton"};
+    for (std::size_t k = 0; k < orders.size(); ++k) {
+        LabSettings own = preset->settings;
+        own.order = orders[k];
+        own.compareVariants.clear();
+        EXPECT_EQ(countBlocks(*referencePattern(own, {"custom", {{"expr", "neighborhood(15)"}}}), 64).computedCells, computed[k]) << orders[k];
+    }
+    EXPECT_LT(computed[1], computed[0]) << "tiles of one block compute fewer cells than raster rows";
+    // A block of 64 holds one 8 × 8 tile in both orders; only the tiles' sequence differs.
+    EXPECT_EQ(computed[2], computed[1]);
+    // The query's row in each matrix is the query cell's position in that order: hovering panel (c)'s row
+    // of another cell moves every panel's query to that cell.
+    const TokenGridPtr morton = makeTokenGrid("128,128", "morton");
+    const GridCell target{0, 3, 29};
+    const QRectF matrix = plot(2);
+    hoverMessage(QPointF(matrix.center().x(), matrix.top() + (static_cast<double>(morton->positionOf(target)) + 0.5) * matrix.height() / 16384));
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
+    EXPECT_EQ(raster->cellAt(view->gridQuery()), target);
+    for (int index = 0; index < 3; ++index) EXPECT_EQ(view->gridPicture(index)->cell, target) << index;
+}
+
+// The grid query changed in the settings (the panel's field, the ImGui lab) moves the query without
+// building the patterns again.
+TEST_F(PatternViewTest, SettingsQueryMovesTheQueryCell) {
+    LabSettings settings = gridSettings("neighborhood(3)", "8,8", "");
+    show(settings);
+    const QString before = view->csvData();
+    settings.gridQuery = 9;
+    view->setSettings(settings);
+    EXPECT_EQ(view->gridQuery(), 9) << "moved at once";
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
+    ASSERT_TRUE(view->gridPicture(0));
+    EXPECT_EQ(view->gridPicture(0)->query, 9);
+    EXPECT_EQ(view->gridPicture(0)->attended, 9);
+    EXPECT_NE(view->csvData(), before);
 }
 
 TEST(ReceptiveFieldGrid, TwoStridedLayersReachEveryEarlierPixel) {

@@ -12,6 +12,9 @@
 #include "views/shell/session_file.h"
 #include "views/figures/timing_view.h"
 
+#include "core/patterns/block_counts.h"
+#include "core/registry.h"
+
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -402,6 +405,61 @@ TEST_F(TimingViewTest, GuideLinesOnlyWhenAsked) {
     EXPECT_FALSE(view.busy()) << "guides are drawn from the points already measured";
     const int with = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
     EXPECT_GT(with, without + 100);
+}
+
+// On a grid the sweep is over image sizes: every point is measured on the grid scaled to its n (a 3 × 3
+// neighbourhood has 9 keys per cell on every copy), and the title and the CSV say which image each is.
+// The block kernel's prediction comes from the points already measured: turning it on or changing B
+// measures nothing again.
+TEST_F(TimingViewTest, GridSweepMeasuresEachImageSizeAndAddsTheBlockPrediction) {
+    view.setMeasureClock(std::make_shared<ThreadCpuClock>());
+    LabSettings settings = sweepSettings({"custom"}, 1024, 1, 16);
+    settings.params = {{"expr", "neighborhood(3)"}};
+    settings.grid = "8,8";
+    settings.n = 64;
+    measure(settings);
+    const std::vector<std::int64_t> sizes = {64, 144, 256, 576, 1024};
+    EXPECT_EQ(TimingView::sweepSizes(settings), sizes);
+    ASSERT_EQ(view.points().size(), sizes.size());
+    for (const auto& point : view.points()) {
+        ASSERT_TRUE(point.valid()) << point.error;
+        ASSERT_TRUE(point.shape.grid) << point.shape.n;
+        const auto side = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(point.shape.n))));
+        EXPECT_EQ(point.shape.grid->sizeText(), std::to_string(side) + "," + std::to_string(side));
+        EXPECT_DOUBLE_EQ(point.macs, 9.0 * static_cast<double>(point.shape.n) * 32.0);
+    }
+    EXPECT_TRUE(view.title().contains(QStringLiteral("vs image size"))) << view.title().toStdString();
+    EXPECT_TRUE(view.title().contains(QStringLiteral("8×8 image, raster order"))) << view.title().toStdString();
+    std::vector<CsvRow> rows = parseCsv(view.csvData());
+    for (const CsvRow& row : rows) {
+        const auto side = std::to_string(std::llround(std::sqrt(number(row, "n"))));
+        EXPECT_EQ(row.at("grid"), side + "," + side);
+        EXPECT_EQ(row.at("block_macs"), "") << "no block prediction asked";
+    }
+    std::vector<double> medians;
+    for (const auto& point : view.points()) medians.push_back(point.medianSeconds);
+
+    for (const std::int64_t block : {64, 16}) {
+        settings.timingBlockModel = true;
+        settings.blockCost = block;
+        view.setSettings(settings);
+        ASSERT_TRUE(waitUntilIdle({&view}, kSweepTimeoutMs));
+        EXPECT_EQ(view.progressDone(), static_cast<int>(sizes.size()));
+        std::vector<double> kept;
+        for (const auto& point : view.points()) kept.push_back(point.medianSeconds);
+        EXPECT_EQ(kept, medians) << "the measurements stay";
+        for (const auto& point : view.points()) {
+            const VariantInfo& custom = requireVariant("custom");
+            const auto pattern = buildPattern(custom, point.shape, prepareParams(custom, point.shape, settings.params));
+            EXPECT_DOUBLE_EQ(point.blockMacs, static_cast<double>(countBlocks(*pattern, block).computedCells) * 32.0) << point.shape.n;
+        }
+        rows = parseCsv(view.csvData());
+        const double rate = number(rows.front(), "block_macs") / number(rows.front(), "block_predicted_s");
+        for (const CsvRow& row : rows) {
+            EXPECT_EQ(number(row, "block_size"), static_cast<double>(block));
+            EXPECT_NEAR(number(row, "block_macs") / number(row, "block_predicted_s"), rate, 1e-6 * rate) << "one rate per curve";
+        }
+    }
 }
 
 TEST(TimingSettings, SessionKeepsTimingFieldsAndOldSessionsGetDefaults) {

@@ -98,7 +98,8 @@ void drawCurve(QPainter& painter, const PlotAxes& axes, const std::vector<Accura
     axes.drawSeries(series);
 }
 
-void drawUnitError(const PlotAxes& axes, const Axis& x) {
+void drawUnitError(const PlotAxes& axes) {
+    const Axis& x = axes.xAxis();
     axes.drawSeries({QString(), kUnitErrorColor, {{x.min, 1.0}, {x.max, 1.0}}, Qt::SolidLine, false});
 }
 
@@ -153,12 +154,16 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
                             : tr("no value of this sweep fits the inputs (see the notes)"));
         return;
     }
-    drawUnitError(axes, x);
+    drawUnitError(axes);
     int reference = 0;
     for (const Measurement* line : referenceLines(m_snapshot->measurements)) {
         const RegisteredSweep* owner = sweepOf(line->family);
         if (owner && owner->variant->family == variant.family)
-            axes.drawSeries({QString(), lineColor(reference), {{x.min, line->error}, {x.max, line->error}}, lineStyle(reference), false});
+            axes.drawSeries({QString(),
+                             lineColor(reference),
+                             {{axes.xAxis().min, line->error}, {axes.xAxis().max, line->error}},
+                             lineStyle(reference),
+                             false});
         ++reference;
     }
     std::vector<LegendEntry> legend;
@@ -186,7 +191,7 @@ void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const 
     }
     const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, tr("Error vs input scale at a fixed budget"));
     axes.drawAxes();
-    drawUnitError(axes, x);
+    drawUnitError(axes);
     for (const Curve& curve : curves)
         drawCurve(painter, axes, points, curve.sweep->family, {}, curve.color, Qt::SolidLine, QString());
     int reference = 0;

@@ -2,6 +2,7 @@
 
 #include "views/figures/figure_view.h"
 #include "views/figures/tikz_export.h"
+#include "views/plot/animation_frame.h"
 
 #include "core/errors.h"
 
@@ -24,6 +25,11 @@ namespace {
 
 constexpr double kLogicalDpi = 96.0;
 constexpr double kMetersPerInch = 0.0254;
+
+// The figure into `rect`; an animation's frame first puts its swept value above it (animation_frame.h).
+void paintExported(const FigureView& view, QPainter& painter, const QRectF& rect) {
+    view.paintFigure(painter, paintAnimationLabel(painter, rect));
+}
 
 [[noreturn]] void fail(const QString& path, const QString& why) {
     throw InputError("cannot export '" + path.toStdString() + "': " + why.toStdString());
@@ -104,7 +110,7 @@ QByteArray renderPdf(const FigureView& view, const ExportOptions& options) {
         painter.setRenderHint(QPainter::Antialiasing);
         // Without it Qt may store images as JPEG (DCTDecode): colour fringes on cell edges.
         painter.setRenderHint(QPainter::LosslessImageRendering);
-        view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
+        paintExported(view, painter, QRectF(QPointF(0, 0), options.size));
     }
     return bytes;
 }
@@ -151,7 +157,7 @@ QImage renderFigure(const FigureView& view, const QSizeF& size, double dpi) {
         painter.setRenderHint(QPainter::Antialiasing);
         painter.setRenderHint(QPainter::TextAntialiasing);
         painter.scale(scale, scale);
-        view.paintFigure(painter, QRectF(QPointF(0, 0), size));
+        paintExported(view, painter, QRectF(QPointF(0, 0), size));
     }
     setDpi(dpi);
     return image;

@@ -19,7 +19,8 @@ QString overridesText(const ParamOverrides& params) {
 }
 
 QString variantText(const VariantChoice& choice) {
-    const QString params = overridesText(choice.params);
+    QString params = overridesText(choice.params);
+    if (!choice.order.empty()) params += (params.isEmpty() ? QString() : QStringLiteral(", ")) + QStringLiteral("order=") + QString::fromStdString(choice.order);
     return QString::fromStdString(choice.variant) + (params.isEmpty() ? QString() : " (" + params + ")");
 }
 
@@ -95,6 +96,13 @@ void FigureView::setSettings(const LabSettings& settings) {
     m_settings = settings;
     if (needsWork(before, settings)) m_stale = true;
     if (m_stale && isVisible()) beginWork();
+    update();
+}
+
+void FigureView::setFrameMark(const FrameMark& mark) {
+    if (mark == m_frameMark) return;
+    m_frameMark = mark;
+    frameMarkChanged();
     update();
 }
 

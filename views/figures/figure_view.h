@@ -6,9 +6,22 @@
 #include <QString>
 #include <QWidget>
 
+#include <cstdint>
+#include <optional>
+
 class QPainter;
 
 namespace attnlab {
+
+// What a frame of an animation shows beyond its settings (views/animation): the decoding step, i.e. the
+// new token's position (pattern and inference views), the query row marked (pattern view) and the largest
+// n of the measured sweep shown (timing view). Unset members mark nothing.
+struct FrameMark {
+    std::optional<std::int64_t> decodeStep;
+    std::optional<std::int64_t> queryRow;
+    std::optional<std::int64_t> timingUpTo;
+    bool operator==(const FrameMark&) const = default;
+};
 
 // Base of every figure (pattern, reach, timing, flops, accuracy). paintFigure() is the single painting
 // code path: paintEvent() calls it for the screen, and export renders it into QImage, QSvgGenerator
@@ -42,6 +55,9 @@ public:
     // Computes the current settings again (View → Recompute).
     void recompute();
     const LabSettings& settings() const { return m_settings; }
+    // An animation's frame mark; views that have no such mark ignore it. Repaints.
+    void setFrameMark(const FrameMark& mark);
+    const FrameMark& frameMark() const { return m_frameMark; }
     // The run's parameters in one line: the figure caption and the SVG/PDF description.
     virtual QString caption() const { return settingsCaption(m_settings); }
 
@@ -66,6 +82,9 @@ protected:
     // Stops the work in flight when the view is hidden; true when the work is to start again once the
     // view is shown (false, e.g., for a sweep the user had cancelled).
     virtual bool cancelWork() = 0;
+    // The frame mark changed: a view whose mark needs work (the pattern view's cache at a decoding step)
+    // starts it here.
+    virtual void frameMarkChanged() {}
     // Marks the view stale: its work starts again the next time it is shown (or now, when visible).
     void markStale();
     // Routes `jobs`' busy state to busyChanged() and its errors to jobError() and statusMessage().
@@ -75,8 +94,9 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
     LabSettings m_settings;
+    FrameMark m_frameMark;
 
-private:
+  private:
     void beginWork();
 
     bool m_stale = true;

@@ -4,6 +4,7 @@
 #include "core/analysis/flop_breakdown.h"
 #include "core/errors.h"
 #include "core/registry.h"
+#include "views/figures/pattern_grid.h"
 #include "views/figures/view_inputs.h"
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
@@ -105,9 +106,11 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs;
     for (const SweepPoint& point : m_sweep) xs.push_back(static_cast<double>(point.n));
     std::vector<double> range = xs;
+    const TokenGridPtr grid = settingsGrid(m_settings);
     if (range.empty()) // the axes of the sweep a notice stands in for
-        for (const std::int64_t n : flopSweepSizes(m_settings.heads, m_settings.d)) range.push_back(static_cast<double>(n));
-    Axis x = Axis::fitted(FlopsView::tr("sequence length n"), AxisScale::Log2, range);
+        for (const std::int64_t n : flopSweepSizes(m_settings.heads, m_settings.d, grid.get())) range.push_back(static_cast<double>(n));
+    Axis x = Axis::fitted(grid ? FlopsView::tr("image cells n = H·W (the grid scaled, aspect and order kept)") : FlopsView::tr("sequence length n"),
+                          AxisScale::Log2, range);
     Axis y;
     y.label = FlopsView::tr("share of the layer's %1 (%)").arg(unitName());
     y.min = 0;
@@ -166,9 +169,16 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
         values.push_back(bar.attentionMacs * unitFactor());
         colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
     }
-    Axis x = Axis::fitted(FlopsView::tr("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, values);
+    std::vector<double> range = values;
+    for (const CoreBar& bar : m_bars)
+        if (bar.block) range.push_back(bar.block->blockMacs * unitFactor());
+    Axis x = Axis::fitted(FlopsView::tr("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, range);
     std::vector<LegendEntry> legend = {{FlopsView::tr("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
-                                       {FlopsView::tr("others (defaults)"), seriesColor(0), Qt::SolidLine, true}};
+                                       {FlopsView::tr("others (defaults)"), seriesColor(0), Qt::SolidLine, true},
+                                       {FlopsView::tr("hatched: a block kernel's cost, B=%1").arg(m_settings.blockCost), QColor(0x55, 0x55, 0x55),
+                                        Qt::SolidLine, false},
+                                       {FlopsView::tr("block ×r: computed ÷ allowed cells (all of each non-empty block)"), QColor(), Qt::NoPen,
+                                        false}};
     for (const std::string& id : m_leftOut)
         legend.push_back({causalFormProblem(requireVariant(id), askedCausal(m_settings)), Qt::black, Qt::NoPen, false});
     const QRectF chart = aboveLegend(painter, area, legend);
@@ -176,7 +186,43 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
                         FlopsView::tr("Attention core of every variant at n = %1").arg(m_settings.n));
     axes.drawAxes();
     axes.drawHorizontalBars(values, colors);
+    paintBlockBars(painter, axes, names.size());
     drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
+}
+
+// Under each bar that has one, a thinner hatched bar to the block kernel's cost, labelled with its ratio
+// to the exact cost past the end of both bars and the exact value's label.
+void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetype categories) const {
+    const QRectF plot = axes.plotRect();
+    const double slot = plot.height() / static_cast<double>(std::max<qsizetype>(1, categories));
+    QFont small = painter.font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    const QFontMetricsF exactMetrics(painter.font(), painter.device()), metrics(small, painter.device());
+    painter.save();
+    painter.setFont(small);
+    for (std::size_t k = 0; k < m_bars.size(); ++k) {
+        const CoreBar& bar = m_bars[k];
+        if (!bar.block) continue;
+        const double y = axes.mapY(static_cast<double>(k)) + 0.31 * slot;
+        const double end = std::clamp(axes.mapX(bar.block->blockMacs * unitFactor()), plot.left(), plot.right());
+        const QRectF rect(plot.left(), y, end - plot.left(), 0.17 * slot);
+        const QColor colour = bar.chosen ? seriesColor(1) : seriesColor(0);
+        painter.setPen(QPen(colour.darker(130), 0.6));
+        painter.setBrush(QBrush(colour, Qt::BDiagPattern));
+        painter.drawRect(rect);
+        const double exactEnd = std::clamp(axes.mapX(bar.attentionMacs * unitFactor()), plot.left(), plot.right()) + 4 +
+                                exactMetrics.horizontalAdvance(compactNumber(bar.attentionMacs * unitFactor()));
+        const QString text = FlopsView::tr("block ×%1").arg(bar.block->ratio(), 0, 'f', 2);
+        const double width = metrics.horizontalAdvance(text) + 2;
+        // Past the end of both bars when it fits there, else inside the hatched bar's end on a white ground.
+        const bool outside = std::max(end, exactEnd) + 4 + width <= plot.right();
+        const QRectF box(outside ? std::max(end, exactEnd) + 4 : end - width - 2, rect.center().y() - metrics.height() / 2, width,
+                         metrics.height());
+        if (!outside) painter.fillRect(box, QColor(255, 255, 255, 220));
+        painter.setPen(QColor(0x33, 0x33, 0x33));
+        painter.drawText(box, Qt::AlignCenter, text);
+    }
+    painter.restore();
 }
 
 QString FlopsView::csvData() const {
@@ -199,9 +245,22 @@ QString FlopsView::csvData() const {
         row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("layer_total"),
             point.cost.layerMacs * unitFactor(), unit);
     }
-    for (const CoreBar& bar : m_bars)
+    for (const CoreBar& bar : m_bars) {
         row(QStringLiteral("core_at_n"), bar.variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),
             bar.attentionMacs * unitFactor(), unit);
+        if (!bar.block) continue;
+        // The block kernel's cost at the settings' block size, with the counts it comes from.
+        const auto block = [&](const QString& quantity, double value, const QString& rowUnit) {
+            row(QStringLiteral("block_kernel_at_n"), bar.variant, static_cast<double>(m_settings.n), quantity, value, rowUnit);
+        };
+        block(QStringLiteral("attention"), bar.block->blockMacs * unitFactor(), unit);
+        block(QStringLiteral("block_size"), static_cast<double>(bar.block->blocks.size), QStringLiteral("cells"));
+        block(QStringLiteral("computed_cells"), static_cast<double>(bar.block->blocks.computedCells), QStringLiteral("cells"));
+        block(QStringLiteral("allowed_cells"), static_cast<double>(bar.block->blocks.allowedCells), QStringLiteral("cells"));
+        block(QStringLiteral("full_blocks"), static_cast<double>(bar.block->blocks.full), QStringLiteral("blocks"));
+        block(QStringLiteral("partial_blocks"), static_cast<double>(bar.block->blocks.partial), QStringLiteral("blocks"));
+        block(QStringLiteral("empty_blocks"), static_cast<double>(bar.block->blocks.empty), QStringLiteral("blocks"));
+    }
     auto crossoverRow = [&](const Crossover& crossover, const QString& name) {
         if (!crossover.threshold) return;
         const auto n = static_cast<double>(*crossover.threshold);

@@ -11,6 +11,8 @@
 
 namespace attnlab {
 
+class PlotAxes;
+
 // Where a layer's multiply-adds go as n grows (cost model, closed form): the stacked share of each
 // term vs n for the chosen variant with markers where its crossovers fall (searched in the cost model), and every registry variant's
 // attention-core cost at the current n. Costs come from core/analysis/flop_breakdown.h on a worker
@@ -47,6 +49,7 @@ private:
     QString exponentialsText() const;
     void paintStack(QPainter& painter, const QRectF& area) const;
     void paintBars(QPainter& painter, const QRectF& area) const;
+    void paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetype categories) const;
 
     std::vector<SweepPoint> m_sweep;
     std::vector<CoreBar> m_bars;

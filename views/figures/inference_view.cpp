@@ -33,6 +33,11 @@ CacheCurves cacheCurves(const LabSettings& settings, const std::vector<Inference
 
 InferenceView::InferenceView(QWidget* parent) : FigureView(parent) {
     watchJobs(m_jobs);
+    watchJobs(m_decode.jobs());
+}
+
+void InferenceView::frameMarkChanged() {
+    m_decode.update(m_settings, m_choices, m_frameMark.decodeStep, [this] { update(); });
 }
 
 QString InferenceView::precisionText() const {
@@ -75,9 +80,14 @@ bool InferenceView::cancelWork() {
     return true;
 }
 
+void InferenceView::frameMarkChanged() {
+    m_decode.update(m_settings, m_choices, m_frameMark.decodeStep, [this] { update(); });
+}
+
 void InferenceView::startWork() {
     m_jobs.bumpGeneration();
     m_choices = inferenceChoices(m_settings);
+    m_decode.update(m_settings, m_choices, m_frameMark.decodeStep, [this] { update(); });
     m_budget = memoryBudgetBytes(m_settings);
     m_curves.clear();
     m_timings.clear();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "views/figures/figure_view.h"
+#include "views/figures/inference_decode.h"
 
 #include "core/analysis/inference.h"
 
@@ -30,7 +31,7 @@ public:
     QString caption() const override;
     void paintFigure(QPainter& painter, const QRectF& rect) const override;
     QString csvData() const override;
-    bool busy() const override { return m_jobs.busy(); }
+    bool busy() const override { return m_jobs.busy() || m_decode.busy(); }
 
     // The plotted data, for tests and export.
     const std::vector<KvCacheCurve>& curves() const { return m_curves; }
@@ -43,6 +44,7 @@ private:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
     bool cancelWork() override;
+    void frameMarkChanged() override;
     void paintCache(QPainter& painter, const QRectF& area) const;
     void paintTiming(QPainter& painter, const QRectF& area) const;
     void paintBandwidth(QPainter& painter, const QRectF& area) const;
@@ -62,6 +64,7 @@ private:
     int m_maxLog2 = 20;
     int m_total = 0;
     JobRunner m_jobs{tr("decoding steps")};
+    InferenceDecode m_decode; // an animation's decoding step
 };
 
 } // namespace attnlab

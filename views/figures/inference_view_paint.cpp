@@ -37,7 +37,7 @@ double maxBytes(const KvCacheCurve& curve) {
 } // namespace
 
 void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
-    const QRectF body = paintFrame(painter, rect, title(), caption());
+    const QRectF body = m_decode.paintStrips(painter, paintFrame(painter, rect, title(), caption()));
     const double split = body.left() + body.width() * 0.55, middle = body.top() + body.height() * 0.58;
     paintCache(painter, QRectF(body.topLeft(), QPointF(split - 8, middle - 6)));
     paintPrefill(painter, QRectF(QPointF(body.left(), middle + 6), QPointF(split - 8, body.bottom())));
@@ -93,6 +93,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
         if (perLayer) axes.drawSeries(layer);
     }
     paintBudget(painter, axes);
+    m_decode.paintMarker(axes);
 }
 
 // The budget line and, on it, a dot where each curve crosses it with its n above (labels that would touch
@@ -182,6 +183,7 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
         axes.drawSeries({coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), times[k],
                          Qt::SolidLine, true, widths[k]});
     drawStarvedRings(painter, rings);
+    m_decode.paintMarker(axes);
 }
 
 // Cached bytes read per second of each curve's steps vs n, the triad as the memory roof, and in the legend

@@ -15,6 +15,11 @@ namespace attnlab {
 // Panels are numbered from 1 in the order they are drawn; a panel without a pattern (or weights) has no
 // rows. query_token and the key labels are the settings' tokens when there is one per position (as on the
 // axes); otherwise query_token is empty and the keys are labelled key_0, key_1, ...
-QString patternCsv(const PatternSnapshot& snapshot);
+// With a token grid, both layouts add after query_token the grid view of query position `gridQuery` (-1:
+// the snapshot's): "cell_t,cell_y,cell_x,grid_query,attended,component,component_term" — row i's cell,
+// whether the grid query attends position i, and the component whose colour the grid view gives it
+// (number and term as in the legend; empty when the panel is not drawn by component). A panel's rows are
+// then the grid picture cell by cell.
+QString patternCsv(const PatternSnapshot& snapshot, std::int64_t gridQuery = -1);
 
 } // namespace attnlab

@@ -30,6 +30,8 @@ TokenGridPtr settingsGrid(const LabSettings& settings) {
     }
 }
 
+TokenGridPtr choiceGrid(const LabSettings& settings, const VariantChoice& choice) { return settingsGrid(choiceSettings(settings, choice)); }
+
 std::int64_t gridQueryOf(const LabSettings& settings, const TokenGrid& grid) {
     if (settings.gridQuery >= 0) return std::min(settings.gridQuery, grid.cells() - 1);
     return grid.positionOf({grid.frames() / 2, grid.height() / 2, grid.width() / 2});

@@ -30,6 +30,15 @@ struct GridPicture {
 // The grid of the settings when it has exactly n cells (the problem's grid); null otherwise.
 TokenGridPtr settingsGrid(const LabSettings& settings);
 
+// The grid of one compared panel: the settings' grid in the panel's own token order (choiceSettings);
+// null as for settingsGrid.
+TokenGridPtr choiceGrid(const LabSettings& settings, const VariantChoice& choice);
+
+// The position in `own`'s order of the cell at `position` in `grid`'s order (the same grid sizes).
+inline std::int64_t cellPosition(const TokenGrid& grid, std::int64_t position, const TokenGrid& own) {
+    return &grid == &own ? position : own.positionOf(grid.cellAt(position));
+}
+
 // The query the settings ask for: gridQuery clamped to the grid, or the centre cell's position when -1.
 std::int64_t gridQueryOf(const LabSettings& settings, const TokenGrid& grid);
 

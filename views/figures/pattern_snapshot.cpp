@@ -77,18 +77,6 @@ void computeWeights(PatternPanel& panel, const ResolvedVariant& resolved, const 
     panel.weights = std::move(weights);
 }
 
-std::vector<ComponentLegendEntry> legendOf(const PatternComponents& components, const std::vector<QString>& texts) {
-    std::vector<ComponentLegendEntry> legend;
-    for (const std::uint8_t k : occurringComponents(components)) {
-        QString text = k == kAddedDiagonal
-                           ? QCoreApplication::translate("PatternView", "diagonal added to an empty row")
-                       : k <= texts.size() ? texts[k - 1u]
-                                           : QCoreApplication::translate("PatternView", "component %1").arg(k);
-        legend.push_back({k, componentColor(k), text});
-    }
-    return legend;
-}
-
 PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice, const VariantInfo* known,
                         const std::optional<ProblemInputs>& inputs, const CancelCheck& cancelled) {
     PatternPanel panel;
@@ -101,14 +89,15 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         panel.error = compareCausalProblem(settings, variant);
         if (!panel.error.isEmpty()) return panel;
         const bool withComponents = settings.showComponents && !settings.showWeights;
-        const ResolvedVariant resolved = resolveViewVariant(settings, variant, choice.params, inputs ? &*inputs : nullptr);
+        const ResolvedVariant resolved = resolveViewVariant(choiceSettings(settings, choice), variant, choice.params, inputs ? &*inputs : nullptr);
         ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr, withComponents);
         const ProblemShape& shape = resolved.shape;
         panel.n = shape.n;
+        panel.grid = shape.grid;
         if (built.components) {
             std::shared_ptr<const PatternComponents> components = std::move(built.components);
             panel.pattern = std::shared_ptr<const Pattern>(components, &components->pattern());
-            panel.legend = legendOf(*components, componentTexts(resolved));
+            panel.legend = componentLegendOf(*components, componentTexts(resolved));
             panel.components = std::move(components);
         } else {
             panel.pattern = std::move(built.pattern);
@@ -145,6 +134,7 @@ void appendSplitPanels(const PatternPanel& whole, std::int64_t blockView, std::v
         part.choice = whole.choice;
         part.hasMask = whole.hasMask;
         part.n = whole.n;
+        part.grid = whole.grid;
         part.fullMacs = whole.fullMacs;
         part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component, ComponentPattern::Cells::Own);
         part.nnz = part.pattern->nnz();
@@ -211,8 +201,21 @@ PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCh
     return snapshot;
 }
 
+std::vector<ComponentLegendEntry> componentLegendOf(const PatternComponents& components, const std::vector<QString>& texts) {
+    std::vector<ComponentLegendEntry> legend;
+    for (const std::uint8_t k : occurringComponents(components)) {
+        QString text = k == kAddedDiagonal
+                           ? QCoreApplication::translate("PatternView", "diagonal added to an empty row")
+                       : k <= texts.size() ? texts[k - 1u]
+                                           : QCoreApplication::translate("PatternView", "component %1").arg(k);
+        legend.push_back({k, componentColor(k), text});
+    }
+    return legend;
+}
+
 GridPicture panelGridPicture(const PatternPanel& panel, const TokenGrid& grid, std::int64_t query) {
-    return buildGridPicture(*panel.pattern, panel.components.get(), panel.colour, grid, query);
+    const TokenGrid& own = panel.grid ? *panel.grid : grid;
+    return buildGridPicture(*panel.pattern, panel.components.get(), panel.colour, own, panel.ownPosition(grid, query));
 }
 
 std::vector<QString> componentTexts(const ResolvedVariant& resolved) {

@@ -62,8 +62,14 @@ struct PatternPanel {
     QString detail;                               // compare-style second title line instead of the parameters
     // settings.blockView > 0: the pattern in blocks of that size (null otherwise).
     std::shared_ptr<const PatternBlocks> blocks;
-    // With a token grid: what the snapshot's query cell attends (null without a grid or a pattern).
+    // With a token grid: the grid in this panel's own token order (the settings' unless the panel has its
+    // own), and what the snapshot's query cell attends (null without a grid or a pattern).
+    TokenGridPtr grid;
     std::shared_ptr<const GridPicture> picture;
+    // The position in this panel's order of the cell at `position` in the snapshot grid's order.
+    std::int64_t ownPosition(const TokenGrid& snapshotGrid, std::int64_t position) const {
+        return grid ? cellPosition(snapshotGrid, position, *grid) : position;
+    }
 };
 
 // Every panel of one set of settings, built with the same inputs.
@@ -73,7 +79,7 @@ struct PatternSnapshot {
     QString note;                                 // e.g. shape taken from the NPY files
     std::vector<PatternPanel> panels;
     TokenGridPtr grid;                            // the settings' grid when it has n cells, else null
-    std::int64_t query = -1;                      // with a grid: the query cell's position
+    std::int64_t query = -1;                      // with a grid: the query cell's position in its order
 };
 
 // The density images of one region of one panel's pattern, width × height pixels, each pixel a whole
@@ -92,12 +98,16 @@ struct PatternTile {
 // weights of every chosen variant. Errors land in their panels; a cancelled build stops adding panels.
 PatternSnapshot buildPatternSnapshot(const LabSettings& settings, const CancelCheck& cancelled);
 
-// Runs on a worker: what `query` attends on the grid in one panel, coloured as the panel's matrix.
+// Runs on a worker: what the query cell attends on the grid in one panel, coloured as the panel's matrix
+// (`query` is a position in `grid`'s order; the panel reads it in its own).
 GridPicture panelGridPicture(const PatternPanel& panel, const TokenGrid& grid, std::int64_t query);
 
 // Runs on a worker: the mask image of `region` in blocks of `block` × `block` cells (in component
 // colours when the panel has components or a colour) and, when `withVeil`, the veil drawn over the weights.
 PatternTile buildPatternTile(const PatternPanel& panel, const PlaneRegion& region, std::int64_t block, bool withVeil);
+
+// The legend of the components that occur in `components`, component k named by texts[k − 1].
+std::vector<ComponentLegendEntry> componentLegendOf(const PatternComponents& components, const std::vector<QString>& texts);
 
 // The name of each component of a variant for the legend, index k − 1 for component k: the custom
 // variant's top-level terms; for built-ins the variant's component name followed by the printed term

@@ -33,8 +33,9 @@ PatternView::PatternView(QWidget* parent) : FigureView(parent) {
     connect(&m_jobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     connect(&m_tileJobs, &JobRunner::busyChanged, this, [this] { updateBusy(); });
     connect(&m_grid.jobs(), &JobRunner::busyChanged, this, [this] { updateBusy(); });
+    connect(&m_decode.jobs(), &JobRunner::busyChanged, this, [this] { updateBusy(); });
     m_viewport = PlaneViewport(m_settings.n, QRectF());
-    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_grid.jobs()})
+    for (JobRunner* jobs : {&m_jobs, &m_tileJobs, &m_grid.jobs(), &m_decode.jobs()})
         connect(jobs, &JobRunner::failed, this, [this](const QString& message) { emit statusMessage(message); });
 }
 
@@ -55,7 +56,10 @@ QString PatternView::title() const {
     return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
 }
 
-bool PatternView::busy() const { return m_jobs.busy() || m_tileJobs.busy() || m_grid.busy() || m_repaintTimer.isActive(); }
+bool PatternView::busy() const {
+    return m_jobs.busy() || m_tileJobs.busy() || m_grid.busy() || m_decode.busy() ||
+           m_repaintTimer.isActive();
+}
 
 void PatternView::updateBusy() {
     const bool nowBusy = busy();
@@ -70,8 +74,18 @@ bool PatternView::needsWork(const LabSettings& before, const LabSettings& after)
 }
 
 void PatternView::startWork() {
+    // Only the query cell changed (the panel's field, the ImGui lab, a session): the patterns stay.
+    LabSettings sameQuery = m_settings;
+    sameQuery.gridQuery = m_started.gridQuery;
+    const bool queryOnly = hasGrid() && !m_jobs.busy() && m_settings.gridQuery != m_started.gridQuery &&
+                           sameFields(sameQuery, m_started, SettingsUse::PatternFigure);
     if (m_settings.n != m_started.n || m_settings.source != m_started.source) m_highlightRow.reset();
     m_started = m_settings;
+    if (queryOnly) {
+        m_highlightRow.reset();
+        setGridQuery(gridQueryOf(m_settings, *m_snapshot->grid));
+        return;
+    }
     startSnapshotJob();
 }
 
@@ -80,6 +94,11 @@ bool PatternView::cancelWork() {
     m_tileJobs.bumpGeneration();
     m_grid.cancel();
     return true;
+}
+
+void PatternView::frameMarkChanged() {
+    m_decode.update(m_snapshot, m_frameMark.decodeStep, [this] { scheduleRepaint(); });
+    updateBusy();
 }
 
 void PatternView::startSnapshotJob() {
@@ -100,6 +119,8 @@ void PatternView::startSnapshotJob() {
                                 GridQuery::Pictures pictures;
                                 for (const auto& panel : snapshot.panels) pictures.push_back(panel.picture);
                                 m_grid.reset(snapshot.query, std::move(pictures));
+                                m_decode.update(m_snapshot, m_frameMark.decodeStep,
+                                                [this] { scheduleRepaint(); });
                                 const QString error = errorText();
                                 emit statusMessage(error.isEmpty() ? snapshot.note : error);
                                 syncViewportToWidget();
@@ -236,7 +257,8 @@ void PatternView::requestTiles() {
 // Data and interaction
 
 QString PatternView::csvData() const {
-    return m_snapshot ? patternCsv(*m_snapshot) : patternCsv(PatternSnapshot{});
+    // The grid columns follow the query as the user moved it.
+    return m_snapshot ? patternCsv(*m_snapshot, hasGrid() ? m_grid.query() : -1) : patternCsv(PatternSnapshot{});
 }
 
 std::optional<std::pair<int, PlaneCell>> PatternView::hitTest(const QPointF& pixel) const {
@@ -287,7 +309,7 @@ void PatternView::mouseMoveEvent(QMouseEvent* event) {
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
         emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
     } else if (const auto hit = hitTest(event->position())) {
-        if (hasGrid() && !m_highlightRow) setGridQuery(hit->second.i); // a clicked row pins the query
+        if (hasGrid() && !m_highlightRow) setGridQuery(queryOfRow(hit->first, hit->second.i)); // a clicked row pins the query
         const QString text = hoverText(hit->first, hit->second);
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
         emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
@@ -309,8 +331,10 @@ void PatternView::mouseReleaseEvent(QMouseEvent* event) {
         setGridQuery(*position);
     } else if (!m_dragged) {
         const auto hit = hitTest(event->position());
-        if (hit && m_highlightRow != hit->second.i)
-            m_highlightRow = hit->second.i;
+        // On a grid the row pinned is kept as the query cell's position in the grid's order.
+        const std::optional<std::int64_t> row = hit ? std::optional(queryOfRow(hit->first, hit->second.i)) : std::nullopt;
+        if (row && m_highlightRow != row)
+            m_highlightRow = row;
         else
             m_highlightRow.reset();
         if (m_highlightRow) setGridQuery(*m_highlightRow);

@@ -2,6 +2,7 @@
 
 #include "views/figures/figure_view.h"
 #include "views/figures/grid_query.h"
+#include "views/figures/pattern_decode.h"
 #include "views/figures/pattern_snapshot.h"
 #include "views/jobs/job_runner.h"
 #include "views/plot/plane_viewport.h"
@@ -72,6 +73,7 @@ protected:
     bool needsWork(const LabSettings& before, const LabSettings& after) const override;
     void startWork() override;
     bool cancelWork() override;
+    void frameMarkChanged() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -119,8 +121,12 @@ private:
     std::optional<std::int64_t> gridHit(const QPointF& pixel) const;
     QString gridHoverText(std::int64_t position) const;
     void paintGridPanel(QPainter& painter, int index, const QRectF& box) const;
-    // The row marked in the matrices: the clicked row, else the grid's query.
-    std::optional<std::int64_t> markedRow() const;
+    // The row marked in a panel's matrix: the clicked row, else the grid's query cell (on a grid, that cell's
+    // row in the panel's own order).
+    std::optional<std::int64_t> markedRow(const Panel& panel) const;
+    // Row `row` of panel `index` as a position in the grid's order (the grid query's), the row itself
+    // without a grid.
+    std::int64_t queryOfRow(int index, std::int64_t row) const;
 
     JobRunner m_jobs{tr("pattern")};             // snapshots: patterns, stats, weights
     JobRunner m_tileJobs{tr("pattern tiles")};   // density images of the visible region
@@ -133,6 +139,7 @@ private:
     bool m_wasBusy = false;
     std::optional<std::int64_t> m_highlightRow;
     GridQuery m_grid{tr("grid view")};
+    PatternDecode m_decode; // an animation's decoding step
     std::optional<QPointF> m_dragStart;
     bool m_dragged = false;
 };

@@ -20,10 +20,18 @@ QRectF PatternView::gridRect(const QRectF& rect, int index) const {
 
 std::shared_ptr<const GridPicture> PatternView::gridPicture(int index) const { return m_grid.picture(index); }
 
-std::optional<std::int64_t> PatternView::markedRow() const {
-    if (m_highlightRow) return m_highlightRow;
-    if (hasGrid()) return m_grid.query();
-    return std::nullopt;
+std::optional<std::int64_t> PatternView::markedRow(const Panel& panel) const {
+    if (m_frameMark.decodeStep) return m_frameMark.decodeStep; // an animation's new token, then its query row
+    if (!hasGrid()) return m_frameMark.queryRow ? m_frameMark.queryRow : m_highlightRow;
+    // The query cell (an animation's, the clicked row's, else the grid query) in the panel's own order.
+    const std::int64_t query = m_frameMark.queryRow.value_or(m_highlightRow.value_or(m_grid.query()));
+    return panel.ownPosition(*m_snapshot->grid, query);
+}
+
+std::int64_t PatternView::queryOfRow(int index, std::int64_t row) const {
+    if (!hasGrid() || index < 0 || index >= static_cast<int>(m_snapshot->panels.size())) return row;
+    const Panel& panel = m_snapshot->panels[static_cast<std::size_t>(index)];
+    return panel.grid ? cellPosition(*panel.grid, row, *m_snapshot->grid) : row;
 }
 
 void PatternView::setGridQuery(std::int64_t query) {

@@ -138,6 +138,7 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     painter.setClipRect(plot);
     paintHeatmap(painter, panel, index, view);
     if (panel.blocks) paintPatternBlocks(painter, *panel.blocks, view);
+    m_decode.paint(painter, index, view);
     paintOverlays(painter, panel, view);
     painter.restore();
     painter.save();
@@ -224,7 +225,7 @@ void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const Pla
         painter.setPen(QPen(QColor(0x00, 0x5a, 0xb5), 2.0));
         painter.drawRect(view.regionRect({view.n() - m, view.n(), 0, view.n()}));
     }
-    if (const auto marked = markedRow(); marked && *marked < view.n()) {
+    if (const auto marked = markedRow(panel); marked && *marked < view.n()) {
         const std::int64_t row = *marked;
         const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
         painter.fillRect(band, QColor(230, 97, 0, 50));
@@ -322,8 +323,9 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
     if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
-    if (const auto marked = markedRow(); marked && *marked < panel.n)
+    if (const auto marked = markedRow(panel); marked && *marked < panel.n)
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
+    lines << m_decode.statsLines(panel, static_cast<int>(&panel - m_snapshot->panels.data()));
     if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
         lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));

@@ -80,7 +80,7 @@ ReceptiveFieldView::Panel buildPanel(const LabSettings& settings, const VariantC
         panel.name = choiceName(choice, coreText(variant->displayName));
         panel.error = compareCausalProblem(settings, *variant);
         if (!panel.error.isEmpty()) return panel;
-        const ResolvedVariant resolved = resolveViewVariant(settings, *variant, choice.params, inputs ? &*inputs : nullptr);
+        const ResolvedVariant resolved = resolveViewVariant(choiceSettings(settings, choice), *variant, choice.params, inputs ? &*inputs : nullptr);
         ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr);
         const ProblemShape& shape = resolved.shape;
         const ParamSet& params = resolved.params;
@@ -135,8 +135,14 @@ ReceptiveFieldView::Snapshot buildReachSnapshot(const LabSettings& settings, con
     snapshot.query = gridQueryOf(settings, *snapshot.grid);
     for (auto& panel : snapshot.panels)
         if (panel.pattern && panel.n == snapshot.grid->cells() && !cancelled())
-            panel.picture = std::make_shared<const GridPicture>(hopGridPicture(*panel.pattern, *snapshot.grid, snapshot.query, panel.layers));
+            panel.picture = std::make_shared<const GridPicture>(panelHopPicture(snapshot, panel, snapshot.query));
     return snapshot;
+}
+
+GridPicture panelHopPicture(const ReceptiveFieldView::Snapshot& snapshot, const ReceptiveFieldView::Panel& panel, std::int64_t query) {
+    const TokenGridPtr own = choiceGrid(snapshot.settings, panel.choice);
+    const TokenGrid& grid = own ? *own : *snapshot.grid;
+    return hopGridPicture(*panel.pattern, grid, cellPosition(*snapshot.grid, query, grid), panel.layers);
 }
 
 GridPicture hopGridPicture(const Pattern& pattern, const TokenGrid& grid, std::int64_t query, int layers) {

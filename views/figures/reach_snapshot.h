@@ -51,6 +51,9 @@ struct ReceptiveFieldView::Snapshot {
 // Runs on a worker: the cells `query` reaches within 1 … layers layers of `pattern` on the grid, each in
 // its hop colour (ReceptiveFieldView::hopColor); `attended` counts the cells reached.
 GridPicture hopGridPicture(const Pattern& pattern, const TokenGrid& grid, std::int64_t query, int layers);
+// That picture for one panel of a snapshot with a grid: `query` is a position in the snapshot grid's order,
+// the panel's pattern is read in its own order (LabSettings::panelOrders).
+GridPicture panelHopPicture(const ReceptiveFieldView::Snapshot& snapshot, const ReceptiveFieldView::Panel& panel, std::int64_t query);
 
 // Heatmap cell x of `blocks` covers columns [blockStart(x), blockStart(x + 1)); a sampled row y is query
 // sampledRow(y).

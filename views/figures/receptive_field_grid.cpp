@@ -25,8 +25,7 @@ void ReceptiveFieldView::setGridQuery(std::int64_t query) {
     const auto build = [snapshot = m_snapshot](std::int64_t moved) {
         GridQuery::Pictures pictures;
         for (const auto& panel : snapshot->panels)
-            pictures.push_back(panel.picture ? std::make_shared<const GridPicture>(hopGridPicture(*panel.pattern, *snapshot->grid, moved, panel.layers))
-                                             : nullptr);
+            pictures.push_back(panel.picture ? std::make_shared<const GridPicture>(panelHopPicture(*snapshot, panel, moved)) : nullptr);
         return pictures;
     };
     if (m_grid.move(query, m_snapshot->grid->cells(), build, [this] { update(); })) update();

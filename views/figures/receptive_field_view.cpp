@@ -2,6 +2,7 @@
 #include "views/i18n/language.h"
 
 #include "views/figures/reach_snapshot.h"
+#include "views/plot/animation_frame.h"
 #include "views/plot/colormap.h"
 #include "views/plot/plot_axes.h"
 
@@ -21,6 +22,9 @@
 namespace attnlab {
 
 namespace {
+
+// The hop colours' scale, held over an animation's sweep of L (animation_frame.h).
+const std::string kHopScale = "reach.layers";
 
 constexpr double kTitleReserve = 36.0;   // paintFrame's title with its margins
 constexpr double kCaptionReserve = 48.0; // up to three caption lines
@@ -102,6 +106,20 @@ std::vector<LegendEntry> curveLegend(const ReceptiveFieldView::Snapshot& snapsho
 
 QString integerTick(double value) { return value == std::round(value) ? QString::number(static_cast<long long>(value)) : QString(); }
 
+// The panel's heatmap in the hop colours of `scale` layers (the snapshot's image has those of its own L).
+QImage hopImage(const ReceptiveFieldView::Panel& panel, int scale) {
+    QImage image(panel.cols, panel.rows, QImage::Format_RGB32);
+    for (int y = 0; y < panel.rows; ++y) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int x = 0; x < panel.cols; ++x)
+            line[x] = ReceptiveFieldView::hopColor(
+                panel.cells[static_cast<std::size_t>(y) * static_cast<std::size_t>(panel.cols) +
+                            static_cast<std::size_t>(x)],
+                panel.layers, scale);
+    }
+    return image;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------
@@ -116,10 +134,11 @@ ReceptiveFieldView::ReceptiveFieldView(QWidget* parent) : FigureView(parent) {
 
 ReceptiveFieldView::~ReceptiveFieldView() = default;
 
-QRgb ReceptiveFieldView::hopColor(int hops, int layers) {
+QRgb ReceptiveFieldView::hopColor(int hops, int layers, int scale) {
     if (hops == 0) return kSelfColor;
     if (hops > layers) return emptyCellColor();
-    return viridis(layers > 1 ? static_cast<double>(hops - 1) / (layers - 1) : 0.0);
+    scale = std::max(scale, layers);
+    return viridis(scale > 1 ? static_cast<double>(hops - 1) / (scale - 1) : 0.0);
 }
 
 QString ReceptiveFieldView::title() const {
@@ -257,7 +276,8 @@ void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, con
     }
     // Cells are discrete hop counts: nearest-neighbour scaling keeps every drawn colour a legend colour.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter.drawImage(plot, panel.image);
+    const int scale = heldScaleMaximum(kHopScale, panel.layers);
+    painter.drawImage(plot, scale == panel.layers ? panel.image : hopImage(panel, scale));
     painter.setPen(QPen(Qt::black, 0.8));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(plot);
@@ -278,6 +298,7 @@ void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, con
 
 void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) const {
     const int layers = static_cast<int>(m_settings.layers);
+    const int scale = heldScaleMaximum(kHopScale, layers);
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(7.5);
@@ -296,13 +317,15 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
     };
     entry(kSelfColor, ReceptiveFieldView::tr("0 (i itself)"));
     if (layers <= 8) {
-        for (int hops = 1; hops <= layers; ++hops) entry(hopColor(hops, layers), QString::number(hops));
+        for (int hops = 1; hops <= layers; ++hops)
+            entry(hopColor(hops, layers, scale), QString::number(hops));
     } else {
         // A continuous bar from 1 to L: too many levels for one swatch each.
         const QRectF bar(x, box.top() + (line - swatch) / 2, std::min(150.0, box.right() - x - 110), swatch);
         for (int hops = 1; hops <= layers; ++hops)
-            painter.fillRect(QRectF(bar.left() + bar.width() * (hops - 1) / layers, bar.top(), bar.width() / layers + 0.5, bar.height()),
-                             QColor::fromRgb(hopColor(hops, layers)));
+            painter.fillRect(QRectF(bar.left() + bar.width() * (hops - 1) / layers, bar.top(),
+                                    bar.width() / layers + 0.5, bar.height()),
+                             QColor::fromRgb(hopColor(hops, layers, scale)));
         painter.setPen(Qt::black);
         painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignLeft, QStringLiteral("1"));
         painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignRight, QString::number(layers));
@@ -364,7 +387,11 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
 
     if (causalPanel) {
         const double share = (static_cast<double>(causalPanel->n) + 1) / (2.0 * static_cast<double>(causalPanel->n));
-        fraction.drawSeries({QString(), kCausalColor, {{layersAxis.min, share}, {layersAxis.max, share}}, Qt::DotLine, false});
+        fraction.drawSeries({QString(),
+                             kCausalColor,
+                             {{fraction.xAxis().min, share}, {fraction.xAxis().max, share}},
+                             Qt::DotLine,
+                             false});
     }
     std::vector<VerticalMarker> markers;
     for (const auto& [l, variants] : allPairsMarkers)

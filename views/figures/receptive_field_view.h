@@ -43,8 +43,9 @@ public:
     // The maxSources the view passes to reachCurve for a pattern of size n.
     static std::int64_t reachSources(std::int64_t n) { return n <= kMaxHopMatrixN ? n : kSampledQueries; }
 
-    // Colour of a cell `hops` layers away in a stack of `layers`; layers + 1 means unreachable.
-    static QRgb hopColor(int hops, int layers);
+    // Colour of a cell `hops` layers away in a stack of `layers`; layers + 1 means unreachable. The colours
+    // run over 1 … `scale` layers (default `layers`): an animation over L keeps the colours of its largest L.
+    static QRgb hopColor(int hops, int layers, int scale = 0);
 
     // For tests and hover: number of heatmaps, and where heatmap `index` is drawn when the figure fills `rect`.
     int panelCount() const;

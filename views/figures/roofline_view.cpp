@@ -120,7 +120,7 @@ void RooflineView::paintFigure(QPainter& painter, const QRectF& rect) const {
         axes.drawNotice(tr("measuring this machine's FMA peak and memory bandwidth…"));
         return;
     }
-    paintRoof(axes, x.min, x.max);
+    paintRoof(axes, axes.xAxis().min, axes.xAxis().max);
     paintPoints(axes, painter);
     if (m_points.empty()) axes.drawNotice(busy() ? tr("timing prefill and decoding…") : tr("no measurement"));
 }
@@ -135,12 +135,12 @@ void RooflineView::paintRoof(const PlotAxes& axes, double xMin, double xMax) con
 }
 
 // Each point's label at the first place beside it (right or left, then a line farther up or down each
-// time) inside the plot that covers neither an earlier label nor any point.
+// time) inside the plot that covers neither an earlier label (the ridge's among them) nor any point.
 
 void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const double line = metrics.height();
-    std::vector<QRectF> taken;
+    std::vector<QRectF> taken = axes.drawnLabels();
     for (const RooflineMeasurement& point : m_points)
         if (point.valid()) {
             const QPointF at = axes.map(point.roof.intensity, point.gflops);

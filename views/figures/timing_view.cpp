@@ -46,34 +46,55 @@ TimingView::TimingView(QWidget* parent) : FigureView(parent) {
         update();
     });
     watchJobs(m_jobs);
+    watchJobs(m_blockJobs);
+    connect(&m_blockJobs, &JobRunner::busyChanged, this, [this] { update(); });
 }
 
 TimingView::~TimingView() = default;
 
 std::vector<std::int64_t> TimingView::sweepSizes(std::int64_t maxN) { return timingSweepSizes(maxN); }
 
+std::vector<std::int64_t> TimingView::sweepSizes(const LabSettings& settings) { return timingSweepSizes(settings); }
+
+QString TimingView::sizeAxisLabel() const {
+    const QString grid = gridText(m_settings);
+    const std::vector<std::int64_t> sizes = sweepSizes(m_settings);
+    if (grid.isEmpty() || sizes.empty()) return TimingView::tr("sequence length n");
+    const TokenGridPtr problem = makeTokenGrid(m_settings.grid, m_settings.order);
+    const auto sides = [&](std::int64_t n) { return QString::fromStdString(scaledGrid(*problem, n)->sizeText()).replace(QLatin1Char(','), QChar(0x00D7)); };
+    return TimingView::tr("image cells n = H·W (images %1 … %2)").arg(sides(sizes.front()), sides(sizes.back()));
+}
+
 QString TimingView::title() const {
-    if (m_settings.timingMode == TimingMode::Layer)
-        return TimingView::tr("One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)")
-            .arg(QString::fromStdString(measuredChoices(m_settings).front().variant))
-            .arg(m_settings.heads)
-            .arg(m_settings.d)
-            .arg(static_cast<std::int64_t>(m_settings.heads) * m_settings.d);
+    if (m_settings.timingMode == TimingMode::Layer) {
+        const QString title = TimingView::tr("One Transformer layer measured: %1 attention, h=%2, d=%3 (hd=%4)")
+                                  .arg(QString::fromStdString(measuredChoices(m_settings).front().variant))
+                                  .arg(m_settings.heads)
+                                  .arg(m_settings.d)
+                                  .arg(static_cast<std::int64_t>(m_settings.heads) * m_settings.d);
+        const QString grid = gridText(m_settings);
+        return grid.isEmpty() ? title : TimingView::tr("%1, %2, scaled").arg(title, grid);
+    }
     QStringList names;
     for (const VariantChoice& choice : measuredChoices(m_settings)) names << QString::fromStdString(choice.variant);
-    const QString title = TimingView::tr("Measured attention time vs n: %1 (d=%2, h=%3)")
-                              .arg(names.join(TimingView::tr(" vs ")))
-                              .arg(m_settings.d)
-                              .arg(m_settings.heads);
-    // The sweep changes n; the grid is the problem at the settings' n.
+    // With a grid the sweep is over image sizes: the grid scaled to each n, frames and order kept.
     const QString grid = gridText(m_settings);
-    return grid.isEmpty() ? title : TimingView::tr("%1, grid at n=%2: %3").arg(title).arg(m_settings.n).arg(grid);
+    if (!grid.isEmpty())
+        return TimingView::tr("Measured time vs image size: %1 (d=%2, h=%3), %4, scaled")
+            .arg(names.join(TimingView::tr(" vs ")))
+            .arg(m_settings.d)
+            .arg(m_settings.heads)
+            .arg(grid);
+    return TimingView::tr("Measured attention time vs n: %1 (d=%2, h=%3)")
+        .arg(names.join(TimingView::tr(" vs ")))
+        .arg(m_settings.d)
+        .arg(m_settings.heads);
 }
 
 QString TimingView::caption() const {
     QStringList variants;
     for (const VariantChoice& choice : measuredChoices(m_settings)) variants << QString::fromStdString(choiceLabel(choice));
-    const std::vector<std::int64_t> sizes = sweepSizes(m_settings.timingMaxN);
+    const std::vector<std::int64_t> sizes = sweepSizes(m_settings);
     const int threads = JobRunner::kernelThreads();
     const bool layer = m_settings.timingMode == TimingMode::Layer;
     QString text = TimingView::tr("%1=%2   d=%3   h=%4   causal=%5   n=%6…%7   Gaussian inputs   |   threads: %8, "
@@ -84,11 +105,17 @@ QString TimingView::caption() const {
                        .arg(m_settings.d)
                        .arg(m_settings.heads)
                        .arg(m_settings.causal ? TimingView::tr("yes") : TimingView::tr("no"))
-                       .arg(sizes.front())
-                       .arg(sizes.back())
+                       .arg(sizes.empty() ? 0 : sizes.front())
+                       .arg(sizes.empty() ? 0 : sizes.back())
                        .arg(threads)
                        .arg(kTimingMinRepeats)
                        .arg(layer ? kTimingLayerBudgetSeconds : kTimingPointBudgetSeconds);
+    if (const QString grid = gridText(m_settings); !grid.isEmpty())
+        text += TimingView::tr("   |   grid: %1, scaled to each n (frames, aspect and order kept)").arg(grid);
+    if (m_settings.timingBlockModel)
+        text += TimingView::tr("   |   dotted: block kernel (B=%1) = computed cells of the B×B blocks × (d + dv) × h MACs ÷ one "
+                               "MAC rate per curve, fitted to the same times")
+                    .arg(m_settings.blockCost);
     if (layer)
         text += TimingView::tr("   |   projections and FFN on the GEMM engine; self-attention = QKV + core + output "
                                "projection; the FFN's activation is not timed");
@@ -100,12 +127,58 @@ QString TimingView::caption() const {
     return text;
 }
 
-bool TimingView::needsWork(const LabSettings& before, const LabSettings& after) const { return !sameSweep(before, after); }
+bool TimingView::needsWork(const LabSettings& before, const LabSettings& after) const {
+    return !sameSweep(before, after) || (after.timingBlockModel && blockCostKey(after) != m_blockKey);
+}
 
 void TimingView::startWork() {
-    const bool resume = m_pausedFor && sameSweep(*m_pausedFor, m_settings);
-    m_pausedFor.reset();
-    startSweep(resume);
+    // Only the block kernel's costs are missing: the measured points stay.
+    const bool blocksOnly = !m_pausedFor && m_sweepFor && sameSweep(*m_sweepFor, m_settings) && m_settings.timingBlockModel &&
+                            blockCostKey(m_settings) != m_blockKey;
+    if (!blocksOnly) {
+        const bool resume = m_pausedFor && sameSweep(*m_pausedFor, m_settings);
+        m_pausedFor.reset();
+        startSweep(resume);
+    }
+    submitBlockCosts();
+}
+
+std::string TimingView::blockCostKey(const LabSettings& settings) {
+    return fieldsKey(settings, SettingsUse::TimingSweep) + "block=" + std::to_string(settings.blockCost);
+}
+
+void TimingView::submitBlockCosts() {
+    if (!m_settings.timingBlockModel || blockCostKey(m_settings) == m_blockKey) return;
+    m_blockJobs.bumpGeneration();
+    m_blockKey = blockCostKey(m_settings);
+    m_blockMacs.clear();
+    for (Point& point : m_points) point.blockMacs = std::nan("");
+    const LabSettings settings = m_settings;
+    m_blockJobs.submit<std::map<std::pair<int, std::int64_t>, double>>(
+        [settings](const CancelCheck& cancelled) {
+            lowerWorkerPriority();
+            std::map<std::pair<int, std::int64_t>, double> macs;
+            const std::vector<VariantChoice> choices = measuredChoices(settings);
+            // Layer mode: the attention core is the part a block kernel computes.
+            const bool layer = settings.timingMode == TimingMode::Layer;
+            for (const std::int64_t n : timingSweepSizes(settings))
+                for (std::size_t k = 0; k < choices.size(); ++k) {
+                    if (cancelled()) return macs;
+                    macs[{layer ? 1 : static_cast<int>(k), n}] = sweepBlockMacs(choices[k], settings, n, settings.blockCost);
+                }
+            return macs;
+        },
+        [this](const std::map<std::pair<int, std::int64_t>, double>& macs) {
+            m_blockMacs = macs;
+            for (Point& point : m_points) applyBlockMacs(point);
+            update();
+        });
+}
+
+void TimingView::applyBlockMacs(Point& point) const {
+    if (m_blockKey != blockCostKey(m_settings)) return; // counted for other settings
+    const auto found = m_blockMacs.find({point.seriesIndex, point.shape.n});
+    point.blockMacs = found != m_blockMacs.end() ? found->second : std::nan("");
 }
 
 bool TimingView::cancelWork() {
@@ -135,6 +208,7 @@ bool TimingView::measured(int seriesIndex, std::int64_t n) const {
 void TimingView::startSweep(bool resume) {
     m_jobs.bumpGeneration();
     if (!resume) {
+        m_sweepFor = m_settings;
         m_points.clear();
         m_modelCrossover.reset();
         m_gemm.reset();
@@ -148,7 +222,7 @@ void TimingView::startSweep(bool resume) {
     const std::shared_ptr<const MeasureClock> clock =
         m_measureClock ? m_measureClock : std::shared_ptr<const MeasureClock>(&systemMeasureClock(), [](const MeasureClock*) {});
     const std::vector<VariantChoice> choices = measuredChoices(settings);
-    const std::vector<std::int64_t> sizes = sweepSizes(settings.timingMaxN);
+    const std::vector<std::int64_t> sizes = sweepSizes(settings);
     const bool layer = settings.timingMode == TimingMode::Layer;
     std::vector<bool> shown(choices.size());
     for (std::size_t k = 0; k < choices.size(); ++k) shown[k] = leftOutNote(choices[k]).isEmpty();
@@ -238,7 +312,10 @@ QStringList TimingView::gemmNotes() const {
 
 void TimingView::deliver(const std::vector<Point>& points) {
     if (points.empty()) return; // cancelled inside the kernel
-    m_points.insert(m_points.end(), points.begin(), points.end());
+    for (Point point : points) {
+        applyBlockMacs(point);
+        m_points.push_back(std::move(point));
+    }
     ++m_done;
     emit progressChanged(m_done, m_total);
     update();
@@ -283,7 +360,7 @@ QColor TimingView::seriesColorOf(const SeriesInfo& series) const {
                                                       : seriesColor(series.index);
 }
 
-double TimingView::predictedSeconds(const Point& point) const { return attnlab::predictedSeconds(m_points, point); }
+double TimingView::predictedSeconds(const Point& point, CostModel model) const { return attnlab::predictedSeconds(m_points, point, model); }
 
 MeasuredCrossover TimingView::measuredCrossover() const {
     if (m_settings.timingMode != TimingMode::Layer) return {};
@@ -309,7 +386,9 @@ QString TimingView::statusText() const {
 
 QString TimingView::csvData() const {
     QString csv = QStringLiteral("mode,series,n,d,heads,causal,median_s,min_s,max_s,repeats,macs,gflops,"
-                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,fitted_slope,model_slope,note\n");
+                                 "peak_extra_bytes,model_extra_bytes,predicted_s,cpu_share,fitted_slope,model_slope,grid,block_size,"
+                                 "block_macs,block_predicted_s,block_model_slope,note\n");
+    const bool blocks = m_settings.timingBlockModel;
     const QString mode = QString::fromStdString(timingModeName(m_settings.timingMode));
     for (const SeriesInfo& series : seriesList()) {
         // The curve's log-log slopes over its trusted points, on each of its rows (empty without a fit).
@@ -334,6 +413,11 @@ QString TimingView::csvData() const {
                                valid ? csvNumber(point->cpuShare) : QString(),
                                slopes ? csvNumber(slopes->measured) : QString(),
                                slopes ? csvNumber(slopes->model) : QString(),
+                               point->shape.grid ? csvField(QString::fromStdString(point->shape.grid->sizeText())) : QString(),
+                               blocks ? QString::number(m_settings.blockCost) : QString(),
+                               blocks && valid ? csvNumber(point->blockMacs) : QString(),
+                               blocks && valid ? csvNumber(predictedSeconds(*point, CostModel::BlockKernel)) : QString(),
+                               blocks && slopes ? csvNumber(slopes->blockModel) : QString(),
                                csvField(QString::fromStdString(point->error))}
                        .join(QLatin1Char(',')) +
                    QLatin1Char('\n');
@@ -341,7 +425,7 @@ QString TimingView::csvData() const {
     }
     if (m_settings.timingMode == TimingMode::Layer) {
         const auto marker = [&](const QString& series, double n, const QString& note) {
-            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,,,%6\n")
+            csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,,,,,,,,,,,,,%6\n")
                        .arg(mode, series, csvNumber(n))
                        .arg(m_settings.d)
                        .arg(m_settings.heads)
@@ -355,7 +439,7 @@ QString TimingView::csvData() const {
         // Every GEMM engine timed on the probe product (n = its rows), its rate in gflops.
         if (m_gemm)
             for (const GemmEngineRate& rate : m_gemm->measured)
-                csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,%6,,,,,,,%7\n")
+                csv += QStringLiteral("%1,%2,%3,%4,%5,,,,,,,%6,,,,,,,,,,,,%7\n")
                            .arg(mode, rate.engine == m_gemm->chosen.engine ? QStringLiteral("gemm_engine_chosen") : QStringLiteral("gemm_engine"),
                                 QString::number(kGemmProbeRows))
                            .arg(m_settings.d)

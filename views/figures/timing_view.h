@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,7 +43,7 @@ public:
     QString caption() const override;
     void paintFigure(QPainter& painter, const QRectF& rect) const override;
     QString csvData() const override;
-    bool busy() const override { return m_jobs.busy(); }
+    bool busy() const override { return m_jobs.busy() || m_blockJobs.busy(); }
 
     // Stops the running sweep (the kernel in flight polls the cancellation) and keeps the points
     // measured so far, marked as partial.
@@ -60,10 +61,15 @@ public:
     int progressTotal() const { return m_total; }
     // The sweep was cancelled before every point was measured.
     bool partial() const { return m_cancelled && m_done < m_total; }
-    // The n of the sweep: powers of two from 64 to the settings' maximum.
+    // The n of the sweep: powers of two from 64 to the settings' maximum; with a grid, the cell counts of
+    // the grid's scaled copies (timingSweepSizes), each point measured on its copy.
     static std::vector<std::int64_t> sweepSizes(std::int64_t maxN);
-    // The cost model's time for `point`: its MACs at its series' MAC rate fitted to the measured times.
-    double predictedSeconds(const Point& point) const;
+    static std::vector<std::int64_t> sweepSizes(const LabSettings& settings);
+    // The cost model's time for `point`: its MACs at its series' MAC rate fitted to the measured times;
+    // with CostModel::BlockKernel, a block kernel's MACs at the settings' blockCost fitted the same way
+    // (NaN until they are counted, which a worker does once the settings ask for that prediction).
+    double predictedSeconds(const Point& point, CostModel model = CostModel::Exact) const;
+    bool blockModelShown() const { return m_settings.timingBlockModel; }
     // Layer mode only; empty before two n are measured.
     MeasuredCrossover measuredCrossover() const;
     // Layer mode: the GEMM engine the projections and the FFN ran on, chosen as the faster of the
@@ -118,9 +124,17 @@ private:
     QStringList gemmNotes() const;
     // Layer mode: times the GEMM engines first; the layer jobs read the chosen engine from m_gemmEngine.
     void submitGemmChoice(const LabSettings& settings, const std::shared_ptr<const MeasureClock>& clock);
+    // The block kernel's MACs of every point of the sweep at the settings' block size, counted on a worker
+    // when the block prediction is on and they are not yet counted for these settings.
+    void submitBlockCosts();
+    static std::string blockCostKey(const LabSettings& settings);
+    void applyBlockMacs(Point& point) const;
+    // The x axis over n, which with a grid names the image sizes of the sweep.
+    QString sizeAxisLabel() const;
 
     JobRunner m_jobs{tr("timing sweep")};
-    std::vector<Point> m_points;
+    // Mutable: an animation's frame (FrameMark::timingUpTo) paints the points up to its n, put back after.
+    mutable std::vector<Point> m_points;
     // Layer mode: where the cost model puts self-attention past the FFN for the measured variant and its
     // parameters (searched on a worker when the sweep starts).
     std::optional<Crossover> m_modelCrossover;
@@ -131,6 +145,11 @@ private:
     int m_total = 0;
     bool m_cancelled = false;
     std::optional<LabSettings> m_pausedFor; // the settings of a sweep paused by hiding the view
+    std::optional<LabSettings> m_sweepFor;  // the settings of the points (those of the last sweep started afresh)
+    // Block-kernel MACs per (series index, n), counted for the settings of m_blockKey (blockCostKey).
+    std::map<std::pair<int, std::int64_t>, double> m_blockMacs;
+    std::string m_blockKey;
+    JobRunner m_blockJobs{tr("block-kernel costs")};
     std::shared_ptr<const MeasureClock> m_measureClock; // nullptr: systemMeasureClock()
     QElapsedTimer m_clock;     // since the sweep started
     double m_sweepSeconds = 0; // wall time of the finished sweep

@@ -35,9 +35,30 @@ constexpr Guide kGuides[] = {{2.0, QT_TRANSLATE_NOOP("attnlab::TimingView", "gui
                              {1.0, QT_TRANSLATE_NOOP("attnlab::TimingView", "guide ∝ n"), Qt::DashDotLine}};
 const QColor kGuideColor(0x88, 0x88, 0x88);
 
+// While it lives, `points` holds only those measured at n ≤ `upTo` (all when unset): an animation's frame
+// plays the measured sweep point by point, its fits and legend following the points shown.
+class PointsUpTo {
+  public:
+    PointsUpTo(std::vector<TimingPoint>& points, std::optional<std::int64_t> upTo) : m_points(points) {
+        if (!upTo) return;
+        m_all = points;
+        std::erase_if(points, [n = *upTo](const TimingPoint& point) { return point.shape.n > n; });
+    }
+    ~PointsUpTo() {
+        if (m_all) m_points = std::move(*m_all);
+    }
+    PointsUpTo(const PointsUpTo&) = delete;
+    PointsUpTo& operator=(const PointsUpTo&) = delete;
+
+  private:
+    std::vector<TimingPoint>& m_points;
+    std::optional<std::vector<TimingPoint>> m_all;
+};
+
 } // namespace
 
 void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const PointsUpTo shown(m_points, m_frameMark.timingUpTo);
     QRectF body = paintFrame(painter, rect, title(), caption());
     // The status line wraps rather than being cut where it is wider than the figure.
     const QString status = statusText();
@@ -85,7 +106,13 @@ std::vector<LegendEntry> TimingView::timeLegend() const {
     for (const SeriesInfo& series : seriesList()) {
         const QString label = seriesLabel(series);
         const auto slopes = seriesSlopes(m_points, series.index);
-        const QString name = slopes ? TimingView::tr("%1 · slope %2 (cost model %3)")
+        const bool blockSlope = slopes && blockModelShown() && std::isfinite(slopes->blockModel);
+        const QString name = blockSlope ? TimingView::tr("%1 · slope %2 (cost model %3, block kernel %4)")
+                                              .arg(label)
+                                              .arg(slopes->measured, 0, 'f', 2)
+                                              .arg(slopes->model, 0, 'f', 2)
+                                              .arg(slopes->blockModel, 0, 'f', 2)
+                             : slopes ? TimingView::tr("%1 · slope %2 (cost model %3)")
                                           .arg(label)
                                           .arg(slopes->measured, 0, 'f', 2)
                                           .arg(slopes->model, 0, 'f', 2)
@@ -107,6 +134,9 @@ std::vector<LegendEntry> TimingView::timeLegend() const {
     }
     legend.push_back({TimingView::tr("cost model; slopes fitted over n ≥ %1, %2 points at least").arg(kSlopeMinN).arg(kSlopeMinPoints),
                       QColor(0x55, 0x55, 0x55), Qt::DashLine, false});
+    if (blockModelShown())
+        legend.push_back({TimingView::tr("block kernel (B=%1): computed cells of its B×B blocks, fitted as the cost model").arg(m_settings.blockCost),
+                          QColor(0x55, 0x55, 0x55), Qt::DotLine, false});
     if (guidesDrawn())
         for (const Guide& guide : kGuides) legend.push_back({TimingView::tr(guide.label), kGuideColor, guide.style, false});
     QStringList starved;
@@ -124,13 +154,14 @@ std::vector<LegendEntry> TimingView::timeLegend() const {
 
 void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs;
-    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) xs.push_back(static_cast<double>(n));
+    for (const std::int64_t n : sweepSizes(m_settings)) xs.push_back(static_cast<double>(n));
     std::vector<double> ys;
     for (const Point& point : m_points) {
         ys.push_back(point.medianSeconds);
         ys.push_back(predictedSeconds(point));
+        if (blockModelShown()) ys.push_back(predictedSeconds(point, CostModel::BlockKernel));
     }
-    Axis x = Axis::fitted(TimingView::tr("sequence length n"), AxisScale::Log2, xs);
+    Axis x = Axis::fitted(sizeAxisLabel(), AxisScale::Log2, xs);
     Axis y = Axis::fitted(TimingView::tr("wall time per run (median)"), AxisScale::Log10, positive(ys));
     y.format = durationText;
     const bool layer = m_settings.timingMode == TimingMode::Layer;
@@ -144,6 +175,7 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         const QColor color = seriesColorOf(series);
         Series measured{seriesLabel(series), color, {}, Qt::SolidLine, true};
         Series predicted{seriesLabel(series), color, {}, Qt::DashLine, false};
+        Series block{seriesLabel(series), color, {}, Qt::DotLine, false};
         for (const Point* point : seriesPoints(series.index)) {
             if (!point->valid()) {
                 if (firstError.isEmpty()) firstError = QString::fromStdString(point->error);
@@ -152,8 +184,11 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
             const double n = static_cast<double>(point->shape.n);
             measured.points.emplace_back(n, point->medianSeconds);
             predicted.points.emplace_back(n, predictedSeconds(*point));
+            if (const double seconds = predictedSeconds(*point, CostModel::BlockKernel); blockModelShown() && seconds > 0)
+                block.points.emplace_back(n, seconds);
             if (point->starved()) starvedPoints.push_back(axes.map(n, point->medianSeconds));
         }
+        axes.drawSeries(block);
         axes.drawSeries(predicted);
         axes.drawSeries(measured);
     }
@@ -166,6 +201,10 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         axes.drawNotice(TimingView::tr("measuring %1/%2…").arg(m_done).arg(m_total));
     else if (m_total == 0 && !leftOutNotes().isEmpty())
         axes.drawNotice(leftOutNotes().join(QLatin1Char('\n')));
+    else if (sweepSizes(m_settings).empty())
+        axes.drawNotice(TimingView::tr("no copy of the %1 scaled to 64 … %2 cells: raise the timing sweep's largest n")
+                            .arg(gridText(m_settings))
+                            .arg(m_settings.timingMaxN));
     else
         axes.drawNotice(TimingView::tr("no measurement yet"));
 }
@@ -212,13 +251,13 @@ void TimingView::paintCrossoverMarkers(const PlotAxes& axes) const {
 
 QString TimingView::crossoverText() const {
     const MeasuredCrossover measured = measuredCrossover();
-    const std::vector<std::int64_t> sizes = sweepSizes(m_settings.timingMaxN);
+    const std::vector<std::int64_t> sizes = sweepSizes(m_settings);
     QString found;
     if (measured.n)
         found = QStringLiteral("n ≈ %1").arg(compactNumber(std::round(*measured.n)));
-    else if (measured.alwaysAbove)
+    else if (measured.alwaysAbove && !sizes.empty())
         found = TimingView::tr("already at n = %1").arg(sizes.front());
-    else if (busy())
+    else if (busy() || sizes.empty())
         found = TimingView::tr("not yet");
     else
         found = TimingView::tr("not up to n = %1").arg(sizes.back());
@@ -228,7 +267,7 @@ QString TimingView::crossoverText() const {
 
 void TimingView::paintRate(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs;
-    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) xs.push_back(static_cast<double>(n));
+    for (const std::int64_t n : sweepSizes(m_settings)) xs.push_back(static_cast<double>(n));
     std::vector<double> rates;
     for (const Point& point : m_points)
         if (point.valid()) rates.push_back(point.gflops);
@@ -246,7 +285,7 @@ void TimingView::paintRate(QPainter& painter, const QRectF& area) const {
 
 void TimingView::paintMemory(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs;
-    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) xs.push_back(static_cast<double>(n));
+    for (const std::int64_t n : sweepSizes(m_settings)) xs.push_back(static_cast<double>(n));
     std::vector<double> bytes;
     for (const Point& point : m_points)
         if (point.valid()) {
@@ -283,7 +322,7 @@ void TimingView::paintLayerShare(QPainter& painter, const QRectF& area) const {
         for (std::size_t k = 0; k < kLayerParts.size(); ++k) layers[k].push_back(100.0 * seconds[k] / total);
     }
     std::vector<double> sizes;
-    for (const std::int64_t n : sweepSizes(m_settings.timingMaxN)) sizes.push_back(static_cast<double>(n));
+    for (const std::int64_t n : sweepSizes(m_settings)) sizes.push_back(static_cast<double>(n));
     Axis y;
     y.label = TimingView::tr("% of layer time");
     y.min = 0;

@@ -73,6 +73,7 @@ ResolvedVariant resolveViewVariant(const LabSettings& settings, const VariantInf
     const ProblemShape asked = problemShape(settings, variant);
     ProblemShape shape = inputs ? inputs->shape : asked;
     shape.causal = asked.causal;
+    if (asked.grid && asked.grid->cells() == shape.n) shape.grid = asked.grid; // a panel's own order
     if (settings.head < 0 || settings.head >= shape.heads)
         throw InputError("head " + std::to_string(settings.head) + " is out of range [0, " + std::to_string(shape.heads - 1) + "]");
     return resolveVariant(variant, shape, overrides);

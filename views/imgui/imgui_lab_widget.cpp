@@ -33,6 +33,8 @@ constexpr float kControlsWidth = 340.0f;
 constexpr float kLabelWidth = 110.0f;
 constexpr double kWheelZoomStep = 1.25; // zoom factor per wheel notch
 constexpr double kGridMinCellPixels = 8.0;
+constexpr float kGridPanelShare = 0.4f; // with a token grid, the grid panel's share of the canvas's height
+constexpr float kClickSlopPixels = 3.0f; // a press that moves less is a click, not a drag
 ImU32 imColor(QRgb rgb) { return IM_COL32(qRed(rgb), qGreen(rgb), qBlue(rgb), qAlpha(rgb)); }
 
 // Where `tile` lands on the canvas; a tile of an earlier n is stretched over the same fraction of the plane.
@@ -150,13 +152,13 @@ LabSettings ImGuiLabWidget::buildFrame() {
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("canvas", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoScrollbar);
-    drawCanvas();
+    drawCanvas(edited);
     ImGui::EndChild();
     ImGui::End();
     return edited;
 }
 
-void ImGuiLabWidget::drawCanvas() {
+void ImGuiLabWidget::drawCanvas(LabSettings& edited) {
     const LabPattern& lab = m_canvas->pattern();
     if (!m_canvas->patternCurrent())
         ImGui::TextDisabled("%s", tr("computing the pattern for n = %1 …").arg(m_settings.n).toUtf8().constData());
@@ -169,6 +171,13 @@ void ImGuiLabWidget::drawCanvas() {
     else
         ImGui::TextColored(kLabErrorColor, "%s", tr("no pattern: %1").arg(lab.error).toUtf8().constData());
 
+    m_gridRect = QRectF();
+    const bool onGrid = lab.pattern && lab.grid;
+    if (onGrid) {
+        syncGridQuery();
+        const float lines = ImGui::GetTextLineHeightWithSpacing() * 3.0f;
+        drawGridPanel(std::max(32.0f, kGridPanelShare * (ImGui::GetContentRegionAvail().y - lines)), edited);
+    }
     const ImVec2 available = ImGui::GetContentRegionAvail();
     const float side = std::max(32.0f, std::min(available.x, available.y - ImGui::GetTextLineHeightWithSpacing()));
     const ImVec2 corner = ImGui::GetCursorScreenPos();
@@ -178,7 +187,7 @@ void ImGuiLabWidget::drawCanvas() {
     const std::int64_t n = lab.pattern ? lab.n : std::max<std::int64_t>(1, m_viewport.n());
     if (m_viewport.n() != n || m_viewport.plot().isEmpty()) m_viewport = PlaneViewport(n, plot);
     m_viewport.setPlot(plot);
-    handleCanvasInput();
+    handleCanvasInput(edited);
 
     const double pixels = std::clamp(std::ceil(plot.width() * devicePixelRatioF()), 16.0, static_cast<double>(kMaxBins));
     m_canvas->request(m_viewport.visibleRegion(), static_cast<int>(pixels));
@@ -193,18 +202,31 @@ void ImGuiLabWidget::drawCanvas() {
         ImGui::TextDisabled("%s", tr("wheel zooms at the cursor, drag pans, double-click shows all   zoom ×%1").arg(m_viewport.zoom(), 0, 'g', 3).toUtf8().constData());
 }
 
-void ImGuiLabWidget::handleCanvasInput() {
+void ImGuiLabWidget::handleCanvasInput(LabSettings& edited) {
     const ImGuiIO& io = ImGui::GetIO();
     const QPointF mouse(io.MousePos.x, io.MousePos.y);
     const bool hovered = ImGui::IsItemHovered();
     if (hovered && io.MouseWheel != 0.0f) m_viewport.zoomAt(mouse, std::pow(kWheelZoomStep, static_cast<double>(io.MouseWheel)));
-    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) m_viewport.reset();
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+        m_viewport.reset();
+        m_gridPinned = false;
+    }
     if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f))
         m_viewport.panByPixels(QPointF(io.MouseDelta.x, io.MouseDelta.y));
     m_hover.reset();
     const LabPattern& lab = m_canvas->pattern();
     if (!hovered || !lab.pattern) return;
-    if (const auto cell = m_viewport.cellAt(mouse)) m_hover = CanvasHover{cell->i, cell->j, lab.pattern->allowed(cell->i, cell->j)};
+    const auto cell = m_viewport.cellAt(mouse);
+    if (!cell) return;
+    m_hover = CanvasHover{cell->i, cell->j, lab.pattern->allowed(cell->i, cell->j)};
+    if (!lab.grid) return;
+    // On a grid, the hovered row is the query, and a click (not a drag) pins it.
+    if (!m_gridPinned) m_gridQuery = cell->i;
+    const bool clicked = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[ImGuiMouseButton_Left] <= kClickSlopPixels * kClickSlopPixels;
+    if (clicked) {
+        m_gridPinned = true;
+        pinGridQuery(cell->i, edited);
+    }
 }
 
 void ImGuiLabWidget::paintCanvas() {

@@ -15,11 +15,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 struct ImGuiContext;
 
 namespace attnlab {
 
+class GridLayout;
 class ImGuiQtBridge;
 class LabPatternCanvas;
 
@@ -60,6 +62,13 @@ public:
     // True while the density image for the current view is being computed in the background.
     bool densityPending() const;
 
+    // The grid panel (a pattern on a token grid): the query cell shown as a sequence position (-1 without
+    // a grid), the box the last frame drew the panel in (empty without a grid), and whether its picture is
+    // still being computed.
+    std::int64_t gridQuery() const;
+    QRectF gridPanelRect() const { return m_gridRect; }
+    bool gridPicturePending() const;
+
     // The canvas's zoom and pan over the n × n plane; zoom 1 (the start, and a double click) shows it all.
     const PlaneViewport& canvasViewport() const { return m_viewport; }
     void setCanvasView(double zoom, const QPointF& origin);
@@ -84,15 +93,21 @@ private:
     LabSettings buildFrame(); // returns the settings as the user left them this frame
     void drawControls(LabSettings& edited);
     void drawShapeControls(LabSettings& edited);
+    void drawGridControls(LabSettings& edited);
     void drawVariantChooser(LabSettings& edited);
     void drawParameterControls(const VariantInfo& variant, LabSettings& edited);
     void drawInputControls(LabSettings& edited);
     // The custom variant's expression (`current` is its value in the settings) and the building blocks.
     void drawExpressionComposer(const ParamSpec& spec, const std::string& current, LabSettings& edited);
     void drawEditAsExpression(const VariantInfo& variant, LabSettings& edited);
-    void drawCanvas();
-    void handleCanvasInput();
+    void drawCanvas(LabSettings& edited);
+    void handleCanvasInput(LabSettings& edited);
     void paintCanvas();
+    // lab_grid_panel.cpp: the grid panel above the matrix and its query.
+    void syncGridQuery();
+    void pinGridQuery(std::int64_t query, LabSettings& edited);
+    void drawGridPanel(float height, LabSettings& edited);
+    void paintGridPicture(const GridLayout& layout);
     void recordControl(const char* label, const QString& value);
 
     ImGuiContext* m_context = nullptr;
@@ -109,6 +124,12 @@ private:
     std::string m_expressionText;     // the composer's field, as typed
     std::string m_expressionSynced;   // the settings' expression the field was last taken from or gave
     ExpressionCheck m_expressionCheck; // of m_expressionText after the last edit
+    std::int64_t m_gridQuery = -1;
+    // The pattern generation and settings' grid query m_gridQuery was last taken from.
+    std::pair<std::uint64_t, std::int64_t> m_gridQuerySource{0, -2};
+    bool m_gridPinned = false; // a clicked matrix row holds the query against hovering
+    QRectF m_gridRect;
+    QString m_gridError; // why the grid or order typed last is not valid (empty: it is)
 };
 
 } // namespace attnlab

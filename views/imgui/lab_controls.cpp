@@ -195,6 +195,51 @@ void ImGuiLabWidget::drawShapeControls(LabSettings& edited) {
                                                                                       : tr("this variant is bidirectional only"))
                                     .toUtf8()
                                     .constData());
+    drawGridControls(edited);
+}
+
+// The grid and order as --grid and --order take them (applied on Enter; a text that is not a grid is named
+// and the settings keep the last valid one), and the grid query as a sequence position.
+void ImGuiLabWidget::drawGridControls(LabSettings& edited) {
+    const auto textField = [](const char* label, const std::string& current) -> std::optional<std::string> {
+        std::vector<char> buffer(current.begin(), current.end());
+        buffer.resize(std::max<std::size_t>(buffer.size() + 1, 64), '\0');
+        if (ImGui::InputText(label, buffer.data(), buffer.size(), ImGuiInputTextFlags_EnterReturnsTrue)) return std::string(buffer.data());
+        return std::nullopt;
+    };
+    const auto grid = textField(labLabel(tr("grid H,W"), "grid").c_str(), m_settings.grid);
+    recordControl("grid", QString::fromStdString(m_settings.grid));
+    const auto order = textField(labLabel(tr("order"), "order").c_str(), m_settings.order);
+    recordControl("order", QString::fromStdString(m_settings.order));
+    if (grid || order) {
+        const std::string gridText = grid.value_or(m_settings.grid), orderText = order.value_or(m_settings.order);
+        m_gridError.clear();
+        try {
+            if (gridText.empty() && !orderText.empty()) throw InputError("an order needs a grid");
+            if (!gridText.empty()) {
+                const TokenGridPtr parsed = makeTokenGrid(gridText, orderText);
+                if (parsed->cells() > kMaxN) throw InputError("the grid " + parsed->sizeText() + " has more than 65536 cells");
+                if (gridText != m_settings.grid) edited.gridQuery = -1;
+                edited.n = parsed->cells(); // the grid gives n
+            }
+            edited.grid = gridText;
+            edited.order = orderText;
+        } catch (const InputError& error) {
+            m_gridError = QString::fromStdString(error.what());
+        }
+    }
+    if (!m_gridError.isEmpty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kLabErrorColor);
+        ImGui::TextWrapped("%s", m_gridError.toUtf8().constData());
+        ImGui::PopStyleColor();
+    }
+    if (m_settings.grid.empty()) return;
+    long long query = m_settings.gridQuery;
+    const long long lowest = -1, highest = std::max<long long>(0, m_settings.n - 1);
+    if (ImGui::SliderScalar(labLabel(tr("grid query"), "grid query").c_str(), ImGuiDataType_S64, &query, &lowest, &highest,
+                            query < 0 ? tr("centre cell").toUtf8().constData() : "%lld"))
+        edited.gridQuery = std::clamp(query, lowest, highest);
+    recordControl("grid query", QString::number(m_settings.gridQuery));
 }
 
 void ImGuiLabWidget::drawParameterControls(const VariantInfo& variant, LabSettings& edited) {

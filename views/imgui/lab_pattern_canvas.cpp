@@ -33,10 +33,21 @@ LabPattern buildLabPattern(const LabSettings& settings, std::uint64_t generation
         if (settings.source == InputSource::NpyFiles || variant.dataDependentPattern) inputs = loadInputs(settings, variant);
         if (inputs) result.note = inputs->note;
         const ResolvedVariant resolved = resolveViewVariant(settings, variant, settings.params, inputs ? &*inputs : nullptr);
-        ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr);
+        // On a grid the pattern comes by component: the grid panel colours each cell by the term allowing it.
+        TokenGridPtr grid = settingsGrid(settings);
+        if (grid && grid->cells() != resolved.shape.n) grid.reset();
+        ViewPattern built = buildViewPattern(resolved, settings.head, inputs ? &*inputs : nullptr, grid != nullptr);
         result.n = resolved.shape.n;
-        result.nnz = built.pattern->nnz();
-        result.pattern = std::move(built.pattern);
+        if (built.components) {
+            std::shared_ptr<const PatternComponents> components = std::move(built.components);
+            result.pattern = std::shared_ptr<const Pattern>(components, &components->pattern());
+            result.legend = componentLegendOf(*components, componentTexts(resolved));
+            result.components = std::move(components);
+            result.grid = std::move(grid);
+        } else {
+            result.pattern = std::move(built.pattern);
+        }
+        result.nnz = result.pattern->nnz();
     } catch (const std::exception& error) { // InputError, or bad_alloc for a size the machine cannot hold
         result.error = QString::fromStdString(error.what());
     }
@@ -47,6 +58,12 @@ DensityTile computeTile(const LabPattern& lab, const DensityTileRequest& request
     const DensityImage density = regionDensity(*lab.pattern, request.region, request.block);
     return DensityTile{lab.generation, lab.n, request.region, blocksRegion(request.region, density, request.block), request.block,
                        densityColorImage(density).convertToFormat(QImage::Format_RGBA8888)};
+}
+
+LabGridPicture computeGridPicture(const LabPattern& lab, std::int64_t query) {
+    LabGridPicture built{lab.generation, buildGridPicture(*lab.pattern, lab.components.get(), std::nullopt, *lab.grid, query), QImage()};
+    built.image = built.picture.image.convertToFormat(QImage::Format_RGBA8888);
+    return built;
 }
 
 bool runsInline(const LabSettings& key) {
@@ -108,6 +125,29 @@ void LabPatternCanvas::adoptTile(DensityTile tile) {
     m_textureStale = true;
 }
 
+void LabPatternCanvas::requestGridPicture(std::int64_t query) {
+    if (!m_pattern.pattern || !m_pattern.grid) return;
+    const std::pair wanted{m_pattern.generation, query};
+    if (m_wantedPicture == wanted) return;
+    m_wantedPicture = wanted;
+    m_gridRunner.bumpGeneration();
+    const auto adopt = [this](LabGridPicture picture) {
+        m_gridPicture = std::move(picture);
+        m_gridTextureStale = true;
+    };
+    if (m_pattern.n <= kInlineMaxN) {
+        adopt(computeGridPicture(m_pattern, query));
+        return;
+    }
+    m_gridRunner.submit<LabGridPicture>([lab = m_pattern, query](const CancelCheck&) { return computeGridPicture(lab, query); }, adopt);
+}
+
+bool LabPatternCanvas::gridPicturePending() const {
+    if (!m_pattern.grid) return false;
+    return !m_wantedPicture || !m_gridPicture || m_gridPicture->patternGeneration != m_wantedPicture->first ||
+           m_gridPicture->picture.query != m_wantedPicture->second;
+}
+
 bool LabPatternCanvas::pending() const {
     if (!patternCurrent()) return true;
     if (!m_pattern.pattern) return false;
@@ -116,28 +156,45 @@ bool LabPatternCanvas::pending() const {
            m_tile->block != m_wanted->block;
 }
 
-unsigned LabPatternCanvas::texture(QOpenGLFunctions& gl) {
-    if (!m_tile) return 0;
-    if (!m_textureStale) return m_texture;
-    if (m_texture == 0) gl.glGenTextures(1, &m_texture);
-    gl.glBindTexture(GL_TEXTURE_2D, m_texture);
-    // Nearest: when zoomed in, each bin is one matrix cell and must stay a crisp square.
+namespace {
+
+// Uploads `image` (Format_RGBA8888) into `texture`, made when 0; nearest filtering: when zoomed in, each
+// bin is one matrix cell (each pixel one grid cell) and must stay a crisp square.
+void uploadTexture(QOpenGLFunctions& gl, unsigned& texture, const QImage& image) {
+    if (texture == 0) gl.glGenTextures(1, &texture);
+    gl.glBindTexture(GL_TEXTURE_2D, texture);
     gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     gl.glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     gl.glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    const QImage& image = m_tile->image;
     gl.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, image.width(), image.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE, image.constBits());
     gl.glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+} // namespace
+
+unsigned LabPatternCanvas::texture(QOpenGLFunctions& gl) {
+    if (!m_tile) return 0;
+    if (!m_textureStale) return m_texture;
+    uploadTexture(gl, m_texture, m_tile->image);
     m_textureStale = false;
     return m_texture;
 }
 
+unsigned LabPatternCanvas::gridTexture(QOpenGLFunctions& gl) {
+    if (!m_gridPicture) return 0;
+    if (!m_gridTextureStale) return m_gridTexture;
+    uploadTexture(gl, m_gridTexture, m_gridPicture->image);
+    m_gridTextureStale = false;
+    return m_gridTexture;
+}
+
 void LabPatternCanvas::releaseTexture(QOpenGLFunctions& gl) {
-    if (m_texture != 0) gl.glDeleteTextures(1, &m_texture);
-    m_texture = 0;
-    m_textureStale = true;
+    for (unsigned* texture : {&m_texture, &m_gridTexture})
+        if (*texture != 0) gl.glDeleteTextures(1, texture);
+    m_texture = m_gridTexture = 0;
+    m_textureStale = m_gridTextureStale = true;
 }
 
 } // namespace attnlab

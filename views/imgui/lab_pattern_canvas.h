@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/analysis/lab_settings.h"
+#include "views/figures/pattern_grid.h"
+#include "views/figures/pattern_snapshot.h"
 #include "views/jobs/job_runner.h"
 #include "views/plot/plane_viewport.h"
 
@@ -26,6 +28,18 @@ struct LabPattern {
     QString note;                           // where the shape came from when not from the sliders
     std::int64_t n = 0;
     std::int64_t nnz = 0;
+    // With a token grid of n cells: the grid, and the pattern labelled by component (`pattern` aliases its
+    // pattern) with the legend of the components that occur, which the grid panel colours its cells by.
+    TokenGridPtr grid;
+    std::shared_ptr<const PatternComponents> components;
+    std::vector<ComponentLegendEntry> legend;
+};
+
+// The grid panel's picture of one query of one pattern, RGBA bytes for an OpenGL texture.
+struct LabGridPicture {
+    std::uint64_t patternGeneration = 0;
+    GridPicture picture;
+    QImage image; // picture.image as Format_RGBA8888
 };
 
 // The colour-mapped density image of `region` of one pattern, each pixel a whole block of block × block
@@ -63,8 +77,17 @@ public:
     const std::optional<DensityTile>& tile() const { return m_tile; }
     bool pending() const;
 
-    // The tile as a texture of the current OpenGL context (0 when there is none), uploaded when new.
+    // The grid panel (patterns on a token grid): asks for the picture of what `query` attends, built
+    // within the frame for small problems and on a worker for large ones; the last picture stays until
+    // the new one is in.
+    void requestGridPicture(std::int64_t query);
+    const std::optional<LabGridPicture>& gridPicture() const { return m_gridPicture; }
+    bool gridPicturePending() const;
+
+    // The tile and the grid picture as textures of the current OpenGL context (0 when there is none),
+    // uploaded when new.
     unsigned texture(QOpenGLFunctions& gl);
+    unsigned gridTexture(QOpenGLFunctions& gl);
     void releaseTexture(QOpenGLFunctions& gl);
 
 private:
@@ -81,9 +104,14 @@ private:
     std::optional<DensityTile> m_tile;
     unsigned m_texture = 0;
     bool m_textureStale = true;
+    std::optional<std::pair<std::uint64_t, std::int64_t>> m_wantedPicture; // (pattern generation, query)
+    std::optional<LabGridPicture> m_gridPicture;
+    unsigned m_gridTexture = 0;
+    bool m_gridTextureStale = true;
     // Declared last: destroyed (and waited for) first, so no delivery outlives the members above.
     JobRunner m_patternRunner{QCoreApplication::translate("attnlab::ImGuiLabWidget", "lab pattern")};
     JobRunner m_tileRunner{QCoreApplication::translate("attnlab::ImGuiLabWidget", "lab pattern tiles")};
+    JobRunner m_gridRunner{QCoreApplication::translate("attnlab::ImGuiLabWidget", "lab grid picture")};
 };
 
 } // namespace attnlab

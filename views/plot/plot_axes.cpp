@@ -1,5 +1,7 @@
 #include "views/plot/plot_axes.h"
 
+#include "views/plot/animation_frame.h"
+
 #include <QFontMetricsF>
 #include <QLineF>
 #include <QPainter>
@@ -128,6 +130,11 @@ Axis Axis::categorical(const QString& label, const QStringList& names) {
 
 PlotAxes::PlotAxes(QPainter& painter, const QRectF& area, Axis x, Axis y, const QString& panelTitle)
     : m_painter(painter), m_x(std::move(x)), m_y(std::move(y)), m_title(panelTitle), m_area(area) {
+    if (const AnimationFrame* frame = currentAnimationFrame();
+        frame && frame->hold) { // an animation holds its axes
+        frame->hold->apply(m_x);
+        frame->hold->apply(m_y);
+    }
     const QFontMetricsF metrics = fontMetrics();
     double labelWidth = 0;
     for (const Tick& tick : ticks(m_y))

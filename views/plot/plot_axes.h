@@ -98,6 +98,9 @@ public:
     PlotAxes(QPainter& painter, const QRectF& area, Axis x, Axis y, const QString& panelTitle = {});
 
     const QRectF& plotRect() const { return m_plot; }
+    // The axes as drawn: an animation may widen the ranges given to the constructor (animation_frame.h).
+    const Axis& xAxis() const { return m_x; }
+    const Axis& yAxis() const { return m_y; }
     QPointF map(double x, double y) const { return {mapX(x), mapY(y)}; }
     double mapX(double x) const;
     double mapY(double y) const;
@@ -113,6 +116,8 @@ public:
     // Dashed vertical lines at data x with their labels at the top of the plot, `row` lines down: every
     // line first, then every label on top, so no line crosses a label.
     void drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const;
+    // The boxes of the marker labels drawn so far, for text a figure places itself beside its data.
+    const std::vector<QRectF>& drawnLabels() const { return m_drawnLabels; }
     // The legend inside the plot, at the `preferred` corner when that hides nothing drawn so far (marker
     // labels, data points, lines), else at the corner or edge middle that hides the fewest labels, then
     // points, then line samples. Draw it after the data; a panel whose data leave no room for its legend

@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
@@ -11,6 +13,7 @@ namespace {
 struct GridPanel {
     std::string title;
     std::string expression;
+    std::string order = {}; // the panel's own token order; empty: the grid's
 };
 
 // Custom patterns side by side on one grid, coloured by component, their parameters kept whatever n.
@@ -31,7 +34,9 @@ LabSettings gridComparison(const std::string& preset, const std::string& grid, c
         settings.compareVariants.push_back("custom");
         settings.compareParams.push_back({{"expr", panel.expression}});
         settings.panelTitles.push_back(panel.title);
+        settings.panelOrders.push_back(panel.order);
     }
+    if (std::all_of(panels.begin(), panels.end(), [](const GridPanel& panel) { return panel.order.empty(); })) settings.panelOrders.clear();
     return settings;
 }
 
@@ -102,6 +107,18 @@ LabSettings slidingTile(const std::string& preset, const std::string& order) {
     return settings;
 }
 
+// The 15 × 15 neighbourhood of the 128 × 128 speed targets in raster, tile and Morton order, with the
+// block view in blocks of 64 (one 8 × 8 tile): the pattern on the image is the same, the blocks a kernel
+// computes are not (raster rows of 128 cells scatter each query block's keys over 15 image rows).
+LabSettings neighbourhoodOrders() {
+    LabSettings settings = gridComparison("neighbourhood-orders", "128,128", "", false,
+                                          {{"(a) raster order", "neighborhood(15)", "raster"},
+                                           {"(b) tile order, tiles of 8×8", "neighborhood(15)", "tiles:8,8"},
+                                           {"(c) Morton order", "neighborhood(15)", "morton"}});
+    settings.blockView = 64;
+    return settings;
+}
+
 } // namespace
 
 std::vector<FigurePreset> gridFigurePresets() {
@@ -126,6 +143,9 @@ std::vector<FigurePreset> gridFigurePresets() {
         {QStringLiteral("sliding-tile"),
          QT_TRANSLATE_NOOP("ModelPresets", "Sliding tile attention (Zhang et al., 2025) vs neighbourhood, tile order, blocks of 16"), pattern,
          slidingTile("sliding-tile", "tiles:4,4"), nullptr},
+        {QStringLiteral("neighbourhood-orders"),
+         QT_TRANSLATE_NOOP("ModelPresets", "One 15×15 neighbourhood in raster, tile and Morton order: the blocks a kernel computes"), pattern,
+         neighbourhoodOrders(), nullptr},
     };
 }
 

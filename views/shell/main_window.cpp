@@ -4,17 +4,18 @@
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
 #include "views/figures/inference_view.h"
+#include "views/figures/pattern_view.h"
+#include "views/figures/receptive_field_view.h"
 #include "views/figures/roofline_view.h"
+#include "views/figures/timing_view.h"
 #include "views/imgui/imgui_lab_widget.h"
 #include "views/jobs/job_board.h"
+#include "views/shell/animation_dialog.h"
 #include "views/shell/app_menus.h"
 #include "views/shell/model_presets.h"
 #include "views/shell/parameter_panel.h"
-#include "views/figures/pattern_view.h"
-#include "views/figures/receptive_field_view.h"
 #include "views/shell/session_file.h"
 #include "views/shell/wheel_guard.h"
-#include "views/figures/timing_view.h"
 
 #include "core/analysis/settings_check.h"
 #include "core/errors.h"
@@ -205,6 +206,7 @@ void MainWindow::buildMenus() {
     toolbar->addSeparator();
     toolbar->addAction(add(file, tr("&Export figure…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportCurrentFigure(); }));
     add(file, tr("Export data &CSV…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportCurrentCsv(); });
+    addExportAnimationAction(file, this);
     toolbar->addAction(add(file, tr("Cop&y figure"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), [this] { copyCurrentFigure(); }));
     file->addSeparator();
     add(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });

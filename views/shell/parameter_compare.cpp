@@ -45,6 +45,7 @@ QWidget* ParameterPanel::buildCompareGroup() {
         if (m_updating) return;
         m_settings.compareParams.clear();
         m_settings.panelTitles.clear();
+        m_settings.panelOrders.clear();
         updateCompare();
         commit();
     });
@@ -59,6 +60,7 @@ void ParameterPanel::updateCompare() {
     if (!m_compare->isChecked()) {
         m_settings.compareParams.clear();
         m_settings.panelTitles.clear();
+        m_settings.panelOrders.clear();
         return;
     }
     m_settings.compareVariants.push_back(m_settings.variant);
@@ -70,11 +72,13 @@ void ParameterPanel::updateCompare() {
     m_settings.compareParams.resize(m_settings.compareVariants.size());
     m_settings.compareParams.front() = m_settings.params;
     if (m_settings.panelTitles.size() > m_settings.compareVariants.size()) m_settings.panelTitles.resize(m_settings.compareVariants.size());
+    if (m_settings.panelOrders.size() > m_settings.compareVariants.size()) m_settings.panelOrders.resize(m_settings.compareVariants.size());
 }
 
 void ParameterPanel::resetPanel(std::size_t entry) {
     if (entry < m_settings.compareParams.size()) m_settings.compareParams[entry].clear();
     if (entry < m_settings.panelTitles.size()) m_settings.panelTitles[entry].clear();
+    if (entry < m_settings.panelOrders.size()) m_settings.panelOrders[entry].clear();
 }
 
 void ParameterPanel::setPanelText(std::size_t entry) {
@@ -86,6 +90,8 @@ void ParameterPanel::setPanelText(std::size_t entry) {
         m_settings.compareParams[entry] = spec.choice.params;
         m_settings.panelTitles.resize(m_settings.compareVariants.size());
         m_settings.panelTitles[entry] = spec.title;
+        m_settings.panelOrders.resize(m_settings.compareVariants.size());
+        m_settings.panelOrders[entry] = spec.choice.order;
         commit();
     } catch (const InputError& error) {
         m_message->setText(QString::fromStdString(error.what()));
@@ -107,7 +113,7 @@ void ParameterPanel::setLength(std::int64_t n) {
 QString ParameterPanel::panelText(std::size_t entry) const {
     const auto choices = chosenVariants(m_settings);
     if (entry >= choices.size()) return {};
-    QString typed = QString::fromStdString(formatPanelParams({{}, choices[entry].params})).trimmed();
+    QString typed = QString::fromStdString(formatPanelParams({{}, choices[entry].params, choices[entry].order})).trimmed();
     if (entry < m_settings.panelTitles.size() && !m_settings.panelTitles[entry].empty())
         typed += QStringLiteral(" title=") + QString::fromStdString(m_settings.panelTitles[entry]);
     return typed.trimmed();

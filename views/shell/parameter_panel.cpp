@@ -304,6 +304,7 @@ QWidget* ParameterPanel::buildDisplayGroup() {
         m_settings.timingGuides = on;
         commit();
     });
+    addBlockCostRows(form, group);
     m_inputScale = new QComboBox(group);
     m_inputScale->setObjectName(QStringLiteral("accuracyInputScale"));
     for (const double scale : {0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0}) m_inputScale->addItem(QString::number(scale), scale);
@@ -368,6 +369,7 @@ void ParameterPanel::refreshWidgets() {
     m_head->setValue(m_settings.head);
     refreshInferenceWidgets();
     refreshBlockViewWidget();
+    refreshBlockCostWidgets();
     refreshGridWidgets();
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
     m_causal->setEnabled(support == CausalSupport::Both);

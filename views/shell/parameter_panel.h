@@ -76,6 +76,10 @@ private:
     // parameter_blocks.cpp: the block-view row of the Display group (off, or the block size B).
     void addBlockViewRow(QFormLayout* form, QWidget* group);
     void refreshBlockViewWidget();
+    // The block size of the block kernel's cost (FLOP and timing views) and the timing view's toggle for its
+    // prediction.
+    void addBlockCostRows(QFormLayout* form, QWidget* group);
+    void refreshBlockCostWidgets();
     // parameter_grid.cpp: the grid, order and grid-query rows of the Shape group.
     void addGridRows(QFormLayout* form, QWidget* group);
     void applyGridText();
@@ -133,6 +137,8 @@ private:
     QComboBox* m_timingMode = nullptr;
     QComboBox* m_timingMaxN = nullptr;
     QCheckBox* m_timingGuides = nullptr;
+    QComboBox* m_blockCost = nullptr;
+    QCheckBox* m_timingBlockModel = nullptr;
     QComboBox* m_inputScale = nullptr;
     QComboBox* m_errorMeasure = nullptr;
     QCheckBox* m_compare = nullptr;

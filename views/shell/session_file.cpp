@@ -64,7 +64,8 @@ IntegerRange integerRange(const char* key) {
         {"n", {1, 65536}}, {"d", {1, 4096}}, {"heads", {1, 256}}, {"head", {0, 255}}, {"layers", {1, 64}},
         {"timing_max_n", {64, 65536}}, {"kv_heads", {0, 256}}, {"model_layers", {1, 1024}},
         {"memory_budget", {0, std::int64_t{1} << 50}}, {"queries", {0, 65536}}, {"preset_n", {0, 65536}},
-        {"grid_query", {-1, 65535}}, {"block_view", {0, 2147483647}}};
+        {"grid_query", {-1, 65535}}, {"block_view", {0, 2147483647}},
+        {"block_cost", {1, 2147483647}}};
     const auto found = ranges.find(std::string_view(key));
     if (found == ranges.end()) throw std::logic_error(std::string("session: no range for integer '") + key + "'");
     return found->second;
@@ -220,6 +221,15 @@ void checkSettings(const LabSettings& settings) {
         throw InputError("session: 'compare_params' has more entries than 'compare'");
     if (settings.panelTitles.size() > std::max<std::size_t>(1, settings.compareVariants.size()))
         throw InputError("session: 'panel_titles' has more entries than there are panels");
+    if (settings.panelOrders.size() > settings.compareVariants.size())
+        throw InputError("session: 'panel_orders' has more entries than 'compare'");
+    for (const std::string& order : settings.panelOrders)
+        if (!order.empty()) try {
+                if (settings.grid.empty()) throw InputError("an order needs a grid");
+                makeTokenGrid(settings.grid, order);
+            } catch (const InputError& error) {
+                throw InputError(std::string("session: 'panel_orders': ") + error.what());
+            }
     if (!settings.grid.empty() || !settings.order.empty()) {
         try { // the texts --grid and --order take; the cell count against n is the settings' own check
             if (settings.grid.empty()) throw InputError("an order needs a grid");
