@@ -16,12 +16,13 @@ namespace attnlab {
 
 namespace {
 
-// Reads a buffer of twice the last-level cache (at least 8 MiB) on the step's threads, so that what the
-// step read last time has left every cache level. Kept for one timing only.
+// Reads a buffer of twice the last-level cache on the step's threads, so that what the step read last time
+// has left every cache level: at least 8 MiB, at most 128 MiB (a virtual machine may report the host's whole
+// cache, 320 MiB here for a 32 MiB share, and each repetition would read gigabytes). Kept for one timing only.
 class CacheFlush {
   public:
     static double bytesFor() {
-        return static_cast<double>(std::max<std::int64_t>(std::int64_t{8} << 20, 2 * lastLevelCacheBytes()));
+        return static_cast<double>(std::clamp<std::int64_t>(2 * lastLevelCacheBytes(), std::int64_t{8} << 20, std::int64_t{128} << 20));
     }
 
     explicit CacheFlush(int threads) : m_threads(threads) {
