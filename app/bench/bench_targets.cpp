@@ -143,7 +143,7 @@ void printTargets(const std::vector<TargetRow>& rows, const PeakResult& peak, co
 } // namespace
 
 int benchTargets(const BenchSettings& settings) {
-    Progress progress(3 + kKernelTargetSteps + patternTargetSteps() + orderTargetSteps());
+    Progress progress(3 + kKernelTargetSteps + patternTargetSteps() + orderTargetSteps() + decodeTargetSteps());
     // First, while the process has allocated nothing large: peak resident memory only shows what no
     // earlier measurement left behind for reuse.
     FullAtLength full;
@@ -159,6 +159,8 @@ int benchTargets(const BenchSettings& settings) {
     for (TargetRow& row : patternTargets(settings, full, peak, progress))
         rows.push_back(std::move(row));
     for (TargetRow& row : orderTargets(settings, progress))
+        rows.push_back(std::move(row));
+    for (TargetRow& row : decodeTargets(settings, peak, progress))
         rows.push_back(std::move(row));
     progress.finish();
     printTargets(rows, peak, settings);

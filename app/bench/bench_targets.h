@@ -42,4 +42,10 @@ std::size_t patternTargetSteps();
 std::vector<TargetRow> orderTargets(const BenchSettings& settings, Progress& progress);
 std::size_t orderTargetSteps();
 
+// Decoding at n = 131072, h = 32, h_kv = 8, d = 128 (app/bench/bench_decode_targets.cpp): full attention's, a
+// window's and a window with sinks' cache read against the run's triad, float16 and bfloat16 caches' step
+// time against float32's.
+std::vector<TargetRow> decodeTargets(const BenchSettings& settings, const PeakResult& peak, Progress& progress);
+std::size_t decodeTargetSteps();
+
 } // namespace attnlab
