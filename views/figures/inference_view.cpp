@@ -46,8 +46,7 @@ QString InferenceView::precisionText() const {
 }
 
 QString InferenceView::title() const {
-    return tr("Decoding: KV cache, step time and bandwidth, chunked prefill (h=%1, h_kv=%2, d=%3, L=%4, %5 "
-              "cache)")
+    return tr("Decoding, %5 cache (h=%1, h_kv=%2, d=%3, L=%4)")
         .arg(m_settings.heads)
         .arg(m_settings.kvHeads > 0 ? m_settings.kvHeads : m_settings.heads)
         .arg(m_settings.d)

@@ -64,7 +64,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     }
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
-    Axis y = Axis::fitted(tr("KV cache (bytes, %1)").arg(precisionText()), AxisScale::Log2, ys);
+    Axis y = Axis::fitted(tr("KV cache, %1").arg(precisionText()), AxisScale::Log2, ys);
     y.format = bytesText;
     const bool perLayer = m_settings.modelLayers > 1;
     const QString panel =
