@@ -36,9 +36,9 @@ std::vector<TargetRow> patternTargets(const BenchSettings& settings, const FullA
 std::size_t patternTargetSteps();
 
 // One 2-D neighbourhood on a 128 × 128 image in raster, tiles:8,8 and morton order: per order its allowed
-// cells, the cells of its non-empty 64 × 64 blocks over sequence positions, the grid plan's computed cells,
-// and its time in blocks of 64 consecutive positions and in the grid plan; then which count the first time
-// follows (bench_order_targets.cpp).
+// cells, the cells of its non-empty 64 × 64 blocks over sequence positions, and the cells and time of the
+// generic plan (rows in position order) and of the grid plan; then which count the generic plan's time
+// follows, its computed cells or the allowed ones (bench_order_targets.cpp).
 std::vector<TargetRow> orderTargets(const BenchSettings& settings, Progress& progress);
 std::size_t orderTargetSteps();
 
