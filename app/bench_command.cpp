@@ -1,5 +1,6 @@
 #include "app/bench/bench_modes.h"
 #include "app/commands.h"
+#include "app/model_option.h"
 
 #include "core/errors.h"
 
@@ -18,8 +19,10 @@ constexpr const char* kBenchHelp = R"(usage: attnlab bench --variant ID[,ID...] 
        attnlab bench --layer [--variant ID] [--n N[,N...]] [--d D] [--heads H] [--causal] [--threads T]
                      [--budget SECONDS] [--json | --csv]
        attnlab bench --decode [--variant ID[,ID...]] [--n N[,N...]] [--d D] [--heads H] [--kv-heads G]
-                     [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--json | --csv]
+                     [--kv-dtype f32|f16|bf16] [--set KEY=VALUE]... [--threads T] [--budget SECONDS] [--peak]
+                     [--stream-mib MIB] [--json | --csv]
        attnlab bench --targets [--threads T] [--budget SECONDS] [--stream-mib MIB] [--json]
+       attnlab bench --model list
 
 Times attention variants on generated Gaussian inputs: one warm-up run, then repeats until both three
 runs and the time budget per point (default 0.5 s) are reached. Reports median/min/max seconds,
@@ -48,8 +51,15 @@ Defaults: --n 1024,2048,4096, --d 64, --dv = d, --heads 12, every core as thread
             a few minutes.
 --decode    one decoding step per (variant, n): query row n-1 of the causal pattern against a cache of
             the keys the layer keeps, or the recurrent update and read-out for linear and performer,
-            with retained_keys and kv_cache_bytes per layer. --kv-heads G groups the key/value heads
-            (G divides --heads). Default --variant full,longformer,linear, --n 1024,4096,16384,65536.
+            with retained_keys and kv_cache_bytes per layer, kv_read_bytes (the cached keys' and values'
+            bytes the step reads) and bandwidth_gbs (kv_read_bytes / median time). --kv-heads G groups the
+            key/value heads (G divides --heads); --kv-dtype keeps the cache in float16 or bfloat16 (the
+            step converts to float32 as it reads; default f32); --peak measures the triad first and
+            prints each bandwidth as a fraction of it. Default --variant full,longformer,linear,
+            --n 1024,4096,16384,65536.
+--model NAME (with --variant, --decode, --roofline): a known model's d, heads and context length as
+            the defaults of --d, --heads and --n, with --decode also its key/value heads, cache
+            precision and (without --variant) its own attention; --model list shows them.
 --queries M (with --variant): only the last M positions query, against all n keys (a chunk of prefill
             over a cache of n); GFLOP/s from the cost of those M rows (attnlab cost --queries).
 --reference runs the plain reference kernels instead of the fast ones.
@@ -70,9 +80,13 @@ int benchCommand(const std::vector<std::string>& args) {
         std::fputs(kBenchHelp, stdout);
         return 0;
     }
+    if (listsModels(args)) {
+        std::fputs(modelShapesListing().c_str(), stdout);
+        return 0;
+    }
     const CliArgs cli("bench", args,
                       {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget", "--stream-mib",
-                       "--grid", "--order", "--queries"},
+                       "--grid", "--order", "--queries", "--kv-dtype", "--model"},
                       {"--causal", "--json", "--csv", "--peak", "--layer", "--targets", "--roofline", "--decode", "--reference"});
     int modes = 0;
     for (const char* mode : {"--layer", "--targets", "--roofline", "--decode"}) modes += cli.flag(mode) ? 1 : 0;
@@ -93,17 +107,19 @@ int benchCommand(const std::vector<std::string>& args) {
     }
     if (cli.flag("--roofline")) {
         requireModeOptions(cli, "--roofline", with({"--roofline", "--variant", "--n", "--d", "--dv", "--heads", "--causal",
-                                                    "--set", "--stream-mib", "--reference"}));
+                                                    "--set", "--stream-mib", "--reference", "--model"}));
         return benchRoofline(cli, settings);
     }
     if (cli.flag("--decode")) {
-        requireModeOptions(cli, "--decode", with({"--decode", "--variant", "--n", "--d", "--heads", "--kv-heads", "--set"}));
+        requireModeOptions(cli, "--decode", with({"--decode", "--variant", "--n", "--d", "--heads", "--kv-heads", "--kv-dtype", "--set",
+                                                  "--peak", "--stream-mib", "--model"}));
         return benchDecode(cli, settings);
     }
-    if (cli.value("--kv-heads")) throw InputError("attnlab bench: --kv-heads goes with --decode");
+    for (const char* option : {"--kv-heads", "--kv-dtype"})
+        if (cli.value(option)) throw InputError(std::string("attnlab bench: ") + option + " goes with --decode");
     if (cli.value("--variant")) {
         requireModeOptions(cli, "--variant", with({"--variant", "--n", "--d", "--dv", "--heads", "--causal", "--set",
-                                                   "--peak", "--stream-mib", "--reference", "--grid", "--order", "--queries"}));
+                                                   "--peak", "--stream-mib", "--reference", "--grid", "--order", "--queries", "--model"}));
         return benchVariants(cli, settings);
     }
     if (cli.flag("--peak")) {

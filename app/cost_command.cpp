@@ -1,6 +1,7 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 #include "app/grid_options.h"
+#include "app/model_option.h"
 
 #include "core/analysis/crossovers.h"
 #include "core/cost/cost_model.h"
@@ -17,9 +18,11 @@ namespace attnlab {
 
 namespace {
 
-constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal] [--decode]
-                    [--grid H,W | T,H,W [--order ORDER]] [--queries M]
+constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal]
+                    [--decode [--kv-dtype f32|f16|bf16]] [--grid H,W | T,H,W [--order ORDER]] [--queries M]
                     [--set KEY=VALUE]... [--block-size B] [--json]
+       attnlab cost --model NAME [--variant ID] [any option above] [--json]
+       attnlab cost --model list
 
 Multiply-add counts of one Transformer layer (model width hd, FFN width 4hd) whose attention core is
 the variant: qkv_proj n(hd)(h + 2g)d (3n(hd)^2 when g = h), out_proj n(hd)^2, ffn 8n(hd)^2, and the
@@ -37,8 +40,11 @@ docs/cost_model.md).
 --kv-heads G: grouped key/value heads (GQA; 1 is MQA), G divides H; default H.
 --decode: one generation step at context length n instead (causal; the new token is query row
 n-1): qkv_proj (hd)(h + 2g)d, out_proj (hd)^2, ffn 8(hd)^2 and the core of that row, with
-retained_keys (keys kept per key/value head; null for a recurrent state) and kv_cache_bytes (what
-one layer keeps, float32). docs/inference.md states the rules per variant. No crossovers then.
+retained_keys (keys kept per key/value head; null for a recurrent state), kv_cache_bytes (what
+one layer keeps) and kv_read_bytes (the cached keys and values the step reads). docs/inference.md
+states the rules per variant. No crossovers then.
+--kv-dtype (with --decode): the precision of the cached keys and values, f32 (default), f16 or bf16
+(2 bytes per element); recurrent states stay float32. The JSON gives kv_dtype.
 --grid, --order: the tokens lie on an image or video grid (docs/grids.md); n is its cell count (--n
 may be left out) and the pattern's allowed cells are counted on it. The JSON gains grid and order. A
 grid fixes n, so there are no crossovers then either.
@@ -46,6 +52,11 @@ grid fixes n, so there are no crossovers then either.
 and column of blocks may be smaller): full, partial and empty blocks, computed_cells (the area of
 every non-empty block) and allowed_cells (nnz). B >= 1; not with --decode, nor for lsh (its pattern
 depends on Q and K).
+--model NAME: a known model's shape as the defaults (--model list shows them): n (its context), d,
+heads, kv-heads, the FFN (width and gating, e.g. LLaMA's SwiGLU: 3 products of n x hd x f) and, with
+--decode, the cache precision it ships in; each option given still overrides its default. Without
+--variant the model's own attention (full, or Mistral's sliding window as longformer). The JSON gains
+model, layers and ffn_width, with --decode model_kv_cache_bytes (all layers).
 --queries M: M new tokens over a cache of n (a chunk of prefill, or M tokens verified at once): the
 core of query rows n-M ... n-1 only (with --causal, the sum of those rows' allowed keys, not half
 the rectangle) and qkv_proj, out_proj and ffn of the M new tokens. M = 1 with --causal is the
@@ -68,10 +79,18 @@ void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& c
     json.key(name + "_searched_to").value(static_cast<double>(crossover.searchedTo));
 }
 
-// crossovers: null for a decoding step (they describe whole sequences); blocks: null unless asked for.
-std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks) {
+// crossovers: null for a decoding step (they describe whole sequences); blocks: null unless asked for;
+// model: the --model whose shape this is, or null.
+std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks, const ModelShape* model) {
     JsonWriter json;
     json.beginObject();
+    if (model) {
+        json.key("model").value(model->id);
+        json.key("layers").value(static_cast<double>(model->layers));
+        json.key("ffn_width").value(static_cast<double>(model->ffn.width));
+        json.key("ffn_gated").value(model->ffn.gated);
+        if (cost.decode) json.key("model_kv_cache_bytes").value(cost.kvCacheBytes * static_cast<double>(model->layers));
+    }
     json.key("variant").value(cost.variant);
     json.key("n").value(static_cast<double>(cost.shape.n));
     json.key("d").value(static_cast<double>(cost.shape.d));
@@ -90,7 +109,9 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, c
             json.value(static_cast<double>(*cost.retainedKeys));
         else
             json.null();
+        json.key("kv_dtype").value(kvDtypeName(cost.kvDtype));
         json.key("kv_cache_bytes").value(cost.kvCacheBytes);
+        json.key("kv_read_bytes").value(cost.kvReadBytes);
     }
     json.key("convention").value("macs; flops = 2*macs");
     json.key("terms").beginObject();
@@ -123,7 +144,10 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, c
     return json.str();
 }
 
-void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks) {
+void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks, const ModelShape* model) {
+    if (model)
+        std::printf("%s (%lld layers, FFN %lld%s)\n", model->name.c_str(), static_cast<long long>(model->layers),
+                    static_cast<long long>(model->ffn.width), model->ffn.gated ? " gated" : "");
     std::printf("%s  n=%lld queries=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
                 static_cast<long long>(cost.shape.n), static_cast<long long>(cost.decode ? 1 : cost.shape.queryRows()),
                 static_cast<long long>(cost.shape.d), cost.shape.heads,
@@ -150,7 +174,10 @@ void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const 
         std::printf("  retained_keys  %22lld per key/value head\n", static_cast<long long>(*cost.retainedKeys));
     else
         std::printf("  retained_keys  %22s (a recurrent state only)\n", "none");
-    std::printf("  kv_cache_bytes %22.0f per layer\n", cost.kvCacheBytes);
+    std::printf("  kv_cache_bytes %22.0f per layer (%s)\n", cost.kvCacheBytes, kvDtypeName(cost.kvDtype).c_str());
+    std::printf("  kv_read_bytes  %22.0f per layer and step\n", cost.kvReadBytes);
+    if (model) std::printf("  model cache    %22.0f bytes, all %lld layers\n", cost.kvCacheBytes * static_cast<double>(model->layers),
+                           static_cast<long long>(model->layers));
 }
 
 } // namespace
@@ -160,17 +187,30 @@ int costCommand(const std::vector<std::string>& args) {
         std::fputs(kCostHelp, stdout);
         return 0;
     }
+    if (listsModels(args)) {
+        std::fputs(modelShapesListing().c_str(), stdout);
+        return 0;
+    }
     const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--grid", "--order",
-                      "--block-size", "--queries"},
+                      "--block-size", "--queries", "--kv-dtype", "--model"},
                       {"--causal", "--json", "--decode"});
-    const VariantInfo& variant = requireVariant(cli.required("--variant"));
+    const ModelShape* model = modelOption(cli);
+    ParamOverrides overrides = cli.overrides();
+    std::string id = cli.value("--variant").value_or("");
+    if (id.empty() && model) {
+        auto [modelVariant, modelOverrides] = modelAttention(*model);
+        id = modelVariant;
+        overrides.insert(modelOverrides.begin(), modelOverrides.end()); // --set keeps its own values
+    }
+    const VariantInfo& variant = requireVariant(id.empty() ? cli.required("--variant") : id);
     ProblemShape shape;
     shape.grid = gridOption(cli);
-    shape.n = sizeWithGrid(cli, shape.grid.get());
-    shape.d = cli.requiredInteger("--d", 1, 1 << 20);
+    shape.n = model && !cli.value("--n") && !shape.grid ? model->contextLength : sizeWithGrid(cli, shape.grid.get());
+    shape.d = model ? cli.integer("--d", model->d, 1, 1 << 20) : cli.requiredInteger("--d", 1, 1 << 20);
     shape.dv = shape.d;
-    shape.heads = static_cast<int>(cli.requiredInteger("--heads", 1, 1 << 16));
-    shape.kvHeads = static_cast<int>(cli.integer("--kv-heads", shape.heads, 1, 1 << 16));
+    shape.heads = static_cast<int>(model ? cli.integer("--heads", model->heads, 1, 1 << 16) : cli.requiredInteger("--heads", 1, 1 << 16));
+    const int kvDefault = model && !cli.value("--heads") ? model->kvHeads : shape.heads;
+    shape.kvHeads = static_cast<int>(cli.integer("--kv-heads", kvDefault, 1, 1 << 16));
     if (shape.heads % shape.kvHeads != 0)
         throw InputError("--kv-heads " + std::to_string(shape.kvHeads) + " must divide --heads " + std::to_string(shape.heads));
     const bool decode = cli.flag("--decode");
@@ -180,7 +220,7 @@ int costCommand(const std::vector<std::string>& args) {
     shape.queries = queries == shape.n ? 0 : queries;
     if (decode) requireDecoding(variant);
     shape.causal = decode || cli.flag("--causal");
-    const ParamSet params = prepareParams(variant, shape, cli.overrides());
+    const ParamSet params = prepareParams(variant, shape, overrides);
     std::optional<BlockCounts> blocks;
     if (cli.value("--block-size")) {
         const std::int64_t blockSize = cli.integer("--block-size", 1, 1, INT64_MAX);
@@ -189,13 +229,16 @@ int costCommand(const std::vector<std::string>& args) {
             throw InputError("--block-size: " + variant.id + "'s pattern depends on Q and K, which cost does not take");
         blocks = countBlocks(*buildPattern(variant, shape, params), blockSize);
     }
-    const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
+    if (!decode && cli.value("--kv-dtype")) throw InputError("--kv-dtype is the precision of a decoding step's cache: it goes with --decode");
+    const KvDtype dtype = kvDtypeFromName(cli.value("--kv-dtype").value_or(kvDtypeName(model ? model->kvDtype : KvDtype::F32)), "--kv-dtype");
+    const FeedForward ffn = model ? model->ffn : FeedForward{};
+    const LayerCost cost = decode ? decodeLayerCost(variant, shape, params, dtype, ffn) : layerCost(variant, shape, params, ffn);
     std::optional<LayerCrossovers> crossovers;
-    if (!decode && !shape.grid && shape.queries == 0) crossovers = layerCrossovers(variant, shape, cli.overrides());
+    if (!decode && !shape.grid && shape.queries == 0 && !model) crossovers = layerCrossovers(variant, shape, overrides);
     if (cli.flag("--json"))
-        std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr).c_str());
+        std::printf("%s\n", costJson(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr, model).c_str());
     else
-        printTable(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr);
+        printTable(cost, crossovers ? &*crossovers : nullptr, blocks ? &*blocks : nullptr, model);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "app/figure_animation.h"
 #include "app/grid_options.h"
 #include "app/headless_qt.h"
+#include "app/model_option.h"
 
 #include "views/figures/figure_export.h"
 #include "views/figures/figure_limits.h"
@@ -16,6 +17,7 @@
 
 #include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
+#include "core/decode/kv_cache.h"
 #include "core/errors.h"
 #include "core/io/output_file.h"
 #include "core/jobs/memory_budget.h"
@@ -36,7 +38,8 @@ constexpr const char* kFigureHelp =
     R"(usage: attnlab figure [pattern|reach|timing|flops|accuracy|inference|roofline] -o FILE.{png,svg,pdf,tex,csv}...
                       [--preset NAME | --preset list | --session FILE]
                       [--variant ID] [--compare ID,ID[,ID[,ID]]] [--panel 'ID [KEY=VALUE]... [title=TEXT]']...
-                      [--n N] [--d D] [--heads H] [--head H] [--kv-heads G] [--model-layers L] [--budget-line BYTES]
+                      [--model NAME | --model list] [--n N] [--d D] [--heads H] [--head H] [--kv-heads G]
+                      [--model-layers L] [--kv-dtype f32|f16|bf16] [--budget-line BYTES] [--queries M]
                       [--grid H,W | T,H,W [--order raster|tiles:a,b[,c]|morton]] [--query P]
                       [--causal] [--set KEY=VALUE]... [--layers L]
                       [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
@@ -77,11 +80,18 @@ too little CPU (other programs busy) are ringed and named, and never used for a 
 accuracy multiplies Q and K by --input-scale S (default 1; logits q.k/sqrt(d) by S^2) in the panels over
 each method's budget, and draws the error against S at a fixed budget; --error-measure picks what is
 compared with exact softmax: the output (default) or the effective weights W.
+--model NAME sets h, h_kv, d, --model-layers, n (the model's context) and the cache precision of a
+known model (--model list shows them); the options given with it still override each of them.
 --kv-heads G: key/value heads (must divide --heads; default --heads). inference draws the KV cache of
-one layer and of --model-layers L layers (default 1) vs context length, with the context at which it
-exceeds --budget-line (e.g. 16G; default this machine's physical RAM), beside the measured time of
-one decoding step for n = 256 ... --timing-max-n. roofline measures this machine's FMA peak and memory
-bandwidth and places each chosen variant's prefill (a forward at --n) and decoding step under them.
+one layer and of --model-layers L layers (default 1) in the precision --kv-dtype (default f32) vs
+context length, with the context at which it exceeds --budget-line (e.g. 16G; default this machine's
+physical RAM), the measured time of one decoding step for n = 256 ... --timing-max-n and the
+bandwidth at which it read its cache beside this machine's triad, and the time to the first token of
+a prompt of n tokens prefilled in chunks of 64 ... n queries. roofline measures this machine's FMA
+peak and memory bandwidth and places each chosen variant's prefill (a forward at --n) and decoding
+step under them.
+--queries M (pattern only): only the last M rows query, an M x n rectangle (a chunk of prefill over
+a cache of n - M; 1 <= M <= n).
 --grid H,W (or T,H,W) lays the n = H*W (T*H*W) tokens on an image (video) grid and --order says which
 cell each position holds (docs/grids.md); custom's grid primitives act on it. pattern and reach then
 add the grid view for the query cell at sequence position --query P (0 <= P < n; default the centre
@@ -195,6 +205,7 @@ LabSettings baseSettings(const CliArgs& cli, QString& view) {
 }
 
 LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
+    if (const ModelShape* model = modelOption(cli)) settings = withModelShape(settings, *model);
     const auto panels = cli.values("--panel");
     if (!panels.empty() && (cli.value("--variant") || cli.value("--compare")))
         throw InputError("attnlab figure: give the variants either with --panel or with --variant/--compare");
@@ -232,6 +243,9 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
         throw InputError("attnlab figure: --kv-heads " + std::to_string(settings.kvHeads) + " must divide --heads " +
                          std::to_string(settings.heads));
     settings.modelLayers = cli.integer("--model-layers", settings.modelLayers, 1, 1024);
+    if (const auto dtype = cli.value("--kv-dtype")) settings.kvDtype = kvDtypeName(kvDtypeFromName(*dtype, "attnlab figure: --kv-dtype"));
+    if (cli.value("--queries")) settings.queries = cli.integer("--queries", settings.n, 1, settings.n);
+    settings.queries = std::min(settings.queries, settings.n);
     // The line the inference view draws the KV cache against; --memory-budget stays the job budget.
     if (const auto line = cli.value("--budget-line")) {
         const auto bytes = parseByteSize(*line);
@@ -314,10 +328,14 @@ int figureCommand(const std::vector<std::string>& args) {
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
                        "--grid", "--order", "--blocks", "--query", "--block-cost",
-                       "--animate", "--fps", "--hold-last"},
+                       "--animate", "--fps", "--hold-last", "--model", "--kv-dtype", "--queries"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
                       {"--panel", "-o", "--out"});
     if (cli.value("--preset") == "list") return listPresets();
+    if (cli.value("--model") == "list") {
+        std::fputs(modelShapesListing().c_str(), stdout);
+        return 0;
+    }
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
         throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops, accuracy, inference or roofline (or give --preset or --session)");
     QString name;
@@ -329,6 +347,8 @@ int figureCommand(const std::vector<std::string>& args) {
     const LabSettings settings = settingsFromArgs(cli, std::move(base));
     if (cli.flag("--components") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --components is for the pattern view");
+    if (cli.value("--queries") && name != QStringLiteral("pattern"))
+        throw InputError("attnlab figure: --queries draws the last rows of a pattern: it goes with the pattern view");
     if (cli.value("--blocks") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --blocks is for the pattern view");
     if (cli.value("--block-cost") && name != QStringLiteral("flops") && name != QStringLiteral("timing"))

@@ -251,6 +251,31 @@ TEST(BenchCommand, DecodeTimesOneStepAndReportsTheCache) {
     EXPECT_EQ(linear["kv_cache_bytes"].get<double>(), 2.0 * (8 * 8 + 8) * 4);
 }
 
+// bandwidth_gbs is kv_read_bytes / median time; a float16 cache halves both the cache and what the step
+// reads; --model sets the shape and the model's own attention and precision.
+TEST(BenchCommand, DecodeReportsTheBytesItReadsAndTheirRate) {
+    const json result = benchJson({"--decode", "--variant", "full,linear", "--n", "64", "--heads", "4", "--kv-heads", "2", "--d", "8",
+                                   "--kv-dtype", "f16", "--budget", "0", "--threads", "1", "--json"});
+    const json& full = result["results"][0];
+    EXPECT_EQ(full["kv_dtype"], "f16");
+    EXPECT_EQ(full["kv_cache_bytes"].get<double>(), 64.0 * 2 * (8 + 8) * 2);
+    EXPECT_EQ(full["kv_read_bytes"].get<double>(), 64.0 * 2 * (8 + 8) * 2);
+    EXPECT_DOUBLE_EQ(full["bandwidth_gbs"].get<double>(), full["kv_read_bytes"].get<double>() / full["median_s"].get<double>() / 1e9);
+    EXPECT_TRUE(full["cpu_share"].is_number());
+    const json& linear = result["results"][1]; // a state, no cache: nothing read, its state still float32
+    EXPECT_EQ(linear["kv_read_bytes"].get<double>(), 0.0);
+    EXPECT_EQ(linear["kv_cache_bytes"].get<double>(), 2.0 * (8 * 8 + 8) * 4);
+    const json mistral = benchJson({"--decode", "--model", "mistral-7b", "--n", "8192", "--heads", "4", "--d", "16", "--budget", "0",
+                                    "--threads", "1", "--json"});
+    const json& window = mistral["results"][0];
+    EXPECT_EQ(window["variant"], "longformer");
+    EXPECT_EQ(window["kv_dtype"], "bf16");
+    EXPECT_EQ(window["heads"], 4);
+    EXPECT_EQ(window["kv_heads"], 4); // --heads given: the model's grouping is its own head count's
+    EXPECT_EQ(window["retained_keys"], 4096);
+    EXPECT_EQ(window["kv_read_bytes"].get<double>(), 4096.0 * 4 * (16 + 16) * 2);
+}
+
 TEST(BenchCommand, BadArgumentsGiveOneErrorLineAndNonZeroExit) {
     const std::vector<std::vector<std::string>> cases = {
         {},
@@ -270,6 +295,14 @@ TEST(BenchCommand, BadArgumentsGiveOneErrorLineAndNonZeroExit) {
         {"--decode", "--heads", "4", "--kv-heads", "3"},
         {"--variant", "full", "--kv-heads", "2"},
         {"--decode", "--layer"},
+        {"--decode", "--kv-dtype", "f8"},
+        {"--decode", "--kv-dtype", ""},
+        {"--variant", "full", "--kv-dtype", "f16"},
+        {"--layer", "--kv-dtype", "f16"},
+        {"--decode", "--model", "llama-9"},
+        {"--variant", "full", "--model", ""},
+        {"--layer", "--model", "llama2-7b"},
+        {"--targets", "--model", "llama2-7b"},
     };
     for (const auto& args : cases) {
         const Outcome outcome = bench(args);

@@ -3,6 +3,7 @@
 // brute-force count over the rows that come later, and the command line's JSON.
 #include "core/cost/cost_model.h"
 #include "core/decode/decode.h"
+#include "core/decode/kv_cache.h"
 #include "core/errors.h"
 #include "core/measure/timing.h"
 #include "core/patterns/decode_cache.h"
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <tuple>
 
@@ -28,46 +30,126 @@ Tensor3 repeatHeads(const Tensor3& t, int times) {
     return repeated;
 }
 
+Tensor3 roundedTensor(const Tensor3& t, KvDtype dtype) {
+    Tensor3 rounded = t;
+    for (float& x : rounded.values) x = roundedTo(dtype, x);
+    return rounded;
+}
+
+// Q's last row alone, [h, 1, d]: the new token, as a step's context may give it.
+Tensor3 lastQueryRow(const Tensor3& q) {
+    Tensor3 last(q.heads, 1, q.cols);
+    for (int h = 0; h < q.heads; ++h) std::copy(q.row(h, q.rows - 1), q.row(h, q.rows - 1) + q.cols, last.head(h));
+    return last;
+}
+
+constexpr KvDtype kPrecisions[] = {KvDtype::F32, KvDtype::F16, KvDtype::BF16};
+
+// Runs the step of `call` on a context (Q whole or only its last row, as the step reads it) unsplit and in
+// chunks of 5 keys, twice each (a step leaves its cache as it found it), and hands each output to `check`.
+template <typename Check>
+void forEachStepOutput(const Call& call, const Tensor3& q, const Tensor3& k, const Tensor3& v, KvDtype dtype, Check check) {
+    const VariantInfo& variant = requireVariant(call.id);
+    const AttentionInputs whole{&q, &k, &v};
+    const ParamSet params = testing::resolve(call, whole.shape(true));
+    const Tensor3 last = lastQueryRow(q);
+    const AttentionInputs context{decodeReadsEveryQuery(variant, params) ? &q : &last, &k, &v};
+    for (const std::int64_t chunkKeys : {std::int64_t{0}, std::int64_t{5}}) {
+        DecodeOptions options;
+        options.kvDtype = dtype;
+        options.chunkKeys = chunkKeys;
+        options.threads = k.heads == 1 ? 2 : 1; // one key/value head on two threads: its chunks in parallel
+        const auto step = prepareDecodeStep(variant, context, params, options);
+        std::vector<float> out(static_cast<std::size_t>(q.heads * v.cols), -1.0f);
+        for (int repeat = 0; repeat < 2; ++repeat) {
+            step->run(out.data());
+            check(out, chunkKeys);
+        }
+    }
+}
+
 class EveryVariant : public ::testing::TestWithParam<std::string> {};
 
 // The step on a grouped cache against row n − 1 of the reference causal run on K and V repeated per
-// query head (so that it does not depend on how the full kernels read grouped heads).
+// query head (so that it does not depend on how the full kernels read grouped heads), at every cache
+// precision on keys and values the precision holds exactly (so every difference is float32 rounding),
+// unsplit and split.
 TEST_P(EveryVariant, StepEqualsTheLastRowOfTheCausalRun) {
     const VariantInfo& variant = requireVariant(GetParam());
     constexpr std::int64_t d = 8, dv = 6;
     constexpr int heads = 4;
     if (variant.causalSupport == CausalSupport::BidirectionalOnly) {
         const Tensor3 q = testing::randomTensor(heads, 8, d, 1), v = testing::randomTensor(heads, 8, dv, 2);
-        EXPECT_THROW(prepareDecodeStep(variant, {&q, &q, &v}, {}, 1), InputError);
+        EXPECT_THROW(prepareDecodeStep(variant, {&q, &q, &v}, {}, {}), InputError);
         return;
     }
     for (const std::int64_t n : {1, 13, 64, 65})
         for (const Call& base : testing::representativeCalls(n)) {
             if (base.id != variant.id || !base.causal) continue;
-            for (const int kvHeads : {1, 2, heads}) {
-                const Tensor3 q = testing::randomTensor(heads, n, d, 31), k = testing::randomTensor(kvHeads, n, d, 32);
-                const Tensor3 v = testing::randomTensor(kvHeads, n, dv, 33);
-                const testing::Inputs repeated{q, repeatHeads(k, heads / kvHeads), repeatHeads(v, heads / kvHeads)};
-                Call call = base;
-                call.useReference = true;
-                call.wantWeights = false;
-                const RunResult full = testing::runCall(call, repeated);
-                const ParamSet params = testing::resolve(call, repeated.view().shape(true));
-                const AttentionInputs context{&q, &k, &v};
-                // Two threads with one key/value head run the query heads one by one, else by group.
-                const auto step = prepareDecodeStep(variant, context, params, kvHeads == 1 ? 2 : 1);
-                std::vector<float> out(static_cast<std::size_t>(heads * dv), -1.0f);
-                for (int repeat = 0; repeat < 2; ++repeat) { // a step leaves its cache as it found it
-                    step->run(out.data());
-                    for (int t = 0; t < heads; ++t)
-                        for (std::int64_t c = 0; c < dv; ++c) {
-                            const float expected = full.out.at(t, n - 1, c);
-                            EXPECT_NEAR(out[static_cast<std::size_t>(t * dv + c)], expected, 2e-5 + 2e-4 * std::abs(expected))
-                                << testing::describe(call) << " n=" << n << " h_kv=" << kvHeads << " head " << t << " c " << c;
-                        }
+            // Keys derived from the queries (lsh's shared_qk: q/‖q‖) are exact in no smaller precision.
+            const ParamSet resolved = prepareParams(variant, ProblemShape{heads, n, d, dv, true}, base.set);
+            const bool ownKeys = variant.needsKeys && !variant.needsKeys(resolved);
+            for (const int kvHeads : {1, 2, heads})
+                for (const KvDtype dtype : kPrecisions) {
+                    if (ownKeys && dtype != KvDtype::F32) continue;
+                    const Tensor3 q = testing::randomTensor(heads, n, d, 31);
+                    const Tensor3 k = roundedTensor(testing::randomTensor(kvHeads, n, d, 32), dtype);
+                    const Tensor3 v = roundedTensor(testing::randomTensor(kvHeads, n, dv, 33), dtype);
+                    const testing::Inputs repeated{q, repeatHeads(k, heads / kvHeads), repeatHeads(v, heads / kvHeads)};
+                    Call call = base;
+                    call.useReference = true;
+                    call.wantWeights = false;
+                    const RunResult full = testing::runCall(call, repeated);
+                    forEachStepOutput(call, q, k, v, dtype, [&](const std::vector<float>& out, std::int64_t chunkKeys) {
+                        for (int t = 0; t < heads; ++t)
+                            for (std::int64_t c = 0; c < dv; ++c) {
+                                const float expected = full.out.at(t, n - 1, c);
+                                ASSERT_NEAR(out[static_cast<std::size_t>(t * dv + c)], expected, 2e-5 + 2e-4 * std::abs(expected))
+                                    << testing::describe(call) << " n=" << n << " h_kv=" << kvHeads << " " << kvDtypeName(dtype)
+                                    << " chunk " << chunkKeys << " head " << t << " c " << c;
+                            }
+                    });
                 }
-            }
         }
+}
+
+// Keys and values that float16 and bfloat16 round: every softmax pattern (the variants whose step is the
+// default one) stays within docs/inference.md's bound of the float32 result, |Δout| ≤ max|v|·(u + e^{2Δ} − 1)
+// with Δ = u · ‖q‖₁ · max|k| / √d the largest change of a score and u the precision's unit roundoff.
+TEST_P(EveryVariant, HalfPrecisionCachesStayWithinTheirBound) {
+    const VariantInfo& variant = requireVariant(GetParam());
+    if (variant.causalSupport == CausalSupport::BidirectionalOnly || (variant.decode && variant.decode->prepare)) return;
+    constexpr std::int64_t n = 65, d = 16, dv = 16;
+    constexpr int heads = 4, kvHeads = 2;
+    const Tensor3 q = testing::randomTensor(heads, n, d, 41), k = testing::randomTensor(kvHeads, n, d, 42);
+    const Tensor3 v = testing::randomTensor(kvHeads, n, dv, 43);
+    const float largestKey = *std::max_element(k.values.begin(), k.values.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
+    const float largestValue = *std::max_element(v.values.begin(), v.values.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
+    for (const Call& base : testing::representativeCalls(n)) {
+        if (base.id != variant.id || !base.causal) continue;
+        Call call = base;
+        call.useReference = true;
+        call.wantWeights = false;
+        const RunResult full = testing::runCall(call, {q, repeatHeads(k, heads / kvHeads), repeatHeads(v, heads / kvHeads)});
+        for (const KvDtype dtype : {KvDtype::F16, KvDtype::BF16}) {
+            const double u = kvDtypeRoundoff(dtype);
+            bool differs = false;
+            forEachStepOutput(call, q, k, v, dtype, [&](const std::vector<float>& out, std::int64_t) {
+                for (int t = 0; t < heads; ++t) {
+                    double norm = 0;
+                    for (std::int64_t c = 0; c < d; ++c) norm += std::abs(q.at(t, n - 1, c));
+                    const double delta = u * norm * std::abs(largestKey) / std::sqrt(static_cast<double>(d));
+                    const double bound = std::abs(largestValue) * (u + std::expm1(2 * delta)) + 2e-5;
+                    for (std::int64_t c = 0; c < dv; ++c) {
+                        const double error = std::abs(out[static_cast<std::size_t>(t * dv + c)] - full.out.at(t, n - 1, c));
+                        EXPECT_LE(error, bound) << testing::describe(call) << " " << kvDtypeName(dtype) << " head " << t;
+                        differs = differs || error > 1e-6;
+                    }
+                }
+            });
+            EXPECT_TRUE(differs) << testing::describe(call) << ": the " << kvDtypeName(dtype) << " cache changed nothing";
+        }
+    }
 }
 
 std::vector<std::string> registeredIds() {
@@ -371,6 +453,56 @@ TEST_F(DecodeCli, DecodeReportsTheStepAndTheCache) {
     EXPECT_TRUE(linear["retained_keys"].is_null());
     EXPECT_EQ(linear["kv_cache_bytes"].get<double>(), 32.0 * (128 * 128 + 128) * 4);
     expectOneLineError({"cost", "--variant", "linformer", "--n", "8", "--d", "4", "--heads", "1", "--decode"}, "linformer");
+}
+
+TEST_F(DecodeCli, CachePrecisionHalvesTheCacheAndWhatTheStepReads) {
+    const auto f32 = costJson({"--variant", "full", "--kv-heads", "8", "--decode"});
+    const auto f16 = costJson({"--variant", "full", "--kv-heads", "8", "--decode", "--kv-dtype", "f16"});
+    const auto bf16 = costJson({"--variant", "full", "--kv-heads", "8", "--decode", "--kv-dtype", "bf16"});
+    EXPECT_EQ(f32["kv_dtype"], "f32");
+    EXPECT_EQ(f16["kv_dtype"], "f16");
+    EXPECT_EQ(f32["kv_cache_bytes"].get<double>(), 4096.0 * 8 * 256 * 4);
+    EXPECT_EQ(f16["kv_cache_bytes"].get<double>(), 4096.0 * 8 * 256 * 2);
+    EXPECT_EQ(bf16["kv_cache_bytes"].get<double>(), f16["kv_cache_bytes"].get<double>());
+    EXPECT_EQ(f16["kv_read_bytes"].get<double>(), 4096.0 * 8 * 256 * 2);
+    // bytes_min: the new token's query, output, key and value in float32, and the cache read in its precision.
+    EXPECT_EQ(f16["bytes_min"].get<double>(), (32 + 8) * 256.0 * 4 + 4096.0 * 8 * 256 * 2);
+    EXPECT_EQ(f16["terms"], f32["terms"]); // the same arithmetic
+    const auto linear = costJson({"--variant", "linear", "--decode", "--kv-dtype", "f16"});
+    EXPECT_EQ(linear["kv_cache_bytes"].get<double>(), 32.0 * (128 * 128 + 128) * 4); // a state stays float32
+    expectOneLineError({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1", "--decode", "--kv-dtype", "f8"}, "--kv-dtype");
+    expectOneLineError({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1", "--kv-dtype", "f16"}, "--decode");
+}
+
+TEST_F(DecodeCli, ModelsSetTheirShapeAndExplicitOptionsOverrideIt) {
+    const auto llama = costJson({"--model", "llama2-70b", "--decode"}); // --n 4096 --d 128 --heads 32 of costJson override
+    EXPECT_EQ(llama["model"], "llama2-70b");
+    EXPECT_EQ(llama["layers"].get<double>(), 80);
+    EXPECT_EQ(llama["heads"], 32);
+    EXPECT_EQ(llama["kv_heads"], 32);
+    EXPECT_EQ(llama["kv_dtype"], "f16");
+    EXPECT_EQ(llama["model_kv_cache_bytes"].get<double>(), 80 * llama["kv_cache_bytes"].get<double>());
+    EXPECT_EQ(llama["terms"]["ffn"].get<double>(), 3.0 * 4096 * 28672); // one token through SwiGLU of width 28672
+    const auto own = clitest::parseJson(succeed({"cost", "--model", "llama2-70b", "--decode", "--json"}).out);
+    EXPECT_EQ(own["n"].get<double>(), 4096);
+    EXPECT_EQ(own["heads"], 64);
+    EXPECT_EQ(own["kv_heads"], 8);
+    EXPECT_EQ(own["d"].get<double>(), 128);
+    EXPECT_EQ(own["model_kv_cache_bytes"].get<double>(), 80.0 * 4096 * 8 * 256 * 2); // 1.25 GiB in float16
+    const auto f32 = clitest::parseJson(succeed({"cost", "--model", "llama2-70b", "--decode", "--kv-dtype", "f32", "--json"}).out);
+    EXPECT_EQ(f32["kv_cache_bytes"].get<double>(), 2 * own["kv_cache_bytes"].get<double>());
+    const auto mistral = clitest::parseJson(succeed({"cost", "--model", "mistral-7b", "--n", "32768", "--decode", "--json"}).out);
+    EXPECT_EQ(mistral["variant"], "longformer");
+    EXPECT_EQ(mistral["retained_keys"].get<double>(), 4096);
+    EXPECT_EQ(mistral["model_kv_cache_bytes"].get<double>(), 32.0 * 4096 * 8 * 256 * 2); // 512 MiB in bfloat16
+    const auto prefill = clitest::parseJson(succeed({"cost", "--model", "bert-base", "--json"}).out);
+    EXPECT_EQ(prefill["n"].get<double>(), 512);
+    EXPECT_EQ(prefill["terms"]["ffn"].get<double>(), 2.0 * 512 * 768 * 3072);
+    const clitest::Outcome list = succeed({"cost", "--model", "list"});
+    for (const char* id : {"bert-base", "gpt2-small", "llama2-7b", "llama2-70b", "mistral-7b", "llama3-8b"})
+        EXPECT_NE(list.out.find(id), std::string::npos) << id;
+    expectOneLineError({"cost", "--model", "llama-9", "--decode"}, "llama-9");
+    expectOneLineError({"cost", "--model", "llama2-7b", "--kv-heads", "5"}, "--kv-heads");
 }
 
 } // namespace

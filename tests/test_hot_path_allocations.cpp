@@ -3,6 +3,7 @@
 // counts every byte allocated while one call runs, through operator new and, for Eigen's and our own
 // aligned buffers, through the C allocation functions (wrapped at link time, see tests/CMakeLists.txt),
 // after two warm-up calls that leave the workspaces sized.
+#include "core/decode/decode.h"
 #include "core/registry.h"
 #include "core/variant.h"
 #include "support/replaced_operator_new.h"
@@ -112,6 +113,38 @@ TEST(HotPathAllocations, EveryVariantRunsInItsKeptBuffers) {
     for (Call& call : calls) {
         call.threads = 2;
         EXPECT_LT(bytesOfARepeatedCall(call, inputs), kAllowedBytes) << describe(call);
+    }
+}
+
+// A decoding step allocates nothing per run (core/decode/decode.h): every registered variant that decodes,
+// split over two threads, at every cache precision. Its threads' kept buffers are sized by two warm-up runs.
+TEST(HotPathAllocations, EveryDecodingStepRunsInItsKeptBuffers) {
+    const Inputs inputs = randomInputs(4, 2048, 32, 32, 7);
+    Tensor3 last(4, 1, 32);
+    for (int h = 0; h < 4; ++h) std::copy(inputs.q.row(h, 2047), inputs.q.row(h, 2047) + 32, last.head(h));
+    for (const VariantInfo& variant : allVariants()) {
+        if (variant.causalSupport == CausalSupport::BidirectionalOnly) continue;
+        const ParamSet params = prepareParams(variant, inputs.view().shape(true), {});
+        const AttentionInputs context{decodeReadsEveryQuery(variant, params) ? &inputs.q : &last, &inputs.k, &inputs.v};
+        for (const KvDtype dtype : {KvDtype::F32, KvDtype::F16, KvDtype::BF16}) {
+            DecodeOptions options;
+            options.threads = 2;
+            options.kvDtype = dtype;
+            options.chunkKeys = 256;
+            const auto step = prepareDecodeStep(variant, context, params, options);
+            std::vector<float> out(4 * 32);
+            step->run(out.data());
+            step->run(out.data());
+            std::size_t least = std::numeric_limits<std::size_t>::max();
+            for (int counted = 0; counted < 3; ++counted) {
+                allocatedBytes = 0;
+                counting = true;
+                step->run(out.data());
+                counting = false;
+                least = std::min(least, allocatedBytes.load());
+            }
+            EXPECT_LT(least, std::size_t{1024}) << variant.id << " " << kvDtypeName(dtype);
+        }
     }
 }
 

@@ -127,7 +127,7 @@ TEST_P(EveryVariant, OneCausalQueryIsTheDecodingStep) {
             if (variant.needsKeys && !variant.needsKeys(params)) whole.k = whole.q;
             const RunResult one = runQueries(base, whole, 1, params);
             const AttentionInputs context = whole.view();
-            const auto step = prepareDecodeStep(variant, context, params, 1);
+            const auto step = prepareDecodeStep(variant, context, params, DecodeOptions{});
             std::vector<float> out(static_cast<std::size_t>(heads * 8));
             step->run(out.data());
             for (int t = 0; t < heads; ++t)

@@ -101,7 +101,7 @@ int benchPeak(const BenchSettings& settings) {
 int benchRoofline(const CliArgs& cli, const BenchSettings& settings) {
     ProblemShape shape = readBenchShape(cli);
     const std::vector<std::string> variants = variantsOrAll(cli, shape.causal);
-    const std::vector<std::int64_t> sizes = parseSizes(cli.value("--n").value_or("4096"));
+    const std::vector<std::int64_t> sizes = parseSizes(sizesText(cli, "4096"));
     std::vector<RooflineRow> rows;
     for (const auto& id : variants) // every id and parameter checked before any timing
         for (const std::int64_t n : sizes) {

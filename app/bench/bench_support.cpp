@@ -1,4 +1,5 @@
 #include "app/bench/bench_support.h"
+#include "app/model_option.h"
 
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
@@ -38,7 +39,7 @@ void requireModeOptions(const CliArgs& cli, const std::string& mode, const std::
     const auto takes = [&taken](const std::string& option) {
         return std::find(taken.begin(), taken.end(), option) != taken.end();
     };
-    for (const char* option : {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--threads", "--budget",
+    for (const char* option : {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--kv-dtype", "--model", "--threads", "--budget",
                                "--stream-mib", "--causal", "--json", "--csv", "--peak", "--reference", "--grid", "--order"}) {
         const bool given = cli.value(option).has_value() || cli.flag(option);
         if (given && !takes(option))
@@ -58,12 +59,19 @@ void requireBenchPoint(const std::string& variant, const ProblemShape& shape, co
 }
 
 ProblemShape readBenchShape(const CliArgs& cli) {
+    const ModelShape* model = modelOption(cli);
     ProblemShape shape;
-    shape.d = cli.integer("--d", 64, 1, 1 << 16);
+    shape.d = cli.integer("--d", model ? model->d : 64, 1, 1 << 16);
     shape.dv = cli.integer("--dv", shape.d, 1, 1 << 16);
-    shape.heads = static_cast<int>(cli.integer("--heads", 12, 1, 1 << 12));
+    shape.heads = static_cast<int>(cli.integer("--heads", model ? model->heads : 12, 1, 1 << 12));
     shape.causal = cli.flag("--causal");
     return shape;
+}
+
+std::string sizesText(const CliArgs& cli, const std::string& fallback) {
+    if (const auto given = cli.value("--n")) return *given;
+    const ModelShape* model = modelOption(cli);
+    return model ? std::to_string(model->contextLength) : fallback;
 }
 
 std::vector<std::string> splitList(const std::string& text) {

@@ -35,8 +35,11 @@ double pointBudget(const BenchSettings& settings, double defaultSeconds);
 // before the first one is timed, so that an impossible point refuses the run at once.
 void requireBenchPoint(const std::string& variant, const ProblemShape& shape, const ParamOverrides& overrides);
 
-// --d, --dv, --heads and --causal (n is set per point).
+// --d, --dv, --heads and --causal (n is set per point), --model's shape for those not given.
 ProblemShape readBenchShape(const CliArgs& cli);
+
+// The text of --n, else --model's context length, else `fallback`.
+std::string sizesText(const CliArgs& cli, const std::string& fallback);
 
 std::vector<std::string> splitList(const std::string& text);
 

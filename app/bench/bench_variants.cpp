@@ -101,7 +101,7 @@ int benchVariants(const CliArgs& cli, const BenchSettings& settings) {
     const TokenGridPtr grid = gridOption(cli);
     const std::vector<std::int64_t> sizes = grid && !cli.value("--n")
                                                 ? std::vector<std::int64_t>{grid->cells()}
-                                                : parseSizes(cli.value("--n").value_or("1024,2048,4096"));
+                                                : parseSizes(sizesText(cli, "1024,2048,4096"));
     // --queries M: the last M positions query every n (M ≤ each n).
     const auto setN = [&](std::int64_t n) {
         setBenchLength(base, grid, n);

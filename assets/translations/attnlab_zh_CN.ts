@@ -586,6 +586,26 @@
 <context>
     <name>ModelPresets</name>
     <message>
+        <source>%1 KV heads</source>
+        <translation>%1 个键/值头</translation>
+    </message>
+    <message>
+        <source>%1 layers</source>
+        <translation>%1 层</translation>
+    </message>
+    <message>
+        <source>window %1</source>
+        <translation>窗口 %1</translation>
+    </message>
+    <message>
+        <source>%1 cache</source>
+        <translation>%1 缓存</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
         <source>Sparse Transformer (Child et al., 2019): strided and fixed heads on an 8×8 image</source>
         <translation>Sparse Transformer（Child 等，2019）：8×8 图像上的跨步与固定注意力头</translation>
     </message>
@@ -636,26 +656,6 @@
     <message>
         <source>BERT-base layer FLOP breakdown</source>
         <translation>BERT-base 单层计算量分解</translation>
-    </message>
-    <message>
-        <source>BERT-base (12 × 64, 12 layers, n = 512)</source>
-        <translation>BERT-base (12 × 64，12 层，n = 512)</translation>
-    </message>
-    <message>
-        <source>GPT-2 small (12 × 64, 12 layers, n = 1024)</source>
-        <translation>GPT-2 small (12 × 64，12 层，n = 1024)</translation>
-    </message>
-    <message>
-        <source>LLaMA-2-7B (32 × 128, 32 layers, n = 4096)</source>
-        <translation>LLaMA-2-7B (32 × 128，32 层，n = 4096)</translation>
-    </message>
-    <message>
-        <source>LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)</source>
-        <translation>LLaMA-2-70B (64 × 128，8 个键/值头，80 层，n = 4096)</translation>
-    </message>
-    <message>
-        <source>Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)</source>
-        <translation>Mistral-7B (32 × 128，8 个键/值头，32 层，窗口 4096，n = 8192)</translation>
     </message>
     <message>
         <source>Sparse Transformer: full / strided / fixed</source>
@@ -1337,6 +1337,10 @@ click: make it the query</source>
 <context>
     <name>attnlab::InferenceView</name>
     <message>
+        <source>float16</source>
+        <translation>float16</translation>
+    </message>
+    <message>
         <source>decoding cache</source>
         <translation>解码缓存</translation>
     </message>
@@ -1357,12 +1361,72 @@ click: make it the query</source>
         <translation>t = %1</translation>
     </message>
     <message>
-        <source>Decoding: KV cache and step time (h=%1, h_kv=%2, d=%3, L=%4)</source>
-        <translation>解码：KV 缓存与单步耗时 (h=%1，h_kv=%2，d=%3，L=%4)</translation>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
     </message>
     <message>
-        <source>   |   KV cache: what one layer must keep after a step to produce every later token exactly, float32: retained keys × h_kv × (d + d_v) × 4 bytes, plus any recurrent state (docs/inference.md). Memory budget %1. Decoding step: one query row against a cache of n − 1 tokens, median of timed runs on this machine.</source>
-        <translation> | KV 缓存：单层在一步之后为精确生成后续所有令牌而必须保留的数据，float32：保留的键数 × h_kv × (d + d_v) × 4 字节，另加可能的循环状态 (docs/inference.md)。内存预算 %1。解码步：一个查询行对 n − 1 个令牌的缓存，取本机多次计时运行的中位数。</translation>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>Decoding, %5 cache (h=%1, h_kv=%2, d=%3, L=%4)</source>
+        <translation>解码，%5 缓存 (h=%1，h_kv=%2，d=%3，L=%4)</translation>
+    </message>
+    <message>
+        <source>   |   KV cache: what one layer must keep after a step to produce every later token exactly, in %1: retained keys × h_kv × (d + d_v) × bytes per element, plus any recurrent state in float32 (docs/inference.md). Memory budget %2. Decoding step: one query row against a cache of n − 1 tokens read from memory (the caches flushed before every run), median of timed runs on this machine; bandwidth = the cached bytes the step reads / its time, beside the STREAM triad. Chunked prefill: a prompt of n = %3 tokens through one layer&apos;s attention core in chunks of c queries, each over every key before it.</source>
+        <translation> | KV 缓存：单层在一步之后为精确生成后续所有令牌而必须保留的数据，精度 %1：保留的键数 × h_kv × (d + d_v) × 每元素字节数，另加可能的循环状态 (float32，docs/inference.md)。内存预算 %2。解码步：一个查询行对 n − 1 个令牌的缓存，缓存从内存读取 (每次运行前清空各级缓存)，取本机多次计时运行的中位数；带宽 = 该步读取的缓存字节数 / 耗时，与 STREAM triad 对照。分块预填充：n = %3 个令牌的提示按每块 c 个查询通过单层注意力核心，每块对其之前的所有键。</translation>
+    </message>
+    <message>
+        <source>KV cache, %1</source>
+        <translation>KV 缓存，%1</translation>
+    </message>
+    <message>
+        <source>CPU-starved, ringed and left out of fits (less than %1% of the cores): %2</source>
+        <translation>CPU 不足的点已圈出并排除在拟合之外 (少于核心的 %1%)：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 GB/s fitted, %3 of the triad</source>
+        <translation>%1：拟合 %2 GB/s，为 triad 的 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 GB/s fitted</source>
+        <translation>%1：拟合 %2 GB/s</translation>
+    </message>
+    <message>
+        <source>%1: no step read more than the last-level cache</source>
+        <translation>%1：没有一步读取超过末级缓存的数据</translation>
+    </message>
+    <message>
+        <source>STREAM triad on %1 threads: %2 GB/s (the memory roof)</source>
+        <translation>%1 个线程上的 STREAM triad：%2 GB/s (内存上限)</translation>
+    </message>
+    <message>
+        <source>cache read (GB/s)</source>
+        <translation>缓存读取 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Decoding step: bandwidth of its cache reads</source>
+        <translation>解码步：缓存读取带宽</translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s bandwidth…</source>
+        <translation>正在测量本机带宽…</translation>
+    </message>
+    <message>
+        <source>no chunks over a cache (whole sequences only): %1</source>
+        <translation>不能在缓存上分块 (只能整序列)：%1</translation>
+    </message>
+    <message>
+        <source>chunk of queries c (tokens)</source>
+        <translation>查询块大小 c (令牌)</translation>
+    </message>
+    <message>
+        <source>time to first token, one layer&apos;s attention</source>
+        <translation>首个令牌耗时，单层注意力</translation>
+    </message>
+    <message>
+        <source>Chunked prefill of n = %1 (c = n: one prefill)</source>
+        <translation>n = %1 的分块预填充 (c = n：一次预填充)</translation>
     </message>
     <message>
         <source>%1: cannot decode</source>
@@ -1379,10 +1443,6 @@ click: make it the query</source>
     <message>
         <source>context length n (tokens)</source>
         <translation>上下文长度 n (令牌)</translation>
-    </message>
-    <message>
-        <source>KV cache (bytes, float32)</source>
-        <translation>KV 缓存 (字节，float32)</translation>
     </message>
     <message>
         <source>KV cache: %1 layers (solid), one layer (dotted)</source>
@@ -1612,6 +1672,26 @@ Every other view works; run on a desktop session to use the lab.</source>
 </context>
 <context>
     <name>attnlab::ParameterPanel</name>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>float16</source>
+        <translation>float16</translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
+    </message>
+    <message>
+        <source>the precision the KV cache keeps keys and values in (2 bytes per element for float16 and bfloat16); the decoding step converts them to float32 as it reads</source>
+        <translation>KV 缓存保存键和值所用的精度 (float16 与 bfloat16 每元素 2 字节)；解码步读取时转换为 float32</translation>
+    </message>
+    <message>
+        <source>KV cache precision</source>
+        <translation>KV 缓存精度</translation>
+    </message>
     <message>
         <source>none, or H,W or T,H,W</source>
         <translation>无，或 H,W 或 T,H,W</translation>
@@ -1979,6 +2059,10 @@ Every other view works; run on a desktop session to use the lab.</source>
 </context>
 <context>
     <name>attnlab::PatternView</name>
+    <message>
+        <source>queries %1 … %2 (framed): %3 × %4 over a cache of %5, %6 allowed cells</source>
+        <translation>查询 %1 … %2 (框出)：%3 × %4，缓存 %5 个位置，允许 %6 个单元</translation>
+    </message>
     <message>
         <source>decoding cache</source>
         <translation>解码缓存</translation>

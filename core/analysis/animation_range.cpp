@@ -15,8 +15,8 @@ namespace {
 constexpr const char* kGrammar = "PARAM=FROM:TO[:STEP|:*FACTOR]";
 // Integers beyond this are not all exactly representable as frame values.
 constexpr double kLargestInteger = 9007199254740992.0; // 2^53
-// Relative slack when deciding whether the last step lands on TO.
-constexpr double kSlack = 1e-9;
+// Slack when deciding whether the last step lands on TO: relative to the steps, at most a thousandth of one.
+constexpr double kSlack = 1e-9, kMostSlack = 1e-3;
 
 [[noreturn]] void refuse(const std::string& param, const std::string& range, const std::string& why) {
     throw InputError("--animate " + param + "=" + range + ": " + why);
@@ -70,13 +70,13 @@ std::vector<std::string> fields(const std::string& range) {
 double stepCount(double from, double to, double step) {
     const double steps = (to - from) / step;
     if (steps < 0) return 0;
-    return std::floor(steps + kSlack * std::max(1.0, steps)) + 1;
+    return std::floor(steps + std::min(kMostSlack, kSlack * std::max(1.0, steps))) + 1;
 }
 
 double factorCount(double from, double to, double factor) {
     const double steps = std::log(to / from) / std::log(factor);
     if (steps < 0) return 0;
-    return std::floor(steps + kSlack * std::max(1.0, steps)) + 1;
+    return std::floor(steps + std::min(kMostSlack, kSlack * std::max(1.0, steps))) + 1;
 }
 
 void requireFrameCount(const std::string& param, const std::string& range, double count) {

@@ -5,6 +5,7 @@
 #include "core/decode/decode.h"
 #include "core/errors.h"
 #include "core/jobs/memory_budget.h"
+#include "core/measure/machine_peak.h"
 #include "core/measure/thread_cpu_clock.h"
 #include "core/registry.h"
 
@@ -28,7 +29,7 @@ ProblemShape decodeShape(const LabSettings& settings, const VariantInfo& variant
 double modelBytes(const LabSettings& settings, const VariantInfo& variant, const VariantChoice& choice, std::int64_t n) {
     const ProblemShape shape = decodeShape(settings, variant, n);
     const ParamSet params = prepareParams(variant, shape, choice.params);
-    return static_cast<double>(settings.modelLayers) * decodeCache(variant, shape, params).kvCacheBytes;
+    return static_cast<double>(settings.modelLayers) * decodeCache(variant, shape, params, settingsKvDtype(settings)).kvCacheBytes;
 }
 
 TimingRequest requestFor(const InferenceChoice& choice, const ProblemShape& shape, int threads, const CancelCheck& cancelled) {
@@ -45,6 +46,8 @@ TimingRequest requestFor(const InferenceChoice& choice, const ProblemShape& shap
 }
 
 } // namespace
+
+KvDtype settingsKvDtype(const LabSettings& settings) { return kvDtypeFromName(settings.kvDtype, "the cache precision"); }
 
 std::vector<InferenceChoice> inferenceChoices(const LabSettings& settings) {
     std::vector<InferenceChoice> choices = {
@@ -83,7 +86,7 @@ KvCacheCurve kvCacheCurve(const LabSettings& settings, const InferenceChoice& ch
     for (const std::int64_t n : kvCacheSizes(maxLog2)) {
         try {
             const ProblemShape shape = decodeShape(settings, variant, n);
-            const DecodeCost cache = decodeCache(variant, shape, prepareParams(variant, shape, choice.choice.params));
+            const DecodeCost cache = decodeCache(variant, shape, prepareParams(variant, shape, choice.choice.params), settingsKvDtype(settings));
             curve.points.push_back({n, cache.retainedKeys, cache.kvCacheBytes});
         } catch (const InputError&) {
             // these parameters do not fit this n (e.g. a global index beyond it): no point
@@ -126,16 +129,71 @@ std::optional<DecodeTiming> timeDecodeAt(const LabSettings& settings, const Infe
     timing.series = series;
     timing.n = n;
     try {
-        const ProblemShape shape = decodeShape(settings, requireVariant(choice.choice.variant), n);
-        requireMemory(4.0 * static_cast<double>(n) * static_cast<double>(shape.heads * shape.d + 2 * shape.keyValueHeads() * shape.d),
-                      "the decoding step's context");
-        const TimingResult result = timeDecodeStep(requestFor(choice, shape, threads, cancelled));
+        const VariantInfo& variant = requireVariant(choice.choice.variant);
+        const ProblemShape shape = decodeShape(settings, variant, n);
+        TimingRequest request = requestFor(choice, shape, threads, cancelled);
+        request.kvDtype = settingsKvDtype(settings);
+        const TimingResult result = timeDecodeStep(request);
         if (result.cancelled) return std::nullopt;
         timing.medianSeconds = result.medianSeconds;
         timing.macs = result.attentionMacs;
         timing.gflops = result.gflops;
+        timing.cpuShare = result.cpuShare;
+        timing.kvReadBytes = decodeCost(variant, shape, prepareParams(variant, shape, choice.choice.params), request.kvDtype).kvReadBytes;
     } catch (const InputError& error) {
         timing.error = error.what();
+    }
+    return timing;
+}
+
+double fittedReadRate(const std::vector<DecodeTiming>& points) {
+    std::vector<double> bytes, seconds;
+    const auto cached = static_cast<double>(lastLevelCacheBytes());
+    for (const DecodeTiming& point : points)
+        if (point.valid() && !point.starved() && point.kvReadBytes > cached) {
+            bytes.push_back(point.kvReadBytes);
+            seconds.push_back(point.medianSeconds);
+        }
+    return fittedMacRate(bytes, seconds);
+}
+
+std::vector<std::int64_t> prefillChunkSizes(std::int64_t n) {
+    std::vector<std::int64_t> sizes;
+    for (std::int64_t c = 64; c < n; c *= 2) sizes.push_back(c);
+    sizes.push_back(std::max<std::int64_t>(1, n));
+    return sizes;
+}
+
+std::optional<PrefillTiming> timeChunkedPrefill(const LabSettings& settings, const InferenceChoice& choice, int series, std::int64_t chunk,
+                                                int threads, const CancelCheck& cancelled) {
+    lowerWorkerPriority();
+    PrefillTiming timing;
+    timing.series = series;
+    timing.n = settings.n;
+    timing.chunk = chunk;
+    try {
+        const VariantInfo& variant = requireVariant(choice.choice.variant);
+        if (!variant.queryRows)
+            throw InputError(variant.id + " runs whole sequences only: it has no chunk of queries over a cache");
+        double lowest = 1.0;
+        for (std::int64_t begin = 0; begin < settings.n; begin += chunk) {
+            const std::int64_t end = std::min(settings.n, begin + chunk);
+            ProblemShape shape = problemShape(settings, variant);
+            shape.setLength(end);
+            shape.causal = true;
+            shape.queries = begin == 0 ? 0 : end - begin;
+            TimingRequest request = requestFor(choice, shape, threads, cancelled);
+            request.minRepeats = 1;
+            request.budgetSeconds = 0;
+            const TimingResult result = timeVariant(request);
+            if (result.cancelled) return std::nullopt;
+            timing.seconds += result.medianSeconds;
+            if (!std::isnan(result.cpuShare)) lowest = std::min(lowest, result.cpuShare);
+        }
+        timing.cpuShare = lowest;
+    } catch (const InputError& error) {
+        timing.error = error.what();
+        timing.seconds = 0;
     }
     return timing;
 }
@@ -150,9 +208,11 @@ std::optional<RooflineMeasurement> measureRoofline(const LabSettings& settings, 
         const VariantInfo& variant = requireVariant(choice.choice.variant);
         const ProblemShape shape = decode ? decodeShape(settings, variant, settings.n) : problemShape(settings, variant);
         const ParamSet params = prepareParams(variant, shape, choice.choice.params);
-        const LayerCost cost = decode ? decodeLayerCost(variant, shape, params) : layerCost(variant, shape, params);
+        const KvDtype dtype = settingsKvDtype(settings);
+        const LayerCost cost = decode ? decodeLayerCost(variant, shape, params, dtype) : layerCost(variant, shape, params);
         point.bytesMin = cost.bytesMin;
-        const TimingRequest request = requestFor(choice, shape, threads, cancelled);
+        TimingRequest request = requestFor(choice, shape, threads, cancelled);
+        request.kvDtype = dtype;
         const TimingResult result = decode ? timeDecodeStep(request) : timeVariant(request);
         if (result.cancelled) return std::nullopt;
         point.macs = result.attentionMacs;

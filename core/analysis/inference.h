@@ -5,8 +5,10 @@
 // one decoding step, and a variant's prefill and decoding step placed under this machine's roofline.
 
 #include "core/analysis/lab_settings.h"
+#include "core/analysis/timing_sweep.h"
 #include "core/measure/timing.h"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,21 +61,53 @@ KvCacheCurve kvCacheCurve(const LabSettings& settings, const InferenceChoice& ch
 // nullopt when no doubling up to kMaxContext is over.
 std::optional<std::int64_t> contextLimit(const LabSettings& settings, const VariantChoice& choice, double budgetBytes);
 
-// The decoding step's measured time at context n (budgeted like a timing-view point).
+// The settings' cache precision (LabSettings::kvDtype; checked by settingsProblem).
+KvDtype settingsKvDtype(const LabSettings& settings);
+
+// The decoding step's measured time at context n (budgeted like a timing-view point, each repetition reading
+// its cache from memory: timeDecodeStep), with the cached bytes it reads and the CPU share its threads got.
 struct DecodeTiming {
     int series = 0;
     std::int64_t n = 0;
     double medianSeconds = 0;
     double macs = 0;
     double gflops = 0;
+    double kvReadBytes = 0;            // the cached keys and values the step reads (DecodeCost::kvReadBytes)
+    double cpuShare = std::nan("");    // as the timing view's points (TimingPoint::cpuShare)
     std::string error;
     bool valid() const { return error.empty() && medianSeconds > 0; }
+    bool starved() const { return valid() && cpuShare < kStarvedCpuShare; }
+    double bandwidthGBs() const { return valid() ? kvReadBytes / medianSeconds / 1e9 : 0.0; }
 };
 // n = 256, 512, … up to maxN (at least 256).
 std::vector<std::int64_t> decodeTimingSizes(std::int64_t maxN);
 // nullopt when cancelled.
 std::optional<DecodeTiming> timeDecodeAt(const LabSettings& settings, const InferenceChoice& choice, int series, std::int64_t n,
                                          int threads, const CancelCheck& cancelled);
+// One curve's cache-read rate in bytes per second, fitted (fittedMacRate) to its points that read a cache,
+// were not starved of CPU and read more than the last-level cache holds (smaller caches partly stay in the
+// caches below it); 0 when there are none.
+double fittedReadRate(const std::vector<DecodeTiming>& points);
+
+// Chunked prefill: a prompt of n tokens (settings.n) run through one layer's attention core in chunks of c
+// queries, chunk k the c queries after the k·c before it against all (k + 1)·c keys so far (causal,
+// --queries c at length (k + 1)·c; the last chunk may be shorter). Its time is the time to the first
+// generated token's attention; c = n is ordinary prefill.
+struct PrefillTiming {
+    int series = 0;
+    std::int64_t n = 0;
+    std::int64_t chunk = 0;
+    double seconds = 0;                // the chunks' median times, summed
+    double cpuShare = std::nan("");    // the lowest of the chunks' CPU shares
+    std::string error;
+    bool valid() const { return error.empty() && seconds > 0; }
+    bool starved() const { return valid() && cpuShare < kStarvedCpuShare; }
+};
+// c = 64, 128, … below n, and n itself.
+std::vector<std::int64_t> prefillChunkSizes(std::int64_t n);
+// nullopt when cancelled; an error for a variant whose queries must be the whole sequence.
+std::optional<PrefillTiming> timeChunkedPrefill(const LabSettings& settings, const InferenceChoice& choice, int series, std::int64_t chunk,
+                                                int threads, const CancelCheck& cancelled);
 
 // A measured kernel under the roofline: the prefill (a full forward at settings.n) or one decoding step
 // at context settings.n. intensity = 2·MACs / bytes_min (layerCost / decodeLayerCost).

@@ -116,6 +116,8 @@ const std::vector<SettingsField>& settingsFields() {
         {"accuracy_on_weights", static_cast<unsigned>(U::AccuracyInputs), &LabSettings::accuracyOnWeights},
         {"model_layers", static_cast<unsigned>(U::Inference), &LabSettings::modelLayers},
         {"memory_budget", static_cast<unsigned>(U::Inference), &LabSettings::memoryBudget},
+        {"kv_dtype", static_cast<unsigned>(U::Inference), &LabSettings::kvDtype},
+        {"queries", static_cast<unsigned>(U::PatternFigure), &LabSettings::queries},
         {"grid", shape, &LabSettings::grid},
         {"order", shape, &LabSettings::order},
         {"grid_query", figure, &LabSettings::gridQuery},

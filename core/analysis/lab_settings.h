@@ -65,6 +65,10 @@ struct LabSettings {
     bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
     std::int64_t modelLayers = 1;             // inference view: layers of the whole model (a preset's depth)
     std::int64_t memoryBudget = 0;            // inference view: bytes the KV cache may take; 0: physical RAM
+    std::string kvDtype = "f32";              // inference and roofline views: the KV cache's precision, f32, f16 or bf16
+    // Pattern view: only the last `queries` rows query (an m × n rectangle: a chunk of prefill over a
+    // cache); 0: every row.
+    std::int64_t queries = 0;
     // The token grid as --grid and --order take them ("H,W" or "T,H,W"; empty: a plain sequence) and its
     // order (empty: raster). The grid's cell count must equal n (settingsProblem says so otherwise).
     std::string grid;

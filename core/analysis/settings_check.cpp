@@ -1,4 +1,5 @@
 #include "core/analysis/settings_check.h"
+#include "core/decode/kv_cache.h"
 
 #include "core/errors.h"
 #include "core/registry.h"
@@ -31,7 +32,10 @@ std::string settingsProblem(const LabSettings& settings) {
     if (std::string problem = tokensProblem(settings.tokens); !problem.empty()) return problem;
     if (settings.kvHeads < 0 || (settings.kvHeads > 0 && settings.heads % settings.kvHeads != 0))
         return "key/value heads " + std::to_string(settings.kvHeads) + " must divide heads " + std::to_string(settings.heads);
+    if (settings.queries < 0 || settings.queries > settings.n)
+        return "the queries " + std::to_string(settings.queries) + " must lie in 1 … n = " + std::to_string(settings.n) + " (0: every row)";
     try {
+        kvDtypeFromName(settings.kvDtype, "the KV cache precision");
         if (!settings.grid.empty()) {
             const auto grid = makeTokenGrid(settings.grid, settings.order);
             if (grid->cells() != settings.n)

@@ -18,7 +18,10 @@ double qkvProjectionMacs(const ProblemShape& shape) {
     return tokens(shape) * width(shape) * projectedHeads * static_cast<double>(shape.d);
 }
 double outputProjectionMacs(const ProblemShape& shape) { return tokens(shape) * width(shape) * width(shape); }
-double ffnMacs(const ProblemShape& shape) { return 8.0 * tokens(shape) * width(shape) * width(shape); }
+double ffnMacs(const ProblemShape& shape, const FeedForward& ffn) {
+    const double hidden = ffn.width > 0 ? static_cast<double>(ffn.width) : 4.0 * width(shape);
+    return (ffn.gated ? 3.0 : 2.0) * tokens(shape) * width(shape) * hidden;
+}
 
 
 double runIoBytes(const ProblemShape& shape, bool withWeights) {
@@ -29,7 +32,7 @@ double runIoBytes(const ProblemShape& shape, bool withWeights) {
     return bytes;
 }
 
-LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, const FeedForward& ffn) {
     LayerCost cost;
     cost.variant = variant.id;
     cost.shape = shape;
@@ -38,7 +41,7 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
     for (const auto& [name, macs] : core.terms) cost.attentionMacs += macs;
     cost.terms["qkv_proj"] = qkvProjectionMacs(shape);
     cost.terms["out_proj"] = outputProjectionMacs(shape);
-    cost.terms["ffn"] = ffnMacs(shape);
+    cost.terms["ffn"] = ffnMacs(shape, ffn);
     cost.exps = core.exps;
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
@@ -48,17 +51,12 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
 
 double decodeBytesMin(const ProblemShape& shape, const DecodeCost& step) {
     const double tokenBytes = 4.0 * static_cast<double>(shape.d + shape.dv), kvHeads = shape.keyValueHeads();
-    double keysRead = 0;
-    if (step.retainedKeys) {
-        const auto scores = step.core.terms.find("scores");
-        const double rowKeys = scores == step.core.terms.end() ? 0.0 : scores->second / (static_cast<double>(shape.d) * shape.heads);
-        keysRead = std::min(static_cast<double>(*step.retainedKeys), rowKeys);
-    }
-    return (shape.heads + kvHeads) * tokenBytes + kvHeads * (keysRead * tokenBytes + 4.0 * step.stateFloats);
+    return (shape.heads + kvHeads) * tokenBytes + step.kvReadBytes + kvHeads * 4.0 * step.stateFloats;
 }
 
-LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
-    const DecodeCost step = decodeCost(variant, shape, params);
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, KvDtype kvDtype,
+                          const FeedForward& ffn) {
+    const DecodeCost step = decodeCost(variant, shape, params, kvDtype);
     LayerCost cost;
     cost.variant = variant.id;
     cost.shape = shape;
@@ -69,11 +67,13 @@ LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape,
     token.n = 1;
     cost.terms["qkv_proj"] = qkvProjectionMacs(token);
     cost.terms["out_proj"] = outputProjectionMacs(token);
-    cost.terms["ffn"] = ffnMacs(token);
+    cost.terms["ffn"] = ffnMacs(token, ffn);
     cost.exps = step.core.exps;
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.retainedKeys = step.retainedKeys;
+    cost.kvDtype = kvDtype;
     cost.kvCacheBytes = step.kvCacheBytes;
+    cost.kvReadBytes = step.kvReadBytes;
     const double tokenBytes = 4.0 * static_cast<double>(shape.d + shape.dv);
     cost.peakBytes = step.kvCacheBytes + shape.heads * tokenBytes;
     cost.bytesMin = decodeBytesMin(shape, step);

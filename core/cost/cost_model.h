@@ -24,27 +24,38 @@ struct LayerCost {
     // One decoding step (decodeLayerCost): what a layer keeps afterwards, per key/value head and in bytes.
     bool decode = false;
     std::optional<std::int64_t> retainedKeys; // nullopt: a recurrent state only
+    KvDtype kvDtype = KvDtype::F32;           // the precision of the cached keys and values
     double kvCacheBytes = 0;
+    double kvReadBytes = 0;                   // the cached keys' and values' bytes the step reads (DecodeCost)
     double layerFlops() const { return 2.0 * layerMacs; }
 };
 
+// A layer's feed-forward network: two products through a hidden width f (n·hd·f MACs each), or a gated one
+// (SwiGLU, as LLaMA and Mistral: gate, up and down products, three). Width 0: 4hd.
+struct FeedForward {
+    std::int64_t width = 0;
+    bool gated = false;
+};
+
 // Projection and FFN terms of a layer: qkv n·(hd)·(h + 2·h_kv)·d (3n(hd)² without grouped heads), output
-// n(hd)², FFN 8n(hd)², with n the tokens that query (shape.queryRows(): m new tokens over a cache of n).
+// n(hd)², FFN 2·n·hd·f (8n(hd)² at f = 4hd) or 3·n·hd·f gated, with n the tokens that query
+// (shape.queryRows(): m new tokens over a cache of n).
 double qkvProjectionMacs(const ProblemShape& shape);
 double outputProjectionMacs(const ProblemShape& shape);
-double ffnMacs(const ProblemShape& shape);
+double ffnMacs(const ProblemShape& shape, const FeedForward& ffn = {});
 
 // The whole layer with `variant`'s attention core (parameters already resolved).
-LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, const FeedForward& ffn = {});
 
 // One generation step at context shape.n (core/decode/decode.h): qkv (hd)·(h + 2·h_kv)·d, output (hd)², FFN
-// 8(hd)² and the core of row n − 1; peakBytes is the KV cache plus the new query and output. Throws
-// InputError for a variant with no causal form.
-LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+// 8(hd)² and the core of row n − 1; peakBytes is the KV cache (in kvDtype) plus the new query and output.
+// Throws InputError for a variant with no causal form.
+LayerCost decodeLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                          KvDtype kvDtype = KvDtype::F32, const FeedForward& ffn = {});
 
-// The least memory one decoding step moves (its bytes_min), float32: the new token's query and output
-// (h heads) and its key and value (h_kv heads), the cached keys and values row n − 1 reads (the fewer of
-// the retained keys and the row's keys, scores / (d·h)) and any recurrent state, per key/value head.
+// The least memory one decoding step moves (its bytes_min): the new token's query and output (h heads) and
+// its key and value (h_kv heads) in float32, the cached keys and values row n − 1 reads in the cache's
+// precision (DecodeCost::kvReadBytes) and any recurrent state (float32), per key/value head.
 double decodeBytesMin(const ProblemShape& shape, const DecodeCost& step);
 
 // Bytes of the float32 inputs and output of one run (Q and out with h heads and m query rows, K and V

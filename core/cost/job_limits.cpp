@@ -56,11 +56,18 @@ void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, con
     requireMemory(runIoBytes(shape, withWeights) + cost.workspaceBytes, what);
 }
 
-void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
-    const DecodeCost step = decodeCost(variant, shape, params);
-    const std::string what = "a decoding step of " + describeJob(variant, shape);
+void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, KvDtype kvDtype) {
+    const DecodeCost step = decodeCost(variant, shape, params, kvDtype);
+    const std::string what = "a decoding step of " + describeJob(variant, shape) + " with a " + kvDtypeName(kvDtype) + " cache";
     requireWork(coreMacs(step.core), what);
-    requireMemory(runIoBytes(shape, false) + step.kvCacheBytes + step.core.workspaceBytes, what);
+    const double n = static_cast<double>(shape.n), d = static_cast<double>(shape.d), dv = static_cast<double>(shape.dv);
+    const int kvHeads = shape.keyValueHeads();
+    const bool everyQuery = decodeReadsEveryQuery(variant, params);
+    const double context = 4.0 * (kvHeads * n * (d + dv) + shape.heads * d * (everyQuery ? n : 1.0) + shape.heads * dv);
+    const std::int64_t cached = step.retainedKeys ? *step.retainedKeys : 0;
+    const int keyHeads = everyQuery ? shape.heads : kvHeads; // lsh's shared_qk caches a key per query head
+    const double cache = KvRows::storageBytes(kvDtype, keyHeads, cached, shape.d) + KvRows::storageBytes(kvDtype, kvHeads, cached, shape.dv);
+    requireMemory(context + cache + 2.0 * 4.0 * kvHeads * step.stateFloats + step.core.workspaceBytes, what);
 }
 
 void requirePatternBuildLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/decode/kv_cache.h"
 #include "core/variant.h"
 
 #include <optional>
@@ -23,10 +24,12 @@ void requireWork(double macs, const std::string& what);
 // MACs against the work limit. Shared by run, bench and the GUI's jobs.
 void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, bool withWeights);
 
-// Limits of one decoding step of `variant` at context n (bench --decode): the generated context, the
-// cache or state the step keeps and the step's workspace (lsh: its rotations) against the job budget,
-// the step's multiply-adds against the work limit.
-void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
+// Limits of one decoding step of `variant` at context n (bench --decode, the Inference view): the generated
+// float32 context (K and V, and Q's new row or every row where the step reads them all), the cache the step
+// keeps in `kvDtype` (the retained keys and values, rows padded to whole vectors), its state and workspace
+// (lsh: its rotations) against the job budget, the step's multiply-adds against the work limit.
+void requireDecodeLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params,
+                         KvDtype kvDtype = KvDtype::F32);
 
 // Limits of building the variant's pattern at `shape` (a figure's panel): its work (lsh hashing) and, for
 // a data-dependent pattern, the kernel's workspace (lsh: rotations and buckets, which grow with rounds).

@@ -3,6 +3,7 @@
 #include "core/decode/decode_step.h"
 #include "core/errors.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnlab {
@@ -19,6 +20,7 @@ std::unique_ptr<Pattern> causalPattern(const VariantInfo& variant, const Problem
     PatternRequest request;
     request.shape = shape;
     request.shape.causal = true;
+    request.shape.queries = 0; // the whole n × n pattern, whose row n − 1 is the step's
     request.params = &params;
     request.inputs = inputs;
     return variant.pattern(request);
@@ -37,37 +39,49 @@ void requireDecoding(const VariantInfo& variant) {
         throw InputError("variant '" + variant.id + "' has no causal form, so it cannot generate one token at a time (--decode)");
 }
 
-DecodeCost decodeCache(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+DecodeCost decodeCache(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, KvDtype kvDtype) {
     requireDecoding(variant);
     const DecodeInfo& info = decodeInfoOf(variant);
     DecodeCost cost;
+    cost.kvDtype = kvDtype;
     cost.retainedKeys = info.retainedKeys ? info.retainedKeys(shape, params) : std::optional<std::int64_t>(shape.n);
     cost.stateFloats = info.stateFloats ? info.stateFloats(shape, params) : 0.0;
-    const double keyValueFloats = static_cast<double>(shape.d + shape.dv);
-    const double perHead = (cost.retainedKeys ? static_cast<double>(*cost.retainedKeys) * keyValueFloats : 0.0) + cost.stateFloats;
-    cost.kvCacheBytes = 4.0 * shape.keyValueHeads() * perHead;
+    const double keyValueBytes = static_cast<double>(shape.d + shape.dv) * kvDtypeBytes(kvDtype);
+    const double perHead = (cost.retainedKeys ? static_cast<double>(*cost.retainedKeys) * keyValueBytes : 0.0) + 4.0 * cost.stateFloats;
+    cost.kvCacheBytes = shape.keyValueHeads() * perHead;
     return cost;
 }
 
-DecodeCost decodeCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
-    DecodeCost cost = decodeCache(variant, shape, params);
+DecodeCost decodeCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, KvDtype kvDtype) {
+    DecodeCost cost = decodeCache(variant, shape, params, kvDtype);
     const DecodeInfo& info = decodeInfoOf(variant);
     if (info.cost)
         cost.core = info.cost(shape, params);
     else
         cost.core = maskedCoreCost(shape, static_cast<double>(causalPattern(variant, shape, params, nullptr)->rowCount(shape.n - 1)));
+    if (cost.retainedKeys) {
+        const auto scores = cost.core.terms.find("scores");
+        const double rowKeys = scores == cost.core.terms.end() ? 0.0 : scores->second / (static_cast<double>(shape.d) * shape.heads);
+        cost.keysRead = std::min(static_cast<double>(*cost.retainedKeys), rowKeys);
+    }
+    cost.kvReadBytes = cost.keysRead * shape.keyValueHeads() * static_cast<double>(shape.d + shape.dv) * kvDtypeBytes(kvDtype);
     return cost;
 }
 
+bool decodeReadsEveryQuery(const VariantInfo& variant, const ParamSet& params) {
+    const DecodeInfo& info = decodeInfoOf(variant);
+    return info.everyQuery && info.everyQuery(params);
+}
+
 std::unique_ptr<DecodeStep> prepareDecodeStep(const VariantInfo& variant, const AttentionInputs& context,
-                                              const ParamSet& params, int threads) {
+                                              const ParamSet& params, const DecodeOptions& options) {
     requireDecoding(variant);
     const DecodeInfo& info = decodeInfoOf(variant);
-    if (info.prepare) return info.prepare(context, params, threads);
+    if (info.prepare) return info.prepare(context, params, options);
     MaskedRowSpec spec;
     spec.patterns = sharedPattern(causalPattern(variant, context.shape(true), params, &context));
     spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
-    return makeMaskedRowStep(context, std::move(spec), threads);
+    return makeMaskedRowStep(context, std::move(spec), options);
 }
 
 } // namespace attnlab

@@ -36,7 +36,7 @@ public:
     FeatureMapStep(const AttentionInputs& context, const FeatureMapOf& mapOf, int threads)
         : m_context(context), m_map(mapOf(m_context)), m_threads(threads) {
         useSerialGemmEngine(); // feature maps may multiply through Eigen inside the steps' parallel regions
-        const std::int64_t m = m_map.features, dv = context.v->cols, last = context.q->rows - 1;
+        const std::int64_t m = m_map.features, dv = context.v->cols, last = context.v->rows - 1;
         const auto kvHeads = static_cast<std::size_t>(context.v->heads);
         m_state.assign(kvHeads * static_cast<std::size_t>(m * dv), 0.0f);
         m_sum.assign(kvHeads * static_cast<std::size_t>(m), 0.0f);
@@ -51,14 +51,15 @@ public:
     }
 
     void run(float* out) override {
-        const std::int64_t m = m_map.features, dv = m_context.v->cols, last = m_context.q->rows - 1;
+        const std::int64_t m = m_map.features, dv = m_context.v->cols, last = m_context.v->rows - 1;
+        const std::int64_t query = m_context.q->rows - 1;
         runTasks(m_context.v->heads, m_threads, {}, [&](std::int64_t g) {
             absorbKey(g, last, stateOf(m_state, m_sum, m_shift, g), stateOf(m_nextState, m_nextSum, m_nextShift, g));
         });
         runTasks(m_context.q->heads, m_threads, {}, [&](std::int64_t t) {
             thread_local std::vector<float> phi;
             phi.resize(static_cast<std::size_t>(m));
-            m_map.rows(static_cast<int>(t), last, 1, true, phi.data());
+            m_map.rows(static_cast<int>(t), query, 1, true, phi.data());
             const int g = m_context.kvHead(static_cast<int>(t));
             const float* state = m_nextState.data() + g * m * dv;
             const float denominator = tile::dot(phi.data(), m_nextSum.data() + g * m, m);
@@ -125,7 +126,7 @@ void absorbKey(const float* k, const float* v, std::int64_t d, std::int64_t dv, 
 class EfficientStep : public DecodeStep {
 public:
     EfficientStep(const AttentionInputs& context, int threads) : m_context(context), m_threads(threads) {
-        const std::int64_t d = context.q->cols, dv = context.v->cols, last = context.q->rows - 1;
+        const std::int64_t d = context.q->cols, dv = context.v->cols, last = context.v->rows - 1;
         const auto heads = static_cast<std::size_t>(context.v->heads);
         m_values.assign(heads * static_cast<std::size_t>(d * dv), 0.0f);
         m_sums.assign(heads * static_cast<std::size_t>(d), 0.0f);
@@ -141,13 +142,13 @@ public:
     }
 
     void run(float* out) override {
-        const std::int64_t d = m_context.q->cols, dv = m_context.v->cols, last = m_context.q->rows - 1;
+        const std::int64_t d = m_context.q->cols, dv = m_context.v->cols, last = m_context.v->rows - 1;
         runTasks(m_context.v->heads, m_threads, {}, [&](std::int64_t g) {
             absorbKey(m_context.k->row(static_cast<int>(g), last), m_context.v->row(static_cast<int>(g), last), d, dv,
                       stateOf(m_values, m_sums, m_maxima, g), stateOf(m_nextValues, m_nextSums, m_nextMaxima, g));
         });
         runTasks(m_context.q->heads, m_threads, {}, [&](std::int64_t t) {
-            const float* q = m_context.q->row(static_cast<int>(t), last);
+            const float* q = m_context.q->row(static_cast<int>(t), m_context.q->rows - 1);
             const EfficientState state = stateOf(m_nextValues, m_nextSums, m_nextMaxima, m_context.kvHead(static_cast<int>(t)));
             const float best = *std::max_element(q, q + d);
             float total = 0.0f;

@@ -2,6 +2,7 @@
 
 // The decoding-step kernels (core/decode/decode.h): one query row, the new token n − 1, against what a layer
 // keeps. Query head t reads key/value head AttentionInputs::kvHead(t) of the cache; nothing is repeated.
+// n is V's rows; the new token's query is Q's last row (Q may hold that row alone).
 
 #include "core/decode/decode.h"
 #include "core/kernels/feature_map_attention.h"
@@ -12,14 +13,18 @@
 
 namespace attnlab {
 
-// Softmax (or relu²) over row n − 1 of a pattern against the cached keys and values.
+// Softmax (or relu²) over row n − 1 of a pattern against the cached keys and values. The step keeps its own
+// cache in options.kvDtype: the key and value rows that row n − 1 of any head's pattern reads, in order
+// (docs/inference.md, "The decoding step as a kernel"). A group of query heads that shares a key/value head
+// and a pattern reads each cached row once for all of them; the rows are cut into chunks that run as
+// separate tasks, each a partial softmax, merged by log-sum-exp.
 struct MaskedRowSpec {
     HeadPatterns patterns;                // one shared by all heads or one per query head
     MaskedScoring scoring;                // its relativePositions is set from the table below
     std::vector<float> relativePositions; // Transformer-XL: row p = i − j of d values; empty: none
     std::optional<Tensor3> ownKeys;       // keys per query head [h, n, d] (lsh's shared_qk); else K by kvHead
 };
-std::unique_ptr<DecodeStep> makeMaskedRowStep(const AttentionInputs& context, MaskedRowSpec spec, int threads);
+std::unique_ptr<DecodeStep> makeMaskedRowStep(const AttentionInputs& context, MaskedRowSpec spec, const DecodeOptions& options);
 
 // Linear attention through a feature map φ with m features: the state of each key/value head is
 // S = Σ_{j<n−1} φ(k_j) v_jᵀ (m × dv) and z = Σ_{j<n−1} φ(k_j) (m). The step maps the new token, forms
@@ -38,6 +43,6 @@ std::unique_ptr<DecodeStep> makeEfficientStep(const AttentionInputs& context, in
 // FLASH mixed chunk: relu² over the new token's chunk (normaliser c·d) plus (1/(g·c)) qᵀ S with
 // S = Σ_{j<g·c} k_j v_jᵀ (d × dv per key/value head), g = ⌊(n−1)/c⌋. When the new token closes its chunk
 // the step also folds the chunk's c cached keys into the state the next chunk reads.
-std::unique_ptr<DecodeStep> makeMixedChunkStep(const AttentionInputs& context, std::int64_t chunk, int threads);
+std::unique_ptr<DecodeStep> makeMixedChunkStep(const AttentionInputs& context, std::int64_t chunk, const DecodeOptions& options);
 
 } // namespace attnlab

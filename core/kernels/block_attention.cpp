@@ -5,6 +5,7 @@
 #include "core/kernels/block_job.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <utility>
@@ -19,8 +20,9 @@ Workspace& threadWorkspace(int which) {
 }
 
 float queryScale(const MaskedScoring& scoring) {
-    return scoring.kind == MaskedScoring::Kind::Softmax ? static_cast<float>(scoring.scale * std::numbers::log2e)
-                                                        : 1.0f;
+    return scoring.kind == MaskedScoring::Kind::Softmax
+               ? static_cast<float>(scoring.scale * std::numbers::log2e)
+               : 1.0f;
 }
 
 void pointPieceRows(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
@@ -73,17 +75,23 @@ void loadQueries(const BlockJob& job, Workspace& ws, bool transpose) {
 }
 
 // Lowest and highest set bit of a non-zero word.
-int lowestBit(std::uint64_t word) { return __builtin_ctzll(word); }
-int highestBit(std::uint64_t word) { return 63 - __builtin_clzll(word); }
+int lowestBit(std::uint64_t word) {
+    return __builtin_ctzll(word);
+}
+int highestBit(std::uint64_t word) {
+    return 63 - __builtin_clzll(word);
+}
 
 // S^T for a masked piece, tile by tile (kTileRows keys × the query vectors its mask bits reach): the
 // cells left out are all outside the mask, which the softmax reads as −inf.
-void maskedPieceScores(const BlockJob& job, const PlanPiece& piece, tile::TileProduct product, Workspace& ws) {
+void maskedPieceScores(const BlockJob& job, const PlanPiece& piece, tile::TileProduct product,
+                       Workspace& ws) {
     const std::uint64_t* words = job.plan->masks.data() + piece.mask;
     for (std::int64_t c0 = 0; c0 < piece.count; c0 += tile::kTileRows) {
         const std::int64_t keys = std::min<std::int64_t>(tile::kTileRows, piece.count - c0);
         std::uint64_t bits = 0;
-        for (std::int64_t c = c0; c < c0 + keys; ++c) bits |= words[c];
+        for (std::int64_t c = c0; c < c0 + keys; ++c)
+            bits |= words[c];
         if (bits == 0) continue;
         const int first = lowestBit(bits) / tile::kLanes * tile::kLanes;
         const int last = std::min(job.width(), (highestBit(bits) / tile::kLanes + 1) * tile::kLanes);
@@ -102,8 +110,7 @@ int lowestColumn(tile::ColumnSet set) {
 }
 
 // Calls run(first, end) for each run of the set's columns, bridging gaps of fewer than `gap` columns.
-template <typename Run>
-void forEachColumnRun(tile::ColumnSet set, int gap, Run run) {
+template <typename Run> void forEachColumnRun(tile::ColumnSet set, int gap, Run run) {
     static_assert(kPlanKeyBlock < 128, "a run's end stays a valid shift");
     while (set != 0) {
         const int first = lowestColumn(set);
@@ -127,7 +134,8 @@ void forEachColumnRun(tile::ColumnSet set, int gap, Run run) {
 // O += P·V for a masked piece, kTileRows query rows at a time over the runs of keys their mask bits
 // reach (P is exactly 0 elsewhere; gaps shorter than kKeyGap are run through): the first run rescales
 // the rows' earlier output, the others add; rows with none still get their rescale.
-void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TileProduct update, std::int64_t dv) {
+void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TileProduct update,
+                       std::int64_t dv) {
     constexpr int kKeyGap = 8;
     const std::uint64_t* words = job.plan->masks.data() + piece.mask;
     const float* scores = update.a;
@@ -159,6 +167,10 @@ void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TilePr
 // S^T = K_piece · Q_blockᵀ (already scaled), relative positions added; cells outside a mask hold anything
 // (the masked softmax, or maskColumns before relu², sets their weights to 0).
 void pieceScores(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
+    if (piece.band) {
+        bandPieceScores(job, piece, ws);
+        return;
+    }
     pointPieceRows(job, piece, ws);
     tile::TileProduct product;
     product.depth = job.inputs->q->cols;
@@ -249,6 +261,7 @@ void startBlock(const BlockJob& job, std::size_t ahead, Workspace& ws) {
     queueBlockLines(job, ahead, ws);
     loadQueries(job, ws, tiles);
     if (tiles) prepareRelativePositions(job, ws);
+    if (job.block->hasBand()) loadBandKeys(job, ws);
     startRows(job, ws, width);
 }
 
@@ -264,12 +277,15 @@ void attendPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     const std::uint64_t* words = piece.mask >= 0 ? job.plan->masks.data() + piece.mask : nullptr;
     if (job.softmax()) {
         if (words)
-            tile::maskedSoftmaxBlock(scores, piece.count, job.width(), words, rowMax, rowMax + kQueryBlock, rowMax + 2 * kQueryBlock);
+            tile::maskedSoftmaxBlock(scores, piece.count, job.width(), words, rowMax, rowMax + kQueryBlock,
+                                     rowMax + 2 * kQueryBlock);
         else
-            tile::softmaxBlock(scores, piece.count, job.width(), rowMax, rowMax + kQueryBlock, rowMax + 2 * kQueryBlock);
+            tile::softmaxBlock(scores, piece.count, job.width(), rowMax, rowMax + kQueryBlock,
+                               rowMax + 2 * kQueryBlock);
     } else {
         if (words) tile::maskColumns(scores, piece.count, job.width(), words, 0.0f);
-        tile::reluSquaredBlock(scores, piece.count, job.width(), static_cast<float>(1.0 / job.scoring->normalizer));
+        tile::reluSquaredBlock(scores, piece.count, job.width(),
+                               static_cast<float>(1.0 / job.scoring->normalizer));
     }
     tile::TileProduct update;
     update.depth = piece.count;
@@ -285,7 +301,9 @@ void attendPiece(const BlockJob& job, const PlanPiece& piece, Workspace& ws) {
     update.mode = job.softmax() ? tile::Accumulate::ScaleAndAdd : tile::Accumulate::Add;
     update.rowScale = rowMax + 2 * kQueryBlock;
     update.prefetch = &ws.prefetchQueue;
-    if (piece.mask >= 0)
+    if (piece.band)
+        bandPieceUpdate(job, ws, update.rowScale, job.softmax());
+    else if (piece.mask >= 0)
         maskedPieceUpdate(job, piece, update, dv);
     else
         tile::multiplyBlock(update, job.rows(), dv);
@@ -296,7 +314,9 @@ void finishBlock(const BlockJob& job, Workspace& ws) {
     finishRows(job, ws, paddedWidth(job.inputs->v->cols));
 }
 
-std::size_t indexOf(const BlockJob& job) { return static_cast<std::size_t>(job.block - job.plan->blocks.data()); }
+std::size_t indexOf(const BlockJob& job) {
+    return static_cast<std::size_t>(job.block - job.plan->blocks.data());
+}
 
 void attendBlock(const BlockJob& job) {
     Workspace& ws = threadWorkspace(0);
@@ -320,8 +340,11 @@ void attendBlockPair(const BlockJob& first, const BlockJob& second) {
     const std::int64_t firstPieces = first.block->pieceEnd - first.block->pieceBegin;
     const std::int64_t secondPieces = second.block->pieceEnd - second.block->pieceBegin;
     for (std::int64_t p = 0; p < std::max(firstPieces, secondPieces); ++p) {
-        if (p < firstPieces) attendPiece(first, first.plan->pieces[static_cast<std::size_t>(first.block->pieceBegin + p)], a);
-        if (p < secondPieces) attendPiece(second, second.plan->pieces[static_cast<std::size_t>(second.block->pieceBegin + p)], b);
+        if (p < firstPieces)
+            attendPiece(first, first.plan->pieces[static_cast<std::size_t>(first.block->pieceBegin + p)], a);
+        if (p < secondPieces)
+            attendPiece(second, second.plan->pieces[static_cast<std::size_t>(second.block->pieceBegin + p)],
+                        b);
     }
     finishBlock(first, a);
     finishBlock(second, b);
@@ -334,6 +357,7 @@ void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
     ws.prefetchQueue = {};
     loadQueries(job, ws, true);
     prepareRelativePositions(job, ws);
+    if (job.block->hasBand()) loadBandKeys(job, ws);
     const auto relu = static_cast<float>(1.0 / job.scoring->normalizer);
     for (std::int64_t p = job.block->pieceBegin; p < job.block->pieceEnd; ++p) {
         const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
@@ -359,8 +383,9 @@ void writeBlockWeights(const BlockJob& job, Tensor3& weights) {
             for (std::int64_t c = 0; c < piece.count; ++c) {
                 if (!job.plan->cellAllowed(piece, c, r)) continue;
                 const float s = ws.scores.data()[c * keyStride + r * rowStride];
-                w[job.plan->column(piece, c)] =
-                    job.softmax() ? tile::exp2Scalar(s - rowMax) / rowSum : std::max(s, 0.0f) * std::max(s, 0.0f) * relu;
+                w[piece.band ? job.plan->bandKey(*job.block, piece, c, r) : job.plan->column(piece, c)] =
+                    job.softmax() ? tile::exp2Scalar(s - rowMax) / rowSum
+                                  : std::max(s, 0.0f) * std::max(s, 0.0f) * relu;
             }
         }
     }
@@ -373,7 +398,8 @@ constexpr std::int64_t kRunsPerThread = 32;
 constexpr std::int64_t kLongestRun = 16;
 
 // Runs job(head, block) for every block of pass `pass` of every head's plan, in parallel.
-bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const RunOptions& options,
+bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass,
+                  const RunOptions& options,
                   const std::function<void(int head, const BlockPlan& plan, const PlanBlock& block)>& job) {
     const int heads = inputs.q->heads;
     std::vector<std::int64_t> taskEnd(static_cast<std::size_t>(heads));
@@ -383,9 +409,11 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
         if (pass < plan.passCount()) tasks += plan.passEnd[pass] - plan.passBegin(pass);
         taskEnd[static_cast<std::size_t>(h)] = tasks;
     }
-    const std::int64_t run = std::clamp<std::int64_t>(tasks / (std::max(1, options.threads) * kRunsPerThread), 1, kLongestRun);
+    const std::int64_t run =
+        std::clamp<std::int64_t>(tasks / (std::max(1, options.threads) * kRunsPerThread), 1, kLongestRun);
     const auto each = [&](std::int64_t task) {
-        const auto head = static_cast<int>(std::upper_bound(taskEnd.begin(), taskEnd.end(), task) - taskEnd.begin());
+        const auto head =
+            static_cast<int>(std::upper_bound(taskEnd.begin(), taskEnd.end(), task) - taskEnd.begin());
         const BlockPlan& plan = planOf(plans, head);
         const std::int64_t first = head == 0 ? 0 : taskEnd[static_cast<std::size_t>(head) - 1];
         job(head, plan, plan.blocks[static_cast<std::size_t>(plan.passBegin(pass) + task - first)]);
@@ -399,48 +427,59 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
 
 using namespace block;
 
-RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans, const MaskedScoring& scoring,
-                              const RunOptions& options) {
+RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans,
+                              const MaskedScoring& scoring, const RunOptions& options) {
     RunResult result = makeQueryResult(inputs, options);
     std::size_t passes = 0;
-    for (const auto& plan : plans) passes = std::max(passes, plan->passCount());
+    for (const auto& plan : plans)
+        passes = std::max(passes, plan->passCount());
     float* stats = nullptr;
     if (passes > 1 || options.wantWeights) {
         static thread_local tile::AlignedBuffer statsBuffer; // the calling thread's, shared with its workers
         stats = statsBuffer.reserve(static_cast<std::size_t>(2 * inputs.q->heads * inputs.q->rows));
     }
     PartialRows partials;
-    for (const auto& plan : plans) partials.slotsPerHead = std::max(partials.slotsPerHead, plan->partialSlots);
+    for (const auto& plan : plans)
+        partials.slotsPerHead = std::max(partials.slotsPerHead, plan->partialSlots);
     if (partials.slotsPerHead > 0) {
         static thread_local tile::AlignedBuffer partialBuffer; // as statsBuffer
         partials.stride = partialSlotFloats(inputs.v->cols);
-        partials.data = partialBuffer.reserve(static_cast<std::size_t>(inputs.q->heads * partials.slotsPerHead * partials.stride));
+        partials.data = partialBuffer.reserve(
+            static_cast<std::size_t>(inputs.q->heads * partials.slotsPerHead * partials.stride));
     }
+    static std::atomic<std::uint64_t> calls{0};
+    const std::uint64_t call = ++calls;
     auto jobOf = [&](int head, const BlockPlan& plan, const PlanBlock& block) {
-        return BlockJob{&inputs, &plan, &block, &scoring, &result.out, stats, head, inputs.kvHead(head), partials};
+        return BlockJob{&inputs,  &plan, &block, &scoring, &result.out, stats, head, inputs.kvHead(head),
+                        partials, call};
     };
     for (std::size_t pass = 0; pass < passes && !result.cancelled; ++pass) {
-        result.cancelled = !forEachBlock(inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {
-            if (&block != plan.blocks.data() && (&block - 1)->pairedWithNext) return; // ran with the block before
-            if (block.pairedWithNext)
-                attendBlockPair(jobOf(head, plan, block), jobOf(head, plan, *(&block + 1)));
-            else
-                attendBlock(jobOf(head, plan, block));
-        });
+        result.cancelled = !forEachBlock(
+            inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {
+                if (&block != plan.blocks.data() && (&block - 1)->pairedWithNext)
+                    return; // ran with the block before
+                if (block.pairedWithNext)
+                    attendBlockPair(jobOf(head, plan, block), jobOf(head, plan, *(&block + 1)));
+                else
+                    attendBlock(jobOf(head, plan, block));
+            });
         if (partials.slotsPerHead > 0 && !result.cancelled)
-            mergeSplitRows(inputs, plans, pass, partials, scoring.kind == MaskedScoring::Kind::Softmax, stats, result.out);
+            mergeSplitRows(inputs, plans, pass, partials, scoring.kind == MaskedScoring::Kind::Softmax, stats,
+                           result.out);
     }
     for (std::size_t pass = 0; pass < passes && result.weights && !result.cancelled; ++pass)
-        result.cancelled = !forEachBlock(inputs, plans, pass, options, [&](int head, const BlockPlan& plan, const PlanBlock& block) {
-            writeBlockWeights(jobOf(head, plan, block), *result.weights);
-        });
+        result.cancelled = !forEachBlock(inputs, plans, pass, options,
+                                         [&](int head, const BlockPlan& plan, const PlanBlock& block) {
+                                             writeBlockWeights(jobOf(head, plan, block), *result.weights);
+                                         });
     return result;
 }
 
-RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
-                            const RunOptions& options) {
+RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
+                            const MaskedScoring& scoring, const RunOptions& options) {
     HeadPlans plans;
-    for (const auto& pattern : patterns) plans.push_back(genericBlockPlan(*pattern, scoring.relativePositions != nullptr));
+    for (const auto& pattern : patterns)
+        plans.push_back(genericBlockPlan(*pattern, scoring.relativePositions != nullptr));
     return runPlannedAttention(inputs, plans, scoring, options);
 }
 

@@ -1,5 +1,5 @@
-#include "core/jobs/recent_values.h"
 #include "core/kernels/block_plan.h"
+#include "core/jobs/recent_values.h"
 #include "core/patterns/range_algebra.h"
 
 #include <algorithm>
@@ -16,22 +16,24 @@ double BlockPlan::bytes() const {
     return static_cast<double>(passEnd.size() * sizeof(std::int64_t) + blocks.size() * sizeof(PlanBlock) +
                                rows.size() * sizeof(std::int64_t) + pieces.size() * sizeof(PlanPiece) +
                                columns.size() * sizeof(std::int64_t) + masks.size() * sizeof(std::uint64_t) +
-                               rowSpans.size() * sizeof(ColumnRange)) + splitBytes;
+                               rowSpans.size() * sizeof(ColumnRange) + bandRuns.size() * sizeof(BandRun) +
+                               bandDiagonals.size() * sizeof(BandDiagonal)) +
+           splitBytes;
 }
 
 namespace {
 
 // One block's rows as ranges of slots: slot s is the s-th position of the union of the rows' ranges.
 struct BlockScratch {
-    std::vector<ColumnRange> row;            // one row's ranges as the pass writes them
-    std::vector<ColumnRange> ranges;         // every row's ranges, row r at [rowStart[r], rowStart[r + 1])
+    std::vector<ColumnRange> row;    // one row's ranges as the pass writes them
+    std::vector<ColumnRange> ranges; // every row's ranges, row r at [rowStart[r], rowStart[r + 1])
     std::vector<std::size_t> rowStart;
-    std::vector<ColumnRange> runs;           // the union of the ranges as disjoint runs, in slot order
-    std::vector<std::int64_t> runSlot;       // slot of each run's first position
+    std::vector<ColumnRange> runs;     // the union of the ranges as disjoint runs, in slot order
+    std::vector<std::int64_t> runSlot; // slot of each run's first position
     std::vector<ColumnRange> slotRuns;
     std::vector<std::int64_t> firstRow;
     std::vector<std::size_t> order;
-    std::vector<std::size_t> cursor;         // per row: first range that may reach the current piece
+    std::vector<std::size_t> cursor; // per row: first range that may reach the current piece
 };
 
 void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t count, BlockScratch& s) {
@@ -45,7 +47,8 @@ void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t 
         s.rowStart.push_back(s.ranges.size());
     }
     s.runs = s.ranges;
-    std::sort(s.runs.begin(), s.runs.end(), [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
+    std::sort(s.runs.begin(), s.runs.end(),
+              [](const ColumnRange& x, const ColumnRange& y) { return x.begin < y.begin; });
     std::size_t kept = 0;
     for (const ColumnRange& range : s.runs) {
         if (kept > 0 && range.begin <= s.runs[kept - 1].end)
@@ -59,15 +62,18 @@ void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t 
     // kernel's tiles over a piece reach few rows and its rows few keys.
     s.firstRow.assign(kept, count);
     auto runOf = [&s](std::int64_t position) {
-        return static_cast<std::size_t>(std::upper_bound(s.runs.begin(), s.runs.end(), position,
-                                                         [](std::int64_t x, const ColumnRange& r) { return x < r.begin; }) -
-                                        s.runs.begin() - 1);
+        return static_cast<std::size_t>(
+            std::upper_bound(s.runs.begin(), s.runs.end(), position,
+                             [](std::int64_t x, const ColumnRange& r) { return x < r.begin; }) -
+            s.runs.begin() - 1);
     };
     for (std::int64_t r = 0; r < count; ++r)
-        for (std::size_t idx = s.rowStart[static_cast<std::size_t>(r)]; idx < s.rowStart[static_cast<std::size_t>(r) + 1]; ++idx)
+        for (std::size_t idx = s.rowStart[static_cast<std::size_t>(r)];
+             idx < s.rowStart[static_cast<std::size_t>(r) + 1]; ++idx)
             s.firstRow[runOf(s.ranges[idx].begin)] = std::min(s.firstRow[runOf(s.ranges[idx].begin)], r);
     s.order.resize(kept);
-    for (std::size_t k = 0; k < kept; ++k) s.order[k] = k;
+    for (std::size_t k = 0; k < kept; ++k)
+        s.order[k] = k;
     if (!pass.consecutiveOnly)
         std::stable_sort(s.order.begin(), s.order.end(),
                          [&s](std::size_t x, std::size_t y) { return s.firstRow[x] < s.firstRow[y]; });
@@ -98,7 +104,8 @@ void collectRanges(const PassSpec& pass, const std::int64_t* rows, std::int64_t 
 std::int64_t coveredSlots(BlockScratch& s, std::size_t r, std::int64_t from, std::int64_t to) {
     std::size_t idx = s.cursor[r];
     const std::size_t last = s.rowStart[r + 1];
-    while (idx < last && s.ranges[idx].end <= from) ++idx;
+    while (idx < last && s.ranges[idx].end <= from)
+        ++idx;
     s.cursor[r] = idx;
     std::int64_t covered = 0;
     for (; idx < last && s.ranges[idx].begin < to; ++idx)
@@ -123,12 +130,13 @@ void placeColumns(BlockPlan& plan, const BlockScratch& s, std::int64_t permutati
         const std::int64_t begin = s.runs[j].begin + std::max<std::int64_t>(0, from - s.runSlot[j]);
         const std::int64_t end = s.runs[j].begin + std::min(s.runs[j].size(), to - s.runSlot[j]);
         for (std::int64_t p = begin; p < end; ++p)
-            plan.columns.push_back(permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
+            plan.columns.push_back(
+                permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
     }
 }
 
-void appendPiece(BlockPlan& plan, BlockScratch& s, std::int64_t rows, std::int64_t permutationBase, std::int64_t from,
-                 std::int64_t to) {
+void appendPiece(BlockPlan& plan, BlockScratch& s, std::int64_t rows, std::int64_t permutationBase,
+                 std::int64_t from, std::int64_t to) {
     PlanPiece piece;
     piece.count = static_cast<std::int32_t>(to - from);
     bool full = true;
@@ -141,8 +149,10 @@ void appendPiece(BlockPlan& plan, BlockScratch& s, std::int64_t rows, std::int64
         std::uint64_t* words = plan.masks.data() + piece.mask - from;
         for (std::int64_t r = 0; r < rows; ++r) {
             const std::size_t last = s.rowStart[static_cast<std::size_t>(r) + 1];
-            for (std::size_t idx = s.cursor[static_cast<std::size_t>(r)]; idx < last && s.ranges[idx].begin < to; ++idx)
-                for (std::int64_t slot = std::max(from, s.ranges[idx].begin); slot < std::min(to, s.ranges[idx].end); ++slot)
+            for (std::size_t idx = s.cursor[static_cast<std::size_t>(r)];
+                 idx < last && s.ranges[idx].begin < to; ++idx)
+                for (std::int64_t slot = std::max(from, s.ranges[idx].begin);
+                     slot < std::min(to, s.ranges[idx].end); ++slot)
                     words[slot] |= std::uint64_t{1} << r;
         }
     }
@@ -151,8 +161,8 @@ void appendPiece(BlockPlan& plan, BlockScratch& s, std::int64_t rows, std::int64
 }
 
 // Each row's row-wise columns stored once, then cut into pieces of at most kPlanKeyBlock per row.
-void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, const std::int64_t* rowIds,
-                         std::int64_t rows, BlockScratch& s) {
+void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase,
+                         const std::int64_t* rowIds, std::int64_t rows, BlockScratch& s) {
     std::vector<ColumnRange>& lists = s.slotRuns; // reused: each row's [begin, end) in plan.columns
     lists.clear();
     std::int64_t longest = 0;
@@ -162,7 +172,8 @@ void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t per
         const auto begin = static_cast<std::int64_t>(plan.columns.size());
         for (const ColumnRange& range : s.row)
             for (std::int64_t p = range.begin; p < range.end; ++p)
-                plan.columns.push_back(permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
+                plan.columns.push_back(
+                    permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
         std::sort(plan.columns.begin() + begin, plan.columns.end());
         lists.push_back({begin, static_cast<std::int64_t>(plan.columns.size())});
         longest = std::max(longest, lists.back().size());
@@ -173,7 +184,8 @@ void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t per
         piece.first = static_cast<std::int64_t>(plan.rowSpans.size());
         piece.count = static_cast<std::int32_t>(std::min(kPlanKeyBlock, longest - from));
         for (const ColumnRange& list : lists)
-            plan.rowSpans.push_back({std::min(list.end, list.begin + from), std::min(list.end, list.begin + from + kPlanKeyBlock)});
+            plan.rowSpans.push_back({std::min(list.end, list.begin + from),
+                                     std::min(list.end, list.begin + from + kPlanKeyBlock)});
         plan.pieces.push_back(piece);
     }
 }
@@ -182,7 +194,8 @@ void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t per
 ColumnRange sharedSlots(const BlockScratch& s, std::int64_t rows) {
     ColumnRange shared{0, std::numeric_limits<std::int64_t>::max()};
     for (std::int64_t r = 0; r < rows; ++r) {
-        const std::size_t first = s.rowStart[static_cast<std::size_t>(r)], last = s.rowStart[static_cast<std::size_t>(r) + 1];
+        const std::size_t first = s.rowStart[static_cast<std::size_t>(r)],
+                          last = s.rowStart[static_cast<std::size_t>(r) + 1];
         if (last != first + 1) return {};
         shared = {std::max(shared.begin, s.ranges[first].begin), std::min(shared.end, s.ranges[first].end)};
     }
@@ -197,7 +210,8 @@ void appendBlock(BlockPlan& plan, const PassSpec& pass, std::int64_t permutation
     block.rowOffset = static_cast<std::int64_t>(plan.rows.size());
     block.rowCount = static_cast<std::int32_t>(rows);
     block.consecutiveRows = rowIds[rows - 1] - rowIds[0] == rows - 1;
-    for (std::int64_t r = 1; r < rows && block.consecutiveRows; ++r) block.consecutiveRows = rowIds[r] == rowIds[r - 1] + 1;
+    for (std::int64_t r = 1; r < rows && block.consecutiveRows; ++r)
+        block.consecutiveRows = rowIds[r] == rowIds[r - 1] + 1;
     block.resume = pass.resume;
     block.finish = pass.finish;
     block.pieceBegin = static_cast<std::int64_t>(plan.pieces.size());
@@ -244,12 +258,14 @@ constexpr std::int64_t kPairedSweepPieces = 16;
 // the p-th pieces of both starting within a piece of each other.
 bool sweepSameKeys(const BlockPlan& plan, const PlanBlock& a, const PlanBlock& b) {
     const std::int64_t pieces = std::min(a.pieceEnd - a.pieceBegin, b.pieceEnd - b.pieceBegin);
-    if (pieces < kPairedSweepPieces || std::max(a.pieceEnd - a.pieceBegin, b.pieceEnd - b.pieceBegin) > pieces + 1)
+    if (pieces < kPairedSweepPieces ||
+        std::max(a.pieceEnd - a.pieceBegin, b.pieceEnd - b.pieceBegin) > pieces + 1)
         return false;
     for (std::int64_t p = 0; p < pieces; ++p) {
         const PlanPiece& x = plan.pieces[static_cast<std::size_t>(a.pieceBegin + p)];
         const PlanPiece& y = plan.pieces[static_cast<std::size_t>(b.pieceBegin + p)];
-        if (x.rowWise || y.rowWise || std::abs(plan.column(x, 0) - plan.column(y, 0)) >= kPlanKeyBlock) return false;
+        if (x.rowWise || y.rowWise || std::abs(plan.column(x, 0) - plan.column(y, 0)) >= kPlanKeyBlock)
+            return false;
     }
     return true;
 }
@@ -262,8 +278,8 @@ void pairBlocks(BlockPlan& plan, std::size_t first) {
 
 // Rows in blocks of their own (at most 64 rows each) over all their ranges, paired where they sweep the same
 // keys.
-void appendOwnBlocks(BlockPlan& plan, const PassSpec& pass, const PlanRowOrder& order, std::int64_t permutationBase,
-                     BlockScratch& scratch) {
+void appendOwnBlocks(BlockPlan& plan, const PassSpec& pass, const PlanRowOrder& order,
+                     std::int64_t permutationBase, BlockScratch& scratch) {
     const std::size_t first = plan.blocks.size();
     PassSpec own;
     own.order = &order;
@@ -285,9 +301,11 @@ void interleaveChunks(BlockPlan& plan, std::size_t firstBlock, std::size_t first
     const auto passBlocks = static_cast<std::int64_t>(firstChunk - firstBlock);
     std::size_t chunk = 0;
     for (std::int64_t b = 0; b <= passBlocks; ++b) {
-        const PlanBlock* previous = b > 0 ? &plan.blocks[firstBlock + static_cast<std::size_t>(b) - 1] : nullptr;
+        const PlanBlock* previous =
+            b > 0 ? &plan.blocks[firstBlock + static_cast<std::size_t>(b) - 1] : nullptr;
         const bool betweenPair = previous && b < passBlocks && previous->pairedWithNext;
-        while (chunk < chunkEnds.size() && (b == passBlocks || (!betweenPair && chunkEnds[chunk] * passBlocks <= b * plan.n)))
+        while (chunk < chunkEnds.size() &&
+               (b == passBlocks || (!betweenPair && chunkEnds[chunk] * passBlocks <= b * plan.n)))
             merged.push_back(plan.blocks[firstChunk + chunk++]);
         if (b < passBlocks) merged.push_back(plan.blocks[firstBlock + static_cast<std::size_t>(b)]);
     }
@@ -299,12 +317,12 @@ std::int64_t splitChunkPositions(std::int64_t n) {
     return std::max(kSplitChunkPositions, (n + kMaxSplitChunks - 1) / kMaxSplitChunks);
 }
 
-// The pass's split rows (PassSpec::splitRows), after its blocks [firstBlock, end): chunks of their positions up
-// to the last one they see, one block each (kMaxSplitRows rows fit one), moved among the pass's blocks. The
-// slots stay a small part of the output (at most kMaxSplitRows · kMaxSplitChunks rows, and n/16 + 64): more
-// rows than a block holds go to blocks of their own instead, as do rows whose keys make one chunk.
-void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase, std::size_t firstBlock,
-                     BlockScratch& scratch) {
+// The pass's split rows (PassSpec::splitRows), after its blocks [firstBlock, end): chunks of their positions
+// up to the last one they see, one block each (kMaxSplitRows rows fit one), moved among the pass's blocks.
+// The slots stay a small part of the output (at most kMaxSplitRows · kMaxSplitChunks rows, and n/16 + 64):
+// more rows than a block holds go to blocks of their own instead, as do rows whose keys make one chunk.
+void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permutationBase,
+                     std::size_t firstBlock, BlockScratch& scratch) {
     static_assert(kMaxSplitRows <= kPlanQueryBlock, "one block per chunk");
     const std::vector<std::int64_t>& rows = *pass.splitRows;
     const auto count = static_cast<std::int64_t>(rows.size());
@@ -326,7 +344,8 @@ void appendSplitRows(BlockPlan& plan, const PassSpec& pass, std::int64_t permuta
     for (const std::int64_t i : rows) {
         all.clear();
         whole.ranges(i, all);
-        for (const ColumnRange& range : all) seen = std::max(seen, range.end);
+        for (const ColumnRange& range : all)
+            seen = std::max(seen, range.end);
     }
     const std::int64_t slots = splitRowSlots(plan.n, count, seen);
     if (slots == 0) {
@@ -378,11 +397,13 @@ void appendPass(BlockPlan& plan, const PassSpec& pass) {
     std::int64_t segmentBegin = 0;
     for (const std::int64_t segmentEnd : pass.order->segmentEnds) {
         for (std::int64_t offset = segmentBegin; offset < segmentEnd; offset += pass.blockRows)
-            appendBlock(plan, pass, permutationBase, offset, std::min(pass.blockRows, segmentEnd - offset), scratch);
+            appendBlock(plan, pass, permutationBase, offset, std::min(pass.blockRows, segmentEnd - offset),
+                        scratch);
         segmentBegin = segmentEnd;
     }
     pairBlocks(plan, firstBlock);
-    if (pass.splitRows && !pass.splitRows->empty()) appendSplitRows(plan, pass, permutationBase, firstBlock, scratch);
+    if (pass.splitRows && !pass.splitRows->empty())
+        appendSplitRows(plan, pass, permutationBase, firstBlock, scratch);
     plan.passEnd.push_back(static_cast<std::int64_t>(plan.blocks.size()));
 }
 
@@ -390,7 +411,8 @@ PlanRowOrder residueOrder(std::int64_t n, std::int64_t period) {
     PlanRowOrder order;
     order.rows.reserve(static_cast<std::size_t>(n));
     for (std::int64_t a = 0; a < std::min(period, n); ++a) {
-        for (std::int64_t i = a; i < n; i += period) order.rows.push_back(i);
+        for (std::int64_t i = a; i < n; i += period)
+            order.rows.push_back(i);
         order.segmentEnds.push_back(static_cast<std::int64_t>(order.rows.size()));
     }
     return order;
@@ -407,7 +429,8 @@ std::shared_ptr<const BlockPlan> cachedPlan(const std::string& key, const PlanBu
 
 std::string planKey(const std::string& kind, std::int64_t n, bool causal, const ParamSet& params) {
     std::string key = kind + " n=" + std::to_string(n) + (causal ? " causal" : "");
-    for (const auto& [name, value] : params.values()) key += " " + name + "=" + paramValueText(value);
+    for (const auto& [name, value] : params.values())
+        key += " " + name + "=" + paramValueText(value);
     return key;
 }
 
@@ -415,17 +438,27 @@ void forEachPlanCell(const BlockPlan& plan, const std::function<void(std::int64_
     for (const PlanBlock& block : plan.blocks)
         for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
             const PlanPiece& piece = plan.pieces[static_cast<std::size_t>(p)];
+            if (piece.band) {
+                for (std::int64_t e = 0; e < piece.count; ++e)
+                    for (std::int64_t r = 0; r < block.rowCount; ++r)
+                        if (plan.cellAllowed(piece, e, r))
+                            cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)],
+                                 plan.bandKey(block, piece, e, r));
+                continue;
+            }
             if (piece.rowWise) {
                 for (std::int64_t r = 0; r < block.rowCount; ++r) {
                     const ColumnRange span = plan.rowSpans[static_cast<std::size_t>(piece.first + r)];
                     for (std::int64_t e = span.begin; e < span.end; ++e)
-                        cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)], plan.columns[static_cast<std::size_t>(e)]);
+                        cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)],
+                             plan.columns[static_cast<std::size_t>(e)]);
                 }
                 continue;
             }
             for (std::int64_t c = 0; c < piece.count; ++c)
                 for (std::int64_t r = 0; r < block.rowCount; ++r)
-                    if (plan.cellAllowed(piece, c, r)) cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)], plan.column(piece, c));
+                    if (plan.cellAllowed(piece, c, r))
+                        cell(plan.rows[static_cast<std::size_t>(block.rowOffset + r)], plan.column(piece, c));
         }
 }
 

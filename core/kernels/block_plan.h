@@ -51,31 +51,57 @@ inline constexpr double kRowWiseRowKeys = 28;
 // past the last): 0 when they are not split (more than kMaxSplitRows rows, or one chunk of positions).
 std::int64_t splitRowSlots(std::int64_t n, std::int64_t rows, std::int64_t seen);
 // Floats of one slot: the unnormalised output padded to whole vectors, then a vector holding max and sum.
-inline constexpr std::int64_t partialSlotFloats(std::int64_t dv) { return tile::paddedWidth(dv) + tile::kLanes; }
+inline constexpr std::int64_t partialSlotFloats(std::int64_t dv) {
+    return tile::paddedWidth(dv) + tile::kLanes;
+}
 // genericBlockPlan splits a row when it is much longer than the average and than a piece (global tokens).
-inline bool isHeavyRow(double keys, double meanKeys) { return keys > std::max(8.0 * meanKeys, 2.0 * kPlanKeyBlock); }
+inline bool isHeavyRow(double keys, double meanKeys) {
+    return keys > std::max(8.0 * meanKeys, 2.0 * kPlanKeyBlock);
+}
 
 struct PlanPiece {
     // Shared: columns c < count are first + c when consecutive, else columns[first + c] (BlockPlan::columns).
     // Row-wise: block row r sees columns[span.begin, span.end) with span = BlockPlan::rowSpans[first + r]
     // (sorted, distinct, at most count of them; consecutive and mask unused).
+    // Band: count diagonals BlockPlan::bandDiagonals[first + e] (consecutive unused, mask ≥ 0): diagonal e
+    // pairs block row r with BlockPlan::bandKey(block, diagonal, r), where bit r of masks[mask + e] is set.
     std::int64_t first = 0;
     std::int32_t count = 0;
     bool consecutive = true;
     bool rowWise = false;
+    bool band = false;
     std::int64_t mask = -1; // −1: every cell allowed; else BlockPlan::masks[mask + c] for column c
 };
 
+// A block's key run of a band piece: key columns columns[first, first + count) (−1: no key, a place a
+// masked lane reads), held transposed by the kernel while the block runs.
+struct BandRun {
+    std::int64_t first = 0;
+    std::int32_t count = 0;
+};
+
+// One diagonal of a band piece: lane l (row 16g + l of the block, for every vector g) meets the key at
+// place offset + l of the block's run `run` (an index among the block's runs).
+struct BandDiagonal {
+    std::int32_t run = 0;
+    std::int32_t offset = 0;
+};
+
+// Key places of a block's band runs together, at most (bounds the kernel's transposed keys).
+inline constexpr std::int64_t kMaxBandKeys = 1024;
+
 struct PlanBlock {
-    std::int64_t rowOffset = 0;  // rows are BlockPlan::rows[rowOffset, rowOffset + rowCount)
-    std::int32_t rowCount = 0;   // 1 … kPlanQueryBlock
+    std::int64_t rowOffset = 0;   // rows are BlockPlan::rows[rowOffset, rowOffset + rowCount)
+    std::int32_t rowCount = 0;    // 1 … kPlanQueryBlock
     bool consecutiveRows = false; // rows[rowOffset + r] = rows[rowOffset] + r
-    bool resume = false;         // the rows carry a partial result from an earlier pass
-    bool finish = true;          // the rows' results are complete after this block
+    bool resume = false;          // the rows carry a partial result from an earlier pass
+    bool finish = true;           // the rows' results are complete after this block
     // The next block of the pass sweeps about the same keys, piece by piece: the kernel runs the two
     // together, so that each piece's K and V rows are read from memory once for both. Pairs are disjoint.
     bool pairedWithNext = false;
-    std::int64_t pieceBegin = 0, pieceEnd = 0; // BlockPlan::pieces
+    std::int64_t pieceBegin = 0, pieceEnd = 0;     // BlockPlan::pieces
+    std::int64_t bandRunBegin = 0, bandRunEnd = 0; // BlockPlan::bandRuns of the block's band pieces
+    bool hasBand() const { return bandRunEnd > bandRunBegin; }
     // ≥ 0: a chunk of split rows; row r's partial result (unnormalised output, running max and sum) goes
     // to slot partialSlot + r instead of the output.
     std::int64_t partialSlot = -1;
@@ -92,15 +118,17 @@ struct SplitRows {
 
 struct BlockPlan {
     std::int64_t n = 0;
-    std::vector<std::int64_t> passEnd;  // blocks [passEnd[p − 1], passEnd[p]) form pass p
+    std::vector<std::int64_t> passEnd; // blocks [passEnd[p − 1], passEnd[p]) form pass p
     std::vector<PlanBlock> blocks;
     std::vector<std::int64_t> rows;
     std::vector<PlanPiece> pieces;
-    std::vector<std::int64_t> columns;  // stored column lists (permutations, gathered columns)
+    std::vector<std::int64_t> columns; // stored column lists (permutations, gathered columns)
     std::vector<std::uint64_t> masks;
-    std::vector<ColumnRange> rowSpans;  // row-wise pieces: each row's slice of columns
+    std::vector<ColumnRange> rowSpans; // row-wise pieces: each row's slice of columns
+    std::vector<BandRun> bandRuns;     // band pieces' key runs, per block
+    std::vector<BandDiagonal> bandDiagonals;
     std::vector<SplitRows> splits;
-    std::int64_t partialSlots = 0;      // slots of all splits
+    std::int64_t partialSlots = 0; // slots of all splits
 
     std::size_t passCount() const { return passEnd.size(); }
     std::int64_t passBegin(std::size_t pass) const { return pass == 0 ? 0 : passEnd[pass - 1]; }
@@ -109,6 +137,13 @@ struct BlockPlan {
     }
     bool cellAllowed(const PlanPiece& piece, std::int64_t c, std::int64_t r) const {
         return piece.mask < 0 || ((masks[static_cast<std::size_t>(piece.mask + c)] >> r) & 1u) != 0;
+    }
+    // The key column band diagonal e of `piece` (a band piece of `block`) pairs with block row r.
+    std::int64_t bandKey(const PlanBlock& block, const PlanPiece& piece, std::int64_t e,
+                         std::int64_t r) const {
+        const BandDiagonal& diagonal = bandDiagonals[static_cast<std::size_t>(piece.first + e)];
+        const BandRun& run = bandRuns[static_cast<std::size_t>(block.bandRunBegin + diagonal.run)];
+        return columns[static_cast<std::size_t>(run.first + diagonal.offset + r % tile::kLanes)];
     }
     double bytes() const;
 };
@@ -168,10 +203,11 @@ enum class RowWiseColumns { WholeBlocksAndScattered, WholeBlocksOnly };
 
 // The generic plan's one pass over rows taken in `order` (which leaves out `heavyRows`, split along
 // their keys unless consecutiveOnly), blockRows rows per block within each segment.
-std::shared_ptr<const BlockPlan> orderedBlockPlan(const Pattern& pattern, const PlanRowOrder& order,
-                                                  const std::vector<std::int64_t>& heavyRows, std::int64_t blockRows,
-                                                  bool consecutiveOnly = false,
-                                                  RowWiseColumns rowWiseKind = RowWiseColumns::WholeBlocksAndScattered);
+std::shared_ptr<const BlockPlan>
+orderedBlockPlan(const Pattern& pattern, const PlanRowOrder& order,
+                 const std::vector<std::int64_t>& heavyRows, std::int64_t blockRows,
+                 bool consecutiveOnly = false,
+                 RowWiseColumns rowWiseKind = RowWiseColumns::WholeBlocksAndScattered);
 // The mean of rowCounts and which rows genericBlockPlan splits along their keys (isHeavyRow).
 double meanRowKeys(const std::vector<std::int64_t>& counts);
 std::vector<bool> heavyRowFlags(const std::vector<std::int64_t>& counts, double meanKeys);

@@ -13,7 +13,7 @@ ColumnRange consecutiveSweep(const BlockPlan& plan, const PlanBlock& block) {
     ColumnRange sweep{0, 0};
     for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
         const PlanPiece& piece = plan.pieces[static_cast<std::size_t>(p)];
-        if (!piece.consecutive || piece.rowWise || piece.count == 0) continue;
+        if (!piece.consecutive || piece.rowWise || piece.band || piece.count == 0) continue;
         const ColumnRange range{piece.first, piece.first + piece.count};
         sweep = sweep.end > sweep.begin
                     ? ColumnRange{std::min(sweep.begin, range.begin), std::max(sweep.end, range.end)}
@@ -36,6 +36,30 @@ void queueLines(const BlockJob& job, std::int64_t j, std::vector<const char*>& l
     tile::queueLines(lines, job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
 }
 
+// Whether `block` has a band run with the same key columns as `run` of `plan`.
+bool holdsRun(const BlockPlan& plan, const PlanBlock& block, const BandRun& run) {
+    const auto* columns = plan.columns.data() + run.first;
+    for (std::int64_t r = block.bandRunBegin; r < block.bandRunEnd; ++r) {
+        const BandRun& other = plan.bandRuns[static_cast<std::size_t>(r)];
+        if (other.count == run.count &&
+            std::equal(columns, columns + run.count, plan.columns.data() + other.first))
+            return true;
+    }
+    return false;
+}
+
+// The K and V rows of the next block's band runs that this block does not have.
+void queueBandRuns(const BlockJob& job, const PlanBlock& next, std::vector<const char*>& lines) {
+    for (std::int64_t r = next.bandRunBegin; r < next.bandRunEnd; ++r) {
+        const BandRun& run = job.plan->bandRuns[static_cast<std::size_t>(r)];
+        if (holdsRun(*job.plan, *job.block, run)) continue;
+        for (std::int64_t c = 0; c < run.count; ++c) {
+            const std::int64_t j = job.plan->columns[static_cast<std::size_t>(run.first + c)];
+            if (j >= 0) queueLines(job, j, lines);
+        }
+    }
+}
+
 } // namespace
 
 void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
@@ -48,6 +72,7 @@ void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
             tile::queueLines(lines, job.inputs->q->row(job.head, row), job.inputs->q->cols);
             if (block.resume) tile::queueLines(lines, job.out->row(job.head, row), job.out->cols);
         }
+        if (block.hasBand()) queueBandRuns(job, block, lines);
         const ColumnRange swept = consecutiveSweep(*job.plan, *job.block);
         std::int64_t newKeys = headKeysWithin(job, kCachedKeyBytes) ? 0 : kQueuedNewKeys;
         auto queueNew = [&](std::int64_t begin, std::int64_t end) {
@@ -56,7 +81,7 @@ void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
         };
         for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
             const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
-            if (piece.rowWise) continue;
+            if (piece.rowWise || piece.band) continue;
             if (piece.consecutive) {
                 const std::int64_t end = piece.first + piece.count;
                 queueNew(piece.first, std::min(end, swept.begin));

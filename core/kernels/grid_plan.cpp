@@ -1,5 +1,6 @@
 // Query blocks as tiles of grid cells (grid_plan.h).
 #include "core/kernels/grid_plan.h"
+#include "core/kernels/band_plan.h"
 #include "core/kernels/tile_math.h"
 
 #include <algorithm>
@@ -29,21 +30,31 @@ std::vector<GridTile> gridTileCandidates(const TokenGrid& grid) {
     return tiles;
 }
 
-PlanRowOrder gridTileOrder(const TokenGrid& grid, const GridTile& tile, const std::vector<bool>& skip) {
+PlanRowOrder gridTileOrder(const TokenGrid& grid, const GridTile& tile, const std::vector<bool>& skip,
+                           bool columnsFirst) {
     PlanRowOrder order;
     order.rows.reserve(static_cast<std::size_t>(grid.cells()));
-    for (std::int64_t t0 = 0; t0 < grid.frames(); t0 += tile[0])
-        for (std::int64_t y0 = 0; y0 < grid.height(); y0 += tile[1])
-            for (std::int64_t x0 = 0; x0 < grid.width(); x0 += tile[2]) {
-                for (std::int64_t t = t0; t < std::min(grid.frames(), t0 + tile[0]); ++t)
-                    for (std::int64_t y = y0; y < std::min(grid.height(), y0 + tile[1]); ++y)
-                        for (std::int64_t x = x0; x < std::min(grid.width(), x0 + tile[2]); ++x) {
-                            const std::int64_t p = grid.positionOf({t, y, x});
-                            if (skip.empty() || !skip[static_cast<std::size_t>(p)]) order.rows.push_back(p);
-                        }
-                const auto end = static_cast<std::int64_t>(order.rows.size());
-                if (order.segmentEnds.empty() ? end > 0 : end > order.segmentEnds.back()) order.segmentEnds.push_back(end);
-            }
+    auto appendTile = [&](std::int64_t t0, std::int64_t y0, std::int64_t x0) {
+        for (std::int64_t t = t0; t < std::min(grid.frames(), t0 + tile[0]); ++t)
+            for (std::int64_t y = y0; y < std::min(grid.height(), y0 + tile[1]); ++y)
+                for (std::int64_t x = x0; x < std::min(grid.width(), x0 + tile[2]); ++x) {
+                    const std::int64_t p = grid.positionOf({t, y, x});
+                    if (skip.empty() || !skip[static_cast<std::size_t>(p)]) order.rows.push_back(p);
+                }
+        const auto end = static_cast<std::int64_t>(order.rows.size());
+        if (order.segmentEnds.empty() ? end > 0 : end > order.segmentEnds.back())
+            order.segmentEnds.push_back(end);
+    };
+    if (columnsFirst)
+        for (std::int64_t x0 = 0; x0 < grid.width(); x0 += tile[2])
+            for (std::int64_t t0 = 0; t0 < grid.frames(); t0 += tile[0])
+                for (std::int64_t y0 = 0; y0 < grid.height(); y0 += tile[1])
+                    appendTile(t0, y0, x0);
+    else
+        for (std::int64_t t0 = 0; t0 < grid.frames(); t0 += tile[0])
+            for (std::int64_t y0 = 0; y0 < grid.height(); y0 += tile[1])
+                for (std::int64_t x0 = 0; x0 < grid.width(); x0 += tile[2])
+                    appendTile(t0, y0, x0);
     if (order.segmentEnds.empty()) order.segmentEnds.push_back(0);
     return order;
 }
@@ -52,7 +63,8 @@ namespace {
 
 // One block's computed cells: per column its rows' 16-row vectors from the first row that sees it to
 // the last, over the elementary segments between the block's range ends.
-std::int64_t blockComputedCells(const std::vector<std::pair<ColumnRange, std::int64_t>>& ranges, std::vector<std::int64_t>& ends,
+std::int64_t blockComputedCells(const std::vector<std::pair<ColumnRange, std::int64_t>>& ranges,
+                                std::vector<std::int64_t>& ends,
                                 std::vector<std::pair<std::int64_t, std::int64_t>>& rowSpan) {
     ends.clear();
     for (const auto& [range, row] : ranges) {
@@ -70,8 +82,8 @@ std::int64_t blockComputedCells(const std::vector<std::pair<ColumnRange, std::in
     std::int64_t cells = 0;
     for (std::size_t s = 0; s + 1 < ends.size(); ++s)
         if (rowSpan[s].second >= 0)
-            cells += (ends[s + 1] - ends[s]) * (rowSpan[s].second / tile::kLanes - rowSpan[s].first / tile::kLanes + 1) *
-                     tile::kLanes;
+            cells += (ends[s + 1] - ends[s]) *
+                     (rowSpan[s].second / tile::kLanes - rowSpan[s].first / tile::kLanes + 1) * tile::kLanes;
     return cells;
 }
 
@@ -106,7 +118,8 @@ std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, cons
     const std::vector<bool> heavy = heavyRowFlags(counts, meanKeys);
     PlanRowOrder natural;
     std::vector<std::int64_t> heavyRows;
-    for (std::int64_t i = 0; i < pattern.size(); ++i) (heavy[static_cast<std::size_t>(i)] ? heavyRows : natural.rows).push_back(i);
+    for (std::int64_t i = 0; i < pattern.size(); ++i)
+        (heavy[static_cast<std::size_t>(i)] ? heavyRows : natural.rows).push_back(i);
     natural.segmentEnds.push_back(static_cast<std::int64_t>(natural.rows.size()));
     const std::int64_t naturalRows = blockRowsForRowKeys(meanKeys);
     std::int64_t best = orderComputedCells(pattern, natural, naturalRows);
@@ -121,8 +134,12 @@ std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, cons
             tiled = true;
         }
     }
-    if (!tiled) return orderedBlockPlan(pattern, natural, heavyRows, naturalRows);
-    return orderedBlockPlan(pattern, chosen, heavyRows, kPlanQueryBlock, false, RowWiseColumns::WholeBlocksOnly);
+    const std::shared_ptr<const BlockPlan> generic =
+        tiled ? orderedBlockPlan(pattern, chosen, heavyRows, kPlanQueryBlock, false,
+                                 RowWiseColumns::WholeBlocksOnly)
+              : orderedBlockPlan(pattern, natural, heavyRows, naturalRows);
+    const auto banded = bandBlockPlan(pattern, *grid);
+    return planComputedCells(*banded, true) < planComputedCells(*generic) ? banded : generic;
 }
 
 } // namespace attnlab

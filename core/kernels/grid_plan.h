@@ -22,10 +22,11 @@ using GridTile = std::array<std::int64_t, 3>;
 // (1 × 64 on a 1 × n grid); on a video also 4 × 4 × 4 and 2 × 4 × 8.
 std::vector<GridTile> gridTileCandidates(const TokenGrid& grid);
 
-// The positions of the grid's cells tile by tile (tiles in raster order over the grid of tiles, cells in
-// raster order within a tile), each tile a segment, leaving out positions p with skip[p] (skip may be
-// empty).
-PlanRowOrder gridTileOrder(const TokenGrid& grid, const GridTile& tile, const std::vector<bool>& skip = {});
+// The positions of the grid's cells tile by tile (tiles in raster order over the grid of tiles, or with
+// `columnsFirst` column of tiles by column of tiles, top to bottom; cells in raster order within a tile),
+// each tile a segment, leaving out positions p with skip[p] (skip may be empty).
+PlanRowOrder gridTileOrder(const TokenGrid& grid, const GridTile& tile, const std::vector<bool>& skip = {},
+                           bool columnsFirst = false);
 
 // Cells the block kernel computes for `order` (blockRows rows per block within each segment) in shared
 // pieces: for each column of a block, the 16-row vectors from the first of its rows that sees the column
@@ -34,7 +35,8 @@ std::int64_t orderComputedCells(const Pattern& pattern, const PlanRowOrder& orde
 
 // genericBlockPlan, or, when `grid` (may be null) is the pattern's grid and one of its tile orders
 // computes fewer cells than natural order (orderComputedCells), the generic plan's pass over that tile
-// order in blocks of one tile, with row-wise pieces only for whole blocks (RowWiseColumns::WholeBlocksOnly).
+// order in blocks of one tile, with row-wise pieces only for whole blocks (RowWiseColumns::WholeBlocksOnly);
+// then the band plan (band_plan.h) instead when its cells, weighed by kBandCellCost, are fewer still.
 std::shared_ptr<const BlockPlan> gridAwareBlockPlan(const Pattern& pattern, const TokenGrid* grid);
 
 } // namespace attnlab

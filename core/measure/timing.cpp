@@ -2,7 +2,6 @@
 
 #include "core/cost/cost_model.h"
 #include "core/cost/job_limits.h"
-#include "core/decode/decode.h"
 #include "core/jobs/memory_budget.h"
 #include "core/kernels/gemm.h"
 #include "core/measure/machine_peak.h"
@@ -128,7 +127,8 @@ void prepareAllocatorForMeasurements() {
 }
 
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
-                          const CancelCheck& cancelled, int shareThreads, const MeasureClock& clock) {
+                          const CancelCheck& cancelled, int shareThreads, const MeasureClock& clock,
+                          const std::function<void()>& between) {
     prepareAllocatorForMeasurements();
     TimingResult result;
 #if defined(__GLIBC__)
@@ -150,6 +150,11 @@ TimingResult timeRepeated(const std::function<bool()>& once, double budgetSecond
         if (cancelled && cancelled()) {
             result.cancelled = true;
             return result;
+        }
+        if (between) {
+            const double before = clock.wallSeconds();
+            between();
+            spent += clock.wallSeconds() - before;
         }
         std::optional<TeamCpuShareClock> share;
         if (shareThreads > 0) share.emplace(shareThreads, clock);
@@ -255,28 +260,6 @@ double fittedMacRate(const std::vector<double>& macs, const std::vector<double>&
     double logRates = 0;
     for (std::size_t k = 0; k < macs.size(); ++k) logRates += std::log(macs[k] / seconds[k]);
     return macs.empty() ? 0.0 : std::exp(logRates / static_cast<double>(macs.size()));
-}
-
-TimingResult timeDecodeStep(const TimingRequest& request) {
-    const VariantInfo& variant = requireVariant(request.variant);
-    requireDecoding(variant);
-    ProblemShape shape = request.shape;
-    shape.causal = true;
-    const ParamSet params = prepareParams(variant, shape, request.overrides);
-    requireDecodeLimits(variant, shape, params);
-    const auto data = generateInputs(GeneratedKind::Gaussian, shape.heads, shape.n, shape.d, shape.dv, 1, shape.keyValueHeads());
-    const AttentionInputs context{&data.q, &data.k, &data.v};
-    const auto step = prepareDecodeStep(variant, context, params, request.threads);
-    std::vector<float> out(static_cast<std::size_t>(shape.heads * shape.dv));
-    TimingResult result = timeRepeated(
-        [&] {
-            step->run(out.data());
-            return true;
-        },
-        request.budgetSeconds, request.minRepeats, request.maxRepeats, request.cancelled);
-    for (const auto& [name, macs] : decodeCost(variant, shape, params).core.terms) result.attentionMacs += macs;
-    if (!result.cancelled) result.gflops = 2.0 * result.attentionMacs / result.medianSeconds / 1e9;
-    return result;
 }
 
 void requireLayerPartsLimits(const ResolvedVariant& resolved) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/decode/kv_cache.h"
 #include "core/measure/gemm_choice.h"
 #include "core/measure/thread_cpu_clock.h"
 #include "core/registry.h"
@@ -29,6 +30,10 @@ struct TimingRequest : TimingOptions {
     std::string variant;
     ProblemShape shape;
     ParamOverrides overrides;
+    // A decoding step's cache (timeDecodeStep): its precision and the keys per chunk of the split step
+    // (0: the step's own choice).
+    KvDtype kvDtype = KvDtype::F32;
+    std::int64_t chunkKeys = 0;
 };
 
 struct TimingResult {
@@ -56,9 +61,17 @@ TimingResult timeVariant(const ResolvedVariant& resolved, const TimingOptions& o
 TimingResult timeVariant(const TimingRequest& request);
 
 // Times one decoding step of request.variant at context request.shape.n (causal; heads, kvHeads, d, dv
-// from the shape) on generated Gaussian inputs; the cache is built before timing. attentionMacs and
-// gflops are the step's core (core/decode/decode.h: decodeCost). Throws InputError for a variant that cannot decode.
+// from the shape) on generated Gaussian inputs, its cache in request.kvDtype, with the CPU share of its team
+// (core/measure/decode_timing.cpp). The cache is built before timing, and Q holds only the new token's row
+// unless the step reads every query. Before every repetition the last-level cache is flushed by reading a
+// buffer twice its size, as the other layers' steps flush it in a model: each repetition reads its cache from
+// memory. attentionMacs and gflops are the step's core (core/decode/decode.h: decodeCost). Throws InputError
+// for a variant that cannot decode or a step that does not fit the job's limits.
 TimingResult timeDecodeStep(const TimingRequest& request);
+// The same step at each precision of `dtypes` on one generated context, alternating: `rounds` rounds each
+// time every precision's step for request.budgetSeconds / rounds; per precision the round with the lowest
+// median is kept (the one other programs disturbed least). In the order of `dtypes`.
+std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request, const std::vector<KvDtype>& dtypes, int rounds);
 
 // Sets up the C allocator so that peakExtraBytes sees what the runs allocate (timing.cpp says how and why).
 // timeRepeated calls it too; a program that measures on a thread other than main calls it first thing in
@@ -69,10 +82,11 @@ void prepareAllocatorForMeasurements();
 // reached (or maxRepeats); attentionMacs and gflops are left for the caller. Every repetition's seconds
 // are the difference of two clock.wallSeconds() readings around `once`. With shareThreads > 0, cpuShare is
 // measured for the calling thread's OpenMP team of that many threads (the one `once` runs on), from
-// clock.teamCpuSeconds readings taken just outside the wall readings.
+// clock.teamCpuSeconds readings taken just outside the wall readings. `between`, when given, runs before
+// every timed repetition, outside the readings; its wall time counts toward budgetSeconds.
 TimingResult timeRepeated(const std::function<bool()>& once, double budgetSeconds, int minRepeats, int maxRepeats,
                           const CancelCheck& cancelled = {}, int shareThreads = 0,
-                          const MeasureClock& clock = systemMeasureClock());
+                          const MeasureClock& clock = systemMeasureClock(), const std::function<void()>& between = {});
 
 // The machine's limits measured in this process, for printing every rate as a fraction of them.
 struct PeakResult {

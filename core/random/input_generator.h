@@ -18,8 +18,9 @@ enum class GeneratedKind {
 };
 
 // [heads, n, d] for Q, [kvHeads, n, d] for K and [kvHeads, n, dv] for V (kvHeads 0: as many as heads,
-// else grouped key/value heads dividing heads); the same seed gives the same numbers.
+// else grouped key/value heads dividing heads); the same seed gives the same numbers. With queryRows m > 0,
+// Q holds the last m positions only, [heads, m, d] (K and V then differ from the m = n draw).
 GeneratedInputs generateInputs(GeneratedKind kind, int heads, std::int64_t n, std::int64_t d, std::int64_t dv,
-                               std::uint64_t seed, int kvHeads = 0);
+                               std::uint64_t seed, int kvHeads = 0, std::int64_t queryRows = 0);
 
 } // namespace attnlab

@@ -76,10 +76,10 @@ std::shared_ptr<const DecodeInfo> linearDecode() {
         cost.exps = params.choice("kernel") == "taylor" ? 0.0 : sides * d;
         return cost;
     };
-    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, const DecodeOptions& options) {
         const std::string& kernel = params.choice("kernel");
-        if (kernel == "efficient") return makeEfficientStep(context, threads);
-        return makeFeatureMapStep(context, kernel == "elu" ? FeatureMapOf(eluFeatures) : FeatureMapOf(cosineFeatures), threads);
+        if (kernel == "efficient") return makeEfficientStep(context, options.threads);
+        return makeFeatureMapStep(context, kernel == "elu" ? FeatureMapOf(eluFeatures) : FeatureMapOf(cosineFeatures), options.threads);
     };
     return info;
 }

@@ -306,17 +306,18 @@ std::shared_ptr<const DecodeInfo> lshDecode() {
         cost.workspaceBytes = lshHashingBytes(shape, params);
         return cost;
     };
-    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, const DecodeOptions& options) {
         MaskedRowSpec spec;
         if (params.flag("shared_qk")) {
             Tensor3 storage;
-            lshKeys(context, true, storage, threads);
+            lshKeys(context, true, storage, options.threads);
             spec.ownKeys = std::move(storage);
         }
-        hashHeads(context, spec.ownKeys ? *spec.ownKeys : *context.k, params, true, threads, {}, spec.patterns);
+        hashHeads(context, spec.ownKeys ? *spec.ownKeys : *context.k, params, true, options.threads, {}, spec.patterns);
         spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
-        return makeMaskedRowStep(context, std::move(spec), threads);
+        return makeMaskedRowStep(context, std::move(spec), options);
     };
+    info->everyQuery = [](const ParamSet&) { return true; }; // every position's query is hashed (and, with shared_qk, is a key)
     return info;
 }
 

@@ -111,8 +111,8 @@ std::shared_ptr<const DecodeInfo> mixedChunkDecode() {
                                      (shape.n % c == 0 ? shape.keyValueHeads() * static_cast<double>(c) * stateMacs : 0.0);
         return cost;
     };
-    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
-        return makeMixedChunkStep(context, params.integer("chunk"), threads);
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, const DecodeOptions& options) {
+        return makeMixedChunkStep(context, params.integer("chunk"), options);
     };
     return info;
 }

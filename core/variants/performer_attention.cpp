@@ -102,10 +102,10 @@ std::shared_ptr<const DecodeInfo> performerDecode() {
         cost.exps = sides * m;
         return cost;
     };
-    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, const DecodeOptions& options) {
         auto omega = projectionRows(params, context.q->cols);
         return makeFeatureMapStep(
-            context, [omega](const AttentionInputs& inputs) { return favorFeatures(inputs, omega); }, threads);
+            context, [omega](const AttentionInputs& inputs) { return favorFeatures(inputs, omega); }, options.threads);
     };
     return info;
 }

@@ -37,11 +37,11 @@ std::shared_ptr<const DecodeInfo> relu2Decode() {
     info->cost = [](const ProblemShape& shape, const ParamSet&) {
         return maskedCoreCost(shape, static_cast<double>(shape.n), false);
     };
-    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, const DecodeOptions& options) {
         MaskedRowSpec spec;
-        spec.patterns = sharedPattern(allPairsPattern(context.q->rows, true));
+        spec.patterns = sharedPattern(allPairsPattern(context.v->rows, true));
         spec.scoring = relu2Scoring(params, context.shape(true));
-        return makeMaskedRowStep(context, std::move(spec), threads);
+        return makeMaskedRowStep(context, std::move(spec), options);
     };
     return info;
 }

@@ -80,15 +80,16 @@ std::shared_ptr<const DecodeInfo> xlDecode() {
         if (params.choice("relpos") == "sinusoid") cost.terms["relpos"] = cost.terms["scores"];
         return cost;
     };
-    info->prepare = [](const AttentionInputs& context, const ParamSet& params, int threads) {
+    info->prepare = [](const AttentionInputs& context, const ParamSet& params, const DecodeOptions& options) {
         PatternRequest request;
         request.shape = context.shape(true);
+        request.shape.queries = 0; // the n × n pattern, whose row n − 1 is the step's
         request.params = &params;
         MaskedRowSpec spec;
         spec.patterns = sharedPattern(xlPattern(request));
         spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
-        if (params.choice("relpos") == "sinusoid") spec.relativePositions = relativePositionTable(context.q->rows, context.q->cols, params);
-        return makeMaskedRowStep(context, std::move(spec), threads);
+        if (params.choice("relpos") == "sinusoid") spec.relativePositions = relativePositionTable(context.v->rows, context.q->cols, params);
+        return makeMaskedRowStep(context, std::move(spec), options);
     };
     return info;
 }

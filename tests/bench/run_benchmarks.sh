@@ -10,7 +10,10 @@
 #      a few minutes), the roofline of every variant at n = 4096 causal and bidirectional (attnlab bench
 #      --roofline), the layer crossovers (attnlab bench --layer) and a sweep of every variant at n = 4096;
 #   4. bigbird's memory accesses alone beside its kernel (bench_bigbird_loads: a third Release build,
-#      configured with the tests so that this one Google Benchmark program can be built; two threads).
+#      configured with the tests so that this one Google Benchmark program can be built; two threads);
+#   5. the decoding step beside loops that only read its cache (bench_decode_loads, the same build), and
+#      the decoding steps of full attention, a window and a window with sinks at n = 131,072 (h = 32,
+#      h_kv = 8, d = 128) in each cache precision, with the triad measured in the same process.
 # See docs/benchmarks.md for what each mode measures and how to read it.
 # Usage: tests/bench/run_benchmarks.sh [THREADS]     (default 2; results also go to build/bench-results/)
 # Close other work first: every figure is a ratio of numbers measured in this run, but a busy machine
@@ -57,5 +60,16 @@ run variants-bidirectional-4096 env -u OPENBLAS_CORETYPE "$openblas" bench --var
 # bigbird's loads alone beside its kernel (a Google Benchmark program, two threads whatever THREADS is).
 cmake -S . -B build/bench-loads -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_BUILD_GUI=OFF -DATTNLAB_BUILD_TESTS=ON \
       > /dev/null
-cmake --build build/bench-loads --target bench_bigbird_loads > /dev/null
+cmake --build build/bench-loads --target bench_bigbird_loads bench_decode_loads > /dev/null
 run bigbird-loads env -u OPENBLAS_CORETYPE build/bench-loads/tests/bench/bench_bigbird_loads
+run decode-loads build/bench-loads/tests/bench/bench_decode_loads
+decode() { # decode NAME DTYPE BENCH-OPTIONS...
+  local name="$1" dtype="$2"; shift 2
+  run "decode-131072-$name-$dtype" "$openblas" bench --decode --peak --n 131072 --heads 32 --kv-heads 8 --d 128 \
+      --kv-dtype "$dtype" --threads "$threads" --budget 2 "$@"
+}
+for dtype in f32 f16 bf16; do
+  decode full "$dtype" --variant full
+  decode window "$dtype" --variant longformer --set window=8190
+  decode sinks "$dtype" --variant longformer --set window=8190 --set globals=0,1,2,3
+done

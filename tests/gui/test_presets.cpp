@@ -119,21 +119,25 @@ TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
         const char* name;
         int heads, kvHeads;
         std::int64_t d, layers, n;
+        const char* cache; // the precision the model's weights ship in
     };
-    const std::vector<Known> known = {{"BERT-base", 12, 12, 64, 12, 512},
-                                      {"GPT-2 small", 12, 12, 64, 12, 1024},
-                                      {"LLaMA-2-7B", 32, 32, 128, 32, 4096},
-                                      {"LLaMA-2-70B", 64, 8, 128, 80, 4096},
-                                      {"Mistral-7B", 32, 8, 128, 32, 8192}};
+    const std::vector<Known> known = {{"BERT-base", 12, 12, 64, 12, 512, "f32"},
+                                      {"GPT-2 small", 12, 12, 64, 12, 1024, "f32"},
+                                      {"LLaMA-2-7B", 32, 32, 128, 32, 4096, "f16"},
+                                      {"LLaMA-2-70B", 64, 8, 128, 80, 4096, "f16"},
+                                      {"Mistral-7B", 32, 8, 128, 32, 8192, "bf16"},
+                                      {"LLaMA-3-8B", 32, 8, 128, 32, 8192, "bf16"}};
     const auto window = openWindow();
     QComboBox* chooser = modelPresetChooser(*window->parameterPanel());
     ASSERT_NE(chooser, nullptr);
-    ASSERT_EQ(modelPresets().size(), known.size());
+    const std::vector<ModelPreset> presets = modelPresets();
+    ASSERT_EQ(presets.size(), known.size());
     for (const Known& model : known) {
         SCOPED_TRACE(model.name);
-        const auto preset = std::find_if(modelPresets().begin(), modelPresets().end(),
-                                         [&](const ModelPreset& p) { return p.name.startsWith(QLatin1String(model.name)); });
-        ASSERT_NE(preset, modelPresets().end());
+        const auto preset = std::find_if(presets.begin(), presets.end(),
+                                         [&](const ModelPreset& p) { return p.name.startsWith(QLatin1String(model.name) + QLatin1String(" (")); });
+        ASSERT_NE(preset, presets.end());
+        EXPECT_TRUE(preset->name.contains(QLatin1String(model.cache))) << preset->name.toStdString();
         // From the Presets menu: the shape changes, the variant and its parameters stay.
         LabSettings before;
         before.variant = "longformer";
@@ -147,6 +151,7 @@ TEST_F(MainWindowTest, ModelPresetsSetTheKnownHeadShapesAndContext) {
         EXPECT_EQ(window->labSettings().n, model.n);
         EXPECT_EQ(problemShape(window->labSettings(), requireVariant("full")).keyValueHeads(), model.kvHeads);
         EXPECT_EQ(window->labSettings().modelLayers, model.layers);
+        EXPECT_EQ(window->labSettings().kvDtype, model.cache);
         EXPECT_EQ(window->labSettings().variant, "longformer");
         EXPECT_EQ(window->labSettings().params, before.params);
         // From the panel's chooser.

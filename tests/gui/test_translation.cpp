@@ -55,7 +55,7 @@ const std::set<QString>& allowedWords() {
             "AttnLab", "attnlab", "Longformer", "BigBird", "Performer", "Linformer", "Reformer", "Transformer", "XL",
             "Sparse", "FLASH", "Quad", "GAU", "LSH", "FAVOR", "Dear", "ImGui", "Qt", "OpenGL", "NumPy", "NPY", "CSV", "PNG",
             "SVG", "PDF", "JSON", "BERT", "base", "GPT", "small", "LLaMA", "Okabe", "Ito", "Shen", "Beltagy", "Dai", "Zaheer", "et", "al", "Frobenius",
-            "BertViz", "Gaussian", "Child", "English", "offscreen", "npy", "vs", "CPU", "float32", "Mistral", "StreamingLLM",
+            "BertViz", "Gaussian", "Child", "English", "offscreen", "npy", "vs", "CPU", "float32", "Mistral", "StreamingLLM", "STREAM",
             "NATTEN", "Swin", "Hassani", "Liu", "Zhang", "Ho", "OpenBLAS", "Eigen",
             // token orders as `--order` and the Order field take them
             "raster", "tiles", "morton",
@@ -64,6 +64,8 @@ const std::set<QString>& allowedWords() {
             // quantities, units and formula symbols
             "FFN", "QKV", "MAC", "MACs", "FLOP", "FLOPs", "GFLOP", "GEMM", "nnz", "softmax", "relu", "elu", "cos", "exp",
             "log", "max", "min", "viridis", "hd", "dv", "QK", "EK", "FV", "q_i", "k_j", "out_full", "W_full", "logits", "KV", "FMA", "GB", "flop", "byte", "bytes_min", "h_kv", "d_v", "µs", "ms", "KiB", "MiB", "GiB", "out", "full", "hops", "id",
+            // number formats and the STREAM benchmark's loop
+            "float16", "bfloat16", "f16", "bf16", "f32", "triad",
             "Ctrl", "Shift", "Alt", "Esc", "Del", "PgUp", "PgDown", "Home", "End", "Tab", "F1", "F5", "Enter", "Return",
             "Backspace", "Space", "Ins", "Up", "Down", "Left", "Right",
         };

@@ -217,6 +217,14 @@ void PatternView::paintOverlays(QPainter& painter, const Panel& panel, const Pla
         // Dark, so the edge shows against the light masked cells as well as against every viridis colour.
         painter.strokePath(outline, QPen(QColor(0x10, 0x10, 0x10), 1.6));
     }
+    if (const std::int64_t m = m_settings.queries; m > 0 && m < view.n()) {
+        // Queries that are not the whole sequence: the rows of the cache's positions veiled, the m × n
+        // rectangle of the new tokens framed.
+        const QRectF cache = view.regionRect({0, view.n() - m, 0, view.n()});
+        painter.fillRect(cache, QColor(255, 255, 255, 170));
+        painter.setPen(QPen(QColor(0x00, 0x5a, 0xb5), 2.0));
+        painter.drawRect(view.regionRect({view.n() - m, view.n(), 0, view.n()}));
+    }
     if (const auto marked = markedRow(panel); marked && *marked < view.n()) {
         const std::int64_t row = *marked;
         const QRectF band = view.regionRect({row, row + 1, 0, view.n()});
@@ -299,6 +307,17 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
           << PatternView::tr("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
           << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
     if (panel.blocks) lines << blockStatsLines(*panel.blocks);
+    if (const std::int64_t m = m_settings.queries; m > 0 && m < panel.n) {
+        double cells = 0;
+        for (std::int64_t i = panel.n - m; i < panel.n; ++i) cells += static_cast<double>(panel.pattern->rowCount(i));
+        lines << PatternView::tr("queries %1 … %2 (framed): %3 × %4 over a cache of %5, %6 allowed cells")
+                     .arg(panel.n - m)
+                     .arg(panel.n - 1)
+                     .arg(m)
+                     .arg(panel.n)
+                     .arg(panel.n - m)
+                     .arg(formatCount(cells));
+    }
     if (panel.coreMacs > 0)
         lines << PatternView::tr("core MACs: %1 = %2 % of full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));

@@ -118,7 +118,6 @@ private:
     // Below the panels: each curve with its slope fitted over its trusted points beside the cost model's,
     // the dashed model, the guides, then one note per curve naming its CPU-starved and invalid n.
     std::vector<LegendEntry> timeLegend() const;
-    static void paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres);
     QString crossoverText() const;
     // Layer mode: the notes under the plots naming the GEMM engine, and warning when it is far below the
     // attention core's best measured rate.

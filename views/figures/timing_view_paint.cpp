@@ -192,7 +192,7 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
         axes.drawSeries(predicted);
         axes.drawSeries(measured);
     }
-    paintStarvedRings(painter, starvedPoints);
+    drawStarvedRings(painter, starvedPoints);
     if (layer) paintCrossoverMarkers(axes);
     if (anyValidPoint()) return;
     if (!firstError.isEmpty())
@@ -207,15 +207,6 @@ void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
                             .arg(m_settings.timingMaxN));
     else
         axes.drawNotice(TimingView::tr("no measurement yet"));
-}
-
-void TimingView::paintStarvedRings(QPainter& painter, const std::vector<QPointF>& centres) {
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(QColor(0xd0, 0x20, 0x20), 1.6));
-    for (const QPointF& centre : centres) painter.drawEllipse(centre, 6.5, 6.5);
-    painter.restore();
 }
 
 bool TimingView::guidesDrawn() const {

@@ -343,6 +343,15 @@ std::vector<double> nestedLineWidths(const std::vector<std::vector<QPointF>>& cu
     return widths;
 }
 
+void drawStarvedRings(QPainter& painter, const std::vector<QPointF>& centres) {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(QColor(0xd0, 0x20, 0x20), 1.6));
+    for (const QPointF& centre : centres) painter.drawEllipse(centre, 6.5, 6.5);
+    painter.restore();
+}
+
 void PlotAxes::drawSeries(const Series& series) const {
     QPainter& painter = m_painter;
     painter.save();

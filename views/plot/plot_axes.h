@@ -58,6 +58,10 @@ struct Axis {
 
 inline constexpr double kSeriesWidth = 1.8;
 
+// Red rings around measured points (device coordinates) whose threads got too little CPU: the figures that
+// time kernels mark them so and leave them out of their fits.
+void drawStarvedRings(QPainter& painter, const std::vector<QPointF>& centres);
+
 // Line widths for series drawn in order, so that curves lying on one another all stay visible: a series
 // is kSeriesWidth wider by `step` for each later series that coincides with it (y within `tolerance`
 // relative at every x both have, at least two), the later ones drawn thinner on top, like nested stripes.

@@ -152,29 +152,25 @@ LabSettings keptOverN(LabSettings settings) {
 
 } // namespace
 
-const std::vector<ModelPreset>& modelPresets() {
-    static const std::vector<ModelPreset> presets = {
-        {QT_TRANSLATE_NOOP("ModelPresets", "BERT-base (12 × 64, 12 layers, n = 512)"), 12, 12, 64, 12, 512},
-        {QT_TRANSLATE_NOOP("ModelPresets", "GPT-2 small (12 × 64, 12 layers, n = 1024)"), 12, 12, 64, 12, 1024},
-        {QT_TRANSLATE_NOOP("ModelPresets", "LLaMA-2-7B (32 × 128, 32 layers, n = 4096)"), 32, 32, 128, 32, 4096},
-        {QT_TRANSLATE_NOOP("ModelPresets", "LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers, n = 4096)"), 64, 8, 128, 80, 4096},
-        {QT_TRANSLATE_NOOP("ModelPresets", "Mistral-7B (32 × 128, 8 KV heads, 32 layers, window 4096, n = 8192)"), 32, 8, 128, 32, 8192, 4096},
-    };
+std::vector<ModelPreset> modelPresets() {
+    std::vector<ModelPreset> presets;
+    const auto text = [](const char* source) { return QCoreApplication::translate("ModelPresets", source); };
+    for (const ModelShape& shape : modelShapes()) {
+        QStringList parts = {QStringLiteral("%1 × %2").arg(shape.heads).arg(shape.d)};
+        if (shape.kvHeads != shape.heads) parts << text(QT_TRANSLATE_NOOP("ModelPresets", "%1 KV heads")).arg(shape.kvHeads);
+        parts << text(QT_TRANSLATE_NOOP("ModelPresets", "%1 layers")).arg(shape.layers);
+        if (shape.slidingWindow > 0) parts << text(QT_TRANSLATE_NOOP("ModelPresets", "window %1")).arg(shape.slidingWindow);
+        parts << QStringLiteral("n = %1").arg(shape.contextLength);
+        parts << text(QT_TRANSLATE_NOOP("ModelPresets", "%1 cache")).arg(QString::fromStdString(kvDtypeName(shape.kvDtype)));
+        presets.push_back({QStringLiteral("%1 (%2)").arg(QString::fromStdString(shape.name), parts.join(text(QT_TRANSLATE_NOOP("ModelPresets", ", ")))),
+                           &shape});
+    }
     return presets;
 }
 
 QString presetText(const QString& name) { return QCoreApplication::translate("ModelPresets", name.toUtf8().constData()); }
 
-LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset) {
-    LabSettings applied = settings;
-    applied.heads = preset.heads;
-    applied.kvHeads = preset.kvHeads == preset.heads ? 0 : preset.kvHeads;
-    applied.d = preset.d;
-    applied.modelLayers = preset.layers;
-    applied.n = preset.contextLength;
-    applied.head = std::min(applied.head, preset.heads - 1);
-    return applied;
-}
+LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset) { return withModelShape(settings, *preset.shape); }
 
 const std::vector<FigurePreset>& figurePresets() {
     static const std::vector<FigurePreset> presets = [] {

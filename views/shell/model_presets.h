@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/lab_settings.h"
+#include "core/analysis/model_shapes.h"
 
 #include <QString>
 
@@ -10,22 +11,18 @@
 
 namespace attnlab {
 
-// Head shape, depth and context length of a real model (per layer: h query heads and h_kv key/value heads
-// of size d, model width h·d), as its paper or model card gives them.
+// A real model's shape (core/analysis/model_shapes.h, the list `--model` takes) with its name as the
+// presets show it: the model's name and its shape, e.g. "LLaMA-2-70B (64 × 128, 8 KV heads, 80 layers,
+// n = 4096, f16 cache)", in the UI language.
 struct ModelPreset {
     QString name;
-    int heads = 1;
-    int kvHeads = 1;
-    std::int64_t d = 64;
-    std::int64_t layers = 1;
-    std::int64_t contextLength = 512;
-    std::int64_t slidingWindow = 0; // keys each token attends to (0: all); the inference view's window curve
+    const ModelShape* shape = nullptr;
 };
 
-// BERT-base, GPT-2 small, LLaMA-2-7B, LLaMA-2-70B (grouped heads), Mistral-7B (grouped heads, window 4096).
-const std::vector<ModelPreset>& modelPresets();
+// One per model of modelShapes(), in its order.
+std::vector<ModelPreset> modelPresets();
 
-// The settings with the model's h, h_kv, d, layers and n (the context length); the variant stays.
+// The settings with the model's h, h_kv, d, layers, n (the context length) and cache precision; the variant stays.
 LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& preset);
 
 // Settings that redraw a classic figure of the literature, and the view that shows it. Compare panels

@@ -2,11 +2,13 @@
 
 #include "core/jobs/memory_budget.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -49,6 +51,19 @@ QWidget* ParameterPanel::buildInferenceGroup() {
     m_memoryBudget->setSpecialValueText(tr("this machine's RAM (%1 GiB)").arg(physicalMemoryBytes() / kGiB, 0, 'f', 1));
     m_memoryBudget->setToolTip(tr("the memory the KV cache may take: the inference view marks where each curve outgrows it"));
     form->addRow(tr("memory budget"), m_memoryBudget);
+    m_kvDtype = new QComboBox(group);
+    m_kvDtype->setObjectName(QStringLiteral("kvDtype"));
+    m_kvDtype->addItem(tr("float32"), QStringLiteral("f32"));
+    m_kvDtype->addItem(tr("float16"), QStringLiteral("f16"));
+    m_kvDtype->addItem(tr("bfloat16"), QStringLiteral("bf16"));
+    m_kvDtype->setToolTip(tr("the precision the KV cache keeps keys and values in (2 bytes per element for float16 and bfloat16); "
+                             "the decoding step converts them to float32 as it reads"));
+    form->addRow(tr("KV cache precision"), m_kvDtype);
+    connect(m_kvDtype, &QComboBox::activated, this, [this](int index) {
+        if (m_updating) return;
+        m_settings.kvDtype = m_kvDtype->itemData(index).toString().toStdString();
+        commit();
+    });
     connect(m_modelLayers, &QSpinBox::valueChanged, this, [this](int value) {
         if (m_updating) return;
         m_settings.modelLayers = value;
@@ -68,6 +83,7 @@ void ParameterPanel::refreshInferenceWidgets() {
     m_kvHeads->setValue(m_settings.kvHeads);
     m_modelLayers->setValue(static_cast<int>(m_settings.modelLayers));
     m_memoryBudget->setValue(static_cast<double>(m_settings.memoryBudget) / kGiB);
+    m_kvDtype->setCurrentIndex(std::max(0, m_kvDtype->findData(QString::fromStdString(m_settings.kvDtype))));
     m_updating = wasUpdating;
 }
 

@@ -115,6 +115,7 @@ private:
     QSpinBox* m_kvHeads = nullptr;
     QSpinBox* m_modelLayers = nullptr;
     QDoubleSpinBox* m_memoryBudget = nullptr;
+    QComboBox* m_kvDtype = nullptr;
     QCheckBox* m_causal = nullptr;
     QLineEdit* m_grid = nullptr;
     QLineEdit* m_order = nullptr;

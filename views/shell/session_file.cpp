@@ -1,5 +1,6 @@
 #include "views/shell/session_file.h"
 
+#include "core/decode/kv_cache.h"
 #include "core/errors.h"
 #include "core/io/npy_header.h"
 #include "core/io/npy_io.h"
@@ -62,7 +63,7 @@ IntegerRange integerRange(const char* key) {
     static const std::map<std::string, IntegerRange, std::less<>> ranges = {
         {"n", {1, 65536}}, {"d", {1, 4096}}, {"heads", {1, 256}}, {"head", {0, 255}}, {"layers", {1, 64}},
         {"timing_max_n", {64, 65536}}, {"kv_heads", {0, 256}}, {"model_layers", {1, 1024}},
-        {"memory_budget", {0, std::int64_t{1} << 50}}, {"preset_n", {0, 65536}},
+        {"memory_budget", {0, std::int64_t{1} << 50}}, {"queries", {0, 65536}}, {"preset_n", {0, 65536}},
         {"grid_query", {-1, 65535}}, {"block_view", {0, 2147483647}},
         {"block_cost", {1, 2147483647}}};
     const auto found = ranges.find(std::string_view(key));
@@ -198,9 +199,16 @@ void checkSettings(const LabSettings& settings) {
                                      {"heads", settings.heads}, {"layers", settings.layers},
                                      {"timing_max_n", settings.timingMaxN}, {"kv_heads", settings.kvHeads},
                                      {"model_layers", settings.modelLayers}, {"memory_budget", settings.memoryBudget},
-                                     {"preset_n", settings.presetN}, {"grid_query", settings.gridQuery}})
+                                     {"preset_n", settings.presetN}, {"grid_query", settings.gridQuery},
+                                     {"queries", settings.queries}})
         requireRange(key, value, integerRange(key).low, integerRange(key).high);
     requireRange("head", settings.head, 0, settings.heads - 1);
+    requireRange("queries", settings.queries, 0, settings.n);
+    try {
+        kvDtypeFromName(settings.kvDtype, "'kv_dtype'");
+    } catch (const InputError& error) {
+        throw InputError(std::string("session: ") + error.what());
+    }
     if (settings.kvHeads > 0 && settings.heads % settings.kvHeads != 0)
         throw InputError("session: 'kv_heads' = " + std::to_string(settings.kvHeads) + " must divide 'heads' = " +
                          std::to_string(settings.heads));

@@ -1,0 +1,319 @@
+#include "core/decode/streamed_rows.h"
+
+#include "core/kernels/tile_math.h"
+
+#include <algorithm>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace attnlab {
+
+namespace {
+
+// Query heads scored and accumulated together: their score and output accumulators stay in registers.
+constexpr int kPass = 4;
+// Cached rows per step of the online softmax (their scores stay in L1).
+constexpr std::int64_t kBlock = 64;
+// How many rows ahead of the one being scored the step requests key and value rows, into L2: a block ahead,
+// so that the requests have a block's arithmetic to arrive in.
+constexpr std::int64_t kAheadRows = 64;
+
+float* partialOf(const ChunkJob& job, int head) {
+    return job.partials + head * (kPartialHeader + job.values->paddedCols());
+}
+
+// One pass's view of a chunk: where its key and value rows start and how far apart they lie, hoisted out of
+// the row loops.
+struct Rows {
+    const std::byte* keys;
+    const std::byte* values;
+    std::int64_t keyBytes, valueBytes;
+    std::int64_t keyVectors, valueVectors; // 16-lane vectors per row
+    const std::byte* key(std::int64_t row) const { return keys + row * keyBytes; }
+    const std::byte* value(std::int64_t row) const { return values + row * valueBytes; }
+};
+
+Rows rowsOf(const ChunkJob& job) {
+    return {job.keys->row(job.keyHead, 0), job.values->row(job.valueHead, 0), job.keys->rowBytes(),
+            job.values->rowBytes(),        job.keys->paddedCols() / 16,       job.values->paddedCols() / 16};
+}
+
+// Requests the key and value rows `kAheadRows` after cache row `row` (when still in the segment).
+[[gnu::always_inline]] inline void requestAhead(const Rows& rows, std::int64_t row, std::int64_t end) {
+    const std::int64_t ahead = row + kAheadRows;
+    if (ahead >= end) return;
+    const std::byte* key = rows.key(ahead);
+    const std::byte* value = rows.value(ahead);
+    for (std::int64_t offset = 0; offset < rows.keyBytes; offset += 64)
+        __builtin_prefetch(key + offset, 0, 1);
+    for (std::int64_t offset = 0; offset < rows.valueBytes; offset += 64)
+        __builtin_prefetch(value + offset, 0, 1);
+}
+
+#if defined(__AVX512F__)
+
+template <KvDtype T>
+[[gnu::always_inline]] inline __m512 loadLanes(const std::byte* row, std::int64_t vector) {
+    if constexpr (T == KvDtype::F32) {
+        return _mm512_load_ps(reinterpret_cast<const float*>(row) + 16 * vector);
+    } else {
+        const __m256i bits = _mm256_load_si256(reinterpret_cast<const __m256i*>(row) + vector);
+        if constexpr (T == KvDtype::F16) return _mm512_cvtph_ps(bits);
+        return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16));
+    }
+}
+
+// The sums of the lanes of x[0, 4) into out[0, 4): the four 16-lane sums folded together, a few shuffles for
+// all four instead of a reduction each.
+[[gnu::always_inline]] inline void sumLanes4(const __m512* x, float* out, std::int64_t stride) {
+    const __m512 t0 = _mm512_add_ps(_mm512_shuffle_f32x4(x[0], x[1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                    _mm512_shuffle_f32x4(x[0], x[1], _MM_SHUFFLE(3, 2, 3, 2)));
+    const __m512 t1 = _mm512_add_ps(_mm512_shuffle_f32x4(x[2], x[3], _MM_SHUFFLE(1, 0, 1, 0)),
+                                    _mm512_shuffle_f32x4(x[2], x[3], _MM_SHUFFLE(3, 2, 3, 2)));
+    // 128-bit lane k holds four partial sums of x[k]
+    const __m512 u = _mm512_add_ps(_mm512_shuffle_f32x4(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)),
+                                   _mm512_shuffle_f32x4(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
+    const __m512 v = _mm512_add_ps(u, _mm512_permute_ps(u, _MM_SHUFFLE(2, 3, 0, 1)));
+    const __m512 w = _mm512_add_ps(v, _mm512_permute_ps(v, _MM_SHUFFLE(1, 0, 3, 2)));
+    alignas(64) float lanes[16];
+    _mm512_store_ps(lanes, w);
+    for (int k = 0; k < 4; ++k)
+        out[k * stride] = lanes[4 * k];
+}
+
+// scores[r][c] = q_{first+r} · key row (row0 + c), r < P, c < count; requests rows ahead on the first pass.
+// Two sums per head (even and odd vectors) halve the chain of dependent multiply-adds.
+template <KvDtype T, int P>
+void scoreBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
+                std::int64_t end, float (*scores)[kBlock]) {
+    const std::int64_t stride = 16 * rows.keyVectors;
+    const float* q = job.queries + first * stride;
+    for (std::int64_t c = 0; c < count; ++c) {
+        if (first == 0) requestAhead(rows, row0 + c, end);
+        const std::byte* key = rows.key(row0 + c);
+        __m512 even[P], odd[P];
+#pragma GCC unroll 4
+        for (int r = 0; r < P; ++r)
+            even[r] = odd[r] = _mm512_setzero_ps();
+        std::int64_t v = 0;
+        for (; v + 2 <= rows.keyVectors; v += 2) {
+            const __m512 k0 = loadLanes<T>(key, v), k1 = loadLanes<T>(key, v + 1);
+#pragma GCC unroll 4
+            for (int r = 0; r < P; ++r) {
+                even[r] = _mm512_fmadd_ps(_mm512_loadu_ps(q + r * stride + 16 * v), k0, even[r]);
+                odd[r] = _mm512_fmadd_ps(_mm512_loadu_ps(q + r * stride + 16 * v + 16), k1, odd[r]);
+            }
+        }
+        if (v < rows.keyVectors) {
+            const __m512 k0 = loadLanes<T>(key, v);
+#pragma GCC unroll 4
+            for (int r = 0; r < P; ++r)
+                even[r] = _mm512_fmadd_ps(_mm512_loadu_ps(q + r * stride + 16 * v), k0, even[r]);
+        }
+#pragma GCC unroll 4
+        for (int r = 0; r < P; ++r)
+            even[r] = _mm512_add_ps(even[r], odd[r]);
+        if constexpr (P == 4) {
+            sumLanes4(even, &scores[0][c], kBlock);
+        } else {
+#pragma GCC unroll 4
+            for (int r = 0; r < P; ++r)
+                scores[r][c] = _mm512_reduce_add_ps(even[r]);
+        }
+    }
+}
+
+// acc_{first+r} += Σ_c weights[r][c] · value row (row0 + c), r < P, X vectors at a time.
+template <KvDtype T, int P, int X>
+std::int64_t accumulateVectors(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0,
+                               std::int64_t count, const float (*weights)[kBlock], std::int64_t vector) {
+    float* acc0 = partialOf(job, first) + kPartialHeader;
+    const std::int64_t stride = kPartialHeader + 16 * rows.valueVectors;
+    for (; vector + X <= rows.valueVectors; vector += X) {
+        __m512 acc[P][X];
+#pragma GCC unroll 4
+        for (int r = 0; r < P; ++r)
+#pragma GCC unroll 4
+            for (int x = 0; x < X; ++x)
+                acc[r][x] = _mm512_load_ps(acc0 + r * stride + 16 * (vector + x));
+        for (std::int64_t c = 0; c < count; ++c) {
+            const std::byte* value = rows.value(row0 + c);
+            __m512 v[X];
+#pragma GCC unroll 4
+            for (int x = 0; x < X; ++x)
+                v[x] = loadLanes<T>(value, vector + x);
+#pragma GCC unroll 4
+            for (int r = 0; r < P; ++r) {
+                const __m512 w = _mm512_set1_ps(weights[r][c]);
+#pragma GCC unroll 4
+                for (int x = 0; x < X; ++x)
+                    acc[r][x] = _mm512_fmadd_ps(w, v[x], acc[r][x]);
+            }
+        }
+#pragma GCC unroll 4
+        for (int r = 0; r < P; ++r)
+#pragma GCC unroll 4
+            for (int x = 0; x < X; ++x)
+                _mm512_store_ps(acc0 + r * stride + 16 * (vector + x), acc[r][x]);
+    }
+    return vector;
+}
+
+template <KvDtype T, int P>
+void accumulateBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
+                     const float (*weights)[kBlock]) {
+    const std::int64_t vector = accumulateVectors<T, P, 4>(job, rows, first, row0, count, weights, 0);
+    accumulateVectors<T, P, 1>(job, rows, first, row0, count, weights, vector);
+}
+
+#else
+
+template <KvDtype T> float element(const std::byte* row, std::int64_t c) {
+    if constexpr (T == KvDtype::F32) return reinterpret_cast<const float*>(row)[c];
+    const std::uint16_t bits = reinterpret_cast<const std::uint16_t*>(row)[c];
+    if constexpr (T == KvDtype::F16) return halfToFloat(bits);
+    return bfloat16ToFloat(bits);
+}
+
+template <KvDtype T, int P>
+void scoreBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
+                std::int64_t end, float (*scores)[kBlock]) {
+    const std::int64_t cols = 16 * rows.keyVectors;
+    for (std::int64_t c = 0; c < count; ++c) {
+        if (first == 0) requestAhead(rows, row0 + c, end);
+        const std::byte* key = rows.key(row0 + c);
+        for (int r = 0; r < P; ++r) {
+            const float* q = job.queries + (first + r) * cols;
+            float sum = 0;
+            for (std::int64_t e = 0; e < cols; ++e)
+                sum += q[e] * element<T>(key, e);
+            scores[r][c] = sum;
+        }
+    }
+}
+
+template <KvDtype T, int P>
+void accumulateBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
+                     const float (*weights)[kBlock]) {
+    const std::int64_t cols = 16 * rows.valueVectors;
+    for (std::int64_t c = 0; c < count; ++c) {
+        const std::byte* value = rows.value(row0 + c);
+        for (int r = 0; r < P; ++r) {
+            float* acc = partialOf(job, first + r) + kPartialHeader;
+            for (std::int64_t e = 0; e < cols; ++e)
+                acc[e] += weights[r][c] * element<T>(value, e);
+        }
+    }
+}
+
+#endif
+
+// Scores of one block into weights for query head `head` (row r of the block's scores): relative positions
+// added, then the online softmax's step (the running maximum raised, earlier sums rescaled) or relu².
+void weighBlock(const ChunkJob& job, const RowScoring& scoring, int head, std::int64_t row0,
+                std::int64_t rows, float* s) {
+    if (scoring.relativePositions) {
+        const float* q = job.queries + head * job.keys->paddedCols();
+        for (std::int64_t c = 0; c < rows; ++c)
+            s[c] += tile::dot(q,
+                              scoring.relativePositions->data() +
+                                  (job.queryPosition - job.positions[row0 + c]) * scoring.d,
+                              scoring.d);
+    }
+    if (!scoring.softmax) {
+        for (std::int64_t c = 0; c < rows; ++c)
+            s[c] = s[c] > 0.0f ? s[c] * s[c] * scoring.reluFactor : 0.0f;
+        return;
+    }
+    float* partial = partialOf(job, head);
+    const float blockMax = *std::max_element(s, s + rows);
+    if (blockMax > partial[0]) {
+        const float rescale = tile::exp2Scalar(partial[0] - blockMax);
+        partial[1] *= rescale;
+        float* acc = partial + kPartialHeader;
+        for (std::int64_t e = 0; e < job.values->paddedCols(); ++e)
+            acc[e] *= rescale;
+        partial[0] = blockMax;
+    }
+    tile::exp2Shifted(s, rows, partial[0], 1.0f);
+    partial[1] += tile::sum(s, rows);
+}
+
+template <KvDtype T, int P> void runPass(const ChunkJob& job, const RowScoring& scoring, int first) {
+    alignas(64) float scores[kPass][kBlock];
+    const Rows rows = rowsOf(job);
+    for (int segment = 0; segment < job.segmentCount; ++segment) {
+        const CacheSegment& cached = job.segments[segment];
+        for (std::int64_t row0 = cached.begin; row0 < cached.end; row0 += kBlock) {
+            const std::int64_t count = std::min(kBlock, cached.end - row0);
+            scoreBlock<T, P>(job, rows, first, row0, count, cached.end, scores);
+            for (int r = 0; r < P; ++r)
+                weighBlock(job, scoring, first + r, row0, count, scores[r]);
+            accumulateBlock<T, P>(job, rows, first, row0, count, scores);
+        }
+    }
+}
+
+template <KvDtype T> void runChunkOf(const ChunkJob& job, const RowScoring& scoring) {
+    for (int first = 0; first < job.heads; first += kPass) {
+        switch (std::min(kPass, job.heads - first)) {
+        case 1:
+            runPass<T, 1>(job, scoring, first);
+            break;
+        case 2:
+            runPass<T, 2>(job, scoring, first);
+            break;
+        case 3:
+            runPass<T, 3>(job, scoring, first);
+            break;
+        default:
+            runPass<T, 4>(job, scoring, first);
+            break;
+        }
+    }
+}
+
+} // namespace
+
+void runChunk(const ChunkJob& job, const RowScoring& scoring) {
+    const std::int64_t stride = kPartialHeader + job.values->paddedCols();
+    for (int r = 0; r < job.heads; ++r) {
+        float* partial = job.partials + r * stride;
+        std::fill(partial, partial + stride, 0.0f);
+        partial[0] = kNoScore;
+    }
+    switch (job.keys->dtype()) {
+    case KvDtype::F16:
+        runChunkOf<KvDtype::F16>(job, scoring);
+        break;
+    case KvDtype::BF16:
+        runChunkOf<KvDtype::BF16>(job, scoring);
+        break;
+    case KvDtype::F32:
+        runChunkOf<KvDtype::F32>(job, scoring);
+        break;
+    }
+}
+
+void mergePartials(const float* const* partials, int count, std::int64_t dv, bool softmax, float* out) {
+    std::fill(out, out + dv, 0.0f);
+    float best = kNoScore;
+    if (softmax)
+        for (int c = 0; c < count; ++c)
+            best = std::max(best, partials[c][0]);
+    float total = 0;
+    for (int c = 0; c < count; ++c) {
+        const float factor = softmax ? tile::exp2Scalar(partials[c][0] - best) : 1.0f;
+        total += factor * partials[c][1];
+        for (std::int64_t e = 0; e < dv; ++e)
+            out[e] += factor * partials[c][kPartialHeader + e];
+    }
+    if (!softmax) return;
+    const float scale = total > 0 ? 1.0f / total : 0.0f;
+    for (std::int64_t e = 0; e < dv; ++e)
+        out[e] *= scale;
+}
+
+} // namespace attnlab

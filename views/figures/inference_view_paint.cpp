@@ -1,0 +1,292 @@
+// The Inference view's four panels (InferenceView::paintFigure).
+#include "views/figures/inference_view.h"
+
+#include "views/i18n/language.h"
+
+#include "views/plot/legend_below.h"
+#include "views/plot/plot_axes.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Context lengths as LLM papers write them: 512, 4k, 64k, 1M (powers of two).
+QString tokensText(double n) {
+    if (n >= 1048576) return QStringLiteral("%1M").arg(n / 1048576, 0, 'g', 4);
+    if (n >= 1024) return QStringLiteral("%1k").arg(n / 1024, 0, 'g', 4);
+    return QString::number(n, 'g', 6);
+}
+
+double layers(const LabSettings& settings) {
+    return static_cast<double>(settings.modelLayers);
+}
+
+double maxBytes(const KvCacheCurve& curve) {
+    double most = 0;
+    for (const KvCachePoint& point : curve.points)
+        most = std::max(most, point.layerBytes);
+    return most;
+}
+
+} // namespace
+
+void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const QRectF body = m_decode.paintStrips(painter, paintFrame(painter, rect, title(), caption()));
+    const double split = body.left() + body.width() * 0.55, middle = body.top() + body.height() * 0.58;
+    paintCache(painter, QRectF(body.topLeft(), QPointF(split - 8, middle - 6)));
+    paintPrefill(painter, QRectF(QPointF(body.left(), middle + 6), QPointF(split - 8, body.bottom())));
+    paintTiming(painter, QRectF(QPointF(split + 8, body.top()), QPointF(body.right(), middle - 6)));
+    paintBandwidth(painter, QRectF(QPointF(split + 8, middle + 6), body.bottomRight()));
+}
+
+void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs = {16.0, std::ldexp(1.0, m_maxLog2)}, ys = {m_budget};
+    std::vector<LegendEntry> legend;
+    for (std::size_t k = 0; k < m_curves.size(); ++k) {
+        const KvCacheCurve& curve = m_curves[k];
+        for (const KvCachePoint& point : curve.points) {
+            ys.push_back(point.layerBytes);
+            ys.push_back(point.layerBytes * layers(m_settings));
+        }
+        const QString name = coreText(curve.choice.label);
+        const QString text =
+            !curve.error.empty() ? tr("%1: cannot decode").arg(name)
+            : curve.runsOutAt
+                ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
+                : tr("%1: never (≤ %2)").arg(name, bytesBoundText(maxBytes(curve) * layers(m_settings)));
+        legend.push_back({text, seriesColor(static_cast<int>(k)), Qt::SolidLine});
+    }
+    Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
+    x.format = tokensText;
+    Axis y = Axis::fitted(tr("KV cache, %1").arg(precisionText()), AxisScale::Log2, ys);
+    y.format = bytesText;
+    const bool perLayer = m_settings.modelLayers > 1;
+    const QString panel =
+        perLayer ? tr("KV cache: %1 layers (solid), one layer (dotted)").arg(m_settings.modelLayers)
+                 : tr("KV cache of one layer vs context");
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, panel);
+    axes.drawAxes();
+    if (m_curves.empty()) {
+        axes.drawNotice(tr("computing the cache sizes…"));
+        return;
+    }
+    // Window, window + sinks and chunks keep the same cache (and full the same up to the window):
+    // nested widths keep every colour of curves that lie on one another in view.
+    std::vector<std::vector<QPointF>> cache(m_curves.size());
+    for (std::size_t k = 0; k < m_curves.size(); ++k)
+        for (const KvCachePoint& point : m_curves[k].points)
+            cache[k].emplace_back(static_cast<double>(point.n), point.layerBytes);
+    const std::vector<double> widths = nestedLineWidths(cache);
+    for (std::size_t k = 0; k < m_curves.size(); ++k) {
+        const QColor color = seriesColor(static_cast<int>(k));
+        Series model{coreText(m_curves[k].choice.label), color, {}, Qt::SolidLine, false, widths[k]};
+        Series layer{model.name, color, cache[k], Qt::DotLine, false};
+        for (const QPointF& point : cache[k])
+            model.points.emplace_back(point.x(), point.y() * layers(m_settings));
+        axes.drawSeries(model);
+        if (perLayer) axes.drawSeries(layer);
+    }
+    paintBudget(painter, axes);
+    m_decode.paintMarker(axes);
+}
+
+// The budget line and, on it, a dot where each curve crosses it with its n above (labels that would touch
+// the previous one move up a row).
+void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
+    const QRectF plot = axes.plotRect();
+    const double y = axes.mapY(m_budget);
+    painter.save();
+    painter.setPen(QPen(QColor(0xaa, 0x00, 0x00), 1.5, Qt::DashLine));
+    painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const QString budgetLabel = m_settings.memoryBudget > 0
+                                    ? tr("memory budget %1").arg(bytesText(m_budget))
+                                    : tr("memory budget %1 (this machine's RAM)").arg(bytesText(m_budget));
+    painter.setPen(QColor(0xaa, 0x00, 0x00));
+    painter.drawText(QRectF(plot.left() + 4, y + 2, plot.width() - 8, metrics.height()),
+                     Qt::AlignLeft | Qt::AlignTop, budgetLabel);
+    std::vector<std::pair<double, int>> crossings; // (n, curve)
+    for (std::size_t k = 0; k < m_curves.size(); ++k)
+        if (m_curves[k].runsOutAt && *m_curves[k].runsOutAt <= std::ldexp(1.0, m_maxLog2))
+            crossings.emplace_back(static_cast<double>(*m_curves[k].runsOutAt), static_cast<int>(k));
+    std::sort(crossings.begin(), crossings.end());
+    double lastRight = -1e9, lastN = -1;
+    int row = 0;
+    for (const auto& [n, curve] : crossings) {
+        const QPointF at(axes.mapX(n), y);
+        painter.setPen(QPen(seriesColor(curve).darker(120), 1.0));
+        painter.setBrush(seriesColor(curve));
+        painter.drawEllipse(at, 4.0, 4.0);
+        if (n == lastN) continue; // the same context: one label
+        const QString text = compactNumber(n);
+        const double width = metrics.horizontalAdvance(text);
+        row = at.x() - width / 2 < lastRight + 4 ? row + 1 : 0;
+        const QRectF box(at.x() - width / 2, y - 6 - (row + 1) * metrics.height(), width, metrics.height());
+        painter.setPen(Qt::black);
+        painter.drawText(box, Qt::AlignCenter, text);
+        lastRight = box.right();
+        lastN = n;
+    }
+    painter.restore();
+}
+
+void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs, ys;
+    for (const std::int64_t n : decodeTimingSizes(m_settings.timingMaxN))
+        xs.push_back(static_cast<double>(n));
+    for (const DecodeTiming& timing : m_timings)
+        if (timing.valid()) ys.push_back(timing.medianSeconds);
+    if (ys.empty()) ys = {1e-6, 1e-3};
+    Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
+    x.format = tokensText;
+    Axis y = Axis::fitted(tr("time per decoding step, one layer"), AxisScale::Log10, ys);
+    y.format = durationText;
+    const int done = static_cast<int>(m_timings.size() + m_prefills.size());
+    const QString panel = done < m_total && busy()
+                              ? tr("Decoding step, measured (%1/%2)").arg(done).arg(m_total)
+                              : tr("Decoding step, measured");
+    std::vector<LegendEntry> legend;
+    QStringList starved;
+    for (const DecodeTiming& timing : m_timings)
+        if (timing.starved())
+            starved << QStringLiteral("%1 n = %2")
+                           .arg(coreText(m_choices[static_cast<std::size_t>(timing.series)].label))
+                           .arg(timing.n);
+    if (!starved.isEmpty())
+        legend.push_back({tr("CPU-starved, ringed and left out of fits (less than %1% of the cores): %2")
+                              .arg(static_cast<int>(kStarvedCpuShare * 100))
+                              .arg(starved.join(QStringLiteral("; "))),
+                          QColor(), Qt::NoPen, false});
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, panel);
+    axes.drawAxes();
+    if (m_timings.empty()) {
+        axes.drawNotice(busy() ? tr("measuring…") : tr("no measurement"));
+        return;
+    }
+    std::vector<std::vector<QPointF>> times(m_choices.size());
+    std::vector<QPointF> rings;
+    for (std::size_t k = 0; k < m_choices.size(); ++k)
+        for (const DecodeTiming& timing : seriesTimings(static_cast<int>(k))) {
+            times[k].emplace_back(static_cast<double>(timing.n), timing.medianSeconds);
+            if (timing.starved())
+                rings.push_back(axes.map(static_cast<double>(timing.n), timing.medianSeconds));
+        }
+    const std::vector<double> widths =
+        nestedLineWidths(times, 1.6, 0.03); // times within 3 % share a pixel row: nest those curves
+    for (std::size_t k = 0; k < m_choices.size(); ++k)
+        axes.drawSeries({coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), times[k],
+                         Qt::SolidLine, true, widths[k]});
+    drawStarvedRings(painter, rings);
+    m_decode.paintMarker(axes);
+}
+
+// Cached bytes read per second of each curve's steps vs n, the triad as the memory roof, and in the legend
+// each curve's fitted read rate (steps that read more than the last-level cache, not starved).
+void InferenceView::paintBandwidth(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs, ys = {0.0};
+    for (const std::int64_t n : decodeTimingSizes(m_settings.timingMaxN))
+        xs.push_back(static_cast<double>(n));
+    if (m_peak) ys.push_back(m_peak->bandwidthGBs);
+    for (const DecodeTiming& timing : m_timings)
+        ys.push_back(timing.bandwidthGBs());
+    std::vector<LegendEntry> legend;
+    for (std::size_t k = 0; k < m_choices.size(); ++k) {
+        const std::vector<DecodeTiming> points = seriesTimings(static_cast<int>(k));
+        if (points.empty() || points.front().kvReadBytes <= 0) continue;
+        const double rate = fittedReadRate(points) / 1e9;
+        const QString name = coreText(m_choices[k].label);
+        legend.push_back({rate > 0 && m_peak ? tr("%1: %2 GB/s fitted, %3 of the triad")
+                                                   .arg(name)
+                                                   .arg(rate, 0, 'f', 1)
+                                                   .arg(rate / m_peak->bandwidthGBs, 0, 'f', 2)
+                          : rate > 0 ? tr("%1: %2 GB/s fitted").arg(name).arg(rate, 0, 'f', 1)
+                                     : tr("%1: no step read more than the last-level cache").arg(name),
+                          seriesColor(static_cast<int>(k)), Qt::SolidLine});
+    }
+    if (m_peak)
+        legend.push_back({tr("STREAM triad on %1 threads: %2 GB/s (the memory roof)")
+                              .arg(m_peak->threads)
+                              .arg(m_peak->bandwidthGBs, 0, 'f', 1),
+                          QColor(0xaa, 0x00, 0x00), Qt::DashLine});
+    Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
+    x.format = tokensText;
+    const Axis y = Axis::fitted(tr("cache read (GB/s)"), AxisScale::Linear, ys);
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y,
+                        tr("Decoding step: bandwidth of its cache reads"));
+    axes.drawAxes();
+    if (m_peak)
+        axes.drawSeries({QString(),
+                         QColor(0xaa, 0x00, 0x00),
+                         {{x.min, m_peak->bandwidthGBs}, {x.max, m_peak->bandwidthGBs}},
+                         Qt::DashLine,
+                         false});
+    std::vector<QPointF> rings;
+    for (std::size_t k = 0; k < m_choices.size(); ++k) {
+        Series series{
+            coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
+        for (const DecodeTiming& timing : seriesTimings(static_cast<int>(k))) {
+            if (timing.kvReadBytes <= 0) continue;
+            series.points.emplace_back(static_cast<double>(timing.n), timing.bandwidthGBs());
+            if (timing.starved())
+                rings.push_back(axes.map(static_cast<double>(timing.n), timing.bandwidthGBs()));
+        }
+        axes.drawSeries(series);
+    }
+    drawStarvedRings(painter, rings);
+    if (!m_peak) axes.drawNotice(tr("measuring this machine's bandwidth…"));
+}
+
+void InferenceView::paintPrefill(QPainter& painter, const QRectF& area) const {
+    std::vector<double> xs, ys;
+    for (const std::int64_t chunk : prefillChunkSizes(m_settings.n))
+        xs.push_back(static_cast<double>(chunk));
+    for (const PrefillTiming& timing : m_prefills)
+        if (timing.valid()) ys.push_back(timing.seconds);
+    if (ys.empty()) ys = {1e-4, 1e-1};
+    std::vector<LegendEntry> legend;
+    QStringList cannot;
+    for (std::size_t k = 0; k < m_choices.size(); ++k)
+        for (const PrefillTiming& timing : m_prefills)
+            if (timing.series == static_cast<int>(k) && !timing.error.empty() && timing.chunk == m_settings.n)
+                cannot << coreText(m_choices[k].label);
+    if (!cannot.isEmpty())
+        legend.push_back(
+            {tr("no chunks over a cache (whole sequences only): %1").arg(cannot.join(QStringLiteral(", "))),
+             QColor(), Qt::NoPen, false});
+    Axis x = Axis::fitted(tr("chunk of queries c (tokens)"), AxisScale::Log2, xs);
+    x.format = tokensText;
+    Axis y = Axis::fitted(tr("time to first token, one layer's attention"), AxisScale::Log10, ys);
+    y.format = durationText;
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y,
+                        tr("Chunked prefill of n = %1 (c = n: one prefill)")
+                            .arg(tokensText(static_cast<double>(m_settings.n))));
+    axes.drawAxes();
+    std::vector<QPointF> rings;
+    bool any = false;
+    for (std::size_t k = 0; k < m_choices.size(); ++k) {
+        std::vector<PrefillTiming> points;
+        for (const PrefillTiming& timing : m_prefills)
+            if (timing.series == static_cast<int>(k) && timing.valid()) points.push_back(timing);
+        std::sort(points.begin(), points.end(),
+                  [](const PrefillTiming& a, const PrefillTiming& b) { return a.chunk < b.chunk; });
+        Series series{
+            coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
+        for (const PrefillTiming& timing : points) {
+            series.points.emplace_back(static_cast<double>(timing.chunk), timing.seconds);
+            if (timing.starved())
+                rings.push_back(axes.map(static_cast<double>(timing.chunk), timing.seconds));
+        }
+        any = any || !points.empty();
+        axes.drawSeries(series);
+    }
+    drawStarvedRings(painter, rings);
+    if (!any) axes.drawNotice(busy() ? tr("measuring…") : tr("no measurement"));
+}
+
+} // namespace attnlab
