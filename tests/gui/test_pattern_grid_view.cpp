@@ -200,16 +200,16 @@ TEST_F(PatternViewTest, CsvRebuildsTheGridPicture) {
 
 // One pattern in three orders: the same picture of the same query cell above each matrix, each matrix
 // marking that cell's row in its own order, and its own block counts (fewer computed cells in tile and
-// Morton order on the speed targets' 128 × 128 image).
+// Morton order on a 64 × 64 image).
 TEST_F(PatternViewTest, OnePatternInSeveralOrdersSharesTheQueryCell) {
     const FigurePreset* preset = findFigurePreset("neighbourhood-orders");
     ASSERT_NE(preset, nullptr);
     view->resize(1300, 700);
     show(preset->settings);
     ASSERT_EQ(view->panelCount(), 3);
-    const TokenGridPtr raster = makeTokenGrid("128,128", "");
+    const TokenGridPtr raster = makeTokenGrid("64,64", "");
     const GridCell query = raster->cellAt(view->gridQuery());
-    EXPECT_EQ(query, (GridCell{0, 64, 64}));
+    EXPECT_EQ(query, (GridCell{0, 32, 32}));
     std::vector<std::int64_t> computed;
     for (int index = 0; index < 3; ++index) {
         const auto picture = view->gridPicture(index);
@@ -219,7 +219,7 @@ TEST_F(PatternViewTest, OnePatternInSeveralOrdersSharesTheQueryCell) {
         EXPECT_EQ(picture->image, view->gridPicture(0)->image) << "the same cells in every order";
         const auto blocks = view->blockCountsOf(index);
         ASSERT_TRUE(blocks);
-        EXPECT_EQ(blocks->allowedCells, 225 * 16384);
+        EXPECT_EQ(blocks->allowedCells, 225 * 4096);
         computed.push_back(blocks->computedCells);
     }
     // The same pattern, counted again in each order from the registry.
@@ -235,10 +235,10 @@ TEST_F(PatternViewTest, OnePatternInSeveralOrdersSharesTheQueryCell) {
     EXPECT_EQ(computed[2], computed[1]);
     // The query's row in each matrix is the query cell's position in that order: hovering panel (c)'s row
     // of another cell moves every panel's query to that cell.
-    const TokenGridPtr morton = makeTokenGrid("128,128", "morton");
+    const TokenGridPtr morton = makeTokenGrid("64,64", "morton");
     const GridCell target{0, 3, 29};
     const QRectF matrix = plot(2);
-    hoverMessage(QPointF(matrix.center().x(), matrix.top() + (static_cast<double>(morton->positionOf(target)) + 0.5) * matrix.height() / 16384));
+    hoverMessage(QPointF(matrix.center().x(), matrix.top() + (static_cast<double>(morton->positionOf(target)) + 0.5) * matrix.height() / 4096));
     ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
     EXPECT_EQ(raster->cellAt(view->gridQuery()), target);
     for (int index = 0; index < 3; ++index) EXPECT_EQ(view->gridPicture(index)->cell, target) << index;

@@ -107,11 +107,11 @@ LabSettings slidingTile(const std::string& preset, const std::string& order) {
     return settings;
 }
 
-// The 15 × 15 neighbourhood of the 128 × 128 speed targets in raster, tile and Morton order, with the
-// block view in blocks of 64 (one 8 × 8 tile): the pattern on the image is the same, the blocks a kernel
-// computes are not (raster rows of 128 cells scatter each query block's keys over 15 image rows).
+// A 15 × 15 neighbourhood on a 64 × 64 image in raster, tile and Morton order, with the block view in
+// blocks of 64 (one 8 × 8 tile): the pattern on the image is the same, the blocks a kernel computes are
+// not (a block of one raster row needs keys from 15 image rows).
 LabSettings neighbourhoodOrders() {
-    LabSettings settings = gridComparison("neighbourhood-orders", "128,128", "", false,
+    LabSettings settings = gridComparison("neighbourhood-orders", "64,64", "", false,
                                           {{"(a) raster order", "neighborhood(15)", "raster"},
                                            {"(b) tile order, tiles of 8×8", "neighborhood(15)", "tiles:8,8"},
                                            {"(c) Morton order", "neighborhood(15)", "morton"}});
