@@ -196,14 +196,16 @@ TEST(GridPlan, BandPiecesOfRandomPatternsMatchTheDenseReference) {
                                               &weights);
             EXPECT_LT(testing::relativeError(testing::headValues(result.out, h), expected), 2e-5)
                 << "head " << h;
-            if (result.weights)
+            if (result.weights) {
                 EXPECT_LT(testing::relativeError(testing::headValues(*result.weights, h), weights), 2e-5)
                     << "weights, head " << h;
+            }
         }
-        if (result.weights)
+        if (result.weights) {
             EXPECT_LT(
                 testing::relativeError(result.out.values, testing::weightsTimesValues(*result.weights, v)),
                 2e-5);
+        }
     }
 }
 
@@ -300,37 +302,43 @@ TEST(GridPlan, ChoosesTilesForANeighbourhoodAndPositionsForABand) {
             right = std::max(right, cell.x);
         }
         EXPECT_EQ((bottom - top + 1) * (right - left + 1), 64);
-        if (causal) {
-            // Causally the 7 × 7's 25 keys per row run row-wise in 2-D tiles: its band pieces would compute
-            // fewer cells, but not at a band cell's cost (kBandCellCost).
-            EXPECT_EQ(bandBlocks(*plan), 0);
-            EXPECT_GE(bottom - top + 1, 8);
-            continue;
+        // On this small image neither direction takes band pieces (their edge lanes weigh too much):
+        // 16 × 4 tiles bidirectionally, with no column row-wise, 2-D tiles causally.
+        EXPECT_EQ(bandBlocks(*plan), 0);
+        EXPECT_GE(bottom - top + 1, 8);
+        if (!causal) {
+            EXPECT_EQ(bottom - top + 1, 16);
+            for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p)
+                EXPECT_FALSE(plan->pieces[static_cast<std::size_t>(p)].rowWise);
         }
-        // Bidirectionally the band plan: 4 × 16 tiles of cells, each tile row a 16-row vector, every block in
-        // band pieces, fewer cells (even weighed) than the best tile order's shared pieces.
-        EXPECT_EQ(bandBlocks(*plan), static_cast<std::int64_t>(plan->blocks.size()));
-        for (std::int64_t r = 0; r < block.rowCount; ++r) {
-            const GridCell cell = grid->cellAt(plan->rows[static_cast<std::size_t>(block.rowOffset + r)]);
-            EXPECT_EQ(cell.y, r / 16);
-            EXPECT_EQ(cell.x, r % 16);
-        }
-        for (const GridTile& tile : gridTileCandidates(*grid))
-            EXPECT_LT(planComputedCells(*plan, true),
-                      planComputedCells(*tilePlan(neighbourhood, *grid, tile)));
-        // An interior strip sees 7 key rows of 7 keys: 49 diagonals. Strip 1 of the third block (image row 9,
-        // x = 0 … 15) has them all lanes wide only for key offsets 0 … 3: at x < 3 the window slides.
-        const PlanBlock& inner = plan->blocks[2];
-        std::int64_t full = 0;
-        for (std::int64_t p = inner.pieceBegin; p < inner.pieceEnd; ++p) {
-            const PlanPiece& piece = plan->pieces[static_cast<std::size_t>(p)];
-            for (std::int64_t e = 0; e < piece.count; ++e)
-                full += ((plan->masks[static_cast<std::size_t>(piece.mask + e)] >> 16) & 0xFFFFu) == 0xFFFFu
-                            ? 1
-                            : 0;
-        }
-        EXPECT_EQ(full, 7 * 4);
     }
+}
+
+// On a 128 × 128 image the bidirectional 7 × 7 takes the band plan: 4 × 16 tiles, each tile row a 16-row
+// vector, every block in band pieces; an interior strip's 49 diagonals are all lanes wide except where the
+// window slides at the image's edge.
+TEST(GridPlan, ChoosesBandPiecesForAWideBidirectionalNeighbourhood) {
+    const auto grid = makeTokenGrid("128,128", "raster");
+    const ExpressionPattern neighbourhood(parseExpression("neighborhood(7)"), grid->cells(), false, grid);
+    const auto plan = gridAwareBlockPlan(neighbourhood, grid.get());
+    EXPECT_EQ(bandBlocks(*plan), static_cast<std::int64_t>(plan->blocks.size()));
+    const PlanBlock& block = plan->blocks[2]; // image rows 8 … 11, x = 0 … 15
+    ASSERT_EQ(block.rowCount, 64);
+    for (std::int64_t r = 0; r < block.rowCount; ++r) {
+        const GridCell cell = grid->cellAt(plan->rows[static_cast<std::size_t>(block.rowOffset + r)]);
+        EXPECT_EQ(cell.y, 8 + r / 16);
+        EXPECT_EQ(cell.x, r % 16);
+    }
+    // Strip 1 (image row 9): lanes x < 3 see key offsets −x … 6 − x, so offsets 0 … 3 of each of 7 key rows
+    // hold every lane.
+    std::int64_t full = 0;
+    for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
+        const PlanPiece& piece = plan->pieces[static_cast<std::size_t>(p)];
+        for (std::int64_t e = 0; e < piece.count; ++e)
+            full +=
+                ((plan->masks[static_cast<std::size_t>(piece.mask + e)] >> 16) & 0xFFFFu) == 0xFFFFu ? 1 : 0;
+    }
+    EXPECT_EQ(full, 7 * 4);
 }
 
 } // namespace

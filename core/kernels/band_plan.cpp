@@ -266,10 +266,10 @@ double blockComputedCells(const BlockPlan& plan, const PlanBlock& block) {
     return cells;
 }
 
-double planComputedCells(const BlockPlan& plan) {
+double planComputedCells(const BlockPlan& plan, bool weighted) {
     double cells = 0;
     for (const PlanBlock& block : plan.blocks)
-        cells += blockComputedCells(plan, block);
+        cells += (weighted && block.hasBand() ? kBandCellCost : 1.0) * blockComputedCells(plan, block);
     return cells;
 }
 
