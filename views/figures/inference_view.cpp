@@ -79,10 +79,6 @@ bool InferenceView::cancelWork() {
     return true;
 }
 
-void InferenceView::frameMarkChanged() {
-    m_decode.update(m_settings, m_choices, m_frameMark.decodeStep, [this] { update(); });
-}
-
 void InferenceView::startWork() {
     m_jobs.bumpGeneration();
     m_choices = inferenceChoices(m_settings);
