@@ -1374,7 +1374,7 @@ click: make it the query</source>
     </message>
     <message>
         <source>   |   KV cache: what one layer must keep after a step to produce every later token exactly, in %1: retained keys × h_kv × (d + d_v) × bytes per element, plus any recurrent state in float32 (docs/inference.md). Memory budget %2. Decoding step: one query row against a cache of n − 1 tokens read from memory (the caches flushed before every run), median of timed runs on this machine; bandwidth = the cached bytes the step reads / its time, beside the STREAM triad. Chunked prefill: a prompt of n = %3 tokens through one layer&apos;s attention core in chunks of c queries, each over every key before it.</source>
-        <translation> | KV 缓存：单层在一步之后为精确生成后续所有令牌而必须保留的数据，精度 %1：保留的键数 × h_kv × (d + d_v) × 每元素字节数，另加可能的循环状态 (float32，docs/inference.md)。内存预算 %2。解码步：一个查询行对 n − 1 个令牌的缓存，缓存从内存读取 (每次运行前清空各级缓存)，取本机多次计时运行的中位数；带宽 = 该步读取的缓存字节数 / 耗时，与 STREAM triad 对照。分块预填充：n = %3 个令牌的提示按每块 c 个查询通过单层注意力核心，每块对其之前的所有键。</translation>
+        <translation> | KV 缓存：单层在一步之后为精确生成后续所有令牌而必须保留的数据，精度 %1：保留的键数 × h_kv × (d + d_v) × 每元素字节数，另加可能的循环状态 (float32)。内存预算 %2。解码步：一个查询行对 n − 1 个令牌的缓存，缓存从内存读取 (每次运行前清空各级缓存)，取本机多次计时运行的中位数；带宽 = 该步读取的缓存字节数 / 耗时，与 STREAM triad 对照。分块预填充：n = %3 个令牌的提示按每块 c 个查询通过单层注意力核心，每块对其之前的所有键。</translation>
     </message>
     <message>
         <source>KV cache, %1</source>

@@ -53,9 +53,13 @@ FeatureMap favorFeatures(const AttentionInputs& inputs, std::shared_ptr<const Ro
     map.rows = [&inputs, omega, inputScale, logNormaliser, d, m](int h, std::int64_t row0, std::int64_t count, bool query,
                                                                 float* out) {
         const Tensor3& x = query ? *inputs.q : *inputs.k;
-        const Eigen::Map<const RowMatrix> rows(x.row(h, row0), count, d);
-        Eigen::Map<RowMatrix> exponents(out, count, m);
-        exponents.noalias() = (rows * inputScale) * omega->transpose();
+        if (count == 1) { // a decoding step's one row, without the product's temporaries
+            for (std::int64_t r = 0; r < m; ++r) out[r] = inputScale * tile::dot(x.row(h, row0), omega->data() + r * d, d);
+        } else {
+            const Eigen::Map<const RowMatrix> rows(x.row(h, row0), count, d);
+            Eigen::Map<RowMatrix> exponents(out, count, m);
+            exponents.noalias() = (rows * inputScale) * omega->transpose();
+        }
         for (std::int64_t i = 0; i < count; ++i) {
             float* e = out + i * m;
             const float halfNorm = 0.5f * inputScale * inputScale * tile::dot(x.row(h, row0 + i), x.row(h, row0 + i), d);

@@ -211,6 +211,25 @@ QRectF PlotAxes::xLabelBox(const Tick& tick) const {
     return QRectF(mapX(tick.value) - width / 2 - 1, m_plot.bottom() + kGap + 2, width + 2, metrics.height());
 }
 
+// Every k-th labelled y tick from the first, with the smallest k that keeps the kept labels a line apart,
+// so that a short panel shows evenly spaced labels instead of a stack of overlapping ones.
+std::vector<bool> PlotAxes::shownYLabels(const std::vector<Tick>& ticks, double lineHeight) const {
+    std::vector<std::size_t> labelled;
+    for (std::size_t k = 0; k < ticks.size(); ++k)
+        if (ticks[k].labelled) labelled.push_back(k);
+    std::size_t every = 1;
+    const auto apart = [&](std::size_t step) {
+        for (std::size_t a = step; a < labelled.size(); a += step)
+            if (std::abs(mapY(ticks[labelled[a]].value) - mapY(ticks[labelled[a - step]].value)) < lineHeight) return false;
+        return true;
+    };
+    while (every < labelled.size() && !apart(every)) ++every;
+    if (!m_y.categories.isEmpty()) every = 1; // every category keeps its name
+    std::vector<bool> shown(ticks.size(), false);
+    for (std::size_t a = 0; a < labelled.size(); a += every) shown[labelled[a]] = true;
+    return shown;
+}
+
 std::vector<bool> PlotAxes::shownXLabels(const std::vector<Tick>& ticks) const {
     const auto fits = [&](const std::vector<std::size_t>& chosen) {
         double previousRight = -std::numeric_limits<double>::infinity();
@@ -261,13 +280,16 @@ void PlotAxes::drawAxes() const {
         painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (shown[k] ? 4 : 2)));
         if (shown[k]) painter.drawText(xLabelBox(xTicks[k]), Qt::AlignCenter, tickText(m_x, xTicks[k]));
     }
-    for (const Tick& tick : ticks(m_y)) {
+    const std::vector<Tick> yTicks = ticks(m_y);
+    const std::vector<bool> yShown = shownYLabels(yTicks, metrics.height());
+    for (std::size_t k = 0; k < yTicks.size(); ++k) {
+        const Tick& tick = yTicks[k];
         const double y = mapY(tick.value);
         painter.setPen(gridPen);
         if (tick.labelled && m_y.categories.isEmpty()) painter.drawLine(QPointF(m_plot.left(), y), QPointF(m_plot.right(), y));
         painter.setPen(tickPen);
-        painter.drawLine(QPointF(m_plot.left() - (tick.labelled ? 4 : 2), y), QPointF(m_plot.left(), y));
-        if (!tick.labelled) continue;
+        painter.drawLine(QPointF(m_plot.left() - (yShown[k] ? 4 : 2), y), QPointF(m_plot.left(), y));
+        if (!yShown[k]) continue;
         const QString text = tickText(m_y, tick);
         painter.drawText(QRectF(m_area.left(), y - metrics.height() / 2, m_plot.left() - m_area.left() - kGap - 2, metrics.height()),
                          Qt::AlignRight | Qt::AlignVCenter, text);

@@ -143,6 +143,7 @@ private:
     // 16 32 64 … 2048 with a gap wherever one label happened to collide). A label that would leave the
     // panel at either end is dropped.
     std::vector<bool> shownXLabels(const std::vector<Tick>& ticks) const;
+    std::vector<bool> shownYLabels(const std::vector<Tick>& ticks, double lineHeight) const;
     double fraction(const Axis& axis, double value) const;
     QFontMetricsF fontMetrics() const;
     QPointF legendOrigin(const QSizeF& size, double inset, Qt::Corner preferred) const;
