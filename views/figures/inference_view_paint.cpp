@@ -109,8 +109,8 @@ void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
                                     ? tr("memory budget %1").arg(bytesText(m_budget))
                                     : tr("memory budget %1 (this machine's RAM)").arg(bytesText(m_budget));
     painter.setPen(QColor(0xaa, 0x00, 0x00));
-    painter.drawText(QRectF(plot.left() + 4, y + 2, plot.width() - 8, metrics.height()),
-                     Qt::AlignLeft | Qt::AlignTop, budgetLabel);
+    painter.drawText(QRectF(plot.left() + 4, y + 2, plot.width() - 8, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
+                     metrics.elidedText(budgetLabel, Qt::ElideRight, plot.width() - 8));
     std::vector<std::pair<double, int>> crossings; // (n, curve)
     for (std::size_t k = 0; k < m_curves.size(); ++k)
         if (m_curves[k].runsOutAt && *m_curves[k].runsOutAt <= std::ldexp(1.0, m_maxLog2))

@@ -342,12 +342,17 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
     // letting them run into the panel below.
     const double top = box.top() + line + (layers > 8 ? line : 2);
     const QRectF noteBox(box.left(), top, box.width(), box.bottom() - top);
-    const QString text = notes.join('\n');
     const int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    const auto fits = [&](const QStringList& lines) {
+        return QFontMetricsF(font, painter.device()).boundingRect(noteBox, flags, lines.join('\n')).height() <= noteBox.height();
+    };
     for (double size = font.pointSizeF(); size >= 6.0; size -= 0.5) {
         font.setPointSizeF(size);
-        if (QFontMetricsF(font, painter.device()).boundingRect(noteBox, flags, text).height() <= noteBox.height()) break;
+        if (fits(notes)) break;
     }
+    // Where even the smallest font does not hold them, the later notes are left out (the CSV keeps them).
+    while (notes.size() > 1 && !fits(notes)) notes.removeLast();
+    const QString text = notes.join('\n');
     painter.setFont(font);
     painter.drawText(noteBox, flags, text);
     painter.restore();

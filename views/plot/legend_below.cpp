@@ -89,8 +89,12 @@ QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vecto
 
 
 QRectF legendBelow(QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
-    const QRectF chart = aboveLegend(painter, area, entries);
-    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), entries);
+    // The chart keeps room for its axes and a plot: a legend taller than that leaves out its last entries.
+    const double least = 8 * QFontMetricsF(painter.font(), painter.device()).height();
+    std::vector<LegendEntry> shown = entries;
+    while (shown.size() > 1 && aboveLegend(painter, area, shown).height() < least) shown.pop_back();
+    const QRectF chart = aboveLegend(painter, area, shown);
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), shown);
     return chart;
 }
 
