@@ -21,6 +21,7 @@ namespace {
 constexpr const char* kCostHelp = R"(usage: attnlab cost --variant ID --n N --d D --heads H [--kv-heads G] [--causal]
                     [--decode [--kv-dtype f32|f16|bf16]] [--grid H,W | T,H,W [--order ORDER]] [--queries M]
                     [--set KEY=VALUE]... [--block-size B] [--json]
+       attnlab cost --layer gau --variant relu2|mixed_chunk --n N --d D --heads H [--causal] [--set KEY=VALUE]... [--json]
        attnlab cost --model NAME [--variant ID] [any option above] [--json]
        attnlab cost --model list
 
@@ -57,6 +58,13 @@ heads, kv-heads, the FFN (width and gating, e.g. LLaMA's SwiGLU: 3 products of n
 --decode, the cache precision it ships in; each option given still overrides its default. Without
 --variant the model's own attention (full, or Mistral's sliding window as longformer). The JSON gains
 model, layers and ffn_width, with --decode model_kv_cache_bytes (all layers).
+--layer gau: FLASH's gated attention unit instead, the layer FLASH stacks in place of attention + FFN
+(relu2 and mixed_chunk only): model width hd, expansion e = 2hd, one head of size s = 128, no FFN.
+Terms uv_proj 2n(hd)e, z_proj n(hd)s, scores nnz*s, weights_v nnz*e (mixed_chunk: its chunks' cells,
+plus linear_state 2n*s*e) and out_proj n*e(hd). FLASH keeps a standard model's parameter count with two
+GAU layers per attention + FFN layer, so it also prints that comparison: two GAU layers against one
+layer of full attention + FFN 4hd at the same n, h and d. --layer standard (the default) is the layer
+above. The JSON gains layer ("gau" or "standard") and, for gau, gau_comparison.
 --queries M: M new tokens over a cache of n (a chunk of prefill, or M tokens verified at once): the
 core of query rows n-M ... n-1 only (with --causal, the sum of those rows' allowed keys, not half
 the rectangle) and qkv_proj, out_proj and ffn of the M new tokens. M = 1 with --causal is the
@@ -81,9 +89,23 @@ void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& c
 
 // crossovers: null for a decoding step (they describe whole sequences); blocks: null unless asked for;
 // model: the --model whose shape this is, or null.
+// gau: the layer FLASH stacks two of in place of one attention + FFN layer (seed 003), and that layer.
+struct GauComparison {
+    double twoGauLayersMacs = 0;
+    double attentionFfnLayerMacs = 0;
+};
+
+GauComparison gauComparison(const LayerCost& gau) {
+    const VariantInfo& full = requireVariant("full");
+    ProblemShape shape = gau.shape;
+    shape.dv = shape.d;
+    return {2.0 * gau.layerMacs, layerCost(full, shape, prepareParams(full, shape, {})).layerMacs};
+}
+
 std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, const BlockCounts* blocks, const ModelShape* model) {
     JsonWriter json;
     json.beginObject();
+    json.key("layer").value(cost.layer == LayerKind::Gau ? "gau" : "standard");
     if (model) {
         json.key("model").value(model->id);
         json.key("layers").value(static_cast<double>(model->layers));
@@ -123,6 +145,13 @@ std::string costJson(const LayerCost& cost, const LayerCrossovers* crossovers, c
     json.key("layer_flops").value(cost.layerFlops());
     json.key("peak_bytes").value(cost.peakBytes);
     json.key("bytes_min").value(cost.bytesMin);
+    if (cost.layer == LayerKind::Gau) {
+        const GauComparison comparison = gauComparison(cost);
+        json.key("gau_comparison").beginObject();
+        json.key("two_gau_layers_macs").value(comparison.twoGauLayersMacs);
+        json.key("attention_ffn_layer_macs").value(comparison.attentionFfnLayerMacs);
+        json.endObject();
+    }
     if (crossovers) {
         json.key("crossovers").beginObject();
         crossoverJson(json, "attention_exceeds_ffn", crossovers->attentionExceedsFfn);
@@ -148,15 +177,25 @@ void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const 
     if (model)
         std::printf("%s (%lld layers, FFN %lld%s)\n", model->name.c_str(), static_cast<long long>(model->layers),
                     static_cast<long long>(model->ffn.width), model->ffn.gated ? " gated" : "");
-    std::printf("%s  n=%lld queries=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
-                static_cast<long long>(cost.shape.n), static_cast<long long>(cost.decode ? 1 : cost.shape.queryRows()),
-                static_cast<long long>(cost.shape.d), cost.shape.heads,
-                cost.shape.keyValueHeads(), cost.shape.causal ? "causal" : "bidirectional",
-                cost.decode ? ", one decoding step" : "");
+    if (cost.layer == LayerKind::Gau)
+        std::printf("%s in a GAU layer (FLASH)  n=%lld width hd=%lld e=%lld, one head of s=%lld, no FFN, %s  (MACs; flops = 2*macs)\n",
+                    cost.variant.c_str(), static_cast<long long>(cost.shape.n), static_cast<long long>(cost.shape.heads * cost.shape.d),
+                    static_cast<long long>(2 * cost.shape.heads * cost.shape.d), static_cast<long long>(kGauHeadSize),
+                    cost.shape.causal ? "causal" : "bidirectional");
+    else
+        std::printf("%s  n=%lld queries=%lld d=%lld heads=%d kv_heads=%d %s%s  (MACs; flops = 2*macs)\n", cost.variant.c_str(),
+                    static_cast<long long>(cost.shape.n), static_cast<long long>(cost.decode ? 1 : cost.shape.queryRows()),
+                    static_cast<long long>(cost.shape.d), cost.shape.heads, cost.shape.keyValueHeads(),
+                    cost.shape.causal ? "causal" : "bidirectional", cost.decode ? ", one decoding step" : "");
     for (const auto& [name, macs] : cost.terms) std::printf("  %-14s %22.0f  (%5.1f%%)\n", name.c_str(), macs, 100.0 * macs / cost.layerMacs);
     std::printf("  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n  %-14s %22.0f\n", "exps", cost.exps,
                 "attention_macs", cost.attentionMacs, "layer_macs", cost.layerMacs, "peak_bytes", cost.peakBytes,
                 "bytes_min", cost.bytesMin);
+    if (cost.layer == LayerKind::Gau) {
+        const GauComparison comparison = gauComparison(cost);
+        std::printf("  two GAU layers %22.0f  (%.3f x one layer of full attention + FFN, %.0f)\n", comparison.twoGauLayersMacs,
+                    comparison.twoGauLayersMacs / comparison.attentionFfnLayerMacs, comparison.attentionFfnLayerMacs);
+    }
     if (crossovers)
         std::printf("  self-attention > FFN: %s\n  attention core > rest of the layer: %s\n"
                     "  linear-cost core at 4d < full attention at d: %s\n",
@@ -180,6 +219,36 @@ void printTable(const LayerCost& cost, const LayerCrossovers* crossovers, const 
                            static_cast<long long>(model->layers));
 }
 
+LayerKind layerOption(const CliArgs& cli) {
+    const std::string layer = cli.value("--layer").value_or("standard");
+    if (layer == "gau") return LayerKind::Gau;
+    if (layer != "standard") throw InputError("--layer must be standard or gau, not '" + layer + "'");
+    return LayerKind::Standard;
+}
+
+// A GAU layer has one head, no key/value cache of grouped heads and no FFN to take from a model; the
+// options that describe those are refused rather than ignored.
+int gauCost(const CliArgs& cli) {
+    for (const char* option : {"--kv-heads", "--grid", "--order", "--block-size", "--queries", "--kv-dtype", "--model"})
+        if (cli.value(option)) throw InputError(std::string(option) + " does not go with --layer gau");
+    if (cli.flag("--decode")) throw InputError("--decode does not go with --layer gau");
+    const VariantInfo& variant = requireVariant(cli.required("--variant"));
+    if (!hasGauLayer(variant))
+        throw InputError("--layer gau: a GAU layer's attention is relu2 or mixed_chunk (FLASH's), not " + variant.id);
+    ProblemShape shape;
+    shape.n = cli.requiredInteger("--n", 1, kMaxGridCells);
+    shape.d = cli.requiredInteger("--d", 1, 1 << 20);
+    shape.dv = shape.d;
+    shape.heads = static_cast<int>(cli.requiredInteger("--heads", 1, 1 << 16));
+    shape.causal = cli.flag("--causal");
+    const LayerCost cost = gauLayerCost(variant, shape, prepareParams(variant, gauCoreShape(shape), cli.overrides()));
+    if (cli.flag("--json"))
+        std::printf("%s\n", costJson(cost, nullptr, nullptr, nullptr).c_str());
+    else
+        printTable(cost, nullptr, nullptr, nullptr);
+    return 0;
+}
+
 } // namespace
 
 int costCommand(const std::vector<std::string>& args) {
@@ -192,8 +261,9 @@ int costCommand(const std::vector<std::string>& args) {
         return 0;
     }
     const CliArgs cli("cost", args, {"--variant", "--n", "--d", "--heads", "--kv-heads", "--grid", "--order",
-                      "--block-size", "--queries", "--kv-dtype", "--model"},
+                      "--block-size", "--queries", "--kv-dtype", "--model", "--layer"},
                       {"--causal", "--json", "--decode"});
+    if (layerOption(cli) == LayerKind::Gau) return gauCost(cli);
     const ModelShape* model = modelOption(cli);
     ParamOverrides overrides = cli.overrides();
     std::string id = cli.value("--variant").value_or("");

@@ -97,6 +97,25 @@ TEST_F(ErrorTest, UnknownParameterKey) {
     expectRejected({"cost", "--variant", "chunk", "--n", "8", "--d", "4", "--heads", "1", "--set", "block=2"}, {"'block'"});
 }
 
+TEST_F(ErrorTest, GauLayerOptions) {
+    const std::vector<std::string> gau = {"cost", "--layer", "gau", "--variant", "relu2", "--n", "8", "--d", "4", "--heads", "1"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = gau;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    };
+    expectRejected({"cost", "--layer", "flash", "--variant", "relu2", "--n", "8", "--d", "4", "--heads", "1"}, {"--layer", "'flash'"});
+    expectRejected({"cost", "--layer", "gau", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1"}, {"--layer gau", "full"});
+    expectRejected({"cost", "--layer", "--variant", "relu2", "--n", "8", "--d", "4", "--heads", "1"}, {"--layer", "value"});
+    expectRejected(with({"--decode"}), {"--decode", "--layer gau"});
+    expectRejected(with({"--kv-heads", "1"}), {"--kv-heads", "--layer gau"});
+    expectRejected(with({"--model", "bert-base"}), {"--model", "--layer gau"});
+    expectRejected(with({"--block-size", "4"}), {"--block-size", "--layer gau"});
+    expectRejected(with({"--set", "chunk=4"}), {"'chunk'"});
+    expectRejected({"cost", "--layer", "gau", "--variant", "mixed_chunk", "--n", "8", "--d", "4", "--heads", "1", "--set", "chunk=0"},
+                   {"chunk"});
+}
+
 TEST_F(ErrorTest, BlockSizeOutOfRangeOrWithoutAWholePattern) {
     const std::vector<std::string> cost = {"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1", "--json"};
     auto with = [&](std::vector<std::string> extra) {

@@ -102,6 +102,36 @@ TEST_P(EveryListedVariant, CostObjectIsTheCostModelsLayer) {
     EXPECT_GE(cost.at("peak_bytes").get<double>(), runIoBytes(shape, false));
 }
 
+// Seed 003's comparison at BERT-base's width: two GAU layers (relu2, e = 2hd, s = 128) against one layer of
+// full attention + FFN, the multiply-adds counted by hand.
+using CostLayer = clitest::CliTest;
+
+TEST_F(CostLayer, GauIsFlashsLayerBesideAStandardOne) {
+    const nlohmann::json gau = clitest::parseJson(
+        succeed({"cost", "--layer", "gau", "--variant", "relu2", "--n", "512", "--d", "64", "--heads", "12", "--json"}).out);
+    EXPECT_EQ(gau.at("layer"), "gau");
+    const double n = 512, hd = 768, e = 1536, s = 128;
+    const nlohmann::json& terms = gau.at("terms");
+    EXPECT_EQ(terms.size(), 5u);
+    EXPECT_EQ(terms.at("uv_proj").get<double>(), 2 * n * hd * e);
+    EXPECT_EQ(terms.at("z_proj").get<double>(), n * hd * s);
+    EXPECT_EQ(terms.at("scores").get<double>(), n * n * s);
+    EXPECT_EQ(terms.at("weights_v").get<double>(), n * n * e);
+    EXPECT_EQ(terms.at("out_proj").get<double>(), n * e * hd);
+    EXPECT_FALSE(terms.contains("ffn"));
+    EXPECT_EQ(gau.at("layer_macs").get<double>(), 2298478592.0);
+    EXPECT_EQ(gau.at("gau_comparison").at("two_gau_layers_macs").get<double>(), 4596957184.0);
+    EXPECT_EQ(gau.at("gau_comparison").at("attention_ffn_layer_macs").get<double>(), 3 * n * hd * hd + 2 * n * n * hd + n * hd * hd + 8 * n * hd * hd);
+    const nlohmann::json standard =
+        clitest::parseJson(succeed({"cost", "--variant", "relu2", "--n", "512", "--d", "64", "--heads", "12", "--json"}).out);
+    EXPECT_EQ(standard.at("layer"), "standard");
+    EXPECT_TRUE(standard.at("terms").contains("ffn"));
+    EXPECT_FALSE(standard.contains("gau_comparison"));
+    const std::string table = succeed({"cost", "--layer", "gau", "--variant", "relu2", "--n", "512", "--d", "64", "--heads", "12"}).out;
+    EXPECT_NE(table.find("two GAU layers"), std::string::npos) << table;
+    EXPECT_NE(table.find("4596957184"), std::string::npos) << table;
+}
+
 INSTANTIATE_TEST_SUITE_P(Cli, EveryListedVariant, ::testing::ValuesIn(clitest::cliVariantIds()),
                          [](const ::testing::TestParamInfo<std::string>& tested) { return tested.param; });
 

@@ -2,6 +2,7 @@
 // crossovers where the named terms are equal, the layer terms of docs/cost_model.md, and mask-aware core costs
 // equal to counting the allowed pairs of each variant's own pattern.
 #include "core/cost/cost_model.h"
+#include "core/errors.h"
 #include "core/registry.h"
 
 #include <gtest/gtest.h>
@@ -45,6 +46,53 @@ TEST(CostModel, LayerTermsAreTheSpecsProducts) {
     EXPECT_EQ(cost.layerMacs, 12 * n * hd * hd + 2 * n * n * hd);
     EXPECT_EQ(cost.layerFlops(), 2 * cost.layerMacs);
     EXPECT_EQ(cost.exps, n * n * 12);
+}
+
+LayerCost gauCostOf(const std::string& id, const ProblemShape& shape, const ParamOverrides& overrides = {}) {
+    const VariantInfo& variant = requireVariant(id);
+    return gauLayerCost(variant, shape, prepareParams(variant, gauCoreShape(shape), overrides));
+}
+
+// Seed 003 (FLASH): e = 2hd, s = 128, one head, no FFN; the products counted by hand at hd = 768, n = 512.
+TEST(CostModel, GauLayerIsFlashsProductsWithoutAnFfn) {
+    const double n = 512, hd = 768, e = 2 * hd, s = 128;
+    const LayerCost gau = gauCostOf("relu2", shapeOf(512, 64, 12));
+    EXPECT_EQ(gau.layer, LayerKind::Gau);
+    EXPECT_EQ(gau.terms.size(), 5u);
+    EXPECT_EQ(gau.terms.at("uv_proj"), 2 * n * hd * e);
+    EXPECT_EQ(gau.terms.at("z_proj"), n * hd * s);
+    EXPECT_EQ(gau.terms.at("scores"), n * n * s);
+    EXPECT_EQ(gau.terms.at("weights_v"), n * n * e);
+    EXPECT_EQ(gau.terms.at("out_proj"), n * e * hd);
+    EXPECT_EQ(gau.terms.count("ffn"), 0u);
+    EXPECT_EQ(gau.terms.count("qkv_proj"), 0u);
+    EXPECT_EQ(gau.layerMacs, 2298478592.0);
+    EXPECT_EQ(gau.attentionMacs, n * n * (s + e));
+    // Two GAU layers take the place of one attention + FFN layer: 4,596,957,184 against 4,026,531,840 MACs.
+    EXPECT_EQ(2 * gau.layerMacs, 4596957184.0);
+    EXPECT_EQ(costOf("full", shapeOf(512, 64, 12)).layerMacs, 4026531840.0);
+}
+
+TEST(CostModel, GauLayerCountsTheCausalTriangleAndMixedChunksParts) {
+    const double n = 1024, hd = 256, e = 2 * hd, s = 128, c = 64;
+    const LayerCost causal = gauCostOf("relu2", shapeOf(1024, 64, 4, true));
+    EXPECT_EQ(causal.terms.at("scores"), n * (n + 1) / 2 * s);
+    EXPECT_EQ(causal.terms.at("weights_v"), n * (n + 1) / 2 * e);
+    // n/c chunks of c × c cells (bidirectional) and the linear part's state build and read-out over d = s, dv = e.
+    const LayerCost mixed = gauCostOf("mixed_chunk", shapeOf(1024, 64, 4), {{"chunk", "64"}});
+    EXPECT_EQ(mixed.terms.at("scores"), n * c * s);
+    EXPECT_EQ(mixed.terms.at("weights_v"), n * c * e);
+    EXPECT_EQ(mixed.terms.at("linear_state"), 2 * n * s * e);
+    EXPECT_EQ(mixed.layerMacs, 3 * n * hd * e + n * hd * s + n * c * (s + e) + 2 * n * s * e);
+}
+
+TEST(CostModel, GauLayerTakesOnlyFlashsAttentions) {
+    EXPECT_TRUE(hasGauLayer(requireVariant("relu2")));
+    EXPECT_TRUE(hasGauLayer(requireVariant("mixed_chunk")));
+    EXPECT_FALSE(hasGauLayer(requireVariant("full")));
+    const VariantInfo& full = requireVariant("full");
+    const ProblemShape shape = shapeOf(64, 8, 2);
+    EXPECT_THROW(gauLayerCost(full, shape, prepareParams(full, gauCoreShape(shape), {})), InputError);
 }
 
 TEST(CostModel, SelfAttentionEqualsTheFfnExactlyAtTwoHd) {

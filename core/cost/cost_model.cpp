@@ -1,6 +1,7 @@
 #include "core/cost/cost_model.h"
 
 #include "core/decode/decode.h"
+#include "core/errors.h"
 
 #include <algorithm>
 
@@ -46,6 +47,44 @@ LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const
     cost.layerMacs = cost.attentionMacs + cost.terms["qkv_proj"] + cost.terms["out_proj"] + cost.terms["ffn"];
     cost.peakBytes = runIoBytes(shape, false) + core.workspaceBytes;
     cost.bytesMin = runIoBytes(shape, false) + core.extraMinBytes;
+    return cost;
+}
+
+bool hasGauLayer(const VariantInfo& variant) { return variant.id == "relu2" || variant.id == "mixed_chunk"; }
+
+ProblemShape gauCoreShape(std::int64_t n, std::int64_t width, bool causal) {
+    ProblemShape shape;
+    shape.heads = 1;
+    shape.n = n;
+    shape.d = kGauHeadSize;
+    shape.dv = 2 * width;
+    shape.causal = causal;
+    return shape;
+}
+
+ProblemShape gauCoreShape(const ProblemShape& layer) {
+    return gauCoreShape(layer.n, static_cast<std::int64_t>(width(layer)), layer.causal);
+}
+
+LayerCost gauLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    if (!hasGauLayer(variant))
+        throw InputError("a GAU layer's attention is relu2 or mixed_chunk (FLASH's), not " + variant.id);
+    const ProblemShape core = gauCoreShape(shape);
+    const double n = static_cast<double>(shape.n), hd = width(shape), e = static_cast<double>(core.dv);
+    const CoreCost coreCost = variant.cost(core, params);
+    LayerCost cost;
+    cost.variant = variant.id;
+    cost.shape = shape;
+    cost.layer = LayerKind::Gau;
+    cost.terms = coreCost.terms;
+    for (const auto& [name, macs] : coreCost.terms) cost.attentionMacs += macs;
+    cost.terms["uv_proj"] = 2.0 * n * hd * e;
+    cost.terms["z_proj"] = n * hd * static_cast<double>(kGauHeadSize);
+    cost.terms["out_proj"] = n * e * hd;
+    cost.exps = coreCost.exps;
+    cost.layerMacs = cost.attentionMacs + cost.terms["uv_proj"] + cost.terms["z_proj"] + cost.terms["out_proj"];
+    cost.peakBytes = runIoBytes(core, false) + coreCost.workspaceBytes;
+    cost.bytesMin = runIoBytes(core, false) + coreCost.extraMinBytes;
     return cost;
 }
 

@@ -12,10 +12,16 @@ namespace attnlab {
 // Multiply-add counts of one Transformer layer, counted as in Vaswani et al. 2017 and Su 2021 ("Linear
 // Transformers are probably not the model you are waiting for"): an a×b by b×c product costs a·b·c MACs;
 // flops = 2·macs. Model width hd, FFN width 4hd. docs/cost_model.md derives every term.
+// Standard: attention + FFN (layerCost); Gau: FLASH's gated attention unit, which replaces both (gauLayerCost).
+enum class LayerKind { Standard, Gau };
+
 struct LayerCost {
     std::string variant;
     ProblemShape shape;
-    std::map<std::string, double> terms; // qkv_proj, scores, weights_v, out_proj, ffn, and the variant's own terms
+    LayerKind layer = LayerKind::Standard;
+    // qkv_proj, scores, weights_v, out_proj, ffn, and the variant's own terms; a GAU layer has uv_proj and
+    // z_proj in place of qkv_proj and no ffn
+    std::map<std::string, double> terms;
     double exps = 0;                     // softmax/feature-map exponentials (not MACs)
     double attentionMacs = 0;            // attention core only
     double layerMacs = 0;                // everything
@@ -46,6 +52,19 @@ double ffnMacs(const ProblemShape& shape, const FeedForward& ffn = {});
 
 // The whole layer with `variant`'s attention core (parameters already resolved).
 LayerCost layerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, const FeedForward& ffn = {});
+
+// FLASH's gated attention unit (Hua et al. 2022), the one layer FLASH stacks in place of attention + FFN:
+// model width hd, expansion e = 2hd, one shared head of size s = kGauHeadSize, no FFN. Terms: uv_proj
+// 2·n·(hd)·e (U and V), z_proj n·(hd)·s, the core over one head with d = s and dv = e (scores nnz·s,
+// weights_v nnz·e, mixed_chunk's linear_state 2·n·s·e) and out_proj n·e·(hd). The gates, the per-dimension
+// offsets of Q and K and the activations are element-wise and not counted. `shape` is the layer's (h heads
+// of d give the width); `params` are resolved for gauCoreShape(shape). Throws InputError unless
+// hasGauLayer(variant).
+inline constexpr std::int64_t kGauHeadSize = 128;
+bool hasGauLayer(const VariantInfo& variant); // relu2 and mixed_chunk, FLASH's two attentions
+ProblemShape gauCoreShape(std::int64_t n, std::int64_t width, bool causal);
+ProblemShape gauCoreShape(const ProblemShape& layer);
+LayerCost gauLayerCost(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params);
 
 // One generation step at context shape.n (core/decode/decode.h): qkv (hd)·(h + 2·h_kv)·d, output (hd)², FFN
 // 8(hd)² and the core of row n − 1; peakBytes is the KV cache (in kvDtype) plus the new query and output.

@@ -66,16 +66,6 @@ void requireProductLimits(const std::vector<std::array<double, 3>>& products, co
     requireWork(macs, what);
 }
 
-ProblemShape gauCoreShape(std::int64_t n, std::int64_t width, bool causal) {
-    ProblemShape shape;
-    shape.heads = 1;
-    shape.n = n;
-    shape.d = kGauHeadSize;
-    shape.dv = 2 * width;
-    shape.causal = causal;
-    return shape;
-}
-
 // Median seconds of C = A·B with A m×k, B k×n.
 double timeProduct(std::int64_t m, std::int64_t k, std::int64_t n, int threads, double budget, const CancelCheck& cancelled,
                    bool& wasCancelled, const MeasureClock& clock, GemmEngine engine) {

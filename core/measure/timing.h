@@ -160,9 +160,6 @@ GauPartTimes timeGauLayer(std::int64_t n, std::int64_t width, bool causal, int t
 // The job limits of timeGauLayer, as requireLayerPartsLimits.
 void requireGauLayerLimits(std::int64_t n, std::int64_t width, bool causal);
 
-// GAU's shared head size s.
-inline constexpr std::int64_t kGauHeadSize = 128;
-
 // Where a measured ratio (e.g. self-attention time / FFN time) crosses 1 for good: the smallest grid n
 // from which every later ratio is > 1, interpolated in log-log space with the grid point before it, so a
 // noisy point at small n cannot produce an early crossing. `ns` ascending, one ratio per n.
