@@ -78,6 +78,9 @@ std::string variantsJson() {
             json.key("note").value(sweep.note);
             json.endObject();
         }
+        json.endArray();
+        json.key("component_names").beginArray();
+        for (const std::string& name : variant.componentNames) json.value(name);
         json.endArray().endObject();
     }
     json.endArray().endObject();

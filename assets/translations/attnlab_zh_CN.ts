@@ -123,6 +123,78 @@
 <context>
     <name>CoreText</name>
     <message>
+        <source>band</source>
+        <translation>局部带</translation>
+    </message>
+    <message>
+        <source>strided columns</source>
+        <translation>跨步列</translation>
+    </message>
+    <message>
+        <source>own block</source>
+        <translation>所在块</translation>
+    </message>
+    <message>
+        <source>summary columns</source>
+        <translation>汇总列</translation>
+    </message>
+    <message>
+        <source>own chunk</source>
+        <translation>所在块</translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>globals</source>
+        <translation>全局词元</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机键</translation>
+    </message>
+    <message>
+        <source>own segment</source>
+        <translation>所在段</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>round 1</source>
+        <translation>第 1 轮</translation>
+    </message>
+    <message>
+        <source>round 2</source>
+        <translation>第 2 轮</translation>
+    </message>
+    <message>
+        <source>round 3</source>
+        <translation>第 3 轮</translation>
+    </message>
+    <message>
+        <source>round 4</source>
+        <translation>第 4 轮</translation>
+    </message>
+    <message>
+        <source>round 5</source>
+        <translation>第 5 轮</translation>
+    </message>
+    <message>
+        <source>round 6</source>
+        <translation>第 6 轮</translation>
+    </message>
+    <message>
+        <source>round 7</source>
+        <translation>第 7 轮</translation>
+    </message>
+    <message>
+        <source>round 8</source>
+        <translation>第 8 轮</translation>
+    </message>
+    <message>
         <source>QKV projections</source>
         <translation>QKV 投影</translation>
     </message>
@@ -925,7 +997,7 @@
     </message>
     <message>
         <source>%1 vs %2 at s = %3</source>
-        <translation>%1 随 %2 变化 (s = %3)</translation>
+        <translation>%1 与 %2 的关系 (s = %3)</translation>
     </message>
     <message>
         <source>%1 is bidirectional only: not measured for causal attention</source>
@@ -1048,6 +1120,58 @@
 </context>
 <context>
     <name>attnlab::FlopsView</name>
+    <message>
+        <source>U, V projections 2n(hd)e</source>
+        <translation>U、V 投影 2n(hd)e</translation>
+    </message>
+    <message>
+        <source>Z projection n(hd)s</source>
+        <translation>Z 投影 n(hd)s</translation>
+    </message>
+    <message>
+        <source>scores nnz·s</source>
+        <translation>注意力分数 nnz·s</translation>
+    </message>
+    <message>
+        <source>weights × V nnz·e</source>
+        <translation>权重 × V nnz·e</translation>
+    </message>
+    <message>
+        <source>output projection n·e(hd)</source>
+        <translation>输出投影 n·e(hd)</translation>
+    </message>
+    <message>
+        <source>linear state 2n·s·e</source>
+        <translation>线性状态 2n·s·e</translation>
+    </message>
+    <message>
+        <source>Where one GAU layer&apos;s %1 go (FLASH): %2, hd=%3, e=2hd, s=128</source>
+        <translation>一个 GAU 层的 %1 去向 (FLASH)：%2，hd=%3，e=2hd，s=128</translation>
+    </message>
+    <message>
+        <source>   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); FLOPs = 2 × MACs. FLASH&apos;s GAU layer: expansion e = 2hd, one head of size s = 128, no FFN; its gates and offsets are element-wise and not counted. Shown in %1.</source>
+        <translation>   |   约定：1 MAC = 一次乘加 (a×b 与 b×c 矩阵相乘为 a·b·c 次 MAC)；FLOPs = 2 × MACs。FLASH 的 GAU 层：扩展宽度 e = 2hd，单头，头维度 s = 128，无 FFN；门控与偏移是逐元素运算，不计入。单位：%1。</translation>
+    </message>
+    <message>
+        <source>two GAU layers ÷ one layer of full attention + FFN 4hd</source>
+        <translation>两个 GAU 层 ÷ 一个完整注意力 + FFN 4hd 层</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>share of the layer (%)</source>
+        <translation>占本层比例 (%)</translation>
+    </message>
+    <message>
+        <source>equal cost</source>
+        <translation>代价相等</translation>
+    </message>
+    <message>
+        <source>FLASH&apos;s trade: two GAU layers in place of one attention + FFN layer</source>
+        <translation>FLASH 的取舍：以两个 GAU 层替代一个注意力 + FFN 层</translation>
+    </message>
     <message>
         <source>%1, on a %2</source>
         <translation>%1，在 %2 上</translation>
@@ -1667,7 +1791,7 @@ Every other view works; run on a desktop session to use the lab.</source>
     </message>
     <message>
         <source>Roofline</source>
-        <translation>屋顶线</translation>
+        <translation>Roofline</translation>
     </message>
 </context>
 <context>
@@ -2353,11 +2477,11 @@ component %1: %2</source>
     <name>attnlab::RooflineView</name>
     <message>
         <source>Roofline of this machine: prefill vs one decoding step</source>
-        <translation>本机屋顶线：预填充与单个解码步对比</translation>
+        <translation>本机Roofline：预填充与单个解码步对比</translation>
     </message>
     <message>
         <source>Roofline: FMA peak %1 GFLOP/s, memory %2 GB/s (threads: %3)</source>
-        <translation>屋顶线：FMA 峰值 %1 GFLOP/s，内存 %2 GB/s (线程数：%3)</translation>
+        <translation>Roofline：FMA 峰值 %1 GFLOP/s，内存 %2 GB/s (线程数：%3)</translation>
     </message>
     <message>
         <source>   |   h_kv=%1. Arithmetic intensity = 2 × MACs / bytes_min (the least memory traffic: docs/benchmarks.md, docs/inference.md); GFLOP/s = 2 × MACs / median time. Roof = min(FMA peak, intensity × STREAM-triad bandwidth); left of the ridge memory-bound, right of it compute-bound. Prefill: a full forward at n; decode: one token at context n. A kernel repeated on data that fits the caches (last level: %2) reads it from there and can pass the memory roof, which is measured on arrays larger than the cache.</source>
@@ -2429,7 +2553,7 @@ component %1: %2</source>
     </message>
     <message>
         <source>roofline</source>
-        <translation>屋顶线</translation>
+        <translation>Roofline</translation>
     </message>
 </context>
 <context>

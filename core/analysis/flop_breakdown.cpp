@@ -13,7 +13,7 @@ namespace attnlab {
 namespace {
 
 // Stacking order bottom to top; a variant's own terms sit between the projections and the scores.
-const std::vector<std::string> kLeadingTerms = {"qkv_proj"};
+const std::vector<std::string> kLeadingTerms = {"qkv_proj", "uv_proj", "z_proj"};
 const std::vector<std::string> kTrailingTerms = {"scores", "weights_v", "out_proj", "ffn"};
 
 bool isOwnTerm(const std::string& term) {
@@ -24,17 +24,30 @@ bool isOwnTerm(const std::string& term) {
 // Nothing where the parameters do not fit this n (e.g. a global index ≥ n): the point is left out. Throws
 // RangeWorkExceeded where counting the pattern's cells passes kCrossoverEvaluationWork, the bound every
 // cost evaluation of this view shares with the crossover search.
-std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& id, const ParamOverrides& overrides, std::int64_t n) {
+std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& id, const ParamOverrides& overrides, std::int64_t n,
+                                LayerKind layer = LayerKind::Standard) {
     try {
         const RangeWorkLimit limit(kCrossoverEvaluationWork);
         const VariantInfo& variant = requireVariant(id);
         const ProblemShape shape = sweepShape(settings, variant, n);
+        if (layer == LayerKind::Gau) return gauLayerCost(variant, shape, prepareParams(variant, gauCoreShape(shape), overrides));
         return layerCost(variant, shape, prepareParams(variant, shape, overrides));
     } catch (const RangeWorkExceeded&) {
         throw;
     } catch (const InputError&) {
         return std::nullopt;
     }
+}
+
+LayerKind layerOf(const LabSettings& settings) {
+    const VariantInfo* variant = findVariant(settings.variant);
+    return variant && hasGauLayer(*variant) ? LayerKind::Gau : LayerKind::Standard;
+}
+
+// The layer of full attention + FFN at n that two GAU layers replace.
+double standardLayerMacs(const LabSettings& settings, std::int64_t n) {
+    const auto cost = costAt(settings, "full", {}, n);
+    return cost ? cost->layerMacs : 0.0;
 }
 
 // The block kernel's cost at the settings' n and block size, within the same bound; nothing where it is
@@ -74,13 +87,15 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
     std::set<std::string> ownTerms;
     const TokenGridPtr grid = settings.grid.empty() ? nullptr : makeTokenGrid(settings.grid, settings.order);
     const std::vector<std::int64_t> sizes = stackShown ? flopSweepSizes(settings.heads, settings.d, grid.get()) : std::vector<std::int64_t>{};
+    result.layer = layerOf(settings);
     for (const std::int64_t n : sizes) {
         if (cancelled && cancelled()) return result;
         try {
-            if (auto cost = costAt(settings, settings.variant, settings.params, n)) {
+            if (auto cost = costAt(settings, settings.variant, settings.params, n, result.layer)) {
                 for (const auto& [term, macs] : cost->terms)
                     if (isOwnTerm(term)) ownTerms.insert(term);
-                result.sweep.push_back({n, std::move(*cost)});
+                const double standard = result.layer == LayerKind::Gau ? standardLayerMacs(settings, n) : 0.0;
+                result.sweep.push_back({n, std::move(*cost), standard});
             }
         } catch (const RangeWorkExceeded&) {
             addNote(result.note, "sweep stops before n = " + std::to_string(n) + ": counting the pattern's cells there is too much work");
@@ -92,15 +107,18 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
     result.terms.insert(result.terms.end(), kTrailingTerms.begin(), kTrailingTerms.end());
 
     try {
-        if (stackShown) result.current = costAt(settings, settings.variant, settings.params, settings.n);
+        if (stackShown) result.current = costAt(settings, settings.variant, settings.params, settings.n, result.layer);
     } catch (const RangeWorkExceeded& error) {
         result.error = error.what();
     }
     if (result.current) {
-        const VariantInfo& variant = requireVariant(settings.variant);
-        result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
-        if (result.crossovers.attentionExceedsFfn.stoppedEarly())
-            addNote(result.note, "crossovers searched up to n = " + std::to_string(result.crossovers.attentionExceedsFfn.searchedTo) + " only");
+        if (result.layer == LayerKind::Standard) {
+            const VariantInfo& variant = requireVariant(settings.variant);
+            result.crossovers = layerCrossovers(variant, problemShape(settings, variant), settings.params);
+            if (result.crossovers.attentionExceedsFfn.stoppedEarly())
+                addNote(result.note,
+                        "crossovers searched up to n = " + std::to_string(result.crossovers.attentionExceedsFfn.searchedTo) + " only");
+        }
     } else if (stackShown && result.error.empty()) {
         try {
             const VariantInfo& variant = requireVariant(settings.variant);

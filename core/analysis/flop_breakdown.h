@@ -20,6 +20,9 @@ struct FlopBreakdown {
     struct SweepPoint {
         std::int64_t n = 0;
         LayerCost cost;
+        // A GAU sweep: one layer of full attention + FFN 4hd at this n and the settings' h and d, the layer
+        // FLASH puts two GAU layers in place of (seed 003); 0 in a standard sweep.
+        double standardLayerMacs = 0;
     };
     struct CoreBar {
         std::string variant;
@@ -28,12 +31,15 @@ struct FlopBreakdown {
         // A block kernel's cost at the settings' blockCost (hasBlockKernelCost variants only).
         std::optional<BlockKernelCost> block;
     };
+    // The layer the sweep and `current` cost: FLASH's GAU layer for relu2 and mixed_chunk (hasGauLayer), the
+    // standard attention + FFN layer otherwise. The bars always compare standard attention cores.
+    LayerKind layer = LayerKind::Standard;
     std::vector<SweepPoint> sweep;   // n where the parameters are valid
     std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest
     std::optional<LayerCost> current; // the chosen variant at the settings' n
     std::vector<CoreBar> bars;        // registry order, in the causal form asked (askedCausal)
     std::vector<std::string> leftOut; // variants without a form for the causal choice asked: no bar
-    LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case
+    LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case (none for a GAU layer)
     std::string error;                // why `current` is missing
     // What was left out because counting a pattern's cells passed kCrossoverEvaluationWork (the sweep's
     // top, a bar, the crossovers above some n), "; "-separated; empty when nothing was.

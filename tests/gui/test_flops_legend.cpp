@@ -113,5 +113,52 @@ TEST(FlopsLegend, BlockKernelCostStandsBesideTheExactCost) {
     for (const auto& point : view.sweep()) EXPECT_DOUBLE_EQ(point.cost.attentionMacs, 9.0 * static_cast<double>(point.n) * 32.0);
 }
 
+// relu2 and mixed_chunk are costed in FLASH's own GAU layer (e = 2hd, s = 128, no FFN), with seed 003's
+// trade drawn and written out: two GAU layers against one layer of full attention + FFN. The numbers at
+// hd = 768, n = 512 are counted by hand.
+TEST(FlopsLegend, FlashVariantsAreCostedInTheirGauLayer) {
+    LabSettings settings;
+    settings.variant = "relu2";
+    settings.n = 512;
+    settings.heads = 12;
+    settings.d = 64;
+    FlopsView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(900, 600);
+    view.setSettings(settings);
+    view.show();
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    const auto at512 = std::find_if(view.sweep().begin(), view.sweep().end(), [](const auto& point) { return point.n == 512; });
+    ASSERT_NE(at512, view.sweep().end());
+    EXPECT_EQ(at512->cost.layer, LayerKind::Gau);
+    EXPECT_EQ(at512->cost.terms.count("ffn"), 0u);
+    EXPECT_EQ(at512->cost.layerMacs, 2298478592.0);
+    EXPECT_EQ(at512->standardLayerMacs, 4026531840.0);
+    const QString csv = view.csvData();
+    EXPECT_TRUE(csv.contains(QStringLiteral("layer,relu2,512,uv_proj,1207959552,macs\n"))) << csv.toStdString();
+    EXPECT_TRUE(csv.contains(QStringLiteral("gau_comparison,relu2,512,two_gau_layers,4596957184,macs\n")));
+    EXPECT_TRUE(csv.contains(QStringLiteral("gau_comparison,full,512,attention_ffn_layer,4026531840,macs\n")));
+    EXPECT_FALSE(csv.contains(QStringLiteral(",ffn,")));
+    const QString text = paintedText(view);
+    for (const QString& label : {QStringLiteral("U, V projections 2n(hd)e"), QStringLiteral("Z projection n(hd)s"),
+                                 QStringLiteral("weights × V nnz·e"), QStringLiteral("FLASH's trade"), QStringLiteral("equal cost")})
+        EXPECT_TRUE(text.contains(withoutSpaces(label))) << label.toStdString();
+    EXPECT_FALSE(text.contains(withoutSpaces(QStringLiteral("FFN 8n(hd)²"))));
+    EXPECT_TRUE(view.title().contains(QStringLiteral("GAU layer")));
+
+    // mixed_chunk's chunked core makes two GAU layers the cheaper side at long n; full keeps its standard layer.
+    settings.variant = "mixed_chunk";
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    ASSERT_FALSE(view.sweep().empty());
+    EXPECT_GT(2 * view.sweep().front().cost.layerMacs, view.sweep().front().standardLayerMacs);
+    EXPECT_LT(2 * view.sweep().back().cost.layerMacs, view.sweep().back().standardLayerMacs);
+    settings.variant = "full";
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    EXPECT_FALSE(view.csvData().contains(QStringLiteral("gau_comparison")));
+    EXPECT_TRUE(paintedText(view).contains(withoutSpaces(QStringLiteral("FFN 8n(hd)²"))));
+}
+
 } // namespace
 } // namespace attnlab

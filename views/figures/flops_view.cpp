@@ -21,7 +21,33 @@ namespace attnlab {
 
 namespace {
 
-QString termLabel(const std::string& term) {
+// A GAU layer's terms where they differ from a standard layer's (e = 2hd, s = 128, one head).
+QString gauTermLabel(const std::string& term) {
+    const std::map<std::string, QString> labels = {
+        {"uv_proj", FlopsView::tr("U, V projections 2n(hd)e")},
+        {"z_proj", FlopsView::tr("Z projection n(hd)s")},
+        {"scores", FlopsView::tr("scores nnz·s")},
+        {"weights_v", FlopsView::tr("weights × V nnz·e")},
+        {"out_proj", FlopsView::tr("output projection n·e(hd)")},
+        {"linear_state", FlopsView::tr("linear state 2n·s·e")},
+    };
+    const auto found = labels.find(term);
+    return found != labels.end() ? found->second : QString();
+}
+
+// costTermColor, with the GAU layer's two input projections in the colours of the standard layer's input
+// projection and of a term a GAU layer does not have.
+QColor termColor(const std::string& term) {
+    if (term == "uv_proj") return costTermColor("qkv_proj");
+    if (term == "z_proj") return costTermColor("feature_map");
+    return costTermColor(term);
+}
+
+QString termLabel(const std::string& term, LayerKind layer) {
+    if (layer == LayerKind::Gau) {
+        const QString gau = gauTermLabel(term);
+        if (!gau.isEmpty()) return gau;
+    }
     const std::map<std::string, QString> labels = {
         {"qkv_proj", FlopsView::tr("QKV projections 3n(hd)²")},
         {"scores", FlopsView::tr("scores QKᵀ")},
@@ -44,11 +70,15 @@ QString termLabel(const std::string& term) {
 FlopsView::FlopsView(QWidget* parent) : FigureView(parent) { watchJobs(m_jobs); }
 
 QString FlopsView::title() const {
-    const QString title = FlopsView::tr("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
-                              .arg(unitName(), QString::fromStdString(m_settings.variant))
-                              .arg(m_settings.heads)
-                              .arg(m_settings.d)
-                              .arg(m_settings.heads * m_settings.d);
+    const QString variant = QString::fromStdString(m_settings.variant);
+    const QString title = gauLayer() ? FlopsView::tr("Where one GAU layer's %1 go (FLASH): %2, hd=%3, e=2hd, s=128")
+                                           .arg(unitName(), variant)
+                                           .arg(m_settings.heads * m_settings.d)
+                                     : FlopsView::tr("Where one layer's %1 go: %2, h=%3, d=%4 (hd=%5)")
+                                           .arg(unitName(), variant)
+                                           .arg(m_settings.heads)
+                                           .arg(m_settings.d)
+                                           .arg(m_settings.heads * m_settings.d);
     const QString grid = gridText(m_settings);
     return grid.isEmpty() ? title : FlopsView::tr("%1, on a %2").arg(title, grid);
 }
@@ -67,6 +97,12 @@ QString FlopsView::exponentialsText() const {
 }
 
 QString FlopsView::caption() const {
+    if (gauLayer())
+        return settingsCaption(m_settings) +
+               FlopsView::tr("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
+                             "FLOPs = 2 × MACs. FLASH's GAU layer: expansion e = 2hd, one head of size s = 128, no FFN; "
+                             "its gates and offsets are element-wise and not counted. Shown in %1.")
+                   .arg(unitName());
     return settingsCaption(m_settings) +
            FlopsView::tr("   |   convention: 1 MAC = one multiply-add (an a×b by b×c product is a·b·c MACs); "
                           "FLOPs = 2 × MACs; softmax exponentials are counted apart, not as MACs. Model width hd, "
@@ -82,6 +118,7 @@ void FlopsView::startWork() {
     m_jobs.bumpGeneration();
     m_jobs.submit<FlopBreakdown>([settings = m_settings](const CancelCheck& cancelled) { return flopBreakdown(settings, cancelled); },
                                  [this](const FlopBreakdown& breakdown) {
+                                     m_layer = breakdown.layer;
                                      m_sweep = breakdown.sweep;
                                      m_bars = breakdown.bars;
                                      m_leftOut = breakdown.leftOut;
@@ -99,7 +136,14 @@ void FlopsView::startWork() {
 void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = paintFrame(painter, rect, title(), caption());
     const double split = body.left() + body.width() * 0.6;
-    paintStack(painter, QRectF(body.topLeft(), QPointF(split - 8, body.bottom())));
+    const QRectF left(body.topLeft(), QPointF(split - 8, body.bottom()));
+    if (gauLayer() && !m_sweep.empty()) {
+        const double cut = left.top() + left.height() * 0.6;
+        paintStack(painter, QRectF(left.topLeft(), QPointF(left.right(), cut - 6)));
+        paintGauComparison(painter, QRectF(QPointF(left.left(), cut + 6), left.bottomRight()));
+    } else {
+        paintStack(painter, left);
+    }
     paintBars(painter, QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
 }
 
@@ -110,10 +154,10 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     const TokenGridPtr grid = settingsGrid(m_settings);
     if (range.empty()) // the axes of the sweep a notice stands in for
         for (const std::int64_t n : flopSweepSizes(m_settings.heads, m_settings.d, grid.get())) range.push_back(static_cast<double>(n));
-    Axis x = Axis::fitted(grid ? FlopsView::tr("image cells n = H·W (the grid scaled, aspect and order kept)") : FlopsView::tr("sequence length n"),
-                          AxisScale::Log2, range);
+    Axis x = Axis::fitted(sweepAxisLabel(), AxisScale::Log2, range);
     Axis y;
-    y.label = FlopsView::tr("share of the layer's %1 (%)").arg(unitName());
+    // The GAU stack is shorter (its comparison sits under it): a label that fits its height.
+    y.label = gauLayer() ? FlopsView::tr("share of the layer (%)") : FlopsView::tr("share of the layer's %1 (%)").arg(unitName());
     y.min = 0;
     y.max = 100;
     std::vector<std::vector<double>> layers;
@@ -127,8 +171,8 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
         }
         if (shares.empty() || *std::max_element(shares.begin(), shares.end()) <= 0) continue;
         layers.push_back(std::move(shares));
-        colors.push_back(costTermColor(term));
-        legend.push_back({termLabel(term), costTermColor(term), Qt::SolidLine, true});
+        colors.push_back(termColor(term));
+        legend.push_back({termLabel(term, m_layer), termColor(term), Qt::SolidLine, true});
     }
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)
@@ -159,6 +203,37 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
     addCrossover(m_crossovers.attentionExceedsFfn, FlopsView::tr("attention > FFN"), 0);
     addCrossover(m_crossovers.coreDominates, FlopsView::tr("attention core dominates"), 1);
     axes.drawVerticalMarkers(markers);
+}
+
+QString FlopsView::sweepAxisLabel() const {
+    return settingsGrid(m_settings) ? FlopsView::tr("image cells n = H·W (the grid scaled, aspect and order kept)")
+                                    : FlopsView::tr("sequence length n");
+}
+
+// FLASH keeps a standard model's parameter count with two GAU layers per attention + FFN layer (3·hd·e
+// parameters each against 12(hd)²): what that trade costs in multiply-adds at each n.
+void FlopsView::paintGauComparison(QPainter& painter, const QRectF& area) const {
+    Series ratio{FlopsView::tr("two GAU layers ÷ one layer of full attention + FFN 4hd"), seriesColor(1), {}};
+    std::vector<double> xs, ys = {1.0};
+    for (const SweepPoint& point : m_sweep) {
+        if (!(point.standardLayerMacs > 0)) continue;
+        const double value = 2.0 * point.cost.layerMacs / point.standardLayerMacs;
+        ratio.points.emplace_back(static_cast<double>(point.n), value);
+        xs.push_back(static_cast<double>(point.n));
+        ys.push_back(value);
+    }
+    const Axis x = Axis::fitted(sweepAxisLabel(), AxisScale::Log2, xs);
+    const Axis y = Axis::fitted(FlopsView::tr("ratio"), AxisScale::Linear, ys);
+    const Series equal{FlopsView::tr("equal cost"), QColor(0x55, 0x55, 0x55), {{x.min, 1.0}, {x.max, 1.0}}, Qt::DashLine, false, 1.2};
+    const std::vector<LegendEntry> legend = {{ratio.name, ratio.color, Qt::SolidLine, false},
+                                             {equal.name, equal.color, Qt::DashLine, false}};
+    const QRectF chart = aboveLegend(painter, area, legend);
+    const PlotAxes axes(painter, chart, x, y, FlopsView::tr("FLASH's trade: two GAU layers in place of one attention + FFN layer"));
+    axes.drawAxes();
+    axes.drawSeries(equal);
+    axes.drawSeries(ratio);
+    axes.drawVerticalMarkers({{static_cast<double>(m_settings.n), FlopsView::tr("current n = %1").arg(m_settings.n), QColor(0x55, 0x55, 0x55), 0}});
+    drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
 }
 
 void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
@@ -257,6 +332,11 @@ QString FlopsView::csvData() const {
             QStringLiteral("exps"));
         row(QStringLiteral("layer"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("layer_total"),
             point.cost.layerMacs * unitFactor(), unit);
+        if (!(point.standardLayerMacs > 0)) continue;
+        row(QStringLiteral("gau_comparison"), m_settings.variant, static_cast<double>(point.n), QStringLiteral("two_gau_layers"),
+            2.0 * point.cost.layerMacs * unitFactor(), unit);
+        row(QStringLiteral("gau_comparison"), "full", static_cast<double>(point.n), QStringLiteral("attention_ffn_layer"),
+            point.standardLayerMacs * unitFactor(), unit);
     }
     for (const CoreBar& bar : m_bars) {
         row(QStringLiteral("core_at_n"), bar.variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),

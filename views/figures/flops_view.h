@@ -15,7 +15,8 @@ class PlotAxes;
 
 // Where a layer's multiply-adds go as n grows (cost model, closed form): the stacked share of each
 // term vs n for the chosen variant with markers where its crossovers fall (searched in the cost model), and every registry variant's
-// attention-core cost at the current n. Costs come from core/analysis/flop_breakdown.h on a worker
+// attention-core cost at the current n. FLASH's relu2 and mixed_chunk are costed in their own GAU layer,
+// with the cost of two GAU layers against one attention + FFN layer drawn under the stack. Costs come from core/analysis/flop_breakdown.h on a worker
 // (sparse patterns cost O(nnz) per shape); the view only draws them.
 class FlopsView : public FigureView {
     Q_OBJECT
@@ -47,10 +48,14 @@ private:
     double unitFactor() const { return m_settings.flopsAsMacs ? 1.0 : 2.0; }
     QString unitName() const;
     QString exponentialsText() const;
+    bool gauLayer() const { return m_layer == LayerKind::Gau; }
+    QString sweepAxisLabel() const;
     void paintStack(QPainter& painter, const QRectF& area) const;
+    void paintGauComparison(QPainter& painter, const QRectF& area) const;
     void paintBars(QPainter& painter, const QRectF& area) const;
     void paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetype categories) const;
 
+    LayerKind m_layer = LayerKind::Standard; // FlopBreakdown::layer
     std::vector<SweepPoint> m_sweep;
     std::vector<CoreBar> m_bars;
     std::vector<std::string> m_leftOut;

@@ -236,7 +236,7 @@ std::vector<QString> componentTexts(const ResolvedVariant& resolved) {
     const std::size_t count = std::max(terms.size(), variant.componentNames.size());
     for (std::size_t k = 0; k < count; ++k) {
         const bool named = k < variant.componentNames.size(), printed = k < terms.size();
-        const QString name = QString::fromStdString(named ? variant.componentNames[k] : std::string());
+        const QString name = named ? coreText(variant.componentNames[k]) : QString();
         const QString term = QString::fromStdString(printed ? terms[k] : std::string());
         texts.push_back(named && printed ? QStringLiteral("%1 — %2").arg(name, term) : named ? name : term);
     }
