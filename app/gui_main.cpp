@@ -4,6 +4,7 @@
 #include "views/figures/figure_export.h"
 #include "views/i18n/language.h"
 #include "views/shell/main_window.h"
+#include "views/shell/model_presets.h"
 
 #include "core/errors.h"
 #include "core/io/output_file.h"
@@ -165,8 +166,12 @@ int runGui(int argc, char** argv) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/assets/attnlab.svg")));
     // A screenshot follows --lang or the system locale, never the user's stored choice.
     installLanguage(startupLanguage(options.language, !headless));
-    // A screenshot shows the defaults (or the session given), never the user's last state.
+    // A screenshot shows what a first run shows (or the session given), never the user's last state.
     MainWindow window(!headless);
+    if (headless && options.session.isEmpty()) {
+        window.applySettings(firstRunPreset().settings);
+        window.selectView(firstRunPreset().view);
+    }
     if (!options.session.isEmpty() && !window.openSession(options.session)) {
         if (headless) {
             std::fprintf(stderr, "attnlab: error: %s\n", qPrintable(window.lastError()));

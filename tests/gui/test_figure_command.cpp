@@ -4,6 +4,7 @@
 #include "gui/csv_table.h"
 #include "gui/figure_command_fixture.h"
 #include "views/shell/main_window.h"
+#include "views/shell/model_presets.h"
 #include "views/shell/session_file.h"
 
 #include <gtest/gtest.h>
@@ -357,6 +358,29 @@ TEST_F(FigureCommandTest, ScreenshotOfEveryView) {
         distinct.insert(QCryptographicHash::hash(readAll(file), QCryptographicHash::Sha1));
     }
     EXPECT_EQ(distinct.size(), static_cast<std::size_t>(views.size())) << "two views gave the same screenshot";
+}
+
+// Without a session a screenshot shows what a first run shows (the README's Sparse Transformer figure), not
+// full attention's flat square: the same pixels above the status bar as a session holding that preset.
+TEST_F(FigureCommandTest, ScreenshotWithoutASessionShowsTheFirstRunFigure) {
+    const FigurePreset& first = firstRunPreset();
+    EXPECT_EQ(first.id, QStringLiteral("sparse-transformer"));
+    saveSession(path(QStringLiteral("first.attnlab.json")), Session{first.settings, first.view});
+    saveSession(path(QStringLiteral("full.attnlab.json")), Session{LabSettings{}, first.view});
+    const auto shot = [&](const QString& name, const QStringList& extra) {
+        const QString file = path(name);
+        const ProcessRun result = run(QStringList{QStringLiteral("--screenshot"), file} + extra);
+        EXPECT_EQ(result.exitCode, 0) << result.err.toStdString();
+        const QImage image(file);
+        // The status bar names an opened session: only the window above it is compared.
+        return image.isNull() ? image : image.copy(0, 0, image.width(), image.height() - 40);
+    };
+    const QImage fresh = shot(QStringLiteral("fresh.png"), {});
+    const QImage preset = shot(QStringLiteral("first.png"), {QStringLiteral("--session"), path(QStringLiteral("first.attnlab.json"))});
+    const QImage full = shot(QStringLiteral("full.png"), {QStringLiteral("--session"), path(QStringLiteral("full.attnlab.json"))});
+    ASSERT_FALSE(fresh.isNull());
+    EXPECT_TRUE(fresh == preset) << "the screenshot without a session is not the first-run figure";
+    EXPECT_FALSE(fresh == full) << "the screenshot without a session is full attention's";
 }
 
 TEST_F(FigureCommandTest, ScreenshotErrors) {

@@ -319,9 +319,7 @@ void MainWindow::restoreFromSettings() {
             m_settings = LabSettings{};
         }
     } else {
-        // First run: open on a classic figure (Sparse Transformer strided vs fixed) rather than the flat
-        // square of full attention.
-        m_settings = figurePresets().front().settings;
+        m_settings = firstRunPreset().settings;
     }
     selectView(store.value(QStringLiteral("lab/view"), QStringLiteral("pattern")).toString());
 }

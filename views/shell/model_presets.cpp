@@ -201,6 +201,8 @@ const std::vector<FigurePreset>& figurePresets() {
     return presets;
 }
 
+const FigurePreset& firstRunPreset() { return figurePresets().front(); }
+
 const FigurePreset* findFigurePreset(const std::string& id) {
     for (const FigurePreset& preset : figurePresets())
         if (preset.id.toStdString() == id) return &preset;

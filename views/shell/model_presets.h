@@ -38,6 +38,9 @@ struct FigurePreset {
 };
 
 const std::vector<FigurePreset>& figurePresets();
+// What a first run opens on, and a screenshot without a session shows (README): the Sparse Transformer's
+// strided vs fixed figure rather than the flat square of full attention.
+const FigurePreset& firstRunPreset();
 const FigurePreset* findFigurePreset(const std::string& id); // null when unknown
 
 // The preset's settings at length n: recomputed when it scales with n, else its settings with only n changed.
