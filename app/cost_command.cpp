@@ -89,7 +89,7 @@ void crossoverJson(JsonWriter& json, const std::string& name, const Crossover& c
 
 // crossovers: null for a decoding step (they describe whole sequences); blocks: null unless asked for;
 // model: the --model whose shape this is, or null.
-// gau: the layer FLASH stacks two of in place of one attention + FFN layer (seed 003), and that layer.
+// gau: the layer FLASH stacks two of in place of one attention + FFN layer (Hua et al. 2022), and that layer.
 struct GauComparison {
     double twoGauLayersMacs = 0;
     double attentionFfnLayerMacs = 0;

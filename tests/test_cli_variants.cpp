@@ -102,7 +102,7 @@ TEST_P(EveryListedVariant, CostObjectIsTheCostModelsLayer) {
     EXPECT_GE(cost.at("peak_bytes").get<double>(), runIoBytes(shape, false));
 }
 
-// Seed 003's comparison at BERT-base's width: two GAU layers (relu2, e = 2hd, s = 128) against one layer of
+// FLASH's comparison at BERT-base's width: two GAU layers (relu2, e = 2hd, s = 128) against one layer of
 // full attention + FFN, the multiply-adds counted by hand.
 using CostLayer = clitest::CliTest;
 

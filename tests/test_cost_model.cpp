@@ -53,7 +53,7 @@ LayerCost gauCostOf(const std::string& id, const ProblemShape& shape, const Para
     return gauLayerCost(variant, shape, prepareParams(variant, gauCoreShape(shape), overrides));
 }
 
-// Seed 003 (FLASH): e = 2hd, s = 128, one head, no FFN; the products counted by hand at hd = 768, n = 512.
+// FLASH (Hua et al. 2022): e = 2hd, s = 128, one head, no FFN; the products counted by hand at hd = 768, n = 512.
 TEST(CostModel, GauLayerIsFlashsProductsWithoutAnFfn) {
     const double n = 512, hd = 768, e = 2 * hd, s = 128;
     const LayerCost gau = gauCostOf("relu2", shapeOf(512, 64, 12));

@@ -21,7 +21,7 @@ struct FlopBreakdown {
         std::int64_t n = 0;
         LayerCost cost;
         // A GAU sweep: one layer of full attention + FFN 4hd at this n and the settings' h and d, the layer
-        // FLASH puts two GAU layers in place of (seed 003); 0 in a standard sweep.
+        // FLASH puts two GAU layers in place of (Hua et al. 2022); 0 in a standard sweep.
         double standardLayerMacs = 0;
     };
     struct CoreBar {

@@ -113,7 +113,7 @@ TEST(FlopsLegend, BlockKernelCostStandsBesideTheExactCost) {
     for (const auto& point : view.sweep()) EXPECT_DOUBLE_EQ(point.cost.attentionMacs, 9.0 * static_cast<double>(point.n) * 32.0);
 }
 
-// relu2 and mixed_chunk are costed in FLASH's own GAU layer (e = 2hd, s = 128, no FFN), with seed 003's
+// relu2 and mixed_chunk are costed in FLASH's own GAU layer (e = 2hd, s = 128, no FFN), with FLASH's
 // trade drawn and written out: two GAU layers against one layer of full attention + FFN. The numbers at
 // hd = 768, n = 512 are counted by hand.
 TEST(FlopsLegend, FlashVariantsAreCostedInTheirGauLayer) {
