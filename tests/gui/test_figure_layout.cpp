@@ -75,6 +75,12 @@ std::vector<Case> defaultCases() {
     LabSettings layer = defaults;
     layer.timingMode = TimingMode::Layer;
     cases.push_back({"layer timing", layer, QStringLiteral("timing")});
+    for (const char* flash : {"relu2", "mixed_chunk"}) { // the GAU layer's stack with its comparison under it
+        LabSettings gau = defaults;
+        gau.variant = flash;
+        gau.heads = 12;
+        cases.push_back({std::string(flash) + " GAU layer", gau, QStringLiteral("flops")});
+    }
     return cases;
 }
 
