@@ -126,6 +126,7 @@ int runCommand(const std::vector<std::string>& args) {
         return 0;
     }
     const CliArgs cli = runArgs(args);
+    // The options are refused before large inputs are read; planRun reads them again with the inputs.
     requireVariant(cli.required("--variant"));
     const std::string outPath = cli.required("--out");
     const auto weightsPath = cli.value("--weights");

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace py = pybind11;
@@ -88,6 +89,9 @@ const VariantInfo& namedVariant(const py::handle& id) {
 }
 
 std::string capturedOutput(const std::function<void()>& print) {
+    // Calls that release the GIL (bench) may capture from several threads: one at a time.
+    static std::mutex capturing;
+    const std::lock_guard<std::mutex> lock(capturing);
     char* buffer = nullptr;
     std::size_t size = 0;
     std::FILE* capture = open_memstream(&buffer, &size);

@@ -28,8 +28,8 @@ std::vector<const VariantInfo*> knownVariants(const pybind11::handle& ids);
 // The variant a call names (InputError listing the known ids for an unknown one).
 const VariantInfo& namedVariant(const pybind11::handle& id);
 
-// What `print` writes on stdout while it runs, instead of printing it. The subcommands print their JSON
-// there; no other thread may print through C's stdout meanwhile.
+// What `print` writes on stdout while it runs, instead of printing it: the subcommands print their JSON
+// there. One capture at a time; C code in another thread printing through stdout meanwhile is caught too.
 std::string capturedOutput(const std::function<void()>& print);
 
 // The JSON text as Python objects.

@@ -195,3 +195,19 @@ def test_bench_records_are_the_cli_records():
     with pytest.raises(ValueError) as raised:
         attnlab.bench("full", [64], budget=-1)
     assert str(raised.value) == cli_error("bench", "--variant", "full", "--n", "64", "--budget", "-1")
+
+
+def test_commands_from_several_threads_each_get_their_own_output():
+    records = []
+
+    def timed():
+        records.append(attnlab.bench("full", [64], d=8, heads=1, budget=0.01, threads=1))
+
+    threads = [threading.Thread(target=timed) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    costs = [attnlab.cost("full", 256, 64, 4) for _ in range(20)]
+    for thread in threads:
+        thread.join()
+    assert all(cost == costs[0] for cost in costs)
+    assert len(records) == 3 and all([r["n"] for r in rec["results"]] == [64] for rec in records)
