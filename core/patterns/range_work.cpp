@@ -19,13 +19,18 @@ RangeWork rangeWorkDone() { return t_done; }
 void countRangeWork(std::int64_t rows, std::int64_t ranges) {
     t_done.rows += rows;
     t_done.ranges += ranges;
-    if (t_done.ranges > t_end) throw RangeWorkExceeded(t_limit);
+    if (t_done.ranges > t_end) throw RangeWorkExceeded(t_limit, t_done.ranges - (t_end - t_limit));
 }
 
-RangeWorkExceeded::RangeWorkExceeded(std::int64_t limit)
+void requireRangeRoom(std::int64_t ranges) {
+    if (ranges > t_end - t_done.ranges) throw RangeWorkExceeded(t_limit, t_done.ranges + ranges - (t_end - t_limit));
+}
+
+RangeWorkExceeded::RangeWorkExceeded(std::int64_t limit, std::int64_t reached)
     : InputError("counting this pattern's cells needs more than " + std::to_string(limit) +
-                 " column ranges of work at this n (too many ranges per row); choose a smaller n or a pattern with "
-                 "fewer ranges per row") {}
+                 " column ranges of work at this n (too many ranges per row); choose a smaller n, a pattern with "
+                 "fewer ranges per row or a larger --max-ranges"),
+      m_reached(reached) {}
 
 RangeWorkLimit::RangeWorkLimit(std::int64_t ranges) : m_previousEnd(t_end), m_previousLimit(t_limit) {
     const std::int64_t end = t_done.ranges + ranges;

@@ -22,11 +22,21 @@ RangeWork rangeWorkDone();
 // Adds to this thread's totals; throws RangeWorkExceeded when the ranges pass the innermost limit.
 void countRangeWork(std::int64_t rows, std::int64_t ranges);
 
+// Throws RangeWorkExceeded, before anything is produced, when `ranges` more would pass the innermost
+// limit: for a primitive that knows how many ranges (or draws) a row will take before allocating them.
+void requireRangeRoom(std::int64_t ranges);
+
 // The pattern's cells could not be counted within the limit. An InputError, so a command that does
 // not catch it ends with its message and exit 2; searches catch it first and stop.
 class RangeWorkExceeded : public InputError {
 public:
-    explicit RangeWorkExceeded(std::int64_t limit);
+    // `reached`: the work within the limit's scope, counting what was asked for when it was refused.
+    RangeWorkExceeded(std::int64_t limit, std::int64_t reached);
+    explicit RangeWorkExceeded(const std::string& message) : InputError(message) {}
+    std::int64_t reached() const { return m_reached; }
+
+private:
+    std::int64_t m_reached = 0;
 };
 
 // While in scope, at most `ranges` more ranges on this thread (nested limits: the tightest holds).
