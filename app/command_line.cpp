@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/jobs/memory_budget.h"
 #include "core/param_schema.h"
+#include "core/patterns/range_work.h"
 
 #include <cerrno>
 #include <cmath>

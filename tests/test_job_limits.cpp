@@ -56,6 +56,7 @@ TEST(JobLimits, TheOptionOverridesTheEnvironmentWhichOverridesTheDefault) {
     EXPECT_EQ(refusal(1.0 * 1024 * 1024), "");
     setJobBudget(1024.0);
     EXPECT_NE(refusal(2048).find("set by --memory-budget"), std::string::npos);
+    EXPECT_NE(refusal(2048).find("needs 2.00 KiB, over the job budget of 1.00 KiB"), std::string::npos) << refusal(2048);
     ::setenv("ATTNLAB_MEMORY_BUDGET", "plenty", 1);
     setJobBudget(std::nullopt);
     EXPECT_THROW(jobBudgetBytes(), InputError);

@@ -288,6 +288,24 @@ TEST_F(RunOutputTest, MixedChunkRecomputesOverflowingRowsInDouble) {
     }
 }
 
+// linformer projects the keys (E K), so q_2 = k_2 with an element of 1e20 gives projected scores near
+// 1e40: the fast path computes that head again in double and matches the double reference path.
+TEST_F(RunOutputTest, LinformerRecomputesAnOverflowingHeadInDouble) {
+    std::vector<float> big = clitest::gaussianValues(12, 7);
+    big[2 * 3 + 1] = 1e20f;
+    writeArray("big.npy", {4, 3}, big);
+    std::vector<std::vector<float>> outputs;
+    for (const bool reference : {false, true}) {
+        std::vector<std::string> args = {"run", "--variant", "linformer", "--q", "big.npy", "--k", "big.npy", "--v", "v.npy",
+                                         "--out", "out.npy"};
+        if (reference) args.push_back("--reference");
+        succeed(args);
+        outputs.push_back(clitest::readNpyFile(file("out.npy")).floats());
+        for (const float x : outputs.back()) EXPECT_TRUE(std::isfinite(x)) << clitest::describe(args);
+    }
+    for (std::size_t e = 0; e < outputs[0].size(); ++e) EXPECT_NEAR(outputs[0][e], outputs[1][e], 1e-5) << e;
+}
+
 // Under a file-size limit (a shell's `ulimit -f`, SIGXFSZ at its default) a write past it is one line and
 // exit 2 with the old file kept, not a silent death by the signal.
 TEST_F(RunOutputTest, AFileSizeLimitKeepsTheOldFileAndSaysSoInOneLine) {

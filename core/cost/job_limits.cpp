@@ -4,11 +4,7 @@
 #include "core/decode/decode.h"
 #include "core/errors.h"
 #include "core/jobs/memory_budget.h"
-#include "core/param_schema.h"
-#include "core/patterns/range_work.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -17,7 +13,6 @@ namespace attnlab {
 namespace {
 
 std::optional<double> g_workOverride;
-std::optional<std::int64_t> g_rangeOverride;
 
 std::string describeJob(const VariantInfo& variant, const ProblemShape& shape) {
     return "variant '" + variant.id + "' at h=" + std::to_string(shape.heads) + ", n=" + std::to_string(shape.n) +
@@ -28,12 +23,6 @@ double coreMacs(const CoreCost& cost) {
     double macs = 0;
     for (const auto& [name, value] : cost.terms) macs += value;
     return macs;
-}
-
-std::string rangeCount(double ranges) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", ranges);
-    return text;
 }
 
 } // namespace
@@ -58,50 +47,6 @@ void requireWork(double macs, const std::string& what) {
     char text[160];
     std::snprintf(text, sizeof text, " needs %.3g multiply-adds, over the work limit of %.3g", macs, limit);
     throw InputError(what + text + " (raise it with --max-macs N or ATTNLAB_MAX_MACS, e.g. 1e15)");
-}
-
-void setJobRangeLimit(std::optional<std::int64_t> ranges) { g_rangeOverride = ranges; }
-
-std::int64_t jobRangeLimit() {
-    if (g_rangeOverride) return *g_rangeOverride;
-    if (const char* env = std::getenv("ATTNLAB_MAX_RANGES")) {
-        const auto ranges = parseInteger(env);
-        if (!ranges || *ranges < 1)
-            throw InputError(std::string("ATTNLAB_MAX_RANGES = '") + env + "' is not a positive integer (e.g. 8589934592)");
-        return *ranges;
-    }
-    return kDefaultMaxRanges;
-}
-
-void requireRangeWork(const Pattern& pattern) {
-    const std::int64_t rows = pattern.rows(), limit = jobRangeLimit();
-    const std::int64_t sample = std::min(rows, kRangeSampleRows);
-    if (sample == 0) return;
-    const auto refuse = [&](const std::string& estimate) {
-        throw RangeWorkExceeded("counting this pattern's cells at n = " + std::to_string(pattern.size()) + " needs " + estimate +
-                                " column ranges of work (estimated from " + std::to_string(sample) +
-                                " of its rows), over the range limit of " + std::to_string(limit) +
-                                " (raise it with --max-ranges N or ATTNLAB_MAX_RANGES)");
-    };
-    // A sample past its share of the limit puts the whole over it. It may go on to 16 times its share, so
-    // that a refusal names an estimate rather than a bound; one row then holds at most about
-    // sqrt(2^9 · limit) ranges (a row of n has at most n / 2, and the share shrinks as 1 / n).
-    const double share = static_cast<double>(limit) * static_cast<double>(sample) / static_cast<double>(rows);
-    const std::int64_t cap = static_cast<std::int64_t>(std::min(std::ceil(16 * share), static_cast<double>(limit)));
-    const double scale = static_cast<double>(rows) / static_cast<double>(sample);
-    const std::int64_t before = rangeWorkDone().ranges;
-    std::vector<ColumnRange> row;
-    try {
-        const RangeWorkLimit sampleLimit(cap);
-        for (std::int64_t k = 0; k < sample; ++k) {
-            row.clear();
-            pattern.rowRanges((2 * k + 1) * rows / (2 * sample), row);
-        }
-    } catch (const RangeWorkExceeded& stopped) {
-        refuse("at least " + rangeCount(static_cast<double>(stopped.reached()) * scale));
-    }
-    const double estimate = static_cast<double>(rangeWorkDone().ranges - before) * scale;
-    if (estimate > static_cast<double>(limit)) refuse("about " + rangeCount(estimate));
 }
 
 void requireRunLimits(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params, bool withWeights) {

@@ -1,10 +1,8 @@
 #pragma once
 
 #include "core/decode/kv_cache.h"
-#include "core/patterns/pattern.h"
 #include "core/variant.h"
 
-#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -20,22 +18,6 @@ void setJobWorkLimit(std::optional<double> macs);
 
 // Throws InputError when `macs` exceeds the work limit, saying the limit and how to raise it.
 void requireWork(double macs, const std::string& what);
-
-// The column ranges (core/patterns/range_work.h) one job may spend evaluating a pattern's rows: the value
-// given to setJobRangeLimit (the command line's --max-ranges), else ATTNLAB_MAX_RANGES, else
-// kDefaultMaxRanges (tens of seconds of this kind of machine). Bounds what the MAC limit cannot see:
-// counting the cells of an expression with many ranges per row (stride(2), random(k) at large n).
-constexpr std::int64_t kDefaultMaxRanges = std::int64_t{1} << 32;
-std::int64_t jobRangeLimit();
-void setJobRangeLimit(std::optional<std::int64_t> ranges);
-
-// Rows of a pattern evaluated, spread evenly over it, to estimate the work of evaluating every row.
-constexpr std::int64_t kRangeSampleRows = 64;
-
-// Throws RangeWorkExceeded (an InputError: one line naming the estimate, the limit and how to raise it)
-// when evaluating every row of `pattern` is estimated from kRangeSampleRows of its rows to pass
-// jobRangeLimit(). The sample itself stops, before allocating, once it passes its share of the limit.
-void requireRangeWork(const Pattern& pattern);
 
 // Every limit of one run of `variant` at `shape`, checked before anything is allocated: memory
 // (inputs, out, weights if asked, the kernel's workspace) against the job budget, and the core's

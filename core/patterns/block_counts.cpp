@@ -1,6 +1,5 @@
 #include "core/patterns/block_counts.h"
 
-#include "core/cost/job_limits.h"
 #include "core/patterns/block_grid_pattern.h"
 #include "core/patterns/range_work.h"
 

@@ -1,6 +1,5 @@
 #include "core/variants/variant_support.h"
 
-#include "core/cost/job_limits.h"
 #include "core/kernels/block_attention.h"
 #include "core/kernels/block_plan.h"
 #include "core/kernels/grid_plan.h"
