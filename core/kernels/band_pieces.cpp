@@ -4,6 +4,8 @@
 #include "core/kernels/block_job.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -158,55 +160,23 @@ constexpr int maxTileDiagonals(int strips) {
     return strips >= 4 ? 6 : 8;
 }
 
-template <int Strips>
-void bandTileOf(int diagonals, const float* queryT, const int* strips, const float* keys,
-                std::int64_t keyStride, std::int64_t depth, float* scores, tile::PrefetchQueue& queue) {
-    switch (diagonals) {
-    case 1:
-        bandTile<Strips, 1>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 2:
-        bandTile<Strips, 2>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 3:
-        bandTile<Strips, 3>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 4:
-        bandTile<Strips, 4>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 5:
-        bandTile<Strips, 5>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 6:
-        bandTile<Strips, 6>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 7:
-        if constexpr (maxTileDiagonals(Strips) >= 7)
-            bandTile<Strips, 7>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    default:
-        if constexpr (maxTileDiagonals(Strips) >= 8)
-            bandTile<Strips, 8>(queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    }
+// f(std::integral_constant<int, k>{}) for k = count clamped to [1, Max]: a count known at run time as the
+// template argument of the kernel it selects.
+template <int Max, typename F> void withCount(int count, F&& f) {
+    const int k = std::clamp(count, 1, Max);
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+        (void)((k == K + 1 ? (f(std::integral_constant<int, K + 1>{}), true) : false) || ...);
+    }(std::make_integer_sequence<int, Max>{});
 }
 
 void scoreTile(int stripCount, int diagonals, const float* queryT, const int* strips, const float* keys,
                std::int64_t keyStride, std::int64_t depth, float* scores, tile::PrefetchQueue& queue) {
-    switch (stripCount) {
-    case 1:
-        bandTileOf<1>(diagonals, queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 2:
-        bandTileOf<2>(diagonals, queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    case 3:
-        bandTileOf<3>(diagonals, queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    default:
-        bandTileOf<4>(diagonals, queryT, strips, keys, keyStride, depth, scores, queue);
-        break;
-    }
+    withCount<4>(stripCount, [&](auto stripsOf) {
+        constexpr int Strips = decltype(stripsOf)::value;
+        withCount<maxTileDiagonals(Strips)>(diagonals, [&](auto diagonalsOf) {
+            bandTile<Strips, decltype(diagonalsOf)::value>(queryT, strips, keys, keyStride, depth, scores, queue);
+        });
+    });
 }
 
 // Rows row and row + 1 (Rows = 2) or row alone, columns [0, 16·Vectors) of dv, over a piece's diagonal runs:
@@ -266,24 +236,10 @@ template <int Rows>
 void bandUpdateOf(int vectors, const float* scores, int row, const std::vector<DiagonalRun>& runs,
                   const float* const* const* runValues, std::int64_t column, __mmask16 lastMask, float* out,
                   std::int64_t outStride, const float* rowScale, bool scaleAndAdd) {
-    switch (vectors) {
-    case 1:
-        bandUpdateRows<Rows, 1>(scores, row, runs, runValues, column, lastMask, out, outStride, rowScale,
-                                scaleAndAdd);
-        break;
-    case 2:
-        bandUpdateRows<Rows, 2>(scores, row, runs, runValues, column, lastMask, out, outStride, rowScale,
-                                scaleAndAdd);
-        break;
-    case 3:
-        bandUpdateRows<Rows, 3>(scores, row, runs, runValues, column, lastMask, out, outStride, rowScale,
-                                scaleAndAdd);
-        break;
-    default:
-        bandUpdateRows<Rows, 4>(scores, row, runs, runValues, column, lastMask, out, outStride, rowScale,
-                                scaleAndAdd);
-        break;
-    }
+    withCount<4>(vectors, [&](auto vectorsOf) {
+        bandUpdateRows<Rows, decltype(vectorsOf)::value>(scores, row, runs, runValues, column, lastMask, out,
+                                                         outStride, rowScale, scaleAndAdd);
+    });
 }
 
 } // namespace

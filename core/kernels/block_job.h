@@ -163,6 +163,13 @@ void prepareRelativePositions(const BlockJob& job, Workspace& ws);
 // S^T[c][r] += scale · q_r·R_{i_r − j_c} for the piece's cells (the ones outside the table are masked).
 void addRelativePositions(const BlockJob& job, const PlanPiece& piece, Workspace& ws);
 
+// Masked pieces (masked_pieces.cpp): maskedPieceScores writes S^T for the tiles of keys × query vectors its
+// mask bits reach (the cells left out are outside the mask, which the softmax reads as −inf);
+// maskedPieceUpdate adds P·V over the runs of keys each tile of rows sees (the first run rescales the rows'
+// earlier output, rows with none still get their rescale).
+void maskedPieceScores(const BlockJob& job, const PlanPiece& piece, tile::TileProduct product, Workspace& ws);
+void maskedPieceUpdate(const BlockJob& job, const PlanPiece& piece, tile::TileProduct update, std::int64_t dv);
+
 // Band pieces (band_plan.h): loadBandKeys transposes the block's key runs into ws (once per block, before its
 // band pieces); bandPieceScores writes a band piece's S^T, diagonal e of the piece in ws.scores row e (lane l
 // of vector g: block row 16g + l), and finds its diagonal runs; bandPieceUpdate then adds P·V for them to

@@ -5,7 +5,10 @@
 #include "core/kernels/block_attention.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace attnlab {
@@ -25,6 +28,8 @@ CoreCost maskedCoreCost(const ProblemShape& shape, double nnzPerHead, bool softm
 }
 
 namespace {
+
+constexpr std::uint32_t kExponentBits = 0x7F800000u;
 
 const Pattern& patternOf(const HeadPatterns& patterns, int head) {
     return *patterns[patterns.size() == 1 ? 0 : static_cast<std::size_t>(head)];
@@ -81,25 +86,39 @@ void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const M
     for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
 }
 
-bool finiteRow(const float* values, std::int64_t size) {
+// Inf and NaN are the floats whose exponent bits are all set; tested as integers with no early exit so
+// that the loop vectorizes.
+bool finiteValues(const float* values, std::int64_t size) {
+    std::uint32_t bad = 0;
     for (std::int64_t c = 0; c < size; ++c)
-        if (!std::isfinite(values[c])) return false;
-    return true;
+        bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(values[c]) & kExponentBits) == kExponentBits);
+    return bad == 0;
 }
 
 bool rowFinite(const RunResult& result, int h, std::int64_t i) {
-    return finiteRow(result.out.row(h, i), result.out.cols) &&
-           (!result.weights || finiteRow(result.weights->row(h, i), result.weights->cols));
+    return finiteValues(result.out.row(h, i), result.out.cols) &&
+           (!result.weights || finiteValues(result.weights->row(h, i), result.weights->cols));
+}
+
+// Whole tensors in slices of 64 Ki elements shared by the threads.
+bool tensorFinite(const Tensor3& tensor, int threads) {
+    constexpr std::int64_t kSlice = std::int64_t{1} << 16;
+    const auto size = static_cast<std::int64_t>(tensor.values.size());
+    const std::int64_t slices = (size + kSlice - 1) / kSlice;
+    std::atomic<bool> finite = true;
+    runTasks(slices, threads, {}, [&](std::int64_t s) {
+        const std::int64_t begin = s * kSlice;
+        if (!finiteValues(tensor.values.data() + begin, std::min(kSlice, size - begin)))
+            finite.store(false, std::memory_order_relaxed);
+    });
+    return finite.load();
 }
 
 } // namespace
 
-bool hasNonFiniteRow(const RunResult& result) {
+bool hasNonFiniteRow(const RunResult& result, int threads) {
     if (result.cancelled) return false;
-    for (int h = 0; h < result.out.heads; ++h)
-        for (std::int64_t i = 0; i < result.out.rows; ++i)
-            if (!rowFinite(result, h, i)) return true;
-    return false;
+    return !tensorFinite(result.out, threads) || (result.weights && !tensorFinite(*result.weights, threads));
 }
 
 void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
@@ -115,7 +134,7 @@ void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patter
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options) {
     RunResult result = runBlockAttention(inputs, patterns, scoring, options);
-    if (hasNonFiniteRow(result)) redoNonFiniteRows(inputs, patterns, scoring, result);
+    if (hasNonFiniteRow(result, options.threads)) redoNonFiniteRows(inputs, patterns, scoring, result);
     return result;
 }
 

@@ -52,7 +52,8 @@ class CacheFlush {
 } // namespace
 
 std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request,
-                                               const std::vector<KvDtype>& dtypes, int rounds) {
+                                               const std::vector<KvDtype>& dtypes, int rounds,
+                                               const std::function<void()>& beforeRound) {
     const VariantInfo& variant = requireVariant(request.variant);
     requireDecoding(variant);
     ProblemShape shape = request.shape;
@@ -85,7 +86,8 @@ std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request,
     std::vector<float> out(static_cast<std::size_t>(shape.heads * shape.dv));
     std::vector<TimingResult> best(dtypes.size());
     const MeasureClock& clock = request.clock ? *request.clock : systemMeasureClock();
-    for (int round = 0; round < std::max(1, rounds); ++round)
+    for (int round = 0; round < std::max(1, rounds); ++round) {
+        if (beforeRound) beforeRound();
         for (std::size_t k = 0; k < steps.size(); ++k) {
             DecodeStep& step = *steps[k];
             const TimingResult result = timeRepeated(
@@ -102,6 +104,7 @@ std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request,
             }
             if (best[k].repeats == 0 || result.medianSeconds < best[k].medianSeconds) best[k] = result;
         }
+    }
     for (std::size_t k = 0; k < dtypes.size(); ++k) {
         for (const auto& [name, macs] : decodeCost(variant, shape, params, dtypes[k]).core.terms)
             best[k].attentionMacs += macs;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <optional>
 #include <vector>
@@ -70,8 +71,10 @@ TimingResult timeVariant(const TimingRequest& request);
 TimingResult timeDecodeStep(const TimingRequest& request);
 // The same step at each precision of `dtypes` on one generated context, alternating: `rounds` rounds each
 // time every precision's step for request.budgetSeconds / rounds; per precision the round with the lowest
-// median is kept (the one other programs disturbed least). In the order of `dtypes`.
-std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request, const std::vector<KvDtype>& dtypes, int rounds);
+// median is kept (the one other programs disturbed least). In the order of `dtypes`. `beforeRound`, when
+// given, runs at the start of every round (a reference measured in the same conditions as the steps).
+std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request, const std::vector<KvDtype>& dtypes, int rounds,
+                                               const std::function<void()>& beforeRound = {});
 
 // Sets up the C allocator so that peakExtraBytes sees what the runs allocate (timing.cpp says how and why).
 // timeRepeated calls it too; a program that measures on a thread other than main calls it first thing in

@@ -277,7 +277,7 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     if (options.useReference) return runMaskedAttentionReference(withKeys, patterns, scoring, options);
     RunResult result = runPlannedAttention(withKeys, plans, scoring, options);
     // Scores past float32 (separate keys are not normalised) are scored again in double, as the masked kernels do.
-    if (hasNonFiniteRow(result)) {
+    if (hasNonFiniteRow(result, options.threads)) {
         HeadPatterns exact(heads);
         for (std::size_t h = 0; h < heads; ++h) exact[h] = lshHeadPattern(headHashes[h], n, options.params, options.causal);
         redoNonFiniteRows(withKeys, exact, scoring, result);

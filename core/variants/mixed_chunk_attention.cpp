@@ -103,8 +103,8 @@ void addLinearRowInDouble(const AttentionInputs& inputs, int h, std::int64_t i, 
 // answer may be finite: such rows are computed again in double, the relu² part by the masked reference
 // row, the linear part by addLinearRowInDouble. Rows whose answer itself overflows stay non-finite.
 void redoNonFiniteRowsInDouble(const AttentionInputs& inputs, std::int64_t c, bool causal, const MaskedScoring& scoring,
-                               RunResult& result) {
-    if (!hasNonFiniteRow(result)) return;
+                               int threads, RunResult& result) {
+    if (!hasNonFiniteRow(result, threads)) return;
     std::vector<std::pair<int, std::int64_t>> rows;
     for (int h = 0; h < result.out.heads; ++h)
         for (std::int64_t i = 0; i < result.out.rows; ++i)
@@ -133,7 +133,7 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
         else
             addLinearPart(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result.out);
     });
-    redoNonFiniteRowsInDouble(inputs, c, options.causal, scoring, result);
+    redoNonFiniteRowsInDouble(inputs, c, options.causal, scoring, options.threads, result);
     return result;
 }
 

@@ -111,7 +111,7 @@ RunResult runPlannedOverPattern(const AttentionInputs& inputs, std::shared_ptr<c
                                 const PatternFunction& pattern, const PatternRequest& request,
                                 const MaskedScoring& scoring, const RunOptions& options) {
     RunResult result = runPlannedAttention(inputs, {std::move(plan)}, scoring, options);
-    if (hasNonFiniteRow(result)) redoNonFiniteRows(inputs, queryRowsPattern(pattern, request), scoring, result);
+    if (hasNonFiniteRow(result, options.threads)) redoNonFiniteRows(inputs, queryRowsPattern(pattern, request), scoring, result);
     return result;
 }
 
