@@ -16,6 +16,7 @@ packages=(
   libgtest-dev nlohmann-json3-dev
   xvfb xauth
   desktop-file-utils appstream dpkg-dev
+  python3-dev python3-numpy pybind11-dev python3-pytest jupyter-nbconvert python3-ipykernel
   qt6-l10n-tools qt6-tools-dev qt6-translations-l10n libfontconfig-dev fonts-dejavu-core fonts-wqy-microhei
 )
 # Only for `./setup.sh fuzz` and `./setup.sh tsan`: clang with libFuzzer, its sanitizer runtimes and its

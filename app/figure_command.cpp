@@ -310,18 +310,13 @@ std::vector<NamedPath> figureOutputs(const CliArgs& cli) {
     return outs;
 }
 
-int listPresets() {
+void listPresets() {
     for (const FigurePreset& preset : figurePresets()) std::printf("%s\n", preset.id.toUtf8().constData());
-    return 0;
 }
 
 } // namespace
 
-int figureCommand(const std::vector<std::string>& args) {
-    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::fputs(kFigureHelp, stdout);
-        return 0;
-    }
+std::optional<FigureRequest> figureRequest(const std::vector<std::string>& args, bool toFiles) {
     const bool viewFirst = !args.empty() && args[0].rfind("-", 0) != 0;
     const CliArgs cli("figure", std::vector<std::string>(args.begin() + (viewFirst ? 1 : 0), args.end()),
                       {"--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
@@ -331,20 +326,29 @@ int figureCommand(const std::vector<std::string>& args) {
                        "--animate", "--fps", "--hold-last", "--model", "--kv-dtype", "--queries"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
                       {"--panel", "-o", "--out"});
-    if (cli.value("--preset") == "list") return listPresets();
+    if (cli.value("--preset") == "list") {
+        listPresets();
+        return std::nullopt;
+    }
     if (cli.value("--model") == "list") {
         std::fputs(modelShapesListing().c_str(), stdout);
-        return 0;
+        return std::nullopt;
     }
     if (!viewFirst && !cli.value("--preset") && !cli.value("--session"))
         throw InputError("attnlab figure: name the view first: pattern, reach, timing, flops, accuracy, inference or roofline (or give --preset or --session)");
-    QString name;
+    FigureRequest request;
+    QString& name = request.view;
     LabSettings base = baseSettings(cli, name);
     if (viewFirst) name = QString::fromStdString(args[0]);
     if (!figureViewNames().contains(name))
         throw InputError("attnlab figure: unknown view '" + name.toStdString() + "' (pattern, reach, timing, flops, accuracy, inference, roofline)");
-    const std::vector<NamedPath> outs = figureOutputs(cli);
-    const LabSettings settings = settingsFromArgs(cli, std::move(base));
+    if (toFiles) request.outs = figureOutputs(cli);
+    else if (!cli.values("-o").empty() || !cli.values("--out").empty() || cli.value("--animate") || cli.value("--fps") ||
+             cli.value("--hold-last") || cli.flag("--free-axes"))
+        throw InputError("attnlab figure: a figure kept in memory is one frame, saved to a file later: it takes no -o, --animate, "
+                         "--fps, --hold-last or --free-axes");
+    request.settings = settingsFromArgs(cli, std::move(base));
+    const LabSettings& settings = request.settings;
     if (cli.flag("--components") && name != QStringLiteral("pattern"))
         throw InputError("attnlab figure: --components is for the pattern view");
     if (cli.value("--queries") && name != QStringLiteral("pattern"))
@@ -355,24 +359,46 @@ int figureCommand(const std::vector<std::string>& args) {
         throw InputError("attnlab figure: --block-cost is for the flops and timing views");
     if (cli.value("--query") && name != QStringLiteral("pattern") && name != QStringLiteral("reach"))
         throw InputError("attnlab figure: --query is for the pattern and reach views");
-    ExportOptions options;
-    options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
-    options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
-                          static_cast<double>(cli.integer("--height", 600, 150, 8000)));
-    const QString language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
-    if (language.isEmpty())
+    request.options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
+    request.options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
+                                  static_cast<double>(cli.integer("--height", 600, 150, 8000)));
+    request.language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
+    if (request.language.isEmpty())
         throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
-    std::vector<NamedPath> inputs = settingsInputFiles(settings);
-    if (const auto session = cli.value("--session")) inputs.emplace_back("--session", *session);
-    const std::optional<FigureAnimation> animation = figureAnimation(cli, name, settings, outs, inputs, args);
-    for (const auto& [option, out] : outs) {
-        if (!animation) exportFormatOf(QString::fromStdString(out));
+    request.inputs = settingsInputFiles(settings);
+    if (const auto session = cli.value("--session")) request.inputs.emplace_back("--session", *session);
+    if (toFiles) request.animation = figureAnimation(cli, name, settings, request.outs, request.inputs, args);
+    for (const auto& [option, out] : request.outs) {
+        if (!request.animation) exportFormatOf(QString::fromStdString(out));
         checkOutputPath("attnlab figure", out);
     }
-    refuseOverlappingFiles(outs, inputs);
-
+    refuseOverlappingFiles(request.outs, request.inputs);
     requireFigureLimits(name, settings);
+    return request;
+}
 
+std::unique_ptr<FigureView> computeFigure(const FigureRequest& request) {
+    const std::string name = request.view.toStdString();
+    auto view = createFigureView(request.view);
+    view->setAttribute(Qt::WA_DontShowOnScreen);
+    view->resize(request.options.size.toSize());
+    view->setSettings(request.settings);
+    view->show();
+    if (!waitUntilIdle({view.get()}, kFigureTimeoutMs))
+        throw InputError("attnlab figure: the " + name + " view did not finish within " + std::to_string(kFigureTimeoutMs / 1000) + " s");
+    if (!view->jobError().isEmpty())
+        throw InputError("attnlab figure: the " + name + " view could not be computed: " + view->jobError().toStdString() +
+                         "; no file written");
+    return view;
+}
+
+int figureCommand(const std::vector<std::string>& args) {
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        std::fputs(kFigureHelp, stdout);
+        return 0;
+    }
+    const std::optional<FigureRequest> request = figureRequest(args, true);
+    if (!request) return 0;
     std::optional<QApplication> ownApp;
     if (!QApplication::instance()) {
         useOffscreenWithoutDisplay();
@@ -383,29 +409,18 @@ int figureCommand(const std::vector<std::string>& args) {
         ownApp.emplace(argc, argv);
     }
     // The figure's language for this export only; an app running this in process gets its own back.
-    const QString before = currentLanguage();
-    installLanguage(language);
-    struct LanguageRestore {
-        QString language;
-        ~LanguageRestore() { installLanguage(language); }
-    } restoreLanguage{before};
-    if (animation) {
-        writeFigureAnimation(*animation, name, settings);
+    const FigureLanguage language(request->language);
+    if (request->animation) {
+        writeFigureAnimation(*request->animation, request->view, request->settings);
         return 0;
     }
-    const auto view = createFigureView(name);
-    view->setAttribute(Qt::WA_DontShowOnScreen);
-    view->resize(options.size.toSize());
-    view->setSettings(settings);
-    view->show();
-    if (!waitUntilIdle({view.get()}, kFigureTimeoutMs))
-        throw InputError("attnlab figure: the " + name.toStdString() + " view did not finish within " +
-                         std::to_string(kFigureTimeoutMs / 1000) + " s");
-    if (!view->jobError().isEmpty())
-        throw InputError("attnlab figure: the " + name.toStdString() + " view could not be computed: " +
-                         view->jobError().toStdString() + "; no file written");
-    for (const auto& [option, out] : outs) exportFigure(*view, QString::fromStdString(out), options, inputs);
+    const auto view = computeFigure(*request);
+    for (const auto& [option, out] : request->outs) exportFigure(*view, QString::fromStdString(out), request->options, request->inputs);
     return 0;
 }
+
+FigureLanguage::FigureLanguage(const QString& language) : m_before(currentLanguage()) { installLanguage(language); }
+
+FigureLanguage::~FigureLanguage() { installLanguage(m_before); }
 
 } // namespace attnlab

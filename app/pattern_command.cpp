@@ -1,6 +1,7 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 #include "app/grid_options.h"
+#include "app/pattern_request.h"
 
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
@@ -40,16 +41,96 @@ linformer and mixed_chunk. Examples:
   attnlab pattern --variant custom --grid 16,16 --set "expr=neighborhood(5)" --out m.npy
 )help";
 
+PatternSource fileSource(const CliArgs& cli) {
+    PatternSource source;
+    if (const auto qPath = cli.value("--q"))
+        source.queries = [qPath](bool fewerQueries) -> std::optional<InputFiles> { return readInputFiles(*qPath, "", "", fewerQueries); };
+    else
+        source.queries = [](bool) -> std::optional<InputFiles> { return std::nullopt; };
+    const auto kPath = cli.value("--k");
+    source.keysGiven = kPath.has_value();
+    source.keys = [kPath](InputFiles& files) { readKeys(files, *kPath); };
+    return source;
+}
+
 } // namespace
+
+CliArgs patternArgs(const std::vector<std::string>& args) {
+    return CliArgs("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out", "--grid", "--order", "--queries"},
+                   {"--causal", "--components", "--print-expr"});
+}
+
+PatternJob patternShape(const CliArgs& cli, const PatternSource& source) {
+    PatternJob job;
+    job.variant = &requireVariant(cli.required("--variant"));
+    ProblemShape& shape = job.shape;
+    shape.grid = gridOption(cli);
+    shape.n = sizeWithGrid(cli, shape.grid.get());
+    shape.d = cli.integer("--d", 64, 1, INT32_MAX);
+    shape.dv = shape.d;
+    shape.causal = cli.flag("--causal");
+    job.rows = cli.integer("--queries", shape.n, 1, shape.n);
+    shape.queries = job.rows == shape.n ? 0 : job.rows;
+    job.files = source.queries(shape.queries > 0);
+    if (job.files) {
+        const Tensor3& q = job.files->q;
+        if (q.rows != job.rows)
+            throw InputError(shape.queries > 0 ? "Q has " + std::to_string(q.rows) + " rows but --queries is " +
+                                                     std::to_string(job.rows) + " (Q holds the last M positions' queries)"
+                                               : "--n " + std::to_string(shape.n) + " does not match Q's n = " +
+                                                     std::to_string(q.rows));
+        shape.heads = q.heads;
+        shape.d = q.cols;
+        shape.dv = shape.d;
+    } else if (source.keysGiven) {
+        throw InputError("--k needs --q");
+    }
+    job.params = prepareParams(*job.variant, shape, cli.overrides());
+    return job;
+}
+
+void preparePatternInputs(const CliArgs& cli, PatternJob& job, const PatternSource& source) {
+    const VariantInfo& variant = *job.variant;
+    const ProblemShape& shape = job.shape;
+    const std::int64_t head = cli.integer("--head", 0, 0, INT32_MAX);
+    job.head = static_cast<int>(head);
+    if (variant.dataDependentPattern) {
+        if (!job.files) throw InputError("the pattern of '" + variant.id + "' depends on the data: give --q");
+        if (head >= shape.heads)
+            throw InputError("--head " + std::to_string(head) + " is out of range [0, " +
+                             std::to_string(shape.heads - 1) + "]");
+        job.withKeys = !variant.needsKeys || variant.needsKeys(job.params) || shape.queries > 0;
+        if (job.withKeys) {
+            if (!source.keysGiven) throw InputError("--k is required for variant '" + variant.id + "'" +
+                                                    (shape.queries > 0 ? " with --queries (every position's key)" : ""));
+            source.keys(*job.files);
+            if (job.files->k.rows != shape.n)
+                throw InputError("--n " + std::to_string(shape.n) + " does not match K's n = " + std::to_string(job.files->k.rows));
+        }
+        job.withInputs = true;
+    }
+}
+
+std::unique_ptr<Pattern> PatternJob::pattern() const {
+    const AttentionInputs data{files ? &files->q : nullptr, withKeys ? &files->k : nullptr, nullptr};
+    return buildPattern(*variant, shape, params, withInputs ? &data : nullptr, head);
+}
+
+std::unique_ptr<PatternComponents> PatternJob::components() const {
+    const AttentionInputs data{files ? &files->q : nullptr, withKeys ? &files->k : nullptr, nullptr};
+    return buildComponents(*variant, shape, params, withInputs ? &data : nullptr, head);
+}
+
+std::vector<std::uint8_t> PatternJob::cells(bool withComponents) const {
+    return withComponents ? denseComponents(*components()) : denseMask(*pattern());
+}
 
 int patternCommand(const std::vector<std::string>& args) {
     if (asksForHelp(args)) {
         std::fputs(kPatternHelp, stdout);
         return 0;
     }
-    const CliArgs cli("pattern", args, {"--variant", "--n", "--d", "--q", "--k", "--head", "--out", "--grid", "--order",
-                                        "--queries"},
-                      {"--causal", "--components", "--print-expr"});
+    const CliArgs cli = patternArgs(args);
     const VariantInfo& variant = requireVariant(cli.required("--variant"));
     const bool printExpr = cli.flag("--print-expr");
     if (printExpr && (cli.value("--out") || cli.flag("--components")))
@@ -58,71 +139,27 @@ int patternCommand(const std::vector<std::string>& args) {
         throw InputError("variant '" + variant.id + "' has no equivalent pattern expression (only full, strided, fixed, "
                          "longformer, chunk and xl have one)");
     const std::string outPath = printExpr ? std::string() : cli.required("--out");
-    ProblemShape shape;
-    shape.grid = gridOption(cli);
-    shape.n = sizeWithGrid(cli, shape.grid.get());
-    shape.d = cli.integer("--d", 64, 1, INT32_MAX);
-    shape.dv = shape.d;
-    shape.causal = cli.flag("--causal");
-    const std::int64_t queries = cli.integer("--queries", shape.n, 1, shape.n);
-    shape.queries = queries == shape.n ? 0 : queries;
-
-    InputFiles files;
-    const auto qPath = cli.value("--q");
-    if (qPath) {
-        files = readInputFiles(*qPath, "", "", shape.queries > 0);
-        if (files.q.rows != queries)
-            throw InputError(shape.queries > 0 ? "Q has " + std::to_string(files.q.rows) + " rows but --queries is " +
-                                                     std::to_string(queries) + " (Q holds the last M positions' queries)"
-                                               : "--n " + std::to_string(shape.n) + " does not match Q's n = " +
-                                                     std::to_string(files.q.rows));
-        shape.heads = files.q.heads;
-        shape.d = files.q.cols;
-        shape.dv = shape.d;
-    } else if (cli.value("--k")) {
-        throw InputError("--k needs --q");
-    }
-    const ParamSet params = prepareParams(variant, shape, cli.overrides());
-    if (printExpr && shape.queries > 0)
+    const PatternSource source = fileSource(cli);
+    PatternJob job = patternShape(cli, source);
+    if (printExpr && job.shape.queries > 0)
         throw InputError("--print-expr prints the whole n x n pattern's expression: it takes no --queries");
     if (printExpr) {
         PatternRequest request;
-        request.shape = shape;
-        request.params = &params;
+        request.shape = job.shape;
+        request.params = &job.params;
         std::printf("%s\n", variant.printExpr(request).c_str());
         return 0;
     }
-    const std::int64_t head = cli.integer("--head", 0, 0, INT32_MAX);
-    const AttentionInputs* inputs = nullptr;
-    AttentionInputs data;
-    if (variant.dataDependentPattern) {
-        if (!qPath) throw InputError("the pattern of '" + variant.id + "' depends on the data: give --q");
-        if (head >= shape.heads)
-            throw InputError("--head " + std::to_string(head) + " is out of range [0, " +
-                             std::to_string(shape.heads - 1) + "]");
-        const bool needsKeys = !variant.needsKeys || variant.needsKeys(params) || shape.queries > 0;
-        if (needsKeys) {
-            const auto kPath = cli.value("--k");
-            if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'" +
-                                         (shape.queries > 0 ? " with --queries (every position's key)" : ""));
-            readKeys(files, *kPath);
-            if (files.k.rows != shape.n)
-                throw InputError("--n " + std::to_string(shape.n) + " does not match K's n = " + std::to_string(files.k.rows));
-        }
-        data = AttentionInputs{&files.q, needsKeys ? &files.k : nullptr, nullptr};
-        inputs = &data;
-    }
     std::vector<NamedPath> inputFiles;
-    if (qPath) inputFiles.emplace_back("--q", *qPath);
+    if (const auto qPath = cli.value("--q")) inputFiles.emplace_back("--q", *qPath);
     if (const auto kPath = cli.value("--k")) inputFiles.emplace_back("--k", *kPath);
     refuseOverlappingFiles({{"--out", outPath}}, inputFiles);
-    requirePatternLimits(variant, shape, params);
+    preparePatternInputs(cli, job, source);
+    requirePatternLimits(variant, job.shape, job.params);
 
     PendingFile outFile(outPath);
-    const auto cells = cli.flag("--components")
-                           ? denseComponents(*buildComponents(variant, shape, params, inputs, static_cast<int>(head)))
-                           : denseMask(*buildPattern(variant, shape, params, inputs, static_cast<int>(head)));
-    writeNpyUint8(outFile, {queries, shape.n}, cells.data());
+    const auto cells = job.cells(cli.flag("--components"));
+    writeNpyUint8(outFile, {job.rows, job.shape.n}, cells.data());
     outFile.commit();
     return 0;
 }

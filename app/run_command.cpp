@@ -1,6 +1,7 @@
 #include "app/cli_args.h"
 #include "app/commands.h"
 #include "app/grid_options.h"
+#include "app/run_request.h"
 
 #include "core/cost/cost_model.h"
 #include "core/cost/job_limits.h"
@@ -36,11 +37,6 @@ lsh with shared_qk it holds every position's query). Q with fewer rows than K an
 mismatch unless --queries says so. Not for linear, performer, linformer and mixed_chunk.
 )";
 
-std::vector<std::int64_t> outputShape(const InputFiles& files, std::int64_t cols) {
-    if (files.twoDimensional) return {files.q.rows, cols};
-    return {files.q.heads, files.q.rows, cols};
-}
-
 // The sizes the files are written from; a kernel that broke them would otherwise be read past.
 void checkResult(const RunResult& result, const ProblemShape& shape, bool wantWeights) {
     const auto rows = static_cast<std::size_t>(shape.heads) * static_cast<std::size_t>(shape.queryRows());
@@ -72,32 +68,26 @@ std::int64_t queriesOf(const CliArgs& cli, std::int64_t n, std::int64_t qRows) {
 
 } // namespace
 
-int runCommand(const std::vector<std::string>& args) {
-    if (asksForHelp(args)) {
-        std::fputs(kRunHelp, stdout);
-        return 0;
-    }
-    const CliArgs cli("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads", "--grid", "--order", "--queries"},
-                      {"--causal", "--reference"});
-    const VariantInfo& variant = requireVariant(cli.required("--variant"));
-    const std::string outPath = cli.required("--out");
-    const auto weightsPath = cli.value("--weights");
-    const int threads = static_cast<int>(cli.integer("--threads", defaultThreadCount(), 1, 1024));
-    const std::string qPath = cli.required("--q"), vPath = cli.required("--v");
-    const TokenGridPtr grid = gridOption(cli);
-    std::vector<NamedPath> outputs = {{"--out", outPath}};
-    if (weightsPath) outputs.emplace_back("--weights", *weightsPath);
-    std::vector<NamedPath> inputFiles = {{"--q", qPath}, {"--v", vPath}};
-    if (const auto kPath = cli.value("--k")) inputFiles.emplace_back("--k", *kPath);
-    refuseOverlappingFiles(outputs, inputFiles);
+std::vector<std::int64_t> runOutputShape(const InputFiles& files, std::int64_t cols) {
+    if (files.twoDimensional) return {files.q.rows, cols};
+    return {files.q.heads, files.q.rows, cols};
+}
 
-    // Q and V first: the parameters, resolved against their shape, decide whether K is needed.
-    const bool fewerQueries = cli.value("--queries").has_value();
-    InputFiles files = readInputFiles(qPath, "", vPath, fewerQueries);
-    ProblemShape shape;
+CliArgs runArgs(const std::vector<std::string>& args) {
+    return CliArgs("run", args, {"--variant", "--q", "--k", "--v", "--out", "--weights", "--threads", "--grid", "--order", "--queries"},
+                   {"--causal", "--reference"});
+}
+
+RunPlan planRun(const CliArgs& cli, InputFiles& files, const KeyReader& readKeys, bool wantWeights) {
+    RunPlan plan;
+    plan.variant = &requireVariant(cli.required("--variant"));
+    plan.wantWeights = wantWeights;
+    cli.integer("--threads", defaultThreadCount(), 1, 1024);
+    const TokenGridPtr grid = gridOption(cli);
+    ProblemShape& shape = plan.shape;
     shape.heads = files.q.heads;
     shape.n = files.v.rows;
-    if (fewerQueries) shape.queries = queriesOf(cli, shape.n, files.q.rows);
+    if (files.fewerQueries) shape.queries = queriesOf(cli, shape.n, files.q.rows);
     shape.d = files.q.cols;
     shape.dv = files.v.cols;
     shape.kvHeads = files.v.heads;
@@ -106,35 +96,63 @@ int runCommand(const std::vector<std::string>& args) {
         throw InputError("--grid " + grid->sizeText() + " has " + std::to_string(grid->cells()) + " cells but Q has n = " +
                          std::to_string(shape.n));
     shape.grid = grid;
-    const ParamSet params = prepareParams(variant, shape, cli.overrides());
-    const bool needsKeys = !variant.needsKeys || variant.needsKeys(params) || shape.queries > 0;
-    if (needsKeys) {
-        const auto kPath = cli.value("--k");
-        if (!kPath) throw InputError("--k is required for variant '" + variant.id + "'");
-        readKeys(files, *kPath);
-    }
+    plan.params = prepareParams(*plan.variant, shape, cli.overrides());
+    // The parameters, resolved against Q's and V's shape, decide whether K is needed.
+    plan.needsKeys = !plan.variant->needsKeys || plan.variant->needsKeys(plan.params) || shape.queries > 0;
+    if (plan.needsKeys) readKeys(files, plan.variant->id);
+    requireRunLimits(*plan.variant, shape, plan.params, wantWeights);
+    return plan;
+}
 
-    requireRunLimits(variant, shape, params, weightsPath.has_value());
+RunResult executeRun(const CliArgs& cli, const RunPlan& plan, const InputFiles& files) {
+    AttentionInputs inputs{&files.q, plan.needsKeys ? &files.k : nullptr, &files.v};
+    RunOptions options;
+    options.causal = plan.shape.causal;
+    options.grid = plan.shape.grid;
+    options.params = plan.params;
+    options.threads = static_cast<int>(cli.integer("--threads", defaultThreadCount(), 1, 1024));
+    options.wantWeights = plan.wantWeights;
+    options.useReference = cli.flag("--reference");
+    RunResult result = plan.variant->run(inputs, options);
+    checkResult(result, plan.shape, options.wantWeights);
+    requireFinite(result.out.values, plan.shape.dv, plan.shape.queryRows(), "output");
+    if (result.weights) requireFinite(result.weights->values, plan.shape.n, plan.shape.queryRows(), "weights");
+    return result;
+}
+
+int runCommand(const std::vector<std::string>& args) {
+    if (asksForHelp(args)) {
+        std::fputs(kRunHelp, stdout);
+        return 0;
+    }
+    const CliArgs cli = runArgs(args);
+    // The options are refused before large inputs are read; planRun reads them again with the inputs.
+    requireVariant(cli.required("--variant"));
+    const std::string outPath = cli.required("--out");
+    const auto weightsPath = cli.value("--weights");
+    cli.integer("--threads", defaultThreadCount(), 1, 1024);
+    const std::string qPath = cli.required("--q"), vPath = cli.required("--v");
+    gridOption(cli);
+    std::vector<NamedPath> outputs = {{"--out", outPath}};
+    if (weightsPath) outputs.emplace_back("--weights", *weightsPath);
+    std::vector<NamedPath> inputFiles = {{"--q", qPath}, {"--v", vPath}};
+    if (const auto kPath = cli.value("--k")) inputFiles.emplace_back("--k", *kPath);
+    refuseOverlappingFiles(outputs, inputFiles);
+
+    InputFiles files = readInputFiles(qPath, "", vPath, cli.value("--queries").has_value());
+    const RunPlan plan = planRun(cli, files, [&](InputFiles& loaded, const std::string& variant) {
+        const auto kPath = cli.value("--k");
+        if (!kPath) throw InputError("--k is required for variant '" + variant + "'");
+        readKeys(loaded, *kPath);
+    }, weightsPath.has_value());
 
     PendingFile outFile(outPath);
     std::optional<PendingFile> weightsFile;
     if (weightsPath) weightsFile.emplace(*weightsPath);
+    const RunResult result = executeRun(cli, plan, files);
 
-    AttentionInputs inputs{&files.q, needsKeys ? &files.k : nullptr, &files.v};
-    RunOptions options;
-    options.causal = shape.causal;
-    options.grid = grid;
-    options.params = params;
-    options.threads = threads;
-    options.wantWeights = weightsPath.has_value();
-    options.useReference = cli.flag("--reference");
-    const RunResult result = variant.run(inputs, options);
-    checkResult(result, shape, options.wantWeights);
-    requireFinite(result.out.values, shape.dv, shape.queryRows(), "output");
-    if (result.weights) requireFinite(result.weights->values, shape.n, shape.queryRows(), "weights");
-
-    writeNpyFloat32(outFile, outputShape(files, shape.dv), result.out.values.data());
-    if (weightsFile) writeNpyFloat32(*weightsFile, outputShape(files, shape.n), result.weights->values.data());
+    writeNpyFloat32(outFile, runOutputShape(files, plan.shape.dv), result.out.values.data());
+    if (weightsFile) writeNpyFloat32(*weightsFile, runOutputShape(files, plan.shape.n), result.weights->values.data());
     std::vector<PendingFile*> written = {&outFile};
     if (weightsFile) written.push_back(&*weightsFile);
     commitTogether(written);

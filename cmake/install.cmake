@@ -19,6 +19,11 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Fonts and Qt's own Chinese strings are data, not linked libraries: the ImGui lab's TrueType font, the
 # Chinese UI's glyphs and the translated standard dialogs.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, fonts-wqy-microhei | fonts-noto-cjk, qt6-translations-l10n")
+# The Python module (docs/python.md) is in the same package: it is built for one Python 3 version and
+# hands out NumPy arrays.
+if(TARGET attnlab_python)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${CPACK_DEBIAN_PACKAGE_RECOMMENDS}, python3 (>= ${ATTNLAB_PYTHON_VERSION}), python3-numpy")
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -58,15 +58,43 @@ struct Tensor3 {
     Tensor3(int headCount, std::int64_t rowCount, std::int64_t colCount)
         : heads(headCount), rows(rowCount), cols(colCount),
           values(static_cast<std::size_t>(headCount) * rowCount * colCount, 0.0f) {}
+    // A read-only view of heads × rows × cols values laid out as above and held by the caller (an array
+    // read in place): `values` stays empty and the const accessors read `data`, which must outlive the
+    // view and every kernel reading it. A copy of a view owns a copy of its values.
+    static Tensor3 borrow(const float* data, int headCount, std::int64_t rowCount, std::int64_t colCount) {
+        Tensor3 view;
+        view.heads = headCount;
+        view.rows = rowCount;
+        view.cols = colCount;
+        view.m_borrowed = data;
+        return view;
+    }
+    Tensor3(const Tensor3& other)
+        : heads(other.heads), rows(other.rows), cols(other.cols),
+          values(other.m_borrowed ? FloatStorage(other.m_borrowed, other.m_borrowed + other.size()) : other.values) {}
+    Tensor3& operator=(const Tensor3& other) {
+        if (this != &other) *this = Tensor3(other);
+        return *this;
+    }
+    Tensor3(Tensor3&&) noexcept = default;
+    Tensor3& operator=(Tensor3&&) noexcept = default;
+    ~Tensor3() = default;
 
     std::size_t headStride() const { return static_cast<std::size_t>(rows) * cols; }
+    std::size_t size() const { return static_cast<std::size_t>(heads) * headStride(); }
+    const float* data() const { return m_borrowed ? m_borrowed : values.data(); }
+    bool borrowed() const { return m_borrowed != nullptr; }
+    // The mutable accessors are for tensors that own their values (never a borrowed view).
     float* head(int h) { return values.data() + h * headStride(); }
-    const float* head(int h) const { return values.data() + h * headStride(); }
+    const float* head(int h) const { return data() + h * headStride(); }
     float* row(int h, std::int64_t i) { return head(h) + i * cols; }
     const float* row(int h, std::int64_t i) const { return head(h) + i * cols; }
     float& at(int h, std::int64_t i, std::int64_t c) { return row(h, i)[c]; }
     float at(int h, std::int64_t i, std::int64_t c) const { return row(h, i)[c]; }
-    bool empty() const { return values.empty(); }
+    bool empty() const { return values.empty() && !m_borrowed; }
+
+private:
+    const float* m_borrowed = nullptr;
 };
 
 } // namespace attnlab

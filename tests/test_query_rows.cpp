@@ -242,6 +242,7 @@ protected:
         EXPECT_EQ(outcome.exitCode, 2) << command << outcome.err;
         EXPECT_EQ(outcome.errLines(), 1u) << command << outcome.err;
         EXPECT_FALSE(std::filesystem::exists(file("x.npy"))) << command;
+        EXPECT_FALSE(std::filesystem::exists(file("x.png"))) << command;
     }
 };
 
@@ -332,6 +333,23 @@ TEST_F(QueriesCli, BadQueriesAreOneLineAndNoFile) {
         {"cost", "--variant", "full", "--n", "20", "--d", "4", "--heads", "1", "--queries", "1", "--decode"},
         {"bench", "--variant", "full", "--n", "20", "--queries", "30"},
         {"bench", "--variant", "mixed_chunk", "--n", "20", "--queries", "3"},
+        // m = 0, m > n and a number that is not a count, in every command; --queries where it has no meaning
+        {"run", "--variant", "full", "--q", "q3.npy", "--k", "k.npy", "--v", "k.npy", "--queries", "0", "--out", "x.npy"},
+        {"run", "--variant", "full", "--q", "q.npy", "--k", "k.npy", "--v", "k.npy", "--queries", "21", "--out", "x.npy"},
+        {"run", "--variant", "full", "--q", "q3.npy", "--k", "k.npy", "--v", "k.npy", "--queries", "3.0", "--out", "x.npy"},
+        {"cost", "--variant", "full", "--n", "20", "--d", "4", "--heads", "1", "--queries", "0"},
+        {"cost", "--variant", "full", "--n", "20", "--d", "4", "--heads", "1", "--queries", "21"},
+        {"cost", "--variant", "full", "--n", "20", "--d", "4", "--heads", "1", "--queries", "1e1"},
+        {"bench", "--variant", "full", "--n", "20", "--queries", "0"},
+        {"bench", "--variant", "full", "--n", "20", "--queries", "three"},
+        {"bench", "--variant", "linformer", "--n", "20", "--queries", "3"},
+        {"bench", "--decode", "--variant", "full", "--n", "20", "--queries", "3"},
+        {"figure", "pattern", "--variant", "full", "--n", "20", "--queries", "0", "-o", "x.png"},
+        {"figure", "pattern", "--variant", "full", "--n", "20", "--queries", "21", "-o", "x.png"},
+        {"figure", "pattern", "--variant", "full", "--n", "20", "--queries", "", "-o", "x.png"},
+        {"figure", "pattern", "--variant", "linformer", "--n", "20", "--queries", "3", "-o", "x.png"},
+        {"figure", "pattern", "--compare", "full,performer", "--n", "20", "--queries", "3", "-o", "x.png"},
+        {"figure", "flops", "--variant", "full", "--n", "20", "--queries", "3", "-o", "x.png"},
     };
     for (const auto& args : bad) expectBadInput(args);
 }

@@ -40,7 +40,7 @@ void requireModeOptions(const CliArgs& cli, const std::string& mode, const std::
         return std::find(taken.begin(), taken.end(), option) != taken.end();
     };
     for (const char* option : {"--variant", "--n", "--d", "--dv", "--heads", "--kv-heads", "--kv-dtype", "--model", "--threads", "--budget",
-                               "--stream-mib", "--causal", "--json", "--csv", "--peak", "--reference", "--grid", "--order"}) {
+                               "--stream-mib", "--causal", "--json", "--csv", "--peak", "--reference", "--grid", "--order", "--queries"}) {
         const bool given = cli.value(option).has_value() || cli.flag(option);
         if (given && !takes(option))
             throw InputError("attnlab bench: " + mode + " does not take " + option + " (see attnlab bench --help)");

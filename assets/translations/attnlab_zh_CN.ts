@@ -584,6 +584,29 @@
     </message>
 </context>
 <context>
+    <name>GridText</name>
+    <message>
+        <source>raster order</source>
+        <translation>光栅顺序</translation>
+    </message>
+    <message>
+        <source>Morton order</source>
+        <translation>Z 序（Morton）</translation>
+    </message>
+    <message>
+        <source>tiles %1 order</source>
+        <translation>分片 %1 顺序</translation>
+    </message>
+    <message>
+        <source>%1 video, %2</source>
+        <translation>%1 视频，%2</translation>
+    </message>
+    <message>
+        <source>%1 image, %2</source>
+        <translation>%1 图像，%2</translation>
+    </message>
+</context>
+<context>
     <name>ModelPresets</name>
     <message>
         <source>%1 KV heads</source>
@@ -1045,6 +1068,14 @@
         <source>shape from the NPY files: h=%1, n=%2, d=%3</source>
         <translation>形状取自 NPY 文件：h=%1，n=%2，d=%3</translation>
     </message>
+    <message>
+        <source>%1 in the orders %2</source>
+        <translation>%1，顺序 %2</translation>
+    </message>
+    <message>
+        <source> in %1 order</source>
+        <translation>（%1 顺序）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::FlopsView</name>
@@ -1183,6 +1214,10 @@
     <message>
         <source>block ×%1</source>
         <translation>块 ×%1</translation>
+    </message>
+    <message>
+        <source>%1 (order %2)</source>
+        <translation>%1（顺序 %2）</translation>
     </message>
 </context>
 <context>
@@ -1393,16 +1428,8 @@ click: make it the query</source>
         <translation>%1：拟合 %2 GB/s</translation>
     </message>
     <message>
-        <source>%1: no step read more than the last-level cache</source>
-        <translation>%1：没有一步读取超过末级缓存的数据</translation>
-    </message>
-    <message>
         <source>STREAM triad on %1 threads: %2 GB/s (the memory roof)</source>
         <translation>%1 个线程上的 STREAM triad：%2 GB/s (内存上限)</translation>
-    </message>
-    <message>
-        <source>cache read (GB/s)</source>
-        <translation>缓存读取 (GB/s)</translation>
     </message>
     <message>
         <source>Decoding step: bandwidth of its cache reads</source>
@@ -1419,10 +1446,6 @@ click: make it the query</source>
     <message>
         <source>chunk of queries c (tokens)</source>
         <translation>查询块大小 c (令牌)</translation>
-    </message>
-    <message>
-        <source>time to first token, one layer&apos;s attention</source>
-        <translation>首个令牌耗时，单层注意力</translation>
     </message>
     <message>
         <source>Chunked prefill of n = %1 (c = n: one prefill)</source>
@@ -1465,10 +1488,6 @@ click: make it the query</source>
         <translation>内存预算 %1 (本机内存)</translation>
     </message>
     <message>
-        <source>time per decoding step, one layer</source>
-        <translation>单层每个解码步耗时</translation>
-    </message>
-    <message>
         <source>Decoding step, measured (%1/%2)</source>
         <translation>解码步实测 (%1/%2)</translation>
     </message>
@@ -1487,6 +1506,38 @@ click: make it the query</source>
     <message>
         <source>decoding steps</source>
         <translation>解码步</translation>
+    </message>
+    <message>
+        <source>%1: its parameters fit no context length here</source>
+        <translation>%1：其参数不适用于此处的任何上下文长度</translation>
+    </message>
+    <message>
+        <source>%1: %2 at n = %3, the only context it is defined at</source>
+        <translation>%1：n = %3 时为 %2（仅在此上下文长度下有定义）</translation>
+    </message>
+    <message>
+        <source>%1: ≤ %2 at the %3 context lengths it is defined at</source>
+        <translation>%1：在其有定义的 %3 个上下文长度下 ≤ %2</translation>
+    </message>
+    <message>
+        <source>time per step, one layer</source>
+        <translation>单层每步耗时</translation>
+    </message>
+    <message>
+        <source>STREAM triad on one thread: %1 GB/s (the memory roof)</source>
+        <translation>1 个线程上的 STREAM triad：%1 GB/s (内存上限)</translation>
+    </message>
+    <message>
+        <source>no fitted rate (no step read more than the last-level cache): %1</source>
+        <translation>无拟合速率（没有一步读取超过末级缓存的数据）：%1</translation>
+    </message>
+    <message>
+        <source>GB/s</source>
+        <translation>GB/s</translation>
+    </message>
+    <message>
+        <source>time to first token</source>
+        <translation>首个令牌耗时</translation>
     </message>
 </context>
 <context>
@@ -2056,13 +2107,21 @@ Every other view works; run on a desktop session to use the lab.</source>
         <source>Also draw the block kernel&apos;s computed cells, fitted to the measured times as the cost model is: which of the two the measured curve follows</source>
         <translation>同时画出块内核的计算单元，像计算量模型一样拟合到实测时间：看实测曲线更接近哪一个</translation>
     </message>
+    <message>
+        <source>all n rows</source>
+        <translation>全部 n 行</translation>
+    </message>
+    <message>
+        <source>Only the last m rows query, against all n keys: a chunk of prefill over a cache, or m tokens verified at once (the pattern view frames the m × n rectangle and counts its cells)</source>
+        <translation>只有最后 m 行查询，对全部 n 个键：缓存之上的一段预填充，或一次验证的 m 个令牌（模式视图框出 m × n 矩形并统计其单元）</translation>
+    </message>
+    <message>
+        <source>queries m</source>
+        <translation>查询数 m</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::PatternView</name>
-    <message>
-        <source>queries %1 … %2 (framed): %3 × %4 over a cache of %5, %6 allowed cells</source>
-        <translation>查询 %1 … %2 (框出)：%3 × %4，缓存 %5 个位置，允许 %6 个单元</translation>
-    </message>
     <message>
         <source>decoding cache</source>
         <translation>解码缓存</translation>
@@ -2232,6 +2291,14 @@ allowed: %4</source>
 component %1: %2</source>
         <translation>
 组成部分 %1：%2</translation>
+    </message>
+    <message>
+        <source>queries %1 … %2 (framed)</source>
+        <translation>查询 %1 … %2 (框出)</translation>
+    </message>
+    <message>
+        <source>%1 × %2 over a cache of %3</source>
+        <translation>%1 × %2，缓存 %3 个位置</translation>
     </message>
 </context>
 <context>

@@ -54,6 +54,28 @@ std::optional<BlockKernelCost> blockCostAt(const LabSettings& settings, const Va
 
 void addNote(std::string& notes, const std::string& note) { notes += (notes.empty() ? "" : "; ") + note; }
 
+// The bar of `variant` at the settings' n: `panel`'s overrides on its own token order, or the defaults
+// (null). False when counting was too much work (the note says so and the variant gets no more bars).
+bool addBar(FlopBreakdown& result, const LabSettings& settings, const VariantInfo& variant, const VariantChoice* panel) {
+    const LabSettings own = panel ? choiceSettings(settings, *panel) : settings;
+    const ParamOverrides& overrides = panel ? panel->params : ParamOverrides{};
+    std::optional<LayerCost> cost;
+    try {
+        cost = costAt(own, variant.id, overrides, own.n);
+    } catch (const RangeWorkExceeded&) {
+        addNote(result.note, "no bar for " + variant.id + ": counting its pattern's cells at this n is too much work");
+        return false;
+    }
+    if (!cost) return true;
+    result.bars.push_back({variant.id, cost->attentionMacs, panel != nullptr, std::nullopt, panel ? panel->order : std::string()});
+    try {
+        result.bars.back().block = blockCostAt(own, variant, overrides);
+    } catch (const RangeWorkExceeded&) {
+        addNote(result.note, "no block-kernel cost for " + variant.id + ": counting its pattern's blocks at this n is too much work");
+    }
+    return true;
+}
+
 } // namespace
 
 std::vector<std::int64_t> flopSweepSizes(int heads, std::int64_t d, const TokenGrid* grid) {
@@ -117,21 +139,13 @@ FlopBreakdown flopBreakdown(const LabSettings& asked, const CancelCheck& cancell
             result.leftOut.push_back(variant.id);
             continue;
         }
-        const auto choice = std::find_if(chosen.begin(), chosen.end(), [&](const VariantChoice& c) { return c.variant == variant.id; });
-        const bool isChosen = choice != chosen.end();
-        const ParamOverrides& overrides = isChosen ? choice->params : ParamOverrides{};
-        try {
-            if (const auto cost = costAt(settings, variant.id, overrides, settings.n))
-                result.bars.push_back({variant.id, cost->attentionMacs, isChosen, std::nullopt});
-        } catch (const RangeWorkExceeded&) {
-            addNote(result.note, "no bar for " + variant.id + ": counting its pattern's cells at this n is too much work");
-            continue;
-        }
-        try {
-            if (!result.bars.empty() && result.bars.back().variant == variant.id) result.bars.back().block = blockCostAt(settings, variant, overrides);
-        } catch (const RangeWorkExceeded&) {
-            addNote(result.note, "no block-kernel cost for " + variant.id + ": counting its pattern's blocks at this n is too much work");
-        }
+        // One bar per compared panel of the variant, each on its panel's own token order; defaults otherwise.
+        std::vector<const VariantChoice*> panels;
+        for (const VariantChoice& choice : chosen)
+            if (choice.variant == variant.id) panels.push_back(&choice);
+        if (panels.empty()) panels.push_back(nullptr);
+        for (const VariantChoice* panel : panels)
+            if (!addBar(result, settings, variant, panel)) break;
     }
     return result;
 }

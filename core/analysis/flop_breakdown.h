@@ -27,11 +27,12 @@ struct FlopBreakdown {
         bool chosen = false; // one of the variants the settings choose (with their overrides)
         // A block kernel's cost at the settings' blockCost (hasBlockKernelCost variants only).
         std::optional<BlockKernelCost> block;
+        std::string order; // a compared panel's own token order (order=), costed on it; empty: the settings'
     };
     std::vector<SweepPoint> sweep;   // n where the parameters are valid
     std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest
     std::optional<LayerCost> current; // the chosen variant at the settings' n
-    std::vector<CoreBar> bars;        // registry order, in the causal form asked (askedCausal)
+    std::vector<CoreBar> bars;        // registry order (a variant compared in several panels: one bar per panel), in the causal form asked (askedCausal)
     std::vector<std::string> leftOut; // variants without a form for the causal choice asked: no bar
     LayerCrossovers crossovers;       // the chosen variant's, searched in the cost model for this case
     std::string error;                // why `current` is missing

@@ -83,7 +83,10 @@ KvCacheCurve kvCacheCurve(const LabSettings& settings, const InferenceChoice& ch
         curve.error = error.what();
         return curve;
     }
-    for (const std::int64_t n : kvCacheSizes(maxLog2)) {
+    std::vector<std::int64_t> sizes = kvCacheSizes(maxLog2);
+    if (!settings.grid.empty() && settings.n > 0 && std::find(sizes.begin(), sizes.end(), settings.n) == sizes.end())
+        sizes.insert(std::upper_bound(sizes.begin(), sizes.end(), settings.n), settings.n); // the grid's own n
+    for (const std::int64_t n : sizes) {
         try {
             const ProblemShape shape = decodeShape(settings, variant, n);
             const DecodeCost cache = decodeCache(variant, shape, prepareParams(variant, shape, choice.choice.params), settingsKvDtype(settings));
@@ -92,7 +95,14 @@ KvCacheCurve kvCacheCurve(const LabSettings& settings, const InferenceChoice& ch
             // these parameters do not fit this n (e.g. a global index beyond it): no point
         }
     }
+    curve.partial = curve.points.size() < sizes.size();
     curve.runsOutAt = contextLimit(settings, choice.choice, budgetBytes);
+    if (!curve.runsOutAt && curve.partial) { // contextLimit passes over the n the pattern rejects
+        const auto layers = static_cast<double>(settings.modelLayers);
+        const auto over = std::find_if(curve.points.begin(), curve.points.end(),
+                                       [&](const KvCachePoint& point) { return point.layerBytes * layers > budgetBytes; });
+        if (over != curve.points.end()) curve.runsOutAt = over->n;
+    }
     return curve;
 }
 

@@ -41,8 +41,12 @@ struct KvCachePoint {
 
 struct KvCacheCurve {
     InferenceChoice choice;
-    std::vector<KvCachePoint> points; // at kvCacheSizes(); a size the parameters reject is left out
-    // The least n at which the whole model's cache exceeds the budget; nullopt: never up to kMaxContext.
+    std::vector<KvCachePoint> points; // at kvCacheSizes() and a grid's n; a size the parameters reject is left out
+    // Some sizes were rejected: a pattern of the grid's primitives is defined at the grid's n alone, and
+    // parameters may not fit small n. The curve's statements then hold only at the points it has.
+    bool partial = false;
+    // The least n at which the whole model's cache exceeds the budget; nullopt: never up to kMaxContext
+    // (for a partial curve: at none of its points and no n ≤ kMaxContext the parameters take).
     std::optional<std::int64_t> runsOutAt;
     std::string error; // the variant cannot decode (e.g. linformer); no points then
 };
@@ -52,7 +56,8 @@ inline constexpr std::int64_t kMaxContext = std::int64_t{1} << 40;
 // n = 16, 32, …, 2^maxLog2.
 std::vector<std::int64_t> kvCacheSizes(int maxLog2);
 
-// The curve at kvCacheSizes(maxLog2) under `settings`' shape (heads, kvHeads, d; dv = d; causal).
+// The curve at kvCacheSizes(maxLog2) under `settings`' shape (heads, kvHeads, d; dv = d; causal), and
+// with a grid also at the grid's n (settings.n), where its pattern is defined.
 KvCacheCurve kvCacheCurve(const LabSettings& settings, const InferenceChoice& choice, double budgetBytes, int maxLog2);
 
 // An n ≤ kMaxContext where layers × layer bytes crosses budgetBytes (over at n, not at n − 1): doubling n,

@@ -55,7 +55,10 @@ std::string settingsProblem(const LabSettings& settings) {
         }
         for (const auto& choice : chosenVariants(settings)) {
             const VariantInfo& variant = requireVariant(choice.variant);
-            prepareParams(variant, problemShape(settings, variant), choice.params);
+            ProblemShape shape = problemShape(settings, variant);
+            prepareParams(variant, shape, choice.params);
+            shape.queries = settings.queries;
+            if (std::string problem = queryRowsProblem(variant, shape); !problem.empty()) return problem;
         }
         if (settings.source == InputSource::NpyFiles && settings.qPath.empty())
             return "choose a Q file (.npy) or another input source";

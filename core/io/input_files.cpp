@@ -16,23 +16,39 @@ std::string shapeText(const std::vector<std::int64_t>& shape) {
     return text + "]";
 }
 
-Tensor3 toTensor(const std::string& path, NpyArray&& array) {
-    if (array.shape.size() != 2 && array.shape.size() != 3)
-        throw InputError(path + ": expected a 2-D [n, d] or 3-D [h, n, d] array, got shape " + shapeText(array.shape));
-    for (const auto dim : array.shape)
-        if (dim <= 0) throw InputError(path + ": empty dimension in shape " + shapeText(array.shape));
-    for (std::size_t e = 0; e < array.values.size(); ++e)
-        if (!std::isfinite(array.values[e]))
-            throw InputError(path + ": contains " + (std::isnan(array.values[e]) ? "NaN" : "Inf") + " at flat index " +
+// The checks every input passes, from a file or from memory: its rank, its sizes, every value finite.
+void checkInput(const std::string& name, const std::vector<std::int64_t>& shape, const float* values) {
+    if (shape.size() != 2 && shape.size() != 3)
+        throw InputError(name + ": expected a 2-D [n, d] or 3-D [h, n, d] array, got shape " + shapeText(shape));
+    for (const auto dim : shape)
+        if (dim <= 0) throw InputError(name + ": empty dimension in shape " + shapeText(shape));
+    std::size_t count = 1;
+    for (const auto dim : shape) count *= static_cast<std::size_t>(dim);
+    for (std::size_t e = 0; e < count; ++e)
+        if (!std::isfinite(values[e]))
+            throw InputError(name + ": contains " + (std::isnan(values[e]) ? "NaN" : "Inf") + " at flat index " +
                              std::to_string(e));
-    const bool threeD = array.shape.size() == 3;
-    if (threeD && array.shape[0] > 1 << 20) throw InputError(path + ": too many heads");
-    Tensor3 tensor;
-    tensor.heads = threeD ? static_cast<int>(array.shape[0]) : 1;
-    tensor.rows = array.shape[threeD ? 1 : 0];
-    tensor.cols = array.shape[threeD ? 2 : 1];
-    tensor.values = std::move(array.values);
+    if (shape.size() == 3 && shape[0] > 1 << 20) throw InputError(name + ": too many heads");
+}
+
+Tensor3 shapedTensor(const std::vector<std::int64_t>& shape, Tensor3 tensor) {
+    const bool threeD = shape.size() == 3;
+    tensor.heads = threeD ? static_cast<int>(shape[0]) : 1;
+    tensor.rows = shape[threeD ? 1 : 0];
+    tensor.cols = shape[threeD ? 2 : 1];
     return tensor;
+}
+
+Tensor3 toTensor(const InputArray& input) {
+    checkInput(input.name, input.shape, input.values);
+    return shapedTensor(input.shape, Tensor3::borrow(input.values, 0, 0, 0));
+}
+
+Tensor3 toTensor(const std::string& path, NpyArray&& array) {
+    checkInput(path, array.shape, array.values.data());
+    Tensor3 tensor;
+    tensor.values = std::move(array.values);
+    return shapedTensor(array.shape, std::move(tensor));
 }
 
 std::vector<std::int64_t> qShapeOf(const InputFiles& files) {
@@ -40,9 +56,9 @@ std::vector<std::int64_t> qShapeOf(const InputFiles& files) {
     return {files.q.heads, files.q.rows, files.q.cols};
 }
 
-void checkRank(const std::string& path, const NpyArray& array, const InputFiles& files) {
-    if (array.shape.size() != (files.twoDimensional ? 2u : 3u))
-        throw InputError(path + ": mixed 2-D and 3-D inputs (" + shapeText(array.shape) + " vs Q " +
+void checkRank(const std::string& path, const std::vector<std::int64_t>& shape, const InputFiles& files) {
+    if (shape.size() != (files.twoDimensional ? 2u : 3u))
+        throw InputError(path + ": mixed 2-D and 3-D inputs (" + shapeText(shape) + " vs Q " +
                          shapeText(qShapeOf(files)) + ")");
 }
 
@@ -71,20 +87,54 @@ void checkKeyRows(const std::string& path, const char* name, const std::vector<s
                          otherName + " has " + std::to_string(other->rows) + " (K and V need the same n)");
 }
 
+void checkKeys(const InputFiles& files, const std::string& name, const std::vector<std::int64_t>& shape) {
+    checkRank(name, shape, files);
+    const auto qShape = qShapeOf(files);
+    const std::size_t from = files.fewerQueries ? shape.size() - 1 : (files.twoDimensional ? 0 : 1);
+    if (!std::equal(shape.begin() + static_cast<std::ptrdiff_t>(from), shape.end(), qShape.begin() + static_cast<std::ptrdiff_t>(from)))
+        throw InputError(name + ": K shape " + shapeText(shape) + " does not match Q shape " + shapeText(qShape) +
+                         (files.fewerQueries ? " (d must agree)" : " (n and d must agree)"));
+    if (files.fewerQueries) checkKeyRows(name, "K", shape, files, files.v.empty() ? nullptr : &files.v, "V");
+    checkKeyValueHeads(name, "K", shape, files, files.v.empty() ? nullptr : &files.v, "V");
+}
+
+void checkValues(const InputFiles& files, const std::string& name, const std::vector<std::int64_t>& shape) {
+    checkRank(name, shape, files);
+    const auto qShape = qShapeOf(files);
+    const auto rowsAxis = files.twoDimensional ? 0u : 1u;
+    if (files.fewerQueries)
+        checkKeyRows(name, "V", shape, files, files.hasKeys ? &files.k : nullptr, "K");
+    else if (shape[rowsAxis] != qShape[rowsAxis])
+        throw InputError(name + ": V shape " + shapeText(shape) + " does not match Q shape " + shapeText(qShape) +
+                         " (n must agree)");
+    checkKeyValueHeads(name, "V", shape, files, files.hasKeys ? &files.k : nullptr, "K");
+}
+
 } // namespace
 
 void readKeys(InputFiles& files, const std::string& kPath) {
     NpyArray k = readNpy(kPath);
-    checkRank(kPath, k, files);
-    const auto qShape = qShapeOf(files);
-    const std::size_t from = files.fewerQueries ? k.shape.size() - 1 : (files.twoDimensional ? 0 : 1);
-    if (!std::equal(k.shape.begin() + static_cast<std::ptrdiff_t>(from), k.shape.end(), qShape.begin() + static_cast<std::ptrdiff_t>(from)))
-        throw InputError(kPath + ": K shape " + shapeText(k.shape) + " does not match Q shape " + shapeText(qShape) +
-                         (files.fewerQueries ? " (d must agree)" : " (n and d must agree)"));
-    if (files.fewerQueries) checkKeyRows(kPath, "K", k.shape, files, files.v.empty() ? nullptr : &files.v, "V");
-    checkKeyValueHeads(kPath, "K", k.shape, files, files.v.empty() ? nullptr : &files.v, "V");
+    checkKeys(files, kPath, k.shape);
     files.k = toTensor(kPath, std::move(k));
     files.hasKeys = true;
+}
+
+void borrowKeys(InputFiles& files, const InputArray& k) {
+    checkKeys(files, k.name, k.shape);
+    files.k = toTensor(k);
+    files.hasKeys = true;
+}
+
+InputFiles borrowInputs(const InputArray& q, const InputArray* v, bool fewerQueries) {
+    InputFiles files;
+    files.fewerQueries = fewerQueries;
+    files.twoDimensional = q.shape.size() == 2;
+    files.q = toTensor(q);
+    if (v) {
+        checkValues(files, v->name, v->shape);
+        files.v = toTensor(*v);
+    }
+    return files;
 }
 
 InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, const std::string& vPath,
@@ -97,15 +147,7 @@ InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, co
     if (!kPath.empty()) readKeys(files, kPath);
     if (!vPath.empty()) {
         NpyArray v = readNpy(vPath);
-        checkRank(vPath, v, files);
-        const auto qShape = qShapeOf(files);
-        const auto rowsAxis = files.twoDimensional ? 0u : 1u;
-        if (fewerQueries)
-            checkKeyRows(vPath, "V", v.shape, files, files.hasKeys ? &files.k : nullptr, "K");
-        else if (v.shape[rowsAxis] != qShape[rowsAxis])
-            throw InputError(vPath + ": V shape " + shapeText(v.shape) + " does not match Q shape " + shapeText(qShape) +
-                             " (n must agree)");
-        checkKeyValueHeads(vPath, "V", v.shape, files, files.hasKeys ? &files.k : nullptr, "K");
+        checkValues(files, vPath, v.shape);
         files.v = toTensor(vPath, std::move(v));
     }
     return files;

@@ -2,8 +2,10 @@
 
 #include "core/tensor.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -25,5 +27,17 @@ InputFiles readInputFiles(const std::string& qPath, const std::string& kPath, co
 
 // Reads K into `files`, checking it against the Q already read.
 void readKeys(InputFiles& files, const std::string& kPath);
+
+// An input held in memory by the caller: C-order float32 values of `shape`, named `name` in messages.
+struct InputArray {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    const float* values = nullptr;
+};
+
+// The same checks and the same InputFiles as readInputFiles and readKeys, over arrays in memory: the
+// tensors are borrowed views of the arrays (Tensor3::borrow), read in place, never copied.
+InputFiles borrowInputs(const InputArray& q, const InputArray* v, bool fewerQueries = false);
+void borrowKeys(InputFiles& files, const InputArray& k);
 
 } // namespace attnlab

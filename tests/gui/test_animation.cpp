@@ -261,6 +261,8 @@ TEST_F(AnimationCommandTest, BadAnimationsAreOneLineWithNoFile) {
                   QStringLiteral("--fps expects a number"));
     expectRefused({"pattern", "--n", "32", "--animate", "decode=0:31", "-o", "p.mp4"},
                   QStringLiteral("add --causal"));
+    expectRefused({"pattern", "--variant", "custom", "--set", "expr=neighborhood(3)", "--grid", "8,8", "--animate", "n=16:64:*2", "-o", "p.gif"},
+                  QStringLiteral("n is the grid's cell count here (8,8): animate another parameter"));
     expectRefused(
         {"pattern", "--n", "32", "--variant", "strided", "--animate", "stride=0:8:4", "-o", "p.mp4"},
         QStringLiteral("at stride = 0: strided parameter 'stride' = 0 is out of range"));

@@ -113,5 +113,48 @@ TEST(FlopsLegend, BlockKernelCostStandsBesideTheExactCost) {
     for (const auto& point : view.sweep()) EXPECT_DOUBLE_EQ(point.cost.attentionMacs, 9.0 * static_cast<double>(point.n) * 32.0);
 }
 
+// A pattern compared in two token orders has a bar per panel, each costed on its panel's own order: a
+// 5 × 5 neighbourhood on a 16 × 16 image computes other 16-blocks in raster order than in 4 × 4 tiles.
+TEST(FlopsLegend, ComparedPanelsAreCostedInTheirOwnTokenOrders) {
+    LabSettings settings;
+    settings.grid = "16,16";
+    settings.n = 256;
+    settings.d = 16;
+    settings.blockCost = 16;
+    settings.compareVariants = {"custom", "custom"};
+    settings.compareParams = {{{"expr", "neighborhood(5)"}}, {{"expr", "neighborhood(5)"}}};
+    settings.panelOrders = {"", "tiles:4,4"};
+    FlopsView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(900, 600);
+    view.setSettings(settings);
+    view.show();
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    std::vector<FlopsView::CoreBar> custom;
+    for (const auto& bar : view.bars())
+        if (bar.variant == "custom") custom.push_back(bar);
+    ASSERT_EQ(custom.size(), 2u);
+    const VariantInfo& variant = requireVariant("custom");
+    std::vector<std::int64_t> computed;
+    for (std::size_t k = 0; k < custom.size(); ++k) {
+        SCOPED_TRACE(k);
+        EXPECT_EQ(custom[k].order, settings.panelOrders[k]);
+        LabSettings own = settings;
+        own.order = settings.panelOrders[k];
+        const ProblemShape shape = problemShape(own, variant);
+        const BlockCounts counts = countBlocks(*buildPattern(variant, shape, prepareParams(variant, shape, settings.compareParams[k])), 16);
+        ASSERT_TRUE(custom[k].block);
+        EXPECT_EQ(custom[k].block->blocks.computedCells, counts.computedCells);
+        // NATTEN's window slides inside the image: every cell attends 25 cells, 2d MACs each.
+        EXPECT_DOUBLE_EQ(custom[k].attentionMacs, 25.0 * 256 * 2 * 16);
+        computed.push_back(counts.computedCells);
+    }
+    EXPECT_NE(computed[0], computed[1]) << "the two orders compute the same blocks: the test shows nothing";
+    const QString csv = view.csvData();
+    EXPECT_TRUE(csv.contains(QStringLiteral("block_kernel_at_n,\"custom order=tiles:4,4\",256,computed_cells,%1,cells").arg(computed[1])))
+        << csv.toStdString();
+    EXPECT_TRUE(paintedText(view).contains(withoutSpaces(QStringLiteral("custom (order tiles:4,4)"))));
+}
+
 } // namespace
 } // namespace attnlab

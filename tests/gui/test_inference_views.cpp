@@ -2,6 +2,8 @@
 // separate process, the context where a model outgrows its budget against the closed form, the
 // measured decoding steps and the roofline points' intensities against `cost`'s MACs and bytes_min.
 
+#include "text_recorder.h"
+
 #include "views/figures/figure_export.h"
 #include "views/figures/inference_view.h"
 #include "views/figures/roofline_view.h"
@@ -125,6 +127,81 @@ TEST(InferenceView, ABudgetChangeMovesTheCrossingWithTheLayers) {
     ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
     ASSERT_TRUE(view.curves().front().runsOutAt.has_value());
     EXPECT_EQ(*view.curves().front().runsOutAt, (std::int64_t{1} << 17) + 1);
+}
+
+// A pattern of the grid's primitives exists at the grid's n alone: its cache curve is that one point (a
+// 12 × 12 image, n = 144, off the powers of two the other curves take), and its legend says so instead
+// of claiming it never outgrows the budget.
+TEST(InferenceView, AGridPatternsCacheIsStatedAtTheGridsNOnly) {
+    InferenceView view;
+    view.show();
+    LabSettings settings = groupedSettings();
+    settings.timingMaxN = 256;
+    settings.grid = "12,12";
+    settings.n = 144;
+    settings.causal = true;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3)"}};
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    ASSERT_EQ(view.curves().size(), 6u);
+    const KvCacheCurve& grid = view.curves().back();
+    EXPECT_TRUE(grid.partial);
+    ASSERT_EQ(grid.points.size(), 1u);
+    EXPECT_EQ(grid.points.front().n, 144);
+    // A custom pattern has no rule of its own for its cache: a later query may use any key, so it keeps
+    // all 144 (docs/inference.md), each h_kv = 2 heads × (64 + 64) floats.
+    EXPECT_EQ(grid.points.front().retainedKeys, std::optional<std::int64_t>(144));
+    EXPECT_EQ(grid.points.front().layerBytes, 144.0 * 2 * 128 * 4);
+    EXPECT_FALSE(grid.runsOutAt.has_value());
+    qsizetype never = 0;
+    for (const KvCacheCurve& curve : view.curves())
+        if (&curve != &grid) {
+            EXPECT_FALSE(curve.partial) << curve.choice.label;
+            never += curve.runsOutAt ? 0 : 1;
+        }
+    QString painted;
+    for (const auto& text : testing::paintedTexts(view, QSize(1200, 800))) painted += text.text + QLatin1Char(' ');
+    EXPECT_TRUE(painted.contains(QStringLiteral("at n = 144, the only context it is defined at"))) << painted.toStdString();
+    EXPECT_EQ(painted.count(QStringLiteral("never (")), never) << "the grid pattern is claimed never to run out";
+}
+
+// GPT-2 small with a float16 cache against full and a longformer whose cache outgrows 24 GiB only at
+// hundreds of billions of tokens: the cache axis stays on deployable contexts (at most 2^24) and the
+// legend says where the longformer runs out; every tick reads in K/M/G units (never "6.554e+04M");
+// nothing of the four panels is elided and the triad's dashed line is named.
+TEST(InferenceView, TheFigureKeepsItsAxesReadableAndItsTextWhole) {
+    InferenceView view;
+    view.show();
+    LabSettings settings;
+    settings.heads = 12;
+    settings.kvHeads = 12;
+    settings.d = 64;
+    settings.modelLayers = 12;
+    settings.kvDtype = "f16";
+    settings.n = 1024;
+    settings.memoryBudget = std::int64_t{24} << 30;
+    settings.timingMaxN = 512;
+    settings.compareVariants = {"full", "longformer"};
+    settings.compareParams = {{}, {}};
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    ASSERT_TRUE(view.peak().has_value());
+    const KvCacheCurve& longformer = view.curves().back();
+    ASSERT_EQ(longformer.choice.label, "longformer");
+    ASSERT_TRUE(longformer.runsOutAt.has_value());
+    EXPECT_GT(*longformer.runsOutAt, std::int64_t{1} << 24);
+    for (const KvCacheCurve& curve : view.curves()) EXPECT_LE(curve.points.back().n, std::int64_t{1} << 24) << curve.choice.label;
+    bool triad = false;
+    for (const auto& painted : testing::paintedTexts(view, QSize(900, 600))) {
+        EXPECT_FALSE(painted.text.contains(QStringLiteral("e+"))) << painted.text.toStdString();
+        EXPECT_FALSE(painted.text.endsWith(QChar(0x2026))) << "elided: " << painted.text.toStdString();
+        triad = triad || painted.text.startsWith(QStringLiteral("STREAM triad on "));
+    }
+    EXPECT_TRUE(triad) << "the triad's line has no name";
+    EXPECT_EQ(bytesText(0x1p43), QStringLiteral("8 TiB"));
+    EXPECT_EQ(bytesText(0x1p53), QStringLiteral("8 PiB"));
+    EXPECT_EQ(bytesText(1000.0 * (1 << 20)), QStringLiteral("0.977 GiB"));
 }
 
 TEST(RooflineView, PointsSitAtCostIntensitiesAndDecodingIsMemoryBound) {

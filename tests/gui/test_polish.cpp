@@ -4,6 +4,7 @@
 #include "views/jobs/job_board.h"
 #include "views/shell/main_window.h"
 #include "views/shell/parameter_panel.h"
+#include "views/shell/session_file.h"
 #include "views/shell/wheel_guard.h"
 
 
@@ -147,6 +148,24 @@ TEST_F(Polish, TheLanguageMenuStoresTheChoiceAndSaysItAppliesAfterARestart) {
     EXPECT_EQ(startupLanguage(QStringLiteral("en"), true), QStringLiteral("en")) << "--lang wins over the stored choice";
     EXPECT_NE(window->findChild<QMessageBox*>(QStringLiteral("languageRestart")), nullptr);
     EXPECT_EQ(currentLanguage(), QStringLiteral("en")) << "the running window keeps its language";
+}
+
+// The pattern view's queries m: a control of the Display group, at most n (a shorter n takes it down),
+// kept in sessions.
+TEST_F(Polish, TheQueriesControlSetsTheLastRowsAndSessionsKeepIt) {
+    auto* queries = window->parameterPanel()->findChild<QSpinBox*>(QStringLiteral("queries"));
+    ASSERT_NE(queries, nullptr);
+    EXPECT_EQ(queries->value(), 0);
+    EXPECT_EQ(queries->maximum(), window->labSettings().n);
+    queries->setValue(16);
+    EXPECT_EQ(window->labSettings().queries, 16);
+    const LabSettings restored = settingsFromJson(settingsToJson(window->labSettings()));
+    EXPECT_EQ(restored.queries, 16);
+    window->parameterPanel()->lengthEditor()->setValue(10);
+    EXPECT_EQ(window->labSettings().n, 10);
+    EXPECT_EQ(window->labSettings().queries, 10);
+    EXPECT_EQ(queries->value(), 10);
+    EXPECT_EQ(queries->maximum(), 10);
 }
 
 } // namespace

@@ -1,12 +1,12 @@
 // The timing view measures on a worker while the UI thread stays responsive: sweeps finish with one
 // plausible row per variant and n, a settings change drops every stale point, cancel keeps the partial
 // curve, the UI thread answers while a point is being measured (the longest gap between its ticks is
-// printed for the log, not asserted), and the figure draws the measured curves. Where a test compares
-// times it reads them from the measuring thread's CPU clock (ThreadCpuClock), so a busy machine cannot
-// change the answer.
+// printed for the log, not asserted) and layer mode times its four parts (the figure's tests:
+// test_timing_view_figure.cpp). Where a test compares times it reads them from the measuring thread's
+// CPU clock (ThreadCpuClock), so a busy machine cannot change the answer.
 
-#include "gui/csv_table.h"
 #include "gui/measure_clocks.h"
+#include "gui/timing_view_fixture.h"
 #include "views/figures/figure_export.h"
 #include "views/plot/plot_axes.h"
 #include "views/shell/session_file.h"
@@ -38,77 +38,8 @@
 #include <thread>
 #include <vector>
 
-namespace attnlab {
+namespace attnlab::timingviewtest {
 namespace {
-
-constexpr int kSweepTimeoutMs = 60000;
-
-// One CSV row as column name → text.
-using CsvRow = std::map<std::string, std::string>;
-
-std::vector<CsvRow> parseCsv(const QString& text) {
-    const guitest::CsvTable table = guitest::readCsv(text);
-    std::vector<CsvRow> rows;
-    for (const QStringList& cells : table.rows) {
-        EXPECT_EQ(cells.size(), table.header.size()) << cells.join(QLatin1Char(',')).toStdString();
-        CsvRow row;
-        for (qsizetype c = 0; c < std::min(cells.size(), table.header.size()); ++c) row[table.header[c].toStdString()] = cells[c].toStdString();
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-double number(const CsvRow& row, const std::string& column) {
-    const auto found = row.find(column);
-    if (found == row.end() || found->second.empty()) return std::nan("");
-    return std::stod(found->second);
-}
-
-// Rows of one series keyed by n.
-std::map<std::int64_t, CsvRow> seriesRows(const std::vector<CsvRow>& rows, const std::string& series) {
-    std::map<std::int64_t, CsvRow> found;
-    for (const CsvRow& row : rows)
-        if (row.at("series") == series) found[static_cast<std::int64_t>(number(row, "n"))] = row;
-    return found;
-}
-
-LabSettings sweepSettings(std::vector<std::string> variants, std::int64_t maxN, int heads = 1, std::int64_t d = 64) {
-    LabSettings settings;
-    settings.variant = variants.front();
-    if (variants.size() > 1) settings.compareVariants = variants;
-    settings.heads = heads;
-    settings.d = d;
-    settings.timingMaxN = maxN;
-    return settings;
-}
-
-// Runs the event loop until `done` holds or the timeout passes; false on timeout.
-template <class Predicate>
-bool processUntil(Predicate done, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
-}
-
-// A view on the offscreen platform: shown, so it measures.
-class TimingViewTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        view.setAttribute(Qt::WA_DontShowOnScreen);
-        view.resize(900, 600);
-    }
-    void measure(const LabSettings& settings) {
-        view.setSettings(settings);
-        view.show();
-        ASSERT_TRUE(waitUntilIdle({&view}, kSweepTimeoutMs)) << "sweep did not finish";
-    }
-
-    TimingView view;
-};
 
 // The prediction is MACs at one rate per curve, fitted to its trusted points (n ≥ kSlopeMinN, not
 // starved; every valid point when none is): every row has the same MACs / predicted_s, and over the
@@ -361,122 +292,5 @@ TEST_F(TimingViewTest, LayerModeTimesFourPartsAndMarksTheCrossover) {
     }
 }
 
-// Pixels of `color` (within a small tolerance) inside `region` of `image`.
-int colorPixels(const QImage& image, const QRect& region, const QColor& color) {
-    int count = 0;
-    for (int y = region.top(); y <= region.bottom(); ++y)
-        for (int x = region.left(); x <= region.right(); ++x) {
-            const QColor pixel = image.pixelColor(x, y);
-            count += std::abs(pixel.red() - color.red()) <= 3 && std::abs(pixel.green() - color.green()) <= 3 &&
-                     std::abs(pixel.blue() - color.blue()) <= 3;
-        }
-    return count;
-}
-
-TEST_F(TimingViewTest, FigurePaintsTheMeasuredCurves) {
-    TimingView idle; // never shown: measures nothing
-    idle.setSettings(sweepSettings({"full", "linear"}, 2048));
-    measure(sweepSettings({"full", "linear"}, 2048));
-    const QImage empty = renderFigure(idle, QSizeF(900, 600), 96);
-    const QImage image = renderFigure(view, QSizeF(900, 600), 96);
-    ASSERT_EQ(image.size(), QSize(900, 600));
-    // The time panel right of its legend (which sits top left), and the rate and memory panels (no legend).
-    const QRect timeCurves(250, 60, 230, 440), rate(510, 60, 380, 200), memory(510, 300, 380, 200);
-    for (int series = 0; series < 2; ++series) {
-        const QColor color = seriesColor(series);
-        SCOPED_TRACE(color.name().toStdString());
-        EXPECT_GT(colorPixels(image, timeCurves, color), 30);
-        EXPECT_GT(colorPixels(image, rate, color), 30);
-        EXPECT_GT(colorPixels(image, memory, color), 30);
-        EXPECT_EQ(colorPixels(empty, timeCurves, color), 0);
-        EXPECT_EQ(colorPixels(empty, rate, color), 0);
-    }
-}
-
-// The n², n√n and n guides are drawn only when asked for, and never start a new sweep.
-TEST_F(TimingViewTest, GuideLinesOnlyWhenAsked) {
-    LabSettings settings = sweepSettings({"full"}, 512);
-    measure(settings);
-    const QColor guide(0x88, 0x88, 0x88);
-    const QRect time(60, 60, 420, 440);
-    const int without = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
-    settings.timingGuides = true;
-    view.setSettings(settings);
-    EXPECT_FALSE(view.busy()) << "guides are drawn from the points already measured";
-    const int with = colorPixels(renderFigure(view, QSizeF(900, 600), 96), time, guide);
-    EXPECT_GT(with, without + 100);
-}
-
-// On a grid the sweep is over image sizes: every point is measured on the grid scaled to its n (a 3 × 3
-// neighbourhood has 9 keys per cell on every copy), and the title and the CSV say which image each is.
-// The block kernel's prediction comes from the points already measured: turning it on or changing B
-// measures nothing again.
-TEST_F(TimingViewTest, GridSweepMeasuresEachImageSizeAndAddsTheBlockPrediction) {
-    view.setMeasureClock(std::make_shared<ThreadCpuClock>());
-    LabSettings settings = sweepSettings({"custom"}, 1024, 1, 16);
-    settings.params = {{"expr", "neighborhood(3)"}};
-    settings.grid = "8,8";
-    settings.n = 64;
-    measure(settings);
-    const std::vector<std::int64_t> sizes = {64, 144, 256, 576, 1024};
-    EXPECT_EQ(TimingView::sweepSizes(settings), sizes);
-    ASSERT_EQ(view.points().size(), sizes.size());
-    for (const auto& point : view.points()) {
-        ASSERT_TRUE(point.valid()) << point.error;
-        ASSERT_TRUE(point.shape.grid) << point.shape.n;
-        const auto side = static_cast<std::int64_t>(std::llround(std::sqrt(static_cast<double>(point.shape.n))));
-        EXPECT_EQ(point.shape.grid->sizeText(), std::to_string(side) + "," + std::to_string(side));
-        EXPECT_DOUBLE_EQ(point.macs, 9.0 * static_cast<double>(point.shape.n) * 32.0);
-    }
-    EXPECT_TRUE(view.title().contains(QStringLiteral("vs image size"))) << view.title().toStdString();
-    EXPECT_TRUE(view.title().contains(QStringLiteral("8×8 image, raster order"))) << view.title().toStdString();
-    std::vector<CsvRow> rows = parseCsv(view.csvData());
-    for (const CsvRow& row : rows) {
-        const auto side = std::to_string(std::llround(std::sqrt(number(row, "n"))));
-        EXPECT_EQ(row.at("grid"), side + "," + side);
-        EXPECT_EQ(row.at("block_macs"), "") << "no block prediction asked";
-    }
-    std::vector<double> medians;
-    for (const auto& point : view.points()) medians.push_back(point.medianSeconds);
-
-    for (const std::int64_t block : {64, 16}) {
-        settings.timingBlockModel = true;
-        settings.blockCost = block;
-        view.setSettings(settings);
-        ASSERT_TRUE(waitUntilIdle({&view}, kSweepTimeoutMs));
-        EXPECT_EQ(view.progressDone(), static_cast<int>(sizes.size()));
-        std::vector<double> kept;
-        for (const auto& point : view.points()) kept.push_back(point.medianSeconds);
-        EXPECT_EQ(kept, medians) << "the measurements stay";
-        for (const auto& point : view.points()) {
-            const VariantInfo& custom = requireVariant("custom");
-            const auto pattern = buildPattern(custom, point.shape, prepareParams(custom, point.shape, settings.params));
-            EXPECT_DOUBLE_EQ(point.blockMacs, static_cast<double>(countBlocks(*pattern, block).computedCells) * 32.0) << point.shape.n;
-        }
-        rows = parseCsv(view.csvData());
-        const double rate = number(rows.front(), "block_macs") / number(rows.front(), "block_predicted_s");
-        for (const CsvRow& row : rows) {
-            EXPECT_EQ(number(row, "block_size"), static_cast<double>(block));
-            EXPECT_NEAR(number(row, "block_macs") / number(row, "block_predicted_s"), rate, 1e-6 * rate) << "one rate per curve";
-        }
-    }
-}
-
-TEST(TimingSettings, SessionKeepsTimingFieldsAndOldSessionsGetDefaults) {
-    LabSettings settings;
-    settings.timingMaxN = 8192;
-    settings.timingMode = TimingMode::Layer;
-    const LabSettings back = settingsFromJson(settingsToJson(settings));
-    EXPECT_EQ(back.timingMaxN, 8192);
-    EXPECT_EQ(back.timingMode, TimingMode::Layer);
-
-    QJsonObject old = settingsToJson(LabSettings{});
-    old.remove(QStringLiteral("timing_max_n"));
-    old.remove(QStringLiteral("timing_mode"));
-    const LabSettings defaults = settingsFromJson(old);
-    EXPECT_EQ(defaults.timingMaxN, LabSettings{}.timingMaxN);
-    EXPECT_EQ(defaults.timingMode, TimingMode::Variants);
-}
-
 } // namespace
-} // namespace attnlab
+} // namespace attnlab::timingviewtest

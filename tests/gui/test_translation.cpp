@@ -212,6 +212,23 @@ TEST_F(ChineseWindow, NoWidgetMenuOrActionIsLeftInEnglish) {
     EXPECT_TRUE(finder.empty()) << "visible strings left in English:\n" << finder.report();
 }
 
+// The problem's grid as the figures name it (titles, captions, the grid view's hover): in Chinese too.
+TEST(Translation, AGridIsNamedInChinese) {
+    LabSettings settings;
+    settings.grid = "128,128";
+    settings.n = 16384;
+    EXPECT_EQ(FigureView::gridText(settings), QStringLiteral("128×128 图像，光栅顺序"));
+    settings.grid = "8,16,16";
+    settings.order = "tiles:2,4,4";
+    settings.n = 2048;
+    EXPECT_EQ(FigureView::gridText(settings), QStringLiteral("8×16×16 视频，分片 2×4×4 顺序"));
+    settings.order = "morton";
+    EnglishFinder finder;
+    finder.check(QStringLiteral("grid"), FigureView::gridText(settings));
+    finder.check(QStringLiteral("caption"), FigureView::settingsCaption(settings));
+    EXPECT_TRUE(finder.empty()) << finder.report();
+}
+
 TEST_F(ChineseWindow, EveryFigurePaintsChineseText) {
     MainWindow window(false);
     window.resize(1280, 820);

@@ -22,6 +22,17 @@ for file in bin/attnlab share/applications/$id.desktop share/icons/hicolor/scala
     [ -f "$scratch/prefix/$file" ] || fail "cmake --install did not put $file in place"
 done
 "$scratch/prefix/bin/attnlab" variants --json | grep -q '"id"' || fail "the installed attnlab does not run"
+# The Python module, when the build has it: installed into the prefix's site-packages, and importable there.
+module_check() { # DIR: where the module was put
+    local found
+    found=$(find "$1" -name 'attnlab.cpython-*.so' | head -n 1)
+    [ -n "$found" ] || fail "no Python module under $1"
+    PYTHONPATH=$(dirname "$found") QT_QPA_PLATFORM=offscreen "${ATTNLAB_PYTHON:-/usr/bin/python3}" -c \
+        'import attnlab; assert attnlab.cost("full", 64, 8, 2)["layer_macs"] > 0; assert "full" in attnlab.variants()' \
+        || fail "the Python module under $1 does not import and run"
+}
+with_python=$(ls "$build"/python/attnlab.cpython-*.so 2> /dev/null || true)
+[ -z "$with_python" ] || module_check "$scratch/prefix/lib"
 
 (cd "$build" && cpack -G DEB -B "$scratch/package" > /dev/null)
 deb=$(ls "$scratch"/package/attnlab_*.deb)
@@ -36,6 +47,7 @@ for file in usr/bin/attnlab usr/share/applications/$id.desktop usr/share/icons/h
 done
 "$scratch/root/usr/bin/attnlab" cost --variant full --n 64 --d 8 --heads 2 --json | grep -q '"layer_macs"' \
     || fail "the packaged attnlab does not run"
+[ -z "$with_python" ] || module_check "$scratch/root/usr"
 
 # The desktop entry starts the packaged executable and names the packaged icon.
 exec_name=$(sed -n 's/^Exec=\([^ ]*\).*/\1/p' "$scratch/root/usr/share/applications/$id.desktop")

@@ -23,18 +23,22 @@ struct Animation {
 };
 
 // The largest new-token position the inference view's context axis reaches.
-constexpr std::int64_t kLastDecodePosition = (std::int64_t{1} << 40) - 2;
+constexpr std::int64_t kLastDecodePosition = (std::int64_t{1} << 24) - 2;
 
+// With a grid n is the grid's cell count, which every frame must keep: only the timing view sweeps n
+// there (over the grid's scaled copies, measured once).
 std::vector<std::string> ownParams(const QString& view, const LabSettings& settings) {
-    const bool grid = !settings.grid.empty();
-    if (view == QLatin1String("pattern")) return {"n", "d", "h", "h_kv", "query", "decode"};
-    if (view == QLatin1String("reach"))
-        return grid ? std::vector<std::string>{"layers", "query"} : std::vector<std::string>{"n", "layers"};
+    std::vector<std::string> params;
+    if (view == QLatin1String("pattern")) params = {"n", "d", "h", "h_kv", "query", "decode"};
+    if (view == QLatin1String("reach")) params = {"n", "layers"};
     if (view == QLatin1String("timing")) return {"n"};
-    if (view == QLatin1String("flops") || view == QLatin1String("roofline")) return {"n", "d", "h", "h_kv"};
-    if (view == QLatin1String("accuracy")) return {"n", "d", "input_scale"};
-    if (view == QLatin1String("inference")) return {"decode", "d", "h", "h_kv", "model_layers"};
-    return {};
+    if (view == QLatin1String("flops") || view == QLatin1String("roofline")) params = {"n", "d", "h", "h_kv"};
+    if (view == QLatin1String("accuracy")) params = {"n", "d", "input_scale"};
+    if (view == QLatin1String("inference")) params = {"decode", "d", "h", "h_kv", "model_layers"};
+    if (settings.grid.empty()) return params;
+    std::erase(params, "n");
+    if (view == QLatin1String("reach")) params.emplace_back("query"); // the query cell
+    return params;
 }
 
 bool takesVariantParams(const QString& view) {
@@ -119,7 +123,7 @@ std::string valueProblem(const AnimationSweep& sweep, const AnimationFrameState&
     }
     if (p == "decode")
         return outside(0, static_cast<double>(kLastDecodePosition))
-                   ? "the new token's position must be 0 … 2^40 − 2"
+                   ? "the new token's position must be 0 … 2^24 − 2"
                    : "";
     return "";
 }

@@ -1,4 +1,5 @@
 #include "views/figures/figure_view.h"
+#include "views/figures/pattern_grid.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/token_grid.h"
@@ -68,7 +69,7 @@ QString FigureView::settingsCaption(const LabSettings& settings) {
 QString FigureView::gridText(const LabSettings& settings) {
     if (settings.grid.empty()) return {};
     try {
-        return QString::fromStdString(makeTokenGrid(settings.grid, settings.order)->describe());
+        return gridDescription(*makeTokenGrid(settings.grid, settings.order));
     } catch (const std::exception&) {
         return {}; // the settings' own check names the problem
     }

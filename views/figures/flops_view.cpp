@@ -4,6 +4,7 @@
 #include "core/analysis/flop_breakdown.h"
 #include "core/errors.h"
 #include "core/registry.h"
+#include "views/figures/csv_text.h"
 #include "views/figures/pattern_grid.h"
 #include "views/figures/view_inputs.h"
 #include "views/plot/legend_below.h"
@@ -166,7 +167,8 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
     std::vector<double> values;
     std::vector<QColor> colors;
     for (const CoreBar& bar : m_bars) {
-        names << QString::fromStdString(bar.variant);
+        names << (bar.order.empty() ? QString::fromStdString(bar.variant)
+                                    : FlopsView::tr("%1 (order %2)").arg(QString::fromStdString(bar.variant), QString::fromStdString(bar.order)));
         values.push_back(bar.attentionMacs * unitFactor());
         colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
     }
@@ -245,7 +247,7 @@ QString FlopsView::csvData() const {
     const auto row = [&](const QString& series, const std::string& variant, double n, const QString& quantity,
                          double value, const QString& rowUnit) {
         csv += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
-                   .arg(series, QString::fromStdString(variant), QString::number(n, 'g', 17), quantity,
+                   .arg(series, csvField(QString::fromStdString(variant)), QString::number(n, 'g', 17), quantity,
                         QString::number(value, 'g', 17), rowUnit);
     };
     for (const SweepPoint& point : m_sweep) {
@@ -259,12 +261,14 @@ QString FlopsView::csvData() const {
             point.cost.layerMacs * unitFactor(), unit);
     }
     for (const CoreBar& bar : m_bars) {
-        row(QStringLiteral("core_at_n"), bar.variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),
+        // A panel's own token order in the variant column, as --compare names it.
+        const std::string variant = bar.order.empty() ? bar.variant : bar.variant + " order=" + bar.order;
+        row(QStringLiteral("core_at_n"), variant, static_cast<double>(m_settings.n), QStringLiteral("attention"),
             bar.attentionMacs * unitFactor(), unit);
         if (!bar.block) continue;
         // The block kernel's cost at the settings' block size, with the counts it comes from.
         const auto block = [&](const QString& quantity, double value, const QString& rowUnit) {
-            row(QStringLiteral("block_kernel_at_n"), bar.variant, static_cast<double>(m_settings.n), quantity, value, rowUnit);
+            row(QStringLiteral("block_kernel_at_n"), variant, static_cast<double>(m_settings.n), quantity, value, rowUnit);
         };
         block(QStringLiteral("attention"), bar.block->blockMacs * unitFactor(), unit);
         block(QStringLiteral("block_size"), static_cast<double>(bar.block->blocks.size), QStringLiteral("cells"));

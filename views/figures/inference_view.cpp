@@ -14,7 +14,12 @@ struct CacheCurves {
     int maxLog2 = 20;
 };
 
-// The curves from n = 16 to twice the largest context that runs out (at least 2^20, at most 2^40).
+// The cache axis ends at 2^24 (16M tokens) at most, past the longest context deployed models take: a
+// curve that outgrows the budget only beyond it (a window's cache, at billions of tokens) says where in
+// its legend, and the axes stay on the sizes a deployment is planned at.
+constexpr int kCacheAxisMaxLog2 = 24;
+
+// The curves from n = 16 to twice the largest context that runs out (at least 2^20, at most 2^24).
 CacheCurves cacheCurves(const LabSettings& settings, const std::vector<InferenceChoice>& choices,
                         double budget) {
     int maxLog2 = 20;
@@ -23,7 +28,7 @@ CacheCurves cacheCurves(const LabSettings& settings, const std::vector<Inference
             maxLog2 =
                 std::max(maxLog2, static_cast<int>(std::ceil(std::log2(static_cast<double>(*limit)))) + 1);
     CacheCurves result;
-    result.maxLog2 = std::min(maxLog2, 40);
+    result.maxLog2 = std::min(maxLog2, kCacheAxisMaxLog2);
     for (const InferenceChoice& choice : choices)
         result.curves.push_back(kvCacheCurve(settings, choice, budget, result.maxLog2));
     return result;

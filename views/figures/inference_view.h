@@ -50,6 +50,7 @@ private:
     void paintBandwidth(QPainter& painter, const QRectF& area) const;
     void paintPrefill(QPainter& painter, const QRectF& area) const;
     void paintBudget(QPainter& painter, const PlotAxes& axes) const;
+    QString cacheLegendText(const KvCacheCurve& curve) const;
     // Series k's valid decoding steps, by n.
     std::vector<DecodeTiming> seriesTimings(int series) const;
     // The precision's name as the figures state it, e.g. "float16".

@@ -16,11 +16,14 @@ namespace attnlab {
 
 namespace {
 
-// Context lengths as LLM papers write them: 512, 4k, 64k, 1M (powers of two).
+// Context lengths as LLM papers write them: 512, 4k, 64k, 1M, 16G (binary units, three significant
+// digits, never in exponent form).
 QString tokensText(double n) {
-    if (n >= 1048576) return QStringLiteral("%1M").arg(n / 1048576, 0, 'g', 4);
-    if (n >= 1024) return QStringLiteral("%1k").arg(n / 1024, 0, 'g', 4);
-    return QString::number(n, 'g', 6);
+    static const std::pair<double, const char*> units[] = {{0x1p40, "T"}, {0x1p30, "G"}, {0x1p20, "M"}, {0x1p10, "k"}};
+    const auto value = [](double v) { return v >= 100 ? QString::number(std::llround(v)) : QString::number(v, 'g', 3); };
+    for (const auto& [scale, suffix] : units)
+        if (n >= scale) return value(n / scale) + QLatin1String(suffix);
+    return value(n);
 }
 
 double layers(const LabSettings& settings) {
@@ -45,6 +48,21 @@ void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
     paintBandwidth(painter, QRectF(QPointF(split + 8, middle + 6), body.bottomRight()));
 }
 
+// What a curve's legend states about the budget: where it runs out, or that it never does — a claim over
+// every n only when the curve is defined at every n (a pattern of the grid's primitives exists at the
+// grid's n alone, so its cache is stated there and nowhere else).
+QString InferenceView::cacheLegendText(const KvCacheCurve& curve) const {
+    const QString name = coreText(curve.choice.label);
+    if (!curve.error.empty()) return tr("%1: cannot decode").arg(name);
+    if (curve.runsOutAt) return tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)));
+    const QString bound = bytesBoundText(maxBytes(curve) * layers(m_settings));
+    if (!curve.partial) return tr("%1: never (≤ %2)").arg(name, bound);
+    if (curve.points.empty()) return tr("%1: its parameters fit no context length here").arg(name);
+    if (curve.points.size() == 1)
+        return tr("%1: %2 at n = %3, the only context it is defined at").arg(name, bound, compactNumber(static_cast<double>(curve.points.front().n)));
+    return tr("%1: ≤ %2 at the %3 context lengths it is defined at").arg(name, bound).arg(curve.points.size());
+}
+
 void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs = {16.0, std::ldexp(1.0, m_maxLog2)}, ys = {m_budget};
     std::vector<LegendEntry> legend;
@@ -54,13 +72,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
             ys.push_back(point.layerBytes);
             ys.push_back(point.layerBytes * layers(m_settings));
         }
-        const QString name = coreText(curve.choice.label);
-        const QString text =
-            !curve.error.empty() ? tr("%1: cannot decode").arg(name)
-            : curve.runsOutAt
-                ? tr("%1: out at n = %2").arg(name, compactNumber(static_cast<double>(*curve.runsOutAt)))
-                : tr("%1: never (≤ %2)").arg(name, bytesBoundText(maxBytes(curve) * layers(m_settings)));
-        legend.push_back({text, seriesColor(static_cast<int>(k)), Qt::SolidLine});
+        legend.push_back({cacheLegendText(curve), seriesColor(static_cast<int>(k)), Qt::SolidLine});
     }
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
@@ -145,7 +157,7 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
     if (ys.empty()) ys = {1e-6, 1e-3};
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
-    Axis y = Axis::fitted(tr("time per decoding step, one layer"), AxisScale::Log10, ys);
+    Axis y = Axis::fitted(tr("time per step, one layer"), AxisScale::Log10, ys);
     y.format = durationText;
     const int done = static_cast<int>(m_timings.size() + m_prefills.size());
     const QString panel = done < m_total && busy()
@@ -195,28 +207,37 @@ void InferenceView::paintBandwidth(QPainter& painter, const QRectF& area) const 
     if (m_peak) ys.push_back(m_peak->bandwidthGBs);
     for (const DecodeTiming& timing : m_timings)
         ys.push_back(timing.bandwidthGBs());
+    // The roof first, so a short panel never leaves it out; curves without a fitted rate share one note.
     std::vector<LegendEntry> legend;
+    if (m_peak)
+        legend.push_back({m_peak->threads == 1 ? tr("STREAM triad on one thread: %1 GB/s (the memory roof)").arg(m_peak->bandwidthGBs, 0, 'f', 1)
+                                               : tr("STREAM triad on %1 threads: %2 GB/s (the memory roof)")
+                                                     .arg(m_peak->threads)
+                                                     .arg(m_peak->bandwidthGBs, 0, 'f', 1),
+                          QColor(0xaa, 0x00, 0x00), Qt::DashLine});
+    QStringList unfitted;
     for (std::size_t k = 0; k < m_choices.size(); ++k) {
         const std::vector<DecodeTiming> points = seriesTimings(static_cast<int>(k));
         if (points.empty() || points.front().kvReadBytes <= 0) continue;
         const double rate = fittedReadRate(points) / 1e9;
         const QString name = coreText(m_choices[k].label);
-        legend.push_back({rate > 0 && m_peak ? tr("%1: %2 GB/s fitted, %3 of the triad")
-                                                   .arg(name)
-                                                   .arg(rate, 0, 'f', 1)
-                                                   .arg(rate / m_peak->bandwidthGBs, 0, 'f', 2)
-                          : rate > 0 ? tr("%1: %2 GB/s fitted").arg(name).arg(rate, 0, 'f', 1)
-                                     : tr("%1: no step read more than the last-level cache").arg(name),
+        if (!(rate > 0)) {
+            unfitted << name;
+            continue;
+        }
+        legend.push_back({m_peak ? tr("%1: %2 GB/s fitted, %3 of the triad")
+                                       .arg(name)
+                                       .arg(rate, 0, 'f', 1)
+                                       .arg(rate / m_peak->bandwidthGBs, 0, 'f', 2)
+                                 : tr("%1: %2 GB/s fitted").arg(name).arg(rate, 0, 'f', 1),
                           seriesColor(static_cast<int>(k)), Qt::SolidLine});
     }
-    if (m_peak)
-        legend.push_back({tr("STREAM triad on %1 threads: %2 GB/s (the memory roof)")
-                              .arg(m_peak->threads)
-                              .arg(m_peak->bandwidthGBs, 0, 'f', 1),
-                          QColor(0xaa, 0x00, 0x00), Qt::DashLine});
+    if (!unfitted.isEmpty())
+        legend.push_back({tr("no fitted rate (no step read more than the last-level cache): %1").arg(unfitted.join(QStringLiteral(", "))),
+                          QColor(), Qt::NoPen, false});
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
-    const Axis y = Axis::fitted(tr("cache read (GB/s)"), AxisScale::Linear, ys);
+    const Axis y = Axis::fitted(tr("GB/s"), AxisScale::Linear, ys); // the panel's title says of what
     const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y,
                         tr("Decoding step: bandwidth of its cache reads"));
     axes.drawAxes();
@@ -261,7 +282,7 @@ void InferenceView::paintPrefill(QPainter& painter, const QRectF& area) const {
              QColor(), Qt::NoPen, false});
     Axis x = Axis::fitted(tr("chunk of queries c (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
-    Axis y = Axis::fitted(tr("time to first token, one layer's attention"), AxisScale::Log10, ys);
+    Axis y = Axis::fitted(tr("time to first token"), AxisScale::Log10, ys);
     y.format = durationText;
     const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y,
                         tr("Chunked prefill of n = %1 (c = n: one prefill)")

@@ -3,7 +3,9 @@
 #include "views/plot/colormap.h"
 #include "views/plot/vector_cells.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +20,30 @@ constexpr std::int64_t kMaxVectorGridSide = 256;
 // Cell lines and a full-size query ring need cells of at least this many pixels.
 constexpr double kMinLinedCell = 6.0;
 
+// The translation context of the grid's description.
+struct GridText {
+    Q_DECLARE_TR_FUNCTIONS(GridText)
+};
+
+// The axes' lengths (or a tile's) joined by "×", the t axis only on a video.
+QString sizesText(const TokenGrid& grid, std::int64_t (TokenGrid::*length)(int) const) {
+    QStringList sizes;
+    for (int axis = grid.dims() == 3 ? 0 : 1; axis < 3; ++axis) sizes << QString::number((grid.*length)(axis));
+    return sizes.join(QStringLiteral("×"));
+}
+
 } // namespace
+
+QString gridDescription(const TokenGrid& grid) {
+    QString order;
+    switch (grid.order().kind) {
+    case TokenOrderKind::Raster: order = GridText::tr("raster order"); break;
+    case TokenOrderKind::Morton: order = GridText::tr("Morton order"); break;
+    case TokenOrderKind::Tiles: order = GridText::tr("tiles %1 order").arg(sizesText(grid, &TokenGrid::tileLength)); break;
+    }
+    const QString sizes = sizesText(grid, &TokenGrid::axisLength);
+    return grid.dims() == 3 ? GridText::tr("%1 video, %2").arg(sizes, order) : GridText::tr("%1 image, %2").arg(sizes, order);
+}
 
 TokenGridPtr settingsGrid(const LabSettings& settings) {
     if (settings.grid.empty()) return nullptr;

@@ -50,6 +50,10 @@ void setGridPictureCell(GridPicture& picture, const TokenGrid& grid, std::int64_
 GridPicture buildGridPicture(const Pattern& pattern, const PatternComponents* components, std::optional<QRgb> colour,
                              const TokenGrid& grid, std::int64_t query);
 
+// The grid as the figures name the problem, in the UI's language: "128×128 image, raster order",
+// "8×16×16 video, tiles 2×4×4 order" (TokenGrid::describe is the command line's English form).
+QString gridDescription(const TokenGrid& grid);
+
 // A cell as the figures name it: "(y 3, x 4)" on an image, "(t 1, y 3, x 4)" on a video.
 QString gridCellText(const TokenGrid& grid, const GridCell& cell);
 

@@ -104,9 +104,12 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         }
         panel.nnz = panel.pattern->nnz();
         if (settings.blockView > 0) panel.blocks = buildPatternBlocks(*panel.pattern, settings.blockView);
-        panel.coreMacs = sumTerms(variant.cost(shape, resolved.params));
+        // With --queries the costs are those of the m query rows framed (the cost command's count).
+        ProblemShape costShape = shape;
+        if (settings.queries > 0 && settings.queries < shape.n) costShape.queries = settings.queries;
+        panel.coreMacs = sumTerms(variant.cost(costShape, resolved.params));
         const VariantInfo& full = requireVariant("full");
-        ProblemShape fullShape = shape;
+        ProblemShape fullShape = costShape;
         fullShape.causal = false;
         panel.fullMacs = sumTerms(full.cost(fullShape, prepareParams(full, fullShape, {})));
         if (!settings.showWeights) return panel;

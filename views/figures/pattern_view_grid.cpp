@@ -58,7 +58,7 @@ QString PatternView::gridHoverText(std::int64_t position) const {
     return PatternView::tr("cell %1 = position %2 (%3)\nclick: make it the query")
         .arg(gridCellText(grid, grid.cellAt(position)))
         .arg(position)
-        .arg(QString::fromStdString(grid.describe()));
+        .arg(gridDescription(grid));
 }
 
 void PatternView::paintGridPanel(QPainter& painter, int index, const QRectF& box) const {

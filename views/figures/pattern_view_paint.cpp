@@ -303,21 +303,22 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
 void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const {
     const double n = static_cast<double>(panel.n);
     QStringList lines;
-    lines << PatternView::tr("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
-          << PatternView::tr("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
-          << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
-    if (panel.blocks) lines << blockStatsLines(*panel.blocks);
     if (const std::int64_t m = m_settings.queries; m > 0 && m < panel.n) {
+        // Queries that are not the whole sequence: the counts are those of the m × n rectangle framed.
         double cells = 0;
         for (std::int64_t i = panel.n - m; i < panel.n; ++i) cells += static_cast<double>(panel.pattern->rowCount(i));
-        lines << PatternView::tr("queries %1 … %2 (framed): %3 × %4 over a cache of %5, %6 allowed cells")
-                     .arg(panel.n - m)
-                     .arg(panel.n - 1)
-                     .arg(m)
-                     .arg(panel.n)
-                     .arg(panel.n - m)
-                     .arg(formatCount(cells));
+        const double rows = static_cast<double>(m);
+        lines << PatternView::tr("queries %1 … %2 (framed)").arg(panel.n - m).arg(panel.n - 1)
+              << PatternView::tr("%1 × %2 over a cache of %3").arg(m).arg(panel.n).arg(panel.n - m)
+              << PatternView::tr("nnz: %1").arg(formatCount(cells))
+              << PatternView::tr("density: %1 %").arg(100.0 * cells / (rows * n), 0, 'g', 3)
+              << PatternView::tr("mean row length: %1").arg(cells / rows, 0, 'f', 1);
+    } else {
+        lines << PatternView::tr("nnz: %1").arg(formatCount(static_cast<double>(panel.nnz)))
+              << PatternView::tr("density: %1 %").arg(100.0 * static_cast<double>(panel.nnz) / (n * n), 0, 'g', 3)
+              << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
     }
+    if (panel.blocks) lines << blockStatsLines(*panel.blocks);
     if (panel.coreMacs > 0)
         lines << PatternView::tr("core MACs: %1 = %2 % of full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace attnlab {
@@ -47,6 +48,13 @@ struct ReceptiveFieldView::Snapshot {
     TokenGridPtr grid;       // the settings' grid when it has n cells, else null
     std::int64_t query = -1; // with a grid: the query cell's position
 };
+
+// The hop colours' scale, held over an animation's sweep of L (animation_frame.h) by the heatmaps, the
+// hop legend and the grid pictures alike.
+inline const std::string kHopScale = "reach.layers";
+
+// `image` (a grid picture in the hop colours of `layers` layers) in those of `scale` layers.
+QImage heldHopColours(const QImage& image, int layers, int scale);
 
 // Runs on a worker: the cells `query` reaches within 1 … layers layers of `pattern` on the grid, each in
 // its hop colour (ReceptiveFieldView::hopColor); `attended` counts the cells reached.

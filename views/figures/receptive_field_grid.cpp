@@ -2,11 +2,14 @@
 // heatmap, and the query's moves (click a cell, arrow keys).
 #include "views/figures/reach_snapshot.h"
 #include "views/figures/receptive_field_view.h"
+#include "views/plot/animation_frame.h"
 
 #include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+
+#include <map>
 
 namespace attnlab {
 
@@ -40,10 +43,30 @@ std::optional<std::int64_t> ReceptiveFieldView::gridHit(const QPointF& pixel) co
     return std::nullopt;
 }
 
+QImage heldHopColours(const QImage& image, int layers, int scale) {
+    if (scale <= layers) return image;
+    std::map<QRgb, QRgb> held;
+    for (int hops = 1; hops <= layers; ++hops)
+        held[ReceptiveFieldView::hopColor(hops, layers)] = ReceptiveFieldView::hopColor(hops, layers, scale);
+    QImage result = image.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < result.height(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(result.scanLine(y));
+        for (int x = 0; x < result.width(); ++x)
+            if (const auto found = held.find(line[x]); found != held.end()) line[x] = found->second;
+    }
+    return result;
+}
+
 void ReceptiveFieldView::paintGridPanel(QPainter& painter, int index, const QRectF& box) const {
-    const auto picture = gridPicture(index);
+    auto picture = gridPicture(index);
     if (!picture || box.height() < kGridCaption + 8) return;
     const TokenGrid& grid = *m_snapshot->grid;
+    const int layers = static_cast<int>(m_settings.layers);
+    if (const int scale = heldScaleMaximum(kHopScale, layers); scale != layers) {
+        GridPicture held = *picture;
+        held.image = heldHopColours(picture->image, layers, scale);
+        picture = std::make_shared<const GridPicture>(std::move(held));
+    }
     paintGridPicture(painter, *picture, grid, box.adjusted(0, 0, 0, -kGridCaption));
     painter.save();
     QFont font = painter.font();

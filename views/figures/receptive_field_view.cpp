@@ -23,9 +23,6 @@ namespace attnlab {
 
 namespace {
 
-// The hop colours' scale, held over an animation's sweep of L (animation_frame.h).
-const std::string kHopScale = "reach.layers";
-
 constexpr double kTitleReserve = 36.0;   // paintFrame's title with its margins
 constexpr double kCaptionReserve = 48.0; // up to three caption lines
 constexpr double kLegendHeight = 48.0;

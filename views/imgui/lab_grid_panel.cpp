@@ -102,7 +102,7 @@ void ImGuiLabWidget::drawGridPanel(float height, LabSettings& edited) {
     labText(tr("query cell %1 = position %2   %3   (%4)")
                 .arg(gridCellText(grid, query))
                 .arg(m_gridQuery)
-                .arg(attended, QString::fromStdString(grid.describe())));
+                .arg(attended, gridDescription(grid)));
     for (const ComponentLegendEntry& entry : lab.legend) {
         ImGui::ColorButton(("##component" + std::to_string(entry.component)).c_str(),
                            ImGui::ColorConvertU32ToFloat4(imRgb(entry.colour)), ImGuiColorEditFlags_NoTooltip,

@@ -77,11 +77,19 @@ QString durationText(double seconds) {
 
 namespace {
 
+// A value of a unit as the figures write it: three significant digits, whole from 100 up ("512", "1.5",
+// "1000"), never in exponent form.
+QString unitValue(double value) {
+    return value >= 100 ? QString::number(static_cast<long long>(std::llround(value))) : significant(value);
+}
+
+// Each size in the largest binary unit it reaches 1000/1024 of, so a value stays below 1000 of its unit.
 QString bytesText(double bytes, double (*round)(double)) {
-    static const std::pair<double, const char*> units[] = {{1024.0 * 1024 * 1024, "GiB"}, {1024.0 * 1024, "MiB"}, {1024.0, "KiB"}};
+    static const std::pair<double, const char*> units[] = {
+        {0x1p60, "EiB"}, {0x1p50, "PiB"}, {0x1p40, "TiB"}, {0x1p30, "GiB"}, {0x1p20, "MiB"}, {0x1p10, "KiB"}};
     for (const auto& [scale, suffix] : units)
-        if (bytes >= scale) return significant(round(bytes / scale)) + QLatin1Char(' ') + QString::fromLatin1(suffix);
-    return significant(round(bytes)) + QStringLiteral(" B");
+        if (bytes >= scale * (1000.0 / 1024.0)) return unitValue(round(bytes / scale)) + QLatin1Char(' ') + QString::fromLatin1(suffix);
+    return unitValue(round(bytes)) + QStringLiteral(" B");
 }
 
 double unrounded(double value) { return value; }

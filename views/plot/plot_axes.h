@@ -27,7 +27,8 @@ QColor seriesColor(int index);
 QString compactNumber(double value);
 // Seconds as "250 µs", "3 ms", "1.2 s".
 QString durationText(double seconds);
-// Bytes as "512 KiB", "3 MiB", "1.5 GiB".
+// Bytes as "512 KiB", "3 MiB", "1.5 GiB", "8 TiB": binary units up to EiB, fewer than 1000 of the unit,
+// never in exponent form.
 QString bytesText(double bytes);
 // Draws `text` into `rect` with `flags`, in the painter's font scaled down as far as kSmallestTextScale
 // where it is wider than the rect, and elided only past that: a legend entry or title keeps its numbers

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QSpinBox>
 
 #include <utility>
 
@@ -23,6 +24,27 @@ void ParameterPanel::addBlockViewRow(QFormLayout* form, QWidget* group) {
         m_settings.blockView = m_blockView->itemData(index).toLongLong();
         commit();
     });
+}
+
+void ParameterPanel::addQueriesRow(QFormLayout* form, QWidget* group) {
+    m_queries = new QSpinBox(group);
+    m_queries->setObjectName(QStringLiteral("queries"));
+    m_queries->setSpecialValueText(tr("all n rows"));
+    m_queries->setToolTip(tr("Only the last m rows query, against all n keys: a chunk of prefill over a cache, or m tokens "
+                             "verified at once (the pattern view frames the m × n rectangle and counts its cells)"));
+    form->addRow(tr("queries m"), m_queries);
+    connect(m_queries, &QSpinBox::valueChanged, this, [this](int value) {
+        if (m_updating || value == m_settings.queries) return;
+        m_settings.queries = value;
+        commit();
+    });
+}
+
+void ParameterPanel::refreshQueriesWidget() {
+    const bool wasUpdating = std::exchange(m_updating, true);
+    m_queries->setRange(0, static_cast<int>(m_settings.n));
+    m_queries->setValue(static_cast<int>(m_settings.queries));
+    m_updating = wasUpdating;
 }
 
 void ParameterPanel::refreshBlockViewWidget() {

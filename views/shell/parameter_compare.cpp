@@ -14,6 +14,8 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include <algorithm>
+
 namespace attnlab {
 
 QWidget* ParameterPanel::buildCompareGroup() {
@@ -101,6 +103,7 @@ void ParameterPanel::setPanelText(std::size_t entry) {
 
 void ParameterPanel::setLength(std::int64_t n) {
     m_settings.n = n;
+    m_settings.queries = std::min(m_settings.queries, n); // m ≤ n: the last rows of a shorter sequence
     // A preset that scales with n recomputes the parameters the paper ties to n (e.g. the stride √n).
     const FigurePreset* preset = findFigurePreset(m_settings.preset);
     if (!preset || !preset->atLength) return;

@@ -58,6 +58,7 @@ void ParameterPanel::applyGridText() {
             if (parsed->cells() > kMaxN) throw InputError("the grid " + parsed->sizeText() + " has more than " + std::to_string(kMaxN) + " cells");
             if (grid != m_settings.grid) m_settings.gridQuery = -1;
             m_settings.n = parsed->cells(); // the grid gives n
+            m_settings.queries = std::min(m_settings.queries, m_settings.n);
         }
     } catch (const InputError& problem) {
         error = QString::fromStdString(problem.what());

@@ -270,6 +270,7 @@ QWidget* ParameterPanel::buildDisplayGroup() {
                          tr("Mask M coloured by component"), tr("Components as separate heads")});
     form->addRow(tr("pattern shows"), m_display);
     addBlockViewRow(form, group);
+    addQueriesRow(form, group);
     m_tokens = new QLineEdit(group);
     m_tokens->setObjectName(QStringLiteral("tokens"));
     m_tokens->setPlaceholderText(tr("The cat sat on the mat"));
@@ -369,6 +370,7 @@ void ParameterPanel::refreshWidgets() {
     m_head->setValue(m_settings.head);
     refreshInferenceWidgets();
     refreshBlockViewWidget();
+    refreshQueriesWidget();
     refreshBlockCostWidgets();
     refreshGridWidgets();
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;

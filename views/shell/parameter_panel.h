@@ -76,6 +76,9 @@ private:
     // parameter_blocks.cpp: the block-view row of the Display group (off, or the block size B).
     void addBlockViewRow(QFormLayout* form, QWidget* group);
     void refreshBlockViewWidget();
+    // The pattern view's queries m (0: every row), at most n.
+    void addQueriesRow(QFormLayout* form, QWidget* group);
+    void refreshQueriesWidget();
     // The block size of the block kernel's cost (FLOP and timing views) and the timing view's toggle for its
     // prediction.
     void addBlockCostRows(QFormLayout* form, QWidget* group);
@@ -131,6 +134,7 @@ private:
     QMap<QString, QLineEdit*> m_fileEdits;
     QComboBox* m_display = nullptr;
     QComboBox* m_blockView = nullptr;
+    QSpinBox* m_queries = nullptr;
     QLineEdit* m_tokens = nullptr;
     QSpinBox* m_layers = nullptr;
     QComboBox* m_unit = nullptr;
