@@ -3,7 +3,10 @@
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
 #include "core/jobs/memory_budget.h"
+#include "core/param_schema.h"
+#include "core/patterns/range_work.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +14,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <unistd.h>
 
 namespace attnlab {
 
@@ -31,6 +35,9 @@ Each subcommand takes --help. Limits of one job, accepted by every subcommand (d
                                environment: ATTNLAB_MEMORY_BUDGET)
        --max-macs N            multiply-adds one job may plan, e.g. 1e14 (default 1e13;
                                environment: ATTNLAB_MAX_MACS)
+       --max-ranges N          column ranges one job may spend counting a pattern's cells, estimated
+                               from a sample of rows first (default 4294967296 = 2^32;
+                               environment: ATTNLAB_MAX_RANGES)
 )";
 
 const std::vector<Subcommand> kSubcommands = {
@@ -53,7 +60,7 @@ std::vector<std::string> applyJobLimits(const std::vector<std::string>& args) {
         std::string name = args[a], text;
         const auto eq = name.find('=');
         if (eq != std::string::npos) name = name.substr(0, eq);
-        if (name != "--memory-budget" && name != "--max-macs") {
+        if (name != "--memory-budget" && name != "--max-macs" && name != "--max-ranges") {
             rest.push_back(args[a]);
             continue;
         }
@@ -68,6 +75,10 @@ std::vector<std::string> applyJobLimits(const std::vector<std::string>& args) {
             const auto bytes = parseByteSize(text);
             if (!bytes) throw InputError("--memory-budget expects a byte count such as 8G or 500000000, got '" + text + "'");
             setJobBudget(bytes);
+        } else if (name == "--max-ranges") {
+            const auto ranges = parseInteger(text);
+            if (!ranges || *ranges < 1) throw InputError("--max-ranges expects a positive integer such as 8589934592, got '" + text + "'");
+            setJobRangeLimit(*ranges);
         } else {
             char* end = nullptr;
             const double macs = std::strtod(text.c_str(), &end);
@@ -79,9 +90,18 @@ std::vector<std::string> applyJobLimits(const std::vector<std::string>& args) {
     return rest;
 }
 
+// A result that did not reach stdout (a full disk, /dev/full, a closed descriptor) is a failure, not exit 0.
+int finishStandardOutput(int code) {
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    if (flushed && !std::ferror(stdout)) return code;
+    printError(std::string("standard output: write failed: ") + (!flushed && errno ? std::strerror(errno) : "an earlier write failed"));
+    return 2;
+}
+
 int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
     try {
-        return sub.handler(applyJobLimits(args));
+        return finishStandardOutput(sub.handler(applyJobLimits(args)));
     } catch (const std::bad_alloc&) {
         printError("out of memory");
     } catch (const std::exception& error) {
@@ -103,10 +123,14 @@ bool isCommandLineInvocation(int argc, char** argv) {
 }
 
 int runCommandLine(int argc, char** argv, const std::vector<Subcommand>& extra) {
+    // Output that is not a terminal is written in one piece at the end, so that a failed write reports
+    // its own error (ENOSPC, EFBIG) rather than one of an earlier, silently dropped buffer.
+    static char buffer[std::size_t{1} << 20]; // glibc keeps its own size when given no buffer
+    if (!::isatty(STDOUT_FILENO)) std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
     const std::string command = argv[1];
     if (command == "--help" || command == "-h" || command == "help") {
         std::fputs(kUsage, stdout);
-        return 0;
+        return finishStandardOutput(0);
     }
     const std::vector<std::string> args(argv + 2, argv + argc);
     for (const auto* table : {&kSubcommands, &extra})

@@ -202,11 +202,13 @@ struct Outcome {
 
 // Runs `attnlab args...` with `workDir` as its working directory; stdout and stderr go to files in
 // `captureDir` (never in workDir, which the tests list). With `maxFileBytes`, every file the command
-// writes is limited to that size (SIGXFSZ ignored, so a write past it fails with EFBIG, as a full disk
-// fails with ENOSPC).
+// writes is limited to that size as by a shell's `ulimit -f`: SIGXFSZ at its default action, which ends
+// the process unless the program ignores it itself. With `stdoutTo`, stdout goes there instead (e.g.
+// /dev/full), and `out` is empty.
 inline Outcome runAttnlab(const std::vector<std::string>& args, const fs::path& workDir, const fs::path& captureDir,
-                          std::optional<rlim_t> maxFileBytes = std::nullopt) {
-    const std::string outPath = (captureDir / "stdout").string(), errPath = (captureDir / "stderr").string();
+                          std::optional<rlim_t> maxFileBytes = std::nullopt, const std::string& stdoutTo = {}) {
+    const std::string capturedOut = (captureDir / "stdout").string(), errPath = (captureDir / "stderr").string();
+    const std::string outPath = stdoutTo.empty() ? capturedOut : stdoutTo;
     const std::string workPath = workDir.string();
     std::vector<std::string> storage = {ATTNLAB_EXECUTABLE};
     storage.insert(storage.end(), args.begin(), args.end());
@@ -225,7 +227,7 @@ inline Outcome runAttnlab(const std::vector<std::string>& args, const fs::path& 
         ::dup2(outFd, 1);
         ::dup2(errFd, 2);
         if (maxFileBytes) {
-            ::signal(SIGXFSZ, SIG_IGN);
+            ::signal(SIGXFSZ, SIG_DFL);
             const struct rlimit limit = {*maxFileBytes, *maxFileBytes};
             if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
         }
@@ -239,7 +241,7 @@ inline Outcome runAttnlab(const std::vector<std::string>& args, const fs::path& 
     outcome.exited = WIFEXITED(status);
     outcome.exitCode = outcome.exited ? WEXITSTATUS(status) : -1;
     outcome.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    outcome.out = readBytes(outPath);
+    outcome.out = stdoutTo.empty() ? readBytes(outPath) : std::string();
     outcome.err = readBytes(errPath);
     return outcome;
 }

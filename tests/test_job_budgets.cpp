@@ -3,6 +3,8 @@
 // small (it allocated nothing first). `cost` allocates nothing that grows with n.
 #include "test_cli_harness.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <sys/resource.h>
 
 namespace attnlab {
@@ -50,6 +52,55 @@ TEST_F(JobBudgetsTest, CostAllocatesNothingThatGrowsWithN) {
         succeed(args);
         EXPECT_LT(childrenPeakKiB(), kSmallPeakKiB) << describe(args);
     }
+}
+
+// A masked variant's cost keeps no count per row: at n = 10^8 a double per row would be 800 MB.
+TEST_F(JobBudgetsTest, AMaskedCostKeepsNoMemoryPerRow) {
+    const std::vector<std::string> args = {"cost", "--variant", "chunk", "--n", "100000000", "--d", "64", "--heads", "1", "--json"};
+    const auto json = clitest::parseJson(succeed(args).out);
+    EXPECT_LT(childrenPeakKiB(), kSmallPeakKiB) << describe(args);
+    // Bidirectional chunks of c: n / c blocks of c² pairs (c divides n at its default here, checked by the count).
+    const double c = json["terms"]["scores"].get<double>() / 64.0 / 1e8;
+    EXPECT_EQ(c, std::round(c));
+    EXPECT_EQ(static_cast<std::int64_t>(1e8) % static_cast<std::int64_t>(c), 0);
+}
+
+// Counting an expression's cells at the asked n is estimated from a sample of rows first: one with
+// many ranges per row is refused at once, naming the estimate, the limit and how to raise it, and
+// allocates nothing that grows with its rows; under the limit the count is exact.
+TEST_F(JobBudgetsTest, CountingManyRangesPerRowIsEstimatedAndRefusedFirst) {
+    for (const char* n : {"1000000", "2147483647"}) {
+        expectRefused({"cost", "--variant", "custom", "--n", n, "--d", "64", "--heads", "1", "--set", "expr=stride(2)"},
+                      {"at n = " + std::string(n), "column ranges of work (estimated from 64 of its rows)",
+                       "range limit of 4294967296", "--max-ranges N or ATTNLAB_MAX_RANGES"});
+        expectRefused({"cost", "--variant", "custom", "--n", n, "--d", "64", "--heads", "1", "--set", "expr=random(100000,1)",
+                       "--block-size", "64"},
+                      {"range limit of 4294967296"});
+    }
+    expectRefused({"pattern", "--variant", "custom", "--n", "4000", "--set", "expr=stride(2)", "--max-ranges", "1000000", "--out", "out.npy"},
+                  {"needs about 8e+06 column ranges", "range limit of 1000000"});
+    // stride(2) at n = 1000: 500 keys per row, each its own range.
+    const std::vector<std::string> args = {"cost", "--variant", "custom", "--n", "1000", "--d", "4", "--heads", "1",
+                                           "--set", "expr=stride(2)", "--json"};
+    EXPECT_EQ(clitest::parseJson(succeed(args).out)["terms"]["scores"].get<double>(), 1000.0 * 500 * 4);
+    std::vector<std::string> tight = args;
+    tight.insert(tight.end(), {"--max-ranges", "400000"});
+    expectRefused(tight, {"needs about 5e+05 column ranges", "range limit of 400000"});
+    tight.back() = "500000";
+    EXPECT_EQ(clitest::parseJson(succeed(tight).out)["terms"]["scores"].get<double>(), 1000.0 * 500 * 4);
+}
+
+TEST_F(JobBudgetsTest, BadRangeLimitsAreOneLine) {
+    for (const char* bad : {"0", "-1", "abc", "1e9", "+5", " 5", "", "99999999999999999999"})
+        expectRefused({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1", "--max-ranges", bad},
+                      {"--max-ranges expects a positive integer", "'" + std::string(bad) + "'"});
+    expectRefused({"cost", "--variant", "full", "--n", "8", "--d", "4", "--heads", "1", "--max-ranges"}, {"--max-ranges needs a value"});
+    ::setenv("ATTNLAB_MAX_RANGES", "lots", 1);
+    expectRefused({"cost", "--variant", "custom", "--n", "8", "--d", "4", "--heads", "1"}, {"ATTNLAB_MAX_RANGES = 'lots'"});
+    ::setenv("ATTNLAB_MAX_RANGES", "100", 1);
+    expectRefused({"cost", "--variant", "custom", "--n", "1000", "--d", "4", "--heads", "1", "--set", "expr=stride(2)"},
+                  {"range limit of 100 "});
+    ::unsetenv("ATTNLAB_MAX_RANGES");
 }
 
 TEST_F(JobBudgetsTest, FigurePanelsPlanTheirPatterns) {

@@ -235,6 +235,115 @@ TEST_F(RunOutputTest, RefusesAFifoAndWritesThroughASymlink) {
     EXPECT_EQ(clitest::readNpyFile(file("real.npy")).shape, (std::vector<std::int64_t>{4, 3}));
 }
 
+// lsh with its own keys scores q·k unnormalised: q_2 = k_2 with an element of 1e20 gives a score of 1e40,
+// past float32, whose softmax is finite (row 2 puts all its weight on key 2, which shares its bucket:
+// out = v_2); the fast path computes that row again in double and matches the double reference path.
+TEST_F(RunOutputTest, LshWithItsOwnKeysRecomputesOverflowingRowsInDouble) {
+    std::vector<float> big = clitest::gaussianValues(12, 7);
+    big[2 * 3 + 1] = 1e20f;
+    writeArray("big.npy", {4, 3}, big);
+    const std::vector<float> values = clitest::readNpyFile(file("v.npy")).floats();
+    std::vector<std::vector<float>> outputs;
+    for (const bool reference : {false, true}) {
+        std::vector<std::string> args = {"run", "--variant", "lsh", "--set", "shared_qk=false", "--q", "big.npy",
+                                         "--k", "big.npy", "--v", "v.npy", "--out", "out.npy"};
+        if (reference) args.push_back("--reference");
+        succeed(args);
+        outputs.push_back(clitest::readNpyFile(file("out.npy")).floats());
+        for (const float x : outputs.back()) EXPECT_TRUE(std::isfinite(x)) << clitest::describe(args);
+        for (int c = 0; c < 3; ++c) EXPECT_FLOAT_EQ(outputs.back()[2 * 3 + c], values[2 * 3 + c]) << clitest::describe(args);
+    }
+    for (std::size_t e = 0; e < outputs[0].size(); ++e) EXPECT_NEAR(outputs[0][e], outputs[1][e], 1e-5) << e;
+}
+
+// mixed_chunk at n = 4 (one chunk of c = 4, d = 3): q_2 = k_2 with an element of 5.5e9 gives a score of
+// 3e19 whose square passes float32, while relu(s)²/(c·d) · v stays within it. Every row matches the
+// formula evaluated here in double.
+TEST_F(RunOutputTest, MixedChunkRecomputesOverflowingRowsInDouble) {
+    std::vector<float> big = clitest::gaussianValues(12, 9);
+    big[2 * 3 + 1] = 5.5e9f;
+    writeArray("big.npy", {4, 3}, big);
+    const std::vector<float> v = clitest::readNpyFile(file("v.npy")).floats();
+    const std::vector<float> q = clitest::readNpyFile(file("big.npy")).floats();
+    std::vector<double> expected(12, 0.0), magnitude(12, 0.0); // magnitude: Σ |terms|, the scale of rounding
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            double s = 0;
+            for (int e = 0; e < 3; ++e) s += static_cast<double>(q[i * 3 + e]) * q[j * 3 + e];
+            const double weight = (s > 0 ? s * s / (4.0 * 3.0) : 0.0) + s / 4.0;
+            for (int e = 0; e < 3; ++e) {
+                expected[i * 3 + e] += weight * v[j * 3 + e];
+                magnitude[i * 3 + e] += std::abs(weight * v[j * 3 + e]);
+            }
+        }
+    ASSERT_GT(std::abs(expected[2 * 3]), 1e30) << "the case must reach float32's range";
+    for (const bool reference : {false, true}) {
+        std::vector<std::string> args = {"run", "--variant", "mixed_chunk", "--q", "big.npy", "--k", "big.npy",
+                                         "--v", "v.npy", "--out", "out.npy"};
+        if (reference) args.push_back("--reference");
+        succeed(args);
+        const std::vector<float> out = clitest::readNpyFile(file("out.npy")).floats();
+        for (std::size_t e = 0; e < out.size(); ++e)
+            EXPECT_NEAR(out[e], expected[e], 1e-5 * std::max(1.0, magnitude[e])) << clitest::describe(args) << " element " << e;
+    }
+}
+
+// linformer projects the keys (E K), so q_2 = k_2 with an element of 1e20 gives projected scores near
+// 1e40: the fast path computes that head again in double and matches the double reference path.
+TEST_F(RunOutputTest, LinformerRecomputesAnOverflowingHeadInDouble) {
+    std::vector<float> big = clitest::gaussianValues(12, 7);
+    big[2 * 3 + 1] = 1e20f;
+    writeArray("big.npy", {4, 3}, big);
+    std::vector<std::vector<float>> outputs;
+    for (const bool reference : {false, true}) {
+        std::vector<std::string> args = {"run", "--variant", "linformer", "--q", "big.npy", "--k", "big.npy", "--v", "v.npy",
+                                         "--out", "out.npy"};
+        if (reference) args.push_back("--reference");
+        succeed(args);
+        outputs.push_back(clitest::readNpyFile(file("out.npy")).floats());
+        for (const float x : outputs.back()) EXPECT_TRUE(std::isfinite(x)) << clitest::describe(args);
+    }
+    for (std::size_t e = 0; e < outputs[0].size(); ++e) EXPECT_NEAR(outputs[0][e], outputs[1][e], 1e-5) << e;
+}
+
+// Under a file-size limit (a shell's `ulimit -f`, SIGXFSZ at its default) a write past it is one line and
+// exit 2 with the old file kept, not a silent death by the signal.
+TEST_F(RunOutputTest, AFileSizeLimitKeepsTheOldFileAndSaysSoInOneLine) {
+    clitest::writeBytes(file("out.npy"), "old");
+    const auto names = listing();
+    const clitest::Outcome outcome = clitest::runAttnlab(runTo("out.npy"), work(), work().parent_path() / "capture", 64);
+    ASSERT_TRUE(outcome.exited) << "ended by signal " << outcome.signal;
+    EXPECT_EQ(outcome.exitCode, 2);
+    EXPECT_EQ(outcome.errLines(), 1u) << outcome.err;
+    EXPECT_NE(outcome.err.find("out.npy: write failed: File too large"), std::string::npos) << outcome.err;
+    EXPECT_EQ(contents("out.npy"), "old");
+    EXPECT_EQ(listing(), names) << "a temporary was left behind";
+}
+
+// A result that cannot be written to stdout (here /dev/full) is a failure: one line, exit 2.
+TEST_F(RunOutputTest, AResultThatCannotReachStdoutIsOneLineAndExitTwo) {
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+    const std::vector<std::vector<std::string>> commands = {
+        {"cost", "--variant", "full", "--n", "64", "--d", "8", "--heads", "2"},
+        {"cost", "--variant", "full", "--n", "64", "--d", "8", "--heads", "2", "--json"},
+        {"variants", "--json"},
+        {"variants"},
+        {"--help"},
+        {"cost", "--help"},
+        {"run", "--help"},
+        {"pattern", "--variant", "longformer", "--n", "16", "--print-expr"},
+    };
+    for (const auto& args : commands) {
+        const clitest::Outcome outcome =
+            clitest::runAttnlab(args, work(), work().parent_path() / "capture", std::nullopt, "/dev/full");
+        ASSERT_TRUE(outcome.exited) << clitest::describe(args);
+        EXPECT_EQ(outcome.exitCode, 2) << clitest::describe(args);
+        EXPECT_EQ(outcome.errLines(), 1u) << clitest::describe(args) << ": " << outcome.err;
+        EXPECT_NE(outcome.err.find("standard output: write failed: No space left on device"), std::string::npos)
+            << clitest::describe(args) << ": " << outcome.err;
+    }
+}
+
 // Finite inputs whose scores overflow float32 (q·k = 1e40 in row 2) have a finite softmax, which is
 // computed (row 2 puts all its weight on key 2: out = v_2); relu² of that score is 1e80, an output
 // beyond float32, refused with one line naming the row and no file.

@@ -23,9 +23,17 @@ double meminfoBytes(const std::string& wanted) {
     return -1;
 }
 
-std::string gib(double bytes) {
+// Bytes in the largest binary unit that keeps the value at 1 or more (a 1K budget is not "0.00 GiB").
+std::string sizeText(double bytes) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+    if (bytes >= 1024.0 * 1024 * 1024)
+        std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+    else if (bytes >= 1024.0 * 1024)
+        std::snprintf(text, sizeof text, "%.2f MiB", bytes / (1024.0 * 1024));
+    else if (bytes >= 1024.0)
+        std::snprintf(text, sizeof text, "%.2f KiB", bytes / 1024.0);
+    else
+        std::snprintf(text, sizeof text, "%.0f bytes", bytes);
     return text;
 }
 
@@ -83,12 +91,12 @@ double jobBudgetBytes() { return givenJobBudget().value_or(kDefaultBudgetFractio
 void requireMemory(double bytes, const std::string& what) {
     const double budget = jobBudgetBytes();
     if (!(bytes <= budget))
-        throw InputError(what + " needs " + gib(bytes) + ", over the job budget of " + gib(budget) + " (" + budgetSource() +
+        throw InputError(what + " needs " + sizeText(bytes) + ", over the job budget of " + sizeText(budget) + " (" + budgetSource() +
                          "; raise it with --memory-budget BYTES or ATTNLAB_MEMORY_BUDGET, e.g. 16G)");
     const double available = availableMemoryBytes();
     constexpr double reserve = 256.0 * 1024 * 1024;
     if (bytes + reserve > available)
-        throw InputError(what + " needs " + gib(bytes) + " but only " + gib(available) + " of memory are free now");
+        throw InputError(what + " needs " + sizeText(bytes) + " but only " + sizeText(available) + " of memory are free now");
 }
 
 } // namespace attnlab

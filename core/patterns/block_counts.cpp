@@ -1,5 +1,7 @@
 #include "core/patterns/block_counts.h"
+
 #include "core/patterns/block_grid_pattern.h"
+#include "core/patterns/range_work.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -98,6 +100,8 @@ BlockCounts countBlocks(const Pattern& pattern, std::int64_t blockSize, const Bl
     counts.size = blockSize;
     const std::int64_t n = pattern.size();
     if (n < 1) return counts;
+    requireRangeWork(pattern);
+    const RangeWorkLimit limit(jobRangeLimit());
     const std::int64_t blocks = blockCount(n, blockSize);
     BlockRowSweep sweep(n, blockSize, counts, visit);
     std::vector<ColumnRange> row;

@@ -28,7 +28,8 @@ using BlockRunVisitor = std::function<void(std::int64_t row, std::int64_t first,
 
 // Counts from the row ranges in O(ranges · log ranges), never an n × n or ⌈n/B⌉² buffer (`visit`, when
 // given, is called once per run of blocks of one class: O(ranges) calls). Throws std::invalid_argument
-// for blockSize < 1.
+// for blockSize < 1, and RangeWorkExceeded when the rows' ranges pass the job's range limit (estimated
+// first by requireRangeWork, core/patterns/range_work.h).
 BlockCounts countBlocks(const Pattern& pattern, std::int64_t blockSize, const BlockRunVisitor& visit = {});
 
 } // namespace attnlab

@@ -119,6 +119,7 @@ void randomColumns(const CompiledPrimitive& p, std::int64_t i, std::int64_t n, s
         out.push_back({lo, hi});
         return;
     }
+    requireRangeRoom(4 * p.a); // the part of what evaluate() counts for the row that is known before drawing
     SeededRandom random = SeededRandom::stream(static_cast<std::uint64_t>(p.b), ExpressionRandomColumns,
                                                static_cast<std::uint64_t>(i));
     auto& drawn = scratch.drawn;
@@ -150,6 +151,7 @@ void congruentColumns(std::int64_t i, std::int64_t step, std::int64_t lo, std::i
         out.push_back({lo, hi});
         return;
     }
+    requireRangeRoom((hi - 1 - lo - offset) / step + 1);
     for (std::int64_t j = lo + offset;; j += step) { // step > 1: the columns never touch
         out.push_back({j, j + 1});
         if (step > hi - 1 - j) return;

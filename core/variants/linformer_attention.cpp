@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace attnlab {
@@ -130,6 +131,15 @@ RunResult runLinformer(const AttentionInputs& inputs, const RunOptions& options)
         const int h = static_cast<int>(task);
         linformerHead(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), *proj, result.out);
     });
+    // Scores past float32 (q·(E k) of 1e40) have a finite softmax: a head whose float output is not
+    // finite is computed again in double, which subtracts each row's largest score first.
+    std::optional<Projections> exact;
+    for (int h = 0; h < inputs.q->heads; ++h) {
+        const float* out = result.out.head(h);
+        if (std::all_of(out, out + result.out.headStride(), [](float x) { return std::isfinite(x); })) continue;
+        if (!exact) exact = linformerProjections(options.params, inputs.q->rows);
+        linformerHeadReference(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), *exact, result);
+    }
     return result;
 }
 

@@ -275,7 +275,14 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     AttentionInputs withKeys = inputs;
     withKeys.k = &keys;
     if (options.useReference) return runMaskedAttentionReference(withKeys, patterns, scoring, options);
-    return runPlannedAttention(withKeys, plans, scoring, options);
+    RunResult result = runPlannedAttention(withKeys, plans, scoring, options);
+    // Scores past float32 (separate keys are not normalised) are scored again in double, as the masked kernels do.
+    if (hasNonFiniteRow(result, options.threads)) {
+        HeadPatterns exact(heads);
+        for (std::size_t h = 0; h < heads; ++h) exact[h] = lshHeadPattern(headHashes[h], n, options.params, options.causal);
+        redoNonFiniteRows(withKeys, exact, scoring, result);
+    }
+    return result;
 }
 
 // Memory of the hashing however the pattern is used: the rotations (rounds × d × b/2, in double and in

@@ -10,6 +10,9 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
 
 namespace attnlab {
 
@@ -74,6 +77,44 @@ void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
     }
 }
 
+bool finiteValues(const float* values, std::int64_t count) {
+    return std::all_of(values, values + count, [](float x) { return std::isfinite(x); });
+}
+
+// Adds row i's linear part in double to its relu² part already in `result`: Σ_j (q_i·k_j) v_j / m over the
+// m keys the row reads (every key, or those before its chunk when causal), and q_i·k_j / m to its weights.
+void addLinearRowInDouble(const AttentionInputs& inputs, int h, std::int64_t i, std::int64_t c, bool causal, RunResult& result) {
+    const Tensor3 &q = *inputs.q, &k = *inputs.k, &v = *inputs.v;
+    const int g = inputs.kvHead(h);
+    const std::int64_t d = q.cols, dv = v.cols, keys = causal ? i / c * c : q.rows;
+    if (keys == 0) return;
+    std::vector<double> acc(result.out.row(h, i), result.out.row(h, i) + dv);
+    for (std::int64_t j = 0; j < keys; ++j) {
+        double score = 0;
+        for (std::int64_t e = 0; e < d; ++e) score += static_cast<double>(q.at(h, i, e)) * k.at(g, j, e);
+        score /= static_cast<double>(keys);
+        for (std::int64_t e = 0; e < dv; ++e) acc[static_cast<std::size_t>(e)] += score * v.at(g, j, e);
+        if (result.weights) result.weights->at(h, i, j) = static_cast<float>(result.weights->at(h, i, j) + score);
+    }
+    for (std::int64_t e = 0; e < dv; ++e) result.out.at(h, i, e) = static_cast<float>(acc[static_cast<std::size_t>(e)]);
+}
+
+// The float paths overflow where a score or its square passes float32 (q·k of 1e20) although the row's
+// answer may be finite: such rows are computed again in double, the relu² part by the masked reference
+// row, the linear part by addLinearRowInDouble. Rows whose answer itself overflows stay non-finite.
+void redoNonFiniteRowsInDouble(const AttentionInputs& inputs, std::int64_t c, bool causal, const MaskedScoring& scoring,
+                               int threads, RunResult& result) {
+    if (!hasNonFiniteRow(result, threads)) return;
+    std::vector<std::pair<int, std::int64_t>> rows;
+    for (int h = 0; h < result.out.heads; ++h)
+        for (std::int64_t i = 0; i < result.out.rows; ++i)
+            if (!finiteValues(result.out.row(h, i), result.out.cols) ||
+                (result.weights && !finiteValues(result.weights->row(h, i), result.weights->cols)))
+                rows.emplace_back(h, i);
+    redoNonFiniteRows(inputs, sharedPattern(blockLocalPattern(inputs.q->rows, c, causal)), scoring, result);
+    for (const auto& [h, i] : rows) addLinearRowInDouble(inputs, h, i, c, causal, result);
+}
+
 RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options) {
     const std::int64_t c = options.params.integer("chunk");
     MaskedScoring scoring;
@@ -92,6 +133,7 @@ RunResult runMixedChunk(const AttentionInputs& inputs, const RunOptions& options
         else
             addLinearPart(*inputs.q, *inputs.k, *inputs.v, h, inputs.kvHead(h), c, options.causal, result.out);
     });
+    redoNonFiniteRowsInDouble(inputs, c, options.causal, scoring, options.threads, result);
     return result;
 }
 

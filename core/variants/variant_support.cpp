@@ -6,8 +6,11 @@
 #include "core/patterns/expression_pattern.h"
 #include "core/patterns/query_rows.h"
 #include "core/patterns/range_algebra.h"
+#include "core/patterns/range_work.h"
 
 #include <algorithm>
+#include <functional>
+#include <utility>
 
 namespace attnlab {
 
@@ -143,23 +146,40 @@ std::int64_t countCongruent(std::int64_t lo, std::int64_t hi, std::int64_t resid
 
 namespace {
 
-// genericBlockPlan's split: its heavy rows, if few enough to split, and the positions they see.
-SplitRowsExtent heavyRowsExtent(const Pattern& mask, const std::vector<double>& counts, double nnz) {
-    const double meanKeys = nnz / static_cast<double>(std::max<std::size_t>(counts.size(), 1));
-    SplitRowsExtent split;
-    std::vector<std::int64_t> heavy;
-    for (std::size_t i = 0; i < counts.size() && heavy.size() <= kMaxSplitRows; ++i)
-        if (isHeavyRow(counts[i], meanKeys)) heavy.push_back(static_cast<std::int64_t>(i));
-    split.rows = static_cast<std::int64_t>(heavy.size());
-    if (split.rows > kMaxSplitRows) return split;
-    RangeList ranges;
-    for (const std::int64_t i : heavy) {
-        ranges.clear();
-        mask.rowRanges(i, ranges);
-        for (const ColumnRange& range : ranges) split.seen = std::max(split.seen, range.end);
+// The kMaxSplitRows + 1 longest rows seen so far (count, row), the shortest first: every heavy row is
+// among them unless more than kMaxSplitRows rows are heavy (isHeavyRow grows with the count), so the
+// split is known without a count per row.
+class LongestRows {
+public:
+    void add(double count, std::int64_t row) {
+        if (m_rows.size() == kCapacity && count <= m_rows.front().first) return;
+        if (m_rows.size() == kCapacity) {
+            std::pop_heap(m_rows.begin(), m_rows.end(), std::greater<>());
+            m_rows.pop_back();
+        }
+        m_rows.emplace_back(count, row);
+        std::push_heap(m_rows.begin(), m_rows.end(), std::greater<>());
     }
-    return split;
-}
+    // genericBlockPlan's split: its heavy rows, if few enough to split, and the positions they see.
+    SplitRowsExtent split(const Pattern& mask, double nnz) const {
+        const double meanKeys = nnz / static_cast<double>(std::max<std::int64_t>(mask.rows(), 1));
+        SplitRowsExtent extent;
+        for (const auto& [count, row] : m_rows) extent.rows += isHeavyRow(count, meanKeys) ? 1 : 0;
+        if (extent.rows > kMaxSplitRows) return extent;
+        RangeList ranges;
+        for (const auto& [count, row] : m_rows) {
+            if (!isHeavyRow(count, meanKeys)) continue;
+            ranges.clear();
+            mask.rowRanges(row, ranges);
+            for (const ColumnRange& range : ranges) extent.seen = std::max(extent.seen, range.end);
+        }
+        return extent;
+    }
+
+private:
+    static constexpr std::size_t kCapacity = kMaxSplitRows + 1;
+    std::vector<std::pair<double, std::int64_t>> m_rows;
+};
 
 } // namespace
 
@@ -170,17 +190,19 @@ std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost
         request.shape = shape;
         request.params = &params;
         const auto mask = lastQueryRows(pattern(request), shape.queryRows());
-        std::vector<double> counts(static_cast<std::size_t>(mask->rows()));
+        requireRangeWork(*mask);
+        const RangeWorkLimit limit(jobRangeLimit());
+        LongestRows longestRows;
         double nnz = 0, longest = 0;
         for (std::int64_t i = 0; i < mask->rows(); ++i) {
             const auto count = static_cast<double>(mask->rowCount(i));
-            counts[static_cast<std::size_t>(i)] = count;
+            longestRows.add(count, i);
             nnz += count;
             longest = std::max(longest, count);
         }
         CoreCost cost = maskedCoreCost(shape, nnz);
         std::optional<SplitRowsExtent> split = planSplit ? planSplit(shape, params) : std::nullopt;
-        if (!split) split = heavyRowsExtent(*mask, counts, nnz);
+        if (!split) split = longestRows.split(*mask, nnz);
         cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, *split);
         return cost;
     };
