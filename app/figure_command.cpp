@@ -2,6 +2,7 @@
 
 #include "app/cli_args.h"
 #include "app/figure_animation.h"
+#include "app/figure_display.h"
 #include "app/grid_options.h"
 #include "app/headless_qt.h"
 #include "app/model_option.h"
@@ -46,6 +47,7 @@ constexpr const char* kFigureHelp =
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
                       [--components [--split]] [--blocks B] [--block-cost B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
+                      [--slide] [--font-scale S]
        attnlab figure VIEW [parameters] --animate PARAM=FROM:TO[:STEP|:*FACTOR] [--fps F] [--hold-last S] [--free-axes]
                       -o FILE.{gif,mp4,tex}
 
@@ -55,6 +57,9 @@ sweep for the PNG and the CSV). The format follows the extension: PNG at --dpi (
 file), SVG and PDF as vectors with the run's parameters in their metadata, TeX as a standalone TikZ
 picture, CSV with the figure's data.
 --width and --height give the figure's size in pixels at 96 dpi (default 900 x 600).
+--slide draws a slide for a projector: 1920 x 1080 pixels (--dpi 96 unless given) at font scale 2, the
+smallest text 1/45 of the height. --font-scale S (0.5 ... 4) draws the figure S times larger within its size,
+text, lines and markers alike; above 1 no text is smaller than the body text.
 --preset NAME starts from a classic figure (--preset list prints the names) and --session FILE from a
 saved session; the view then defaults to theirs, and the other options change what they name.
 --panel gives one compare panel its own variant, parameters and title (title=TEXT, the rest of the text;
@@ -323,8 +328,8 @@ std::optional<FigureRequest> figureRequest(const std::vector<std::string>& args,
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
                        "--grid", "--order", "--blocks", "--query", "--block-cost",
-                       "--animate", "--fps", "--hold-last", "--model", "--kv-dtype", "--queries"},
-                      {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
+                       "--animate", "--fps", "--hold-last", "--model", "--kv-dtype", "--queries", "--font-scale"},
+                      {"--slide", "--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
                       {"--panel", "-o", "--out"});
     if (cli.value("--preset") == "list") {
         listPresets();
@@ -359,15 +364,14 @@ std::optional<FigureRequest> figureRequest(const std::vector<std::string>& args,
         throw InputError("attnlab figure: --block-cost is for the flops and timing views");
     if (cli.value("--query") && name != QStringLiteral("pattern") && name != QStringLiteral("reach"))
         throw InputError("attnlab figure: --query is for the pattern and reach views");
-    request.options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));
-    request.options.size = QSizeF(static_cast<double>(cli.integer("--width", 900, 200, 8000)),
-                                  static_cast<double>(cli.integer("--height", 600, 150, 8000)));
+    request.options = figureDisplayOptions(cli, request.settings);
     request.language = matchUiLanguage(QString::fromStdString(cli.value("--lang").value_or("en")));
     if (request.language.isEmpty())
         throw InputError("attnlab figure: unknown --lang '" + cli.value("--lang").value_or("") + "' (en, zh_CN)");
     request.inputs = settingsInputFiles(settings);
     if (const auto session = cli.value("--session")) request.inputs.emplace_back("--session", *session);
     if (toFiles) request.animation = figureAnimation(cli, name, settings, request.outs, request.inputs, args);
+    if (request.animation) request.animation->output.options.size = request.options.size; // a slide's frames are slides
     for (const auto& [option, out] : request.outs) {
         if (!request.animation) exportFormatOf(QString::fromStdString(out));
         checkOutputPath("attnlab figure", out);

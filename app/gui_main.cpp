@@ -1,8 +1,10 @@
 #include "app/gui_main.h"
+#include "app/figure_display.h"
 #include "app/headless_qt.h"
 
 #include "views/figures/figure_export.h"
 #include "views/i18n/language.h"
+#include "views/plot/figure_text.h"
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 namespace attnlab {
@@ -40,13 +43,18 @@ struct GuiOptions {
     QString timeLimit;
     int timeLimitSeconds = kDefaultScreenshotSeconds;
     QString language; // --lang: empty follows the View → Language choice, else the system locale
+    bool slide = false; // --slide: a 1920 × 1080 window in slide mode
+    QString fontScaleText;
+    std::optional<double> fontScale; // --font-scale S
 };
 
-// Parses --screenshot FILE, --view NAME, --session FILE, --time-limit SECONDS and --lang LANGUAGE; Qt's own
-// options (-platform …) are left to QApplication.
+// Parses --screenshot FILE, --view NAME, --session FILE, --time-limit SECONDS, --lang LANGUAGE, --slide and
+// --font-scale S; Qt's own options (-platform …) are left to QApplication.
 bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
     for (int a = 1; a < argc; ++a) {
+        if (std::strcmp(argv[a], "--slide") == 0) options.slide = true;
         QString* target = nullptr;
+        if (std::strcmp(argv[a], "--font-scale") == 0) target = &options.fontScaleText;
         if (std::strcmp(argv[a], "--screenshot") == 0) target = &options.screenshot;
         if (std::strcmp(argv[a], "--view") == 0) target = &options.view;
         if (std::strcmp(argv[a], "--session") == 0) target = &options.session;
@@ -58,6 +66,12 @@ bool parseGuiOptions(int argc, char** argv, GuiOptions& options) {
             return false;
         }
         *target = QString::fromLocal8Bit(argv[++a]);
+        if (target == &options.fontScaleText) try {
+                options.fontScale = fontScaleOption("attnlab: error", options.fontScaleText.toStdString());
+            } catch (const InputError& error) {
+                std::fprintf(stderr, "%s\n", error.what());
+                return false;
+            }
     }
     if (options.timeLimit.isEmpty()) return true;
     bool ok = false;
@@ -113,6 +127,19 @@ bool checkGuiOptions(const GuiOptions& options) {
         }
     }
     return true;
+}
+
+// --slide and --font-scale over what the session or the stored state chose.
+void applyDisplayOptions(MainWindow& window, const GuiOptions& options) {
+    if (!options.slide && !options.fontScale) return;
+    LabSettings settings = window.labSettings();
+    if (options.slide) {
+        settings.slideMode = true;
+        settings.fontScale = kSlideFontScale;
+        window.resize(kSlideSize.toSize());
+    }
+    if (options.fontScale) settings.fontScale = *options.fontScale;
+    window.applySettings(settings);
 }
 
 int takeScreenshot(MainWindow& window, const GuiOptions& options, const QElapsedTimer& started) {
@@ -179,6 +206,7 @@ int runGui(int argc, char** argv) {
         }
     }
     if (!options.view.isEmpty()) window.selectView(options.view);
+    applyDisplayOptions(window, options);
     if (headless) return takeScreenshot(window, options, started);
     window.show();
     return app.exec();

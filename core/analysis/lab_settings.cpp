@@ -121,6 +121,8 @@ const std::vector<SettingsField>& settingsFields() {
         {"grid", shape, &LabSettings::grid},
         {"order", shape, &LabSettings::order},
         {"grid_query", figure, &LabSettings::gridQuery},
+        {"slide_mode", 0u, &LabSettings::slideMode},
+        {"font_scale", 0u, &LabSettings::fontScale},
     };
     return fields;
 }

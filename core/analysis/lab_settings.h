@@ -76,12 +76,19 @@ struct LabSettings {
     // The query cell of the grid views as a sequence position (`--query P`); -1: the centre cell, the
     // position of (⌊T/2⌋, ⌊H/2⌋, ⌊W/2⌋). Ignored without a grid.
     std::int64_t gridQuery = -1;
+    // Display: every figure's text at fontScale times its size (small print raised to the body text's
+    // size when above 1), and, in slide mode, the figure drawn and exported as a 1920 × 1080 slide.
+    bool slideMode = false;
+    double fontScale = 1.0;
 
     bool operator==(const LabSettings&) const = default;
 };
 
 // The accuracy view's input scales that the panel, sessions and `attnlab figure` accept: [1/64, 16].
 inline constexpr double kMinInputScale = 1.0 / 64, kMaxInputScale = 16;
+// The font scales the View menu, sessions and --font-scale accept, and slide mode's own: at 2 the body
+// text of a 1920 × 1080 slide is 24 px, 1/45 of its height.
+inline constexpr double kMinFontScale = 0.5, kMaxFontScale = 4, kSlideFontScale = 2;
 
 // One variant as a view draws it: the id and the overrides that apply to it.
 struct VariantChoice {

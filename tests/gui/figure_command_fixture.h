@@ -77,6 +77,16 @@ protected:
     QTemporaryDir dir;
 };
 
+// A refused command: exit 2 (or another failure), one line on stderr, nothing on stdout.
+inline void expectOneLineError(const ProcessRun& result) {
+    EXPECT_TRUE(result.finished);
+    EXPECT_NE(result.exitCode, 0);
+    EXPECT_TRUE(result.err.startsWith(QStringLiteral("attnlab: error: "))) << result.err.toStdString();
+    EXPECT_EQ(result.err.count('\n'), 1) << "stderr: " << result.err.toStdString();
+    EXPECT_TRUE(result.err.endsWith('\n'));
+    EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
+}
+
 inline QByteArray readAll(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();

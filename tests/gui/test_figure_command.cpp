@@ -67,15 +67,6 @@ std::string checkFile(const QString& file, const QString& format, double dpi = 3
     return {};
 }
 
-void expectOneLineError(const ProcessRun& result) {
-    EXPECT_TRUE(result.finished);
-    EXPECT_NE(result.exitCode, 0);
-    EXPECT_TRUE(result.err.startsWith(QStringLiteral("attnlab: error: "))) << result.err.toStdString();
-    EXPECT_EQ(result.err.count('\n'), 1) << "stderr: " << result.err.toStdString();
-    EXPECT_TRUE(result.err.endsWith('\n'));
-    EXPECT_TRUE(result.out.isEmpty()) << result.out.toStdString();
-}
-
 TEST_F(FigureCommandTest, EveryViewWritesEveryFormat) {
     for (const QString& view : figureViewNames())
         for (const QString& format : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv")}) {

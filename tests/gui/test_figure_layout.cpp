@@ -25,37 +25,11 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace attnlab {
 namespace {
 
 constexpr int kIdleTimeoutMs = 120000;
-// Rectangles may touch: glyph boxes include the font's leading, so only a real overlap counts.
-constexpr double kTolerance = 1.0;
-
-std::string describe(const testing::PaintedText& text) {
-    std::ostringstream out;
-    out << '"' << text.text.toStdString() << "\" at (" << text.rect.x() << ", " << text.rect.y() << ") " << text.rect.width()
-        << " x " << text.rect.height();
-    return out.str();
-}
-
-// Every overlap and every piece outside `figure`, one line each.
-std::string layoutProblems(const std::vector<testing::PaintedText>& texts, const QRectF& figure) {
-    std::string problems;
-    const QRectF inside = figure.adjusted(-kTolerance, -kTolerance, kTolerance, kTolerance);
-    for (std::size_t a = 0; a < texts.size(); ++a) {
-        if (!inside.contains(texts[a].rect)) problems += "  outside the figure: " + describe(texts[a]) + "\n";
-        for (std::size_t b = a + 1; b < texts.size(); ++b) {
-            const QRectF common = texts[a].rect.adjusted(kTolerance, kTolerance, -kTolerance, -kTolerance)
-                                      .intersected(texts[b].rect.adjusted(kTolerance, kTolerance, -kTolerance, -kTolerance));
-            if (!common.isEmpty()) problems += "  overlap: " + describe(texts[a]) + " and " + describe(texts[b]) + "\n";
-        }
-    }
-    return problems;
-}
-
 struct Case {
     std::string name;
     LabSettings settings;
@@ -105,7 +79,7 @@ TEST_P(FigureLayout, NoTextOverlapsOrLeavesTheFigureAtTheDefaultSizes) {
         ASSERT_TRUE(window.waitUntilIdle(kIdleTimeoutMs)) << test.name << " " << test.view.toStdString();
         const FigureView& view = *window.view(test.view);
         for (const QSize size : {QSize(900, 600), view.size()}) {
-            const std::string found = layoutProblems(testing::paintedTexts(view, size), QRectF(QPointF(0, 0), QSizeF(size)));
+            const std::string found = testing::layoutProblems(testing::paintedTexts(view, size), QRectF(QPointF(0, 0), QSizeF(size)));
             if (!found.empty())
                 problems += test.view.toStdString() + " view, " + test.name + ", " + std::to_string(size.width()) + " x " +
                             std::to_string(size.height()) + ":\n" + found;

@@ -41,7 +41,7 @@ class ProbeView : public FigureView {
 public:
     QString viewName() const override { return QStringLiteral("probe"); }
     QString title() const override { return QStringLiteral("probe"); }
-    void paintFigure(QPainter& painter, const QRectF& rect) const override { painter.fillRect(rect, Qt::white); }
+    void drawFigure(QPainter& painter, const QRectF& rect) const override { painter.fillRect(rect, Qt::white); }
     QString csvData() const override { return {}; }
     bool busy() const override { return m_jobs.busy(); }
     int started() const { return m_started; }

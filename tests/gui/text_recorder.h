@@ -13,6 +13,9 @@
 #include <QPainter>
 #include <QTransform>
 
+#include <cmath>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace attnlab::testing {
@@ -20,6 +23,7 @@ namespace attnlab::testing {
 struct PaintedText {
     QString text;
     QRectF rect; // device pixels: the text's advance × (ascent + descent), through the painter's transform
+    double pixels = 0; // the font's size (its em) in device pixels, through the painter's transform
 };
 
 struct PaintedRect {
@@ -48,7 +52,9 @@ public:
     void drawTextItem(const QPointF& origin, const QTextItem& item) override {
         if (item.text().trimmed().isEmpty()) return;
         const QRectF local(origin.x(), origin.y() - item.ascent(), item.width(), item.ascent() + item.descent());
-        m_texts.push_back({item.text(), m_transform.mapRect(local)});
+        const QFont font = item.font();
+        const double em = font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96.0 / 72.0;
+        m_texts.push_back({item.text(), m_transform.mapRect(local), em * std::hypot(m_transform.m21(), m_transform.m22())});
     }
     Type type() const override { return QPaintEngine::User; }
     const std::vector<PaintedText>& texts() const { return m_texts; }
@@ -91,6 +97,32 @@ private:
     QSize m_size;
     mutable TextRecordingEngine m_engine;
 };
+
+// Rectangles may touch: glyph boxes include the font's leading, so only a real overlap counts.
+inline constexpr double kLayoutTolerance = 1.0;
+
+inline std::string describe(const PaintedText& text) {
+    std::ostringstream out;
+    out << '"' << text.text.toStdString() << "\" at (" << text.rect.x() << ", " << text.rect.y() << ") " << text.rect.width()
+        << " x " << text.rect.height();
+    return out.str();
+}
+
+// Every overlap of two pieces of text and every piece outside `figure`, one line each.
+inline std::string layoutProblems(const std::vector<PaintedText>& texts, const QRectF& figure) {
+    std::string problems;
+    const QRectF inside = figure.adjusted(-kLayoutTolerance, -kLayoutTolerance, kLayoutTolerance, kLayoutTolerance);
+    const auto shrunk = [](const QRectF& rect) {
+        return rect.adjusted(kLayoutTolerance, kLayoutTolerance, -kLayoutTolerance, -kLayoutTolerance);
+    };
+    for (std::size_t a = 0; a < texts.size(); ++a) {
+        if (!inside.contains(texts[a].rect)) problems += "  outside the figure: " + describe(texts[a]) + "\n";
+        for (std::size_t b = a + 1; b < texts.size(); ++b)
+            if (!shrunk(texts[a].rect).intersected(shrunk(texts[b].rect)).isEmpty())
+                problems += "  overlap: " + describe(texts[a]) + " and " + describe(texts[b]) + "\n";
+    }
+    return problems;
+}
 
 // What `view` paints when its figure fills `size` (the export path: paintFigure into a fresh device).
 inline std::vector<PaintedText> paintedTexts(const FigureView& view, QSize size) {

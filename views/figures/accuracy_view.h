@@ -28,7 +28,7 @@ public:
     QString viewName() const override { return QStringLiteral("accuracy"); }
     QString title() const override;
     QString caption() const override;
-    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    void drawFigure(QPainter& painter, const QRectF& rect) const override;
     // panel, family, parameter, value, input_scale, error_measure, relative_error, seeds, min_error,
     // max_error — one row per measurement; panel "budget" (the method's budget sweep at the chosen
     // scale) or "scale" (the error-vs-scale panel).

@@ -105,7 +105,7 @@ void drawUnitError(const PlotAxes& axes) {
 
 } // namespace
 
-void AccuracyView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void AccuracyView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = paintFrame(painter, rect, title(), caption());
     const double split = body.left() + body.width() * 0.72;
     const QRectF panels(body.topLeft(), QPointF(split - 8, body.bottom()));

@@ -1,5 +1,6 @@
 #include "views/figures/figure_view.h"
 #include "views/figures/pattern_grid.h"
+#include "views/plot/figure_text.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/token_grid.h"
@@ -7,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 
+#include <algorithm>
 #include <exception>
 
 namespace attnlab {
@@ -82,7 +84,7 @@ QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QStri
     titleFont.setPointSizeF(12.0);
     titleFont.setBold(true);
     QFont captionFont = painter.font();
-    captionFont.setPointSizeF(8.0);
+    captionFont.setPointSizeF(smallPrintPoints(8.0));
 
     const double margin = 8.0;
     const QFontMetricsF titleMetrics(titleFont, painter.device());
@@ -101,11 +103,34 @@ QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QStri
     painter.drawText(captionRect, Qt::TextWordWrap | Qt::AlignHCenter, caption);
     painter.setPen(Qt::black);
     QFont bodyFont = captionFont;
-    bodyFont.setPointSizeF(9.0);
+    bodyFont.setPointSizeF(kBodyPoints);
     painter.setFont(bodyFont);
 
     return QRectF(rect.left() + margin, titleRect.bottom() + margin, rect.width() - 2 * margin,
                   captionRect.top() - titleRect.bottom() - 2 * margin);
+}
+
+void FigureView::paintFigure(QPainter& painter, const QRectF& rect) const {
+    const double scale = m_settings.fontScale;
+    if (scale == 1.0) return drawFigure(painter, rect);
+    const SmallPrintFloor smallPrint(scale > 1.0 ? kBodyPoints : 0.0);
+    painter.save();
+    painter.translate(rect.topLeft());
+    painter.scale(scale, scale);
+    drawFigure(painter, QRectF(QPointF(0, 0), rect.size() / scale));
+    painter.restore();
+}
+
+void FigureView::paintSlidePreview(QPainter& painter) const {
+    // The slide as exported, scaled into the largest 16:9 frame the widget holds.
+    const double shrink = std::min(width() / kSlideSize.width(), height() / kSlideSize.height());
+    const QSizeF frame = kSlideSize * shrink;
+    painter.fillRect(rect(), QColor(0x60, 0x60, 0x60));
+    painter.save();
+    painter.translate((width() - frame.width()) / 2, (height() - frame.height()) / 2);
+    painter.scale(shrink, shrink);
+    paintFigure(painter, QRectF(QPointF(0, 0), kSlideSize));
+    painter.restore();
 }
 
 void FigureView::setSettings(const LabSettings& settings) {
@@ -174,7 +199,11 @@ void FigureView::watchJobs(JobRunner& jobs) {
 void FigureView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
-    paintFigure(painter, rect());
+    if (m_settings.slideMode) {
+        paintSlidePreview(painter);
+    } else {
+        paintFigure(painter, rect());
+    }
     if (m_jobError.isEmpty() && !m_cancelledByUser) return;
     // On screen only: the figure keeps its last good result, and says why it is not current.
     const QString note = m_jobError.isEmpty()

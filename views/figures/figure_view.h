@@ -36,8 +36,11 @@ public:
 
     virtual QString viewName() const = 0; // "pattern", "reach", "timing", "flops", "accuracy"
     virtual QString title() const = 0;
-    // Paints title, axes, legend and caption into `rect` (logical pixels at 96 dpi).
-    virtual void paintFigure(QPainter& painter, const QRectF& rect) const = 0;
+    // Paints title, axes, legend and caption into `rect` (logical pixels at 96 dpi) through drawFigure:
+    // at font scale S (LabSettings::fontScale) the figure is laid out in a rect S times smaller and
+    // drawn S times larger, text, lines and markers alike, with small print raised to the body text's
+    // size above S = 1 (figure_text.h).
+    void paintFigure(QPainter& painter, const QRectF& rect) const;
     // The figure's data as CSV text with a header row.
     virtual QString csvData() const = 0;
     // True while background work for the current settings is still running.
@@ -75,6 +78,8 @@ signals:
     void statusMessage(const QString& message);
 
 protected:
+    // Paints the figure into `rect`, its layout size.
+    virtual void drawFigure(QPainter& painter, const QRectF& rect) const = 0;
     // True when going from `before` to `after` changes what the view computes.
     virtual bool needsWork(const LabSettings& before, const LabSettings& after) const = 0;
     // Starts the background work for m_settings; called only while the view is visible.
@@ -98,6 +103,8 @@ protected:
 
   private:
     void beginWork();
+    // Slide mode on screen: the 1920 × 1080 slide scaled to fit, on grey.
+    void paintSlidePreview(QPainter& painter) const;
 
     bool m_stale = true;
     bool m_cancelledByUser = false;

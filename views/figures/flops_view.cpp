@@ -9,6 +9,7 @@
 #include "views/figures/view_inputs.h"
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/figure_text.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -134,7 +135,7 @@ void FlopsView::startWork() {
     update();
 }
 
-void FlopsView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void FlopsView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = paintFrame(painter, rect, title(), caption());
     const double split = body.left() + body.width() * 0.6;
     const QRectF left(body.topLeft(), QPointF(split - 8, body.bottom()));
@@ -274,7 +275,7 @@ void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetyp
     const QRectF plot = axes.plotRect();
     const double slot = plot.height() / static_cast<double>(std::max<qsizetype>(1, categories));
     QFont small = painter.font();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
+    small.setPointSizeF(smallPrintPoints(small.pointSizeF() * 0.8));
     const QFontMetricsF exactMetrics(painter.font(), painter.device()), metrics(small, painter.device());
     painter.save();
     painter.setFont(small);

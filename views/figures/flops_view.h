@@ -26,7 +26,7 @@ public:
     QString viewName() const override { return QStringLiteral("flops"); }
     QString title() const override;
     QString caption() const override;
-    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    void drawFigure(QPainter& painter, const QRectF& rect) const override;
     QString csvData() const override;
     bool busy() const override { return m_jobs.busy(); }
 

@@ -2,6 +2,7 @@
 
 #include "views/i18n/language.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/figure_text.h"
 
 #include "core/cost/job_limits.h"
 #include "core/decode/decode.h"
@@ -86,7 +87,7 @@ QRectF InferenceDecode::paintStrips(QPainter& painter, const QRectF& area) const
     const QRectF box(area.left(), area.bottom() - height, area.width(), height);
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(7.5);
+    font.setPointSizeF(smallPrintPoints(7.5));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     painter.setPen(Qt::black);

@@ -1,4 +1,4 @@
-// The Inference view's four panels (InferenceView::paintFigure).
+// The Inference view's four panels (InferenceView::drawFigure).
 #include "views/figures/inference_view.h"
 
 #include "views/i18n/language.h"
@@ -39,7 +39,7 @@ double maxBytes(const KvCacheCurve& curve) {
 
 } // namespace
 
-void InferenceView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void InferenceView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = m_decode.paintStrips(painter, paintFrame(painter, rect, title(), caption()));
     const double split = body.left() + body.width() * 0.55, middle = body.top() + body.height() * 0.58;
     paintCache(painter, QRectF(body.topLeft(), QPointF(split - 8, middle - 6)));

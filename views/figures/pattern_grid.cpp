@@ -2,6 +2,7 @@
 
 #include "views/plot/colormap.h"
 #include "views/plot/vector_cells.h"
+#include "views/plot/figure_text.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -182,7 +183,7 @@ void paintGridPicture(QPainter& painter, const GridPicture& picture, const Token
     painter.save();
     const bool vectors = vectorDevice(painter) && std::max(grid.height(), grid.width()) <= kMaxVectorGridSide;
     QFont font = painter.font();
-    font.setPointSizeF(7.0);
+    font.setPointSizeF(smallPrintPoints(7.0));
     painter.setFont(font);
     for (std::int64_t t = 0; t < grid.frames(); ++t) {
         const QRectF frame = layout.frameRect(t);

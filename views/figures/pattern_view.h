@@ -31,7 +31,7 @@ public:
 
     QString viewName() const override { return QStringLiteral("pattern"); }
     QString title() const override;
-    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    void drawFigure(QPainter& painter, const QRectF& rect) const override;
     QString csvData() const override;
     bool busy() const override;
 

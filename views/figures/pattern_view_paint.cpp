@@ -3,6 +3,7 @@
 
 #include "views/plot/colormap.h"
 #include "views/plot/vector_cells.h"
+#include "views/plot/figure_text.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/cell_rects.h"
@@ -69,7 +70,7 @@ void fillCells(QPainter& painter, const PlaneViewport& view, const std::vector<C
 // ---------------------------------------------------------------------------------------------------
 // Painting (one path for the screen and every export)
 
-void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void PatternView::drawFigure(QPainter& painter, const QRectF& rect) const {
     QString caption = this->caption() + PatternView::tr("   head=%1").arg(m_settings.head);
     if (m_snapshot && !m_snapshot->note.isEmpty()) caption += QStringLiteral("   (") + m_snapshot->note + QStringLiteral(")");
     if (const QString note = tokenNote(); !note.isEmpty()) caption += QStringLiteral("   [%1]").arg(note);
@@ -111,13 +112,13 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
         QFont small = painter.font();
         small.setBold(false);
-        small.setPointSizeF(7.5);
+        small.setPointSizeF(smallPrintPoints(7.5));
         const QString params = !panel.detail.isEmpty() ? panel.detail
                                : items.isEmpty()       ? PatternView::tr("(defaults)")
                                                        : items.join(QStringLiteral(" · "));
         // A long parameter line shrinks (down to 6 pt, 3 % to spare for hinting) before it is elided.
         const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
-        if (natural > nameRect.width()) small.setPointSizeF(std::max(6.0, 7.5 * 0.97 * nameRect.width() / natural));
+        if (natural > nameRect.width()) small.setPointSizeF(std::max(smallPrintPoints(6.0), small.pointSizeF() * 0.97 * nameRect.width() / natural));
         painter.setFont(small);
         painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
                          QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
@@ -255,7 +256,7 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     // one token per position.
     const double room = kAxisMargin - 6;
     QFont font = painter.font();
-    font.setPointSizeF(7.0);
+    font.setPointSizeF(smallPrintPoints(7.0));
     const std::int64_t largest = std::max(region.row1, region.col1) - 1;
     const bool prefixed = !tokenLabels && cellLabels &&
                           QFontMetricsF(font, painter.device()).horizontalAdvance(QStringLiteral("Q%1").arg(largest)) <= room;
@@ -267,7 +268,7 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     if (tokenLabels)
         for (std::int64_t k = std::min(region.row0, region.col0); k < largest + 1; ++k)
             natural = std::max(natural, QFontMetricsF(font, painter.device()).horizontalAdvance(label('Q', k)));
-    if (natural > room) font.setPointSizeF(std::max(5.0, 7.0 * room / natural));
+    if (natural > room) font.setPointSizeF(std::max(smallPrintPoints(5.0), font.pointSizeF() * room / natural));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     // Label every `step`-th index, with step a 1-2-5 multiple wide enough for the text.
@@ -332,7 +333,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(panelCount() > 2 ? 7.5 : 8.5);
+    font.setPointSizeF(smallPrintPoints(panelCount() > 2 ? 7.5 : 8.5));
     painter.setFont(font);
     const bool components = !panel.legend.empty() && !m_settings.showWeights;
     const double legendHeight = components ? componentLegendHeight(panel, box) : kLegendHeight;
@@ -351,7 +352,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
 void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights, bool signedWeights, bool cellLevel) const {
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(7.0);
+    font.setPointSizeF(smallPrintPoints(7.0));
     painter.setFont(font);
     if (!weights && cellLevel) {
         const double swatch = 12.0;
@@ -416,7 +417,7 @@ double PatternView::componentLegendHeight(const Panel& panel, const QRectF& box)
 void PatternView::paintComponentLegend(QPainter& painter, const Panel& panel, const QRectF& box) const {
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(7.5);
+    font.setPointSizeF(smallPrintPoints(7.5));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     const double swatch = 10.0;

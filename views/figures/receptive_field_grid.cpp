@@ -3,6 +3,7 @@
 #include "views/figures/reach_snapshot.h"
 #include "views/figures/receptive_field_view.h"
 #include "views/plot/animation_frame.h"
+#include "views/plot/figure_text.h"
 
 #include <QFontMetricsF>
 #include <QKeyEvent>
@@ -70,7 +71,7 @@ void ReceptiveFieldView::paintGridPanel(QPainter& painter, int index, const QRec
     paintGridPicture(painter, *picture, grid, box.adjusted(0, 0, 0, -kGridCaption));
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(7.5);
+    font.setPointSizeF(smallPrintPoints(7.5));
     painter.setFont(font);
     painter.setPen(QColor(0x30, 0x30, 0x30));
     const QString text = ReceptiveFieldView::tr("from query cell %1 = position %2: %3 of %4 cells within %5 layers")

@@ -5,6 +5,7 @@
 #include "views/plot/animation_frame.h"
 #include "views/plot/colormap.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/figure_text.h"
 
 #include "core/errors.h"
 #include "core/registry.h"
@@ -51,7 +52,7 @@ constexpr double kLegendLine = 15.0;
 void paintLegendRows(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(8.0);
+    font.setPointSizeF(smallPrintPoints(8.0));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     const double swatch = 24.0;
@@ -223,7 +224,7 @@ std::optional<ReceptiveFieldView::CellInfo> ReceptiveFieldView::cellAt(const QRe
 // ---------------------------------------------------------------------------------------------------
 // Painting (one path for the screen and every export)
 
-void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void ReceptiveFieldView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = FigureView::paintFrame(painter, rect, title(), caption());
     if (!m_snapshot) {
         painter.drawText(rect, Qt::AlignCenter, ReceptiveFieldView::tr("Computing the receptive field…"));
@@ -280,7 +281,7 @@ void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, con
     painter.drawRect(plot);
 
     QFont font = painter.font();
-    font.setPointSizeF(7.0);
+    font.setPointSizeF(smallPrintPoints(7.0));
     painter.setFont(font);
     painter.setPen(QColor(0x30, 0x30, 0x30));
     const double n = static_cast<double>(panel.n);
@@ -298,7 +299,7 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
     const int scale = heldScaleMaximum(kHopScale, layers);
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(7.5);
+    font.setPointSizeF(smallPrintPoints(7.5));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     const double swatch = 12.0, line = metrics.height();
@@ -343,7 +344,7 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
     const auto fits = [&](const QStringList& lines) {
         return QFontMetricsF(font, painter.device()).boundingRect(noteBox, flags, lines.join('\n')).height() <= noteBox.height();
     };
-    for (double size = font.pointSizeF(); size >= 6.0; size -= 0.5) {
+    for (double size = font.pointSizeF(); size >= smallPrintPoints(6.0); size -= 0.5) {
         font.setPointSizeF(size);
         if (fits(notes)) break;
     }

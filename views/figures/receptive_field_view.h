@@ -28,7 +28,7 @@ public:
     QString viewName() const override { return QStringLiteral("reach"); }
     QString title() const override;
     QString caption() const override;
-    void paintFigure(QPainter& painter, const QRectF& rect) const override;
+    void drawFigure(QPainter& painter, const QRectF& rect) const override;
     // layer, variant, params, fraction_reachable, mean_reach, max_reach, sources — one row per variant and l.
     QString csvData() const override;
     bool busy() const override { return m_jobs.busy() || m_grid.busy(); }

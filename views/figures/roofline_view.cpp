@@ -99,7 +99,7 @@ void RooflineView::startWork() {
     update();
 }
 
-void RooflineView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void RooflineView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = paintFrame(painter, rect, title(), caption());
     std::vector<double> xs = {0.1, 100.0}, ys = {1.0};
     if (m_peak) {

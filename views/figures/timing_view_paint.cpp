@@ -57,7 +57,7 @@ class PointsUpTo {
 
 } // namespace
 
-void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
+void TimingView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const PointsUpTo shown(m_points, m_frameMark.timingUpTo);
     QRectF body = paintFrame(painter, rect, title(), caption());
     // The status line wraps rather than being cut where it is wider than the figure.

@@ -1,6 +1,7 @@
 #include "views/plot/plot_axes.h"
 
 #include "views/plot/animation_frame.h"
+#include "views/plot/figure_text.h"
 
 #include <QFontMetricsF>
 #include <QLineF>
@@ -347,7 +348,7 @@ void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QStr
     QFont font = painter.font();
     const double scale = std::max(kSmallestTextScale, rect.width() / width);
     if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * scale);
+        font.setPointSizeF(std::max(font.pointSizeF() * scale, std::min(font.pointSizeF(), SmallPrintFloor::points())));
     else
         font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
     painter.setFont(font);

@@ -1,5 +1,7 @@
 #include "views/shell/main_window.h"
 
+#include "views/plot/figure_text.h"
+
 #include "views/figures/accuracy_view.h"
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
@@ -226,6 +228,14 @@ void MainWindow::buildMenus() {
     });
     add(viewMenu, tr("Cancel work"), QKeySequence(Qt::Key_Escape), [this] { cancelWork(); });
     viewMenu->addSeparator();
+    m_slideMode = add(viewMenu, tr("&Slide mode (1920 × 1080, large text)"), QKeySequence(Qt::Key_F11), [this] {
+        LabSettings settings = m_settings;
+        settings.slideMode = m_slideMode->isChecked();
+        settings.fontScale = settings.slideMode ? kSlideFontScale : 1.0;
+        applySettings(settings);
+    });
+    m_slideMode->setObjectName(QStringLiteral("slideMode"));
+    m_slideMode->setCheckable(true);
     addLanguageMenu(viewMenu, this);
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
@@ -245,6 +255,7 @@ void MainWindow::applySettings(const LabSettings& settings) {
     if (m_panel->settings() != settings) m_panel->setSettings(settings);
     if (m_lab && m_lab->settings() != settings) m_lab->setSettings(settings);
     for (FigureView* view : m_views) view->setSettings(settings);
+    if (m_slideMode) m_slideMode->setChecked(settings.slideMode);
     const QString problem = QString::fromStdString(settingsProblem(settings));
     m_statusNote->setText(problem);
     m_statusNote->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
@@ -348,6 +359,7 @@ void MainWindow::showError(const QString& message) {
 }
 
 QSizeF MainWindow::exportSize(const FigureView& view) const {
+    if (m_settings.slideMode) return kSlideSize;
     const QSizeF shown = view.size();
     return shown.width() >= 400 && shown.height() >= 300 ? shown : QSizeF(900, 600);
 }
@@ -363,7 +375,8 @@ void MainWindow::exportCurrentFigure() {
     try {
         if (exportFormatOf(path) == ExportFormat::Png) {
             bool ok = false;
-            options.dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("dots per inch"), 300, 30, 1200, 10, &ok);
+            options.dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("dots per inch"), m_settings.slideMode ? 96 : 300, 30,
+                                               1200, 10, &ok);
             if (!ok) return;
         }
         exportFigure(*figure, path, options);

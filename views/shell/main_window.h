@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QAction;
 class QLabel;
 class QProgressBar;
 class QTabWidget;
@@ -78,6 +79,7 @@ private:
     QProgressBar* m_busy = nullptr;
     QToolButton* m_cancelJobs = nullptr; // stops every view's work in flight
     QLabel* m_statusNote = nullptr;
+    QAction* m_slideMode = nullptr; // View → Slide mode, checked as the settings say
     bool m_storeOnClose = true;
     QString m_lastError;
 };

@@ -215,6 +215,9 @@ void checkSettings(const LabSettings& settings) {
     if (!(settings.accuracyInputScale >= kMinInputScale && settings.accuracyInputScale <= kMaxInputScale))
         throw InputError("session: 'accuracy_input_scale' = " + std::to_string(settings.accuracyInputScale) +
                          " is out of range [" + std::to_string(kMinInputScale) + ", " + std::to_string(kMaxInputScale) + "]");
+    if (!(settings.fontScale >= kMinFontScale && settings.fontScale <= kMaxFontScale))
+        throw InputError("session: 'font_scale' = " + std::to_string(settings.fontScale) + " is out of range [" +
+                         std::to_string(kMinFontScale) + ", " + std::to_string(kMaxFontScale) + "]");
     if (!settings.compareVariants.empty()) requireRange("compare", static_cast<std::int64_t>(settings.compareVariants.size()), 2, 4);
     for (const auto& id : settings.compareVariants) requireKnownVariant("compare", id);
     if (settings.compareParams.size() > settings.compareVariants.size())
