@@ -47,7 +47,7 @@ TEST_F(FigureCommandTest, SlideSizesTheVectorFormatsAndTheDpiItsPixels) {
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
     EXPECT_TRUE(QString::fromUtf8(readAll(svg)).contains(QStringLiteral("viewBox=\"0 0 1920 1080\"")));
     const QString pdfText = QString::fromLatin1(readAll(pdf));
-    EXPECT_TRUE(pdfText.contains(QRegularExpression(QStringLiteral("/MediaBox \\[0 0 1440 810\\]")))) << "1920 x 1080 px at 96 dpi";
+    EXPECT_TRUE(pdfText.contains(QRegularExpression(QStringLiteral("/MediaBox \\[0 0 1440(\\.0+)? 810(\\.0+)?\\]")))) << "1920 x 1080 px at 96 dpi";
     result = run({QStringLiteral("figure"), QStringLiteral("flops"), QStringLiteral("--slide"), QStringLiteral("--dpi"), QStringLiteral("192"),
                   QStringLiteral("-o"), png});
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();

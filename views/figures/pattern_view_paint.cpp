@@ -4,6 +4,7 @@
 #include "views/plot/colormap.h"
 #include "views/plot/vector_cells.h"
 #include "views/plot/figure_text.h"
+#include "views/plot/plot_axes.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/cell_rects.h"
@@ -271,6 +272,9 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     if (natural > room) font.setPointSizeF(std::max(smallPrintPoints(5.0), font.pointSizeF() * room / natural));
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
+    // Row 0's label and column 0's meet at the plot's corner: both keep `gap` from the plot, so that half
+    // a line of text beside half a cell never reaches the other.
+    const double gap = cellLabels ? std::max(3.0, metrics.height() / 2 - view.cellSize() / 2 + 1) : 3.0;
     // Label every `step`-th index, with step a 1-2-5 multiple wide enough for the text.
     double step = 1;
     const double minSpacing = cellLabels ? metrics.height() : std::max(metrics.horizontalAdvance(label('Q', largest)) + 6, 40.0);
@@ -281,22 +285,22 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     for (std::int64_t k = firstOf(region.row0); k < region.row1; k += stride) {
         const QRectF cell = view.cellRect({k, region.col0});
         const double y = cellLabels ? cell.center().y() : cell.top();
-        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
-                         metrics.elidedText(label('Q', k), Qt::ElideRight, kAxisMargin - 3));
+        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - gap, 16), Qt::AlignRight | Qt::AlignVCenter,
+                         metrics.elidedText(label('Q', k), Qt::ElideRight, kAxisMargin - gap));
     }
     for (std::int64_t k = firstOf(region.col0); k < region.col1; k += stride) {
         const QRectF cell = view.cellRect({region.row0, k});
         const double x = cellLabels ? cell.center().x() : cell.left();
         painter.save();
-        painter.translate(x, plot.top() - 3);
+        painter.translate(x, plot.top() - gap);
         if (cellLabels) painter.rotate(-90);
-        painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 3, 16) : QRectF(-30, -16, 60, 14),
+        painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - gap, 16) : QRectF(-30, -16, 60, 14),
                          cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom),
-                         metrics.elidedText(label('K', k), Qt::ElideRight, cellLabels ? kAxisMargin - 3 : 60));
+                         metrics.elidedText(label('K', k), Qt::ElideRight, cellLabels ? kAxisMargin - gap : 60));
         painter.restore();
     }
     if (!cellLabels || !prefixed)
-        painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
+        painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin, plot.width() + kAxisMargin, 14),
                          Qt::AlignLeft | Qt::AlignTop, PatternView::tr("query i ↓   key j →"));
     painter.restore();
 }
@@ -397,15 +401,20 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
     painter.setBrush(Qt::NoBrush); // a frame only: the "exactly 0" swatch's fill would cover the bar
     painter.drawRect(bar);
     const QRectF labels(bar.left(), bar.bottom() + 1, bar.width(), 14);
-    if (signedWeights) {
-        painter.drawText(labels, Qt::AlignLeft, QStringLiteral("−1"));
-        painter.drawText(labels, Qt::AlignHCenter, PatternView::tr("sign(w)·√(|w| / max |w|)"));
-        painter.drawText(labels, Qt::AlignRight, QStringLiteral("1"));
-    } else {
-        painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
-        painter.drawText(labels, Qt::AlignHCenter, weights ? PatternView::tr("√(w / max w), viridis") : PatternView::tr("allowed share per pixel"));
-        painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : PatternView::tr("all"));
-    }
+    const auto endsAndMiddle = [&](const QString& low, const QString& middle, const QString& high) {
+        const QFontMetricsF metrics(painter.font(), painter.device());
+        painter.drawText(labels, Qt::AlignLeft, low);
+        painter.drawText(labels, Qt::AlignRight, high);
+        // The middle keeps clear of the ends: it shrinks, then is elided, where the bar is narrow.
+        const double side = std::max(metrics.horizontalAdvance(low), metrics.horizontalAdvance(high)) + 4;
+        drawFittedText(painter, labels.adjusted(side, 0, -side, 0), Qt::AlignHCenter, middle);
+    };
+    if (signedWeights)
+        endsAndMiddle(QStringLiteral("−1"), PatternView::tr("sign(w)·√(|w| / max |w|)"), QStringLiteral("1"));
+    else if (weights)
+        endsAndMiddle(QStringLiteral("0"), PatternView::tr("√(w / max w), viridis"), QStringLiteral("1"));
+    else
+        endsAndMiddle(PatternView::tr("sparse"), PatternView::tr("allowed share per pixel"), PatternView::tr("all"));
     painter.restore();
 }
 
