@@ -1844,6 +1844,10 @@ Every other view works; run on a desktop session to use the lab.</source>
         <source>Roofline</source>
         <translation>Roofline</translation>
     </message>
+    <message>
+        <source>&amp;Slide mode (1920 × 1080, large text)</source>
+        <translation>幻灯片模式（1920 × 1080，大字号）(&amp;S)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ParameterPanel</name>
@@ -2424,6 +2428,26 @@ component %1: %2</source>
         <source>%1 × %2 over a cache of %3</source>
         <translation>%1 × %2，缓存 %3 个位置</translation>
     </message>
+    <message>
+        <source>core MACs: %1 = %2 % of causal full</source>
+        <translation>核心 MACs：%1 = 因果完整注意力的 %2%</translation>
+    </message>
+    <message>
+        <source>causal full attention: %1 MACs</source>
+        <translation>因果完整注意力：%1 MACs</translation>
+    </message>
+    <message>
+        <source>of which relative positions q·R: %1 (one d-long product per allowed cell)</source>
+        <translation>其中相对位置项 q·R：%1（每个允许单元一个长度为 d 的内积）</translation>
+    </message>
+    <message>
+        <source>synthetic Q/K: Gaussian, seed %1</source>
+        <translation>合成 Q/K：高斯，种子 %1</translation>
+    </message>
+    <message>
+        <source>synthetic Q/K: local similarity, seed %1</source>
+        <translation>合成 Q/K：局部相似，种子 %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ReceptiveFieldView</name>
@@ -2856,6 +2880,10 @@ component %1: %2</source>
     <message>
         <source>no copy of the %1 scaled to 64 … %2 cells: raise the timing sweep&apos;s largest n</source>
         <translation>%1 没有缩放到 64 … %2 个单元的副本：请提高计时扫描的最大 n</translation>
+    </message>
+    <message>
+        <source>%1 at n = %2: %3 the cost model&apos;s time, a miss that shrinks as n grows: a fixed cost per call (threads, plans, buffers) outweighs its multiply-adds there</source>
+        <translation>%1 在 n = %2：为成本模型时间的 %3，偏差随 n 增大而缩小：每次调用的固定开销（线程、计划、缓冲区）在此超过其乘加运算</translation>
     </message>
 </context>
 </TS>

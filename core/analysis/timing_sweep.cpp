@@ -173,6 +173,23 @@ double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoin
     return macsOf(point) / fittedMacRate(macs, seconds);
 }
 
+std::vector<OverheadMiss> overheadMisses(const std::vector<TimingPoint>& points) {
+    const auto trusted = [](const TimingPoint& point) { return point.valid() && !point.starved(); };
+    std::map<int, const TimingPoint*> largest; // per series, its trusted point at the largest n
+    for (const TimingPoint& point : points)
+        if (trusted(point) && (!largest.count(point.seriesIndex) || largest[point.seriesIndex]->shape.n < point.shape.n))
+            largest[point.seriesIndex] = &point;
+    std::vector<OverheadMiss> misses;
+    for (const TimingPoint& point : points) {
+        if (!trusted(point)) continue;
+        const TimingPoint& last = *largest[point.seriesIndex];
+        const double ratio = point.medianSeconds / predictedSeconds(points, point);
+        const double lastRatio = last.medianSeconds / predictedSeconds(points, last);
+        if (ratio >= kOverheadMiss && ratio >= kOverheadMiss * lastRatio) misses.push_back({point.seriesIndex, point.shape.n, ratio});
+    }
+    return misses;
+}
+
 std::map<std::int64_t, std::array<double, 4>> completeLayers(const std::vector<TimingPoint>& points) {
     std::map<std::int64_t, std::array<double, 4>> parts;
     std::map<std::int64_t, int> counts;

@@ -96,6 +96,18 @@ double sweepBlockMacs(const VariantChoice& choice, const LabSettings& settings, 
 // the block kernel's prediction fits its own rate to the same measured times. NaN where the point has no
 // such MACs.
 double predictedSeconds(const std::vector<TimingPoint>& points, const TimingPoint& point, CostModel model = CostModel::Exact);
+// A point the cost model misses by fixed overhead: measured at `ratio` = kOverheadMiss or more times the
+// cost model's time (predictedSeconds), while at the series' largest trusted n the miss is at most
+// 1/kOverheadMiss of that. A miss that shrinks as n grows is a cost per call (threads, plans, buffers),
+// not per multiply-add: where it dominates, a variant with fewer MACs can take longer than full attention.
+inline constexpr double kOverheadMiss = 2.0;
+struct OverheadMiss {
+    int seriesIndex = 0;
+    std::int64_t n = 0;
+    double ratio = 0; // measured ÷ cost model
+};
+// Over valid points not starved of CPU, in the order of `points`.
+std::vector<OverheadMiss> overheadMisses(const std::vector<TimingPoint>& points);
 // How one curve grows: the least-squares log-log slope of its measured median times and of the cost
 // model's MACs at the same n (the theory the dashed line draws), over its valid points that were not
 // starved of CPU and have n ≥ kSlopeMinN (below that, fixed overheads flatten the curve). Nothing when

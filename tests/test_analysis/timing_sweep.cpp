@@ -205,5 +205,42 @@ TEST(TimingSweep, SweepsOverImageSizesCostEachScaledGrid) {
     EXPECT_FALSE(bar("linear").block);
 }
 
+// A fixed cost per call: times t = macs / R + c. Where c outweighs the multiply-adds (small n) the measured
+// time exceeds the cost model's, fitted over n >= 512, by twice or more, and by far less at the largest n:
+// those points are named, with measured / predicted. A curve slower by the same factor at every n, and a
+// starved point, are not.
+TEST(TimingSweep, OverheadMissesAreThePointsAFixedCostPerCallDominates) {
+    constexpr double rate = 1e10, perCall = 1e-3;
+    std::vector<TimingPoint> points;
+    for (std::int64_t n = 64; n <= 4096; n *= 2) {
+        const double macs = 2.0 * static_cast<double>(n * n) * 64;
+        TimingPoint overhead;
+        overhead.series = "full";
+        overhead.seriesIndex = 0;
+        overhead.shape.n = n;
+        overhead.macs = macs;
+        overhead.medianSeconds = macs / rate + perCall;
+        overhead.cpuShare = 1.0;
+        points.push_back(overhead);
+        TimingPoint uniform = overhead;
+        uniform.series = "linear";
+        uniform.seriesIndex = 1;
+        uniform.medianSeconds = 3 * macs / rate;
+        if (n == 64) uniform.medianSeconds *= 10, uniform.cpuShare = 0.3; // a starved point, far off the model
+        points.push_back(uniform);
+    }
+    const std::vector<OverheadMiss> misses = overheadMisses(points);
+    std::vector<std::int64_t> named;
+    for (const OverheadMiss& miss : misses) {
+        EXPECT_EQ(miss.seriesIndex, 0);
+        named.push_back(miss.n);
+        const TimingPoint& point = *std::find_if(points.begin(), points.end(), [&](const TimingPoint& p) { return p.seriesIndex == 0 && p.shape.n == miss.n; });
+        EXPECT_DOUBLE_EQ(miss.ratio, point.medianSeconds / predictedSeconds(points, point));
+        // The fit over n >= 512 runs close to the true rate: measured / predicted is close to 1 + c·R / macs.
+        EXPECT_NEAR(miss.ratio, 1 + perCall * rate / point.macs, 0.1 * (1 + perCall * rate / point.macs));
+    }
+    EXPECT_EQ(named, (std::vector<std::int64_t>{64, 128, 256}));
+}
+
 } // namespace
 } // namespace attnlab

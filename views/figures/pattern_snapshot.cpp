@@ -107,10 +107,12 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         // With --queries the costs are those of the m query rows framed (the cost command's count).
         ProblemShape costShape = shape;
         if (settings.queries > 0 && settings.queries < shape.n) costShape.queries = settings.queries;
-        panel.coreMacs = sumTerms(variant.cost(costShape, resolved.params));
+        const CoreCost cost = variant.cost(costShape, resolved.params);
+        panel.coreMacs = sumTerms(cost);
+        if (const auto relpos = cost.terms.find("relpos"); relpos != cost.terms.end()) panel.relativePositionMacs = relpos->second;
         const VariantInfo& full = requireVariant("full");
-        ProblemShape fullShape = costShape;
-        fullShape.causal = false;
+        const ProblemShape& fullShape = costShape;
+        panel.causal = costShape.causal;
         panel.fullMacs = sumTerms(full.cost(fullShape, prepareParams(full, fullShape, {})));
         if (!settings.showWeights) return panel;
         if (shape.n > kMaxPatternWeightsN)
@@ -139,6 +141,7 @@ void appendSplitPanels(const PatternPanel& whole, std::int64_t blockView, std::v
         part.n = whole.n;
         part.grid = whole.grid;
         part.fullMacs = whole.fullMacs;
+        part.causal = whole.causal;
         part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component, ComponentPattern::Cells::Own);
         part.nnz = part.pattern->nnz();
         if (blockView > 0) part.blocks = buildPatternBlocks(*part.pattern, blockView);

@@ -43,7 +43,9 @@ struct PatternPanel {
     std::int64_t n = 0;
     std::int64_t nnz = 0;
     double coreMacs = 0;
-    double fullMacs = 0;
+    double fullMacs = 0; // full attention in the direction of coreMacs: causal when the panel's problem is
+    bool causal = false;
+    double relativePositionMacs = 0; // of coreMacs, Transformer-XL's q·R term (its `relpos` cost term)
     // Effective weights of the chosen head, row-major n × n, and their colour image: viridis of √(w / max w),
     // or, when some weight is negative (low-rank and linear variants), divergingColor of
     // sign(w)·√(|w| / max |w|).

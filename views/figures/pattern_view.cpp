@@ -189,6 +189,15 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
     return QRectF(left, content.top() + nameHeight + band + kAxisMargin + spare / 2, side, side);
 }
 
+QString PatternView::syntheticInputNote() const {
+    switch (m_settings.source) {
+    case InputSource::RandomGaussian: return PatternView::tr("synthetic Q/K: Gaussian, seed %1").arg(m_settings.inputSeed);
+    case InputSource::LocalSimilarity: return PatternView::tr("synthetic Q/K: local similarity, seed %1").arg(m_settings.inputSeed);
+    case InputSource::NpyFiles: return {};
+    }
+    return {};
+}
+
 void PatternView::syncViewportToWidget() { m_viewport.setPlot(plotRect(rect(), 0)); }
 
 void PatternView::setViewport(double zoom, const QPointF& origin) {

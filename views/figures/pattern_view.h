@@ -106,6 +106,9 @@ private:
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
+    // Weights computed from generated Q and K say so (students read token-labelled weights as a trained
+    // model's); empty for Q and K read from files.
+    QString syntheticInputNote() const;
     void paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const;
     void paintLegend(QPainter& painter, const QRectF& box, bool weights, bool signedWeights, bool cellLevel) const;
     // The colours of the panel's components, one line each, the first component in expression order

@@ -324,11 +324,19 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
               << PatternView::tr("mean row length: %1").arg(static_cast<double>(panel.nnz) / n, 0, 'f', 1);
     }
     if (panel.blocks) lines << blockStatsLines(*panel.blocks);
-    if (panel.coreMacs > 0)
+    // Full attention in the panel's own direction: a causal variant against causal full attention.
+    if (panel.coreMacs > 0 && panel.causal)
+        lines << PatternView::tr("core MACs: %1 = %2 % of causal full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
+              << PatternView::tr("causal full attention: %1 MACs").arg(formatCount(panel.fullMacs));
+    else if (panel.coreMacs > 0)
         lines << PatternView::tr("core MACs: %1 = %2 % of full").arg(formatCount(panel.coreMacs)).arg(100.0 * panel.coreMacs / panel.fullMacs, 0, 'g', 3)
               << PatternView::tr("full attention: %1 MACs").arg(formatCount(panel.fullMacs));
+    if (panel.relativePositionMacs > 0)
+        lines << PatternView::tr("of which relative positions q·R: %1 (one d-long product per allowed cell)")
+                     .arg(formatCount(panel.relativePositionMacs));
     if (!panel.hasMask) lines << PatternView::tr("no mask: shows where W may be non-zero");
     if (m_settings.showWeights && !panel.weightsNote.isEmpty()) lines << panel.weightsNote;
+    if (const QString note = syntheticInputNote(); m_settings.showWeights && !panel.weightsImage.isNull() && !note.isEmpty()) lines << note;
     if (const auto marked = markedRow(panel); marked && *marked < panel.n)
         lines << PatternView::tr("row Q%1 attends to %2 keys").arg(*marked).arg(panel.pattern->rowCount(*marked));
     lines << m_decode.statsLines(panel, static_cast<int>(&panel - m_snapshot->panels.data()));

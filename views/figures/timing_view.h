@@ -117,6 +117,8 @@ private:
     bool anyValidPoint() const;
     // Below the panels: each curve with its slope fitted over its trusted points beside the cost model's,
     // the dashed model, the guides, then one note per curve naming its CPU-starved and invalid n.
+    // The curves the cost model misses by a fixed cost per call at small n (overheadMisses), one note each.
+    QStringList overheadNotes() const;
     std::vector<LegendEntry> timeLegend() const;
     QString crossoverText() const;
     // Layer mode: the notes under the plots naming the GEMM engine, and warning when it is far below the

@@ -147,9 +147,28 @@ std::vector<LegendEntry> TimingView::timeLegend() const {
                               .arg(static_cast<int>(kStarvedCpuShare * 100))
                               .arg(starved.join(QStringLiteral("; "))),
                           QColor(), Qt::NoPen, false});
+    notes << overheadNotes();
     notes << gemmNotes();
     for (const QString& note : notes) legend.push_back({note, QColor(), Qt::NoPen, false});
     return legend;
+}
+
+QStringList TimingView::overheadNotes() const {
+    QStringList notes;
+    const std::vector<OverheadMiss> misses = overheadMisses(m_points);
+    for (const SeriesInfo& series : seriesList()) {
+        QStringList ns, ratios;
+        for (const OverheadMiss& miss : misses)
+            if (miss.seriesIndex == series.index) {
+                ns << QString::number(miss.n);
+                ratios << QStringLiteral("%1×").arg(miss.ratio, 0, 'f', 1);
+            }
+        if (ns.isEmpty()) continue;
+        notes << TimingView::tr("%1 at n = %2: %3 the cost model's time, a miss that shrinks as n grows: a fixed cost per "
+                                "call (threads, plans, buffers) outweighs its multiply-adds there")
+                     .arg(seriesLabel(series), ns.join(QStringLiteral(", ")), ratios.join(QStringLiteral(", ")));
+    }
+    return notes;
 }
 
 void TimingView::paintTime(QPainter& painter, const QRectF& area) const {
