@@ -99,8 +99,6 @@ def test_bad_settings_are_the_cli_message(tmp_path, keywords, options):
     assert str(raised.value) == cli_error("figure", "pattern", *options, "-o", tmp_path / "f.png")
 
 
-def test_unknown_view_and_animation_are_refused():
+def test_unknown_view_is_refused():
     with pytest.raises(ValueError, match="unknown view 'nope'"):
         attnlab.figure("nope")
-    with pytest.raises(ValueError, match="kept in memory"):
-        attnlab.figure("pattern", animate="n=16:32")
