@@ -32,6 +32,7 @@ class ScratchFolder {
 class Animation {
   public:
     explicit Animation(std::vector<std::string> args) : m_args(std::move(args)) {
+        requireFigureThread("attnlab.figure");
         ensureFigureApplication();
         const ScratchFolder scratch;
         const FigureRequest checked = request(scratch.file("check.gif"));
@@ -73,6 +74,7 @@ class Animation {
     }
 
     static void write(const FigureRequest& request) {
+        requireFigureThread("attnlab.Animation");
         const FigureLanguage language(request.language);
         const py::gil_scoped_release release;
         writeFigureAnimation(*request.animation, request.view, request.settings);

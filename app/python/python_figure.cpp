@@ -24,6 +24,14 @@ namespace {
 
 // The module's one QApplication, on the offscreen platform when there is no display, made by the first
 // figure and kept for the life of the process (Qt allows one per process, in its main thread).
+void requireFigureThread(const char* what) {
+    const py::module_ threading = py::module_::import("threading");
+    if (!threading.attr("current_thread")().is(threading.attr("main_thread")()))
+        throw InputError(std::string(what) +
+                         ": figures are made and drawn in Python's main thread, where their Qt application lives; "
+                         "this call came from another thread");
+}
+
 void ensureFigureApplication() {
     if (QApplication::instance()) return;
     useOffscreenWithoutDisplay();
@@ -40,6 +48,7 @@ namespace {
 class Figure {
   public:
     explicit Figure(FigureRequest request) : m_request(std::move(request)) {
+        requireFigureThread("attnlab.figure");
         ensureFigureApplication();
         const FigureLanguage language(m_request.language);
         const py::gil_scoped_release release;
@@ -50,6 +59,7 @@ class Figure {
 
     // The bytes of the file an export to `name` (its extension names the format) would write first.
     std::string rendered(const char* name) const {
+        requireFigureThread("attnlab.Figure");
         const FigureLanguage language(m_request.language);
         return renderExport(*m_view, QString::fromUtf8(name), m_request.options).front().bytes;
     }
@@ -73,6 +83,7 @@ class Figure {
             py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
         exportFormatOf(QString::fromStdString(destination));
         checkOutputPath("attnlab figure", destination);
+        requireFigureThread("attnlab.Figure.save");
         const FigureLanguage language(m_request.language);
         exportFigure(*m_view, QString::fromStdString(destination), m_request.options, m_request.inputs);
     }
