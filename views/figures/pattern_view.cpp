@@ -1,4 +1,5 @@
 #include "views/figures/pattern_view.h"
+#include "views/plot/figure_text.h"
 #include "views/figures/pattern_csv.h"
 #include "views/i18n/language.h"
 
@@ -178,8 +179,7 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
         return QRectF(content.left() + kAxisMargin, content.top() + band + kAxisMargin, side, side);
     }
     const double width = content.width() / count;
-    // The block view's counts take two more lines of statistics.
-    const double statsHeight = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
+    const double statsHeight = compareStatsHeight();
     const double nameHeight = kCompareNameHeight;
     const double down = content.height() - kAxisMargin - statsHeight - nameHeight;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 10, down * matrixShare));
@@ -187,6 +187,16 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
     const double band = hasGrid() ? down - side : 0.0;
     const double spare = hasGrid() ? 0.0 : std::max(0.0, down - side);
     return QRectF(left, content.top() + nameHeight + band + kAxisMargin + spare / 2, side, side);
+}
+
+double PatternView::statsPoints() const { return smallPrintPoints(panelCount() > 2 ? 7.5 : 8.5); }
+
+double PatternView::compareStatsHeight() const {
+    // The block view's counts take two more lines of statistics; small print raised above font scale 1
+    // (figure_text.h) makes every line taller.
+    const double lines = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
+    const double nominal = panelCount() > 2 ? 7.5 : 8.5;
+    return m_settings.fontScale > 1 ? lines * std::max(1.0, kBodyPoints / nominal) : lines;
 }
 
 QString PatternView::syntheticInputNote() const {

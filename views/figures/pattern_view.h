@@ -106,6 +106,9 @@ private:
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
+    // The statistics' point size, and in compare mode the height below each matrix they take.
+    double statsPoints() const;
+    double compareStatsHeight() const;
     // Weights computed from generated Q and K say so (students read token-labelled weights as a trained
     // model's); empty for Q and K read from files.
     QString syntheticInputNote() const;

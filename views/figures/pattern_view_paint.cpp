@@ -85,7 +85,7 @@ void PatternView::drawFigure(QPainter& painter, const QRectF& rect) const {
         const QRectF plot = plotRect(rect, index);
         const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
                                        : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
-                                                kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0) - 6);
+                                                compareStatsHeight() - 6);
         paintPanel(painter, m_snapshot->panels[index], index, area, plot, gridRect(rect, index));
     }
 }
@@ -345,7 +345,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(smallPrintPoints(panelCount() > 2 ? 7.5 : 8.5));
+    font.setPointSizeF(statsPoints());
     painter.setFont(font);
     const bool components = !panel.legend.empty() && !m_settings.showWeights;
     const double legendHeight = components ? componentLegendHeight(panel, box) : kLegendHeight;
