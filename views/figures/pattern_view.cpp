@@ -8,6 +8,7 @@
 #include "core/registry.h"
 
 #include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -179,7 +180,7 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
         return QRectF(content.left() + kAxisMargin, content.top() + band + kAxisMargin, side, side);
     }
     const double width = content.width() / count;
-    const double statsHeight = compareStatsHeight();
+    const double statsHeight = comparedStatsHeight(content);
     const double nameHeight = kCompareNameHeight;
     const double down = content.height() - kAxisMargin - statsHeight - nameHeight;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 10, down * matrixShare));
@@ -189,14 +190,41 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
     return QRectF(left, content.top() + nameHeight + band + kAxisMargin + spare / 2, side, side);
 }
 
-double PatternView::statsPoints() const { return smallPrintPoints(panelCount() > 2 ? 7.5 : 8.5); }
-
-double PatternView::compareStatsHeight() const {
-    // The block view's counts take two more lines of statistics; small print raised above font scale 1
-    // (figure_text.h) makes every line taller.
-    const double lines = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
+double PatternView::statsPoints() const {
     const double nominal = panelCount() > 2 ? 7.5 : 8.5;
-    return m_settings.fontScale > 1 ? lines * std::max(1.0, kBodyPoints / nominal) : lines;
+    return m_settings.fontScale > 1 ? std::max(nominal, kBodyPoints) : nominal;
+}
+
+double PatternView::compareStatsHeight(double wrapWidth) const {
+    // The block view's counts take two more lines of statistics.
+    const double fixed = kCompareStatsHeight + (m_settings.blockView > 0 ? kBlockStatsHeight : 0.0);
+    if (m_settings.fontScale <= 1 || !m_snapshot) return fixed;
+    // Above font scale 1 (a slide) the statistics take the height of their lines and legend, so that
+    // they neither overflow nor leave a blank band across the frame.
+    QFont font = QGuiApplication::font();
+    font.setPointSizeF(statsPoints());
+    const QFontMetricsF metrics(font);
+    double tallest = 0;
+    for (const Panel& panel : m_snapshot->panels) {
+        const QRectF text = metrics.boundingRect(QRectF(0, 0, wrapWidth, 1e6), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                                                 statsLines(panel).join(QLatin1Char('\n')));
+        const bool components = !panel.legend.empty() && !m_settings.showWeights;
+        const double legend = components ? kComponentLegendLine * static_cast<double>(panel.legend.size()) + 4 : kLegendHeight;
+        tallest = std::max(tallest, text.height() + legend + 12);
+    }
+    return tallest;
+}
+
+double PatternView::comparedStatsHeight(const QRectF& content) const {
+    // The statistics wrap as wide as a panel, whose side shrinks as they grow: twice round settles it.
+    const double matrixShare = hasGrid() ? kGridMatrixShare : 1.0;
+    const double width = content.width() / panelCount();
+    double height = kCompareStatsHeight;
+    for (int round = 0; round < 2; ++round) {
+        const double down = content.height() - kAxisMargin - height - kCompareNameHeight;
+        height = compareStatsHeight(std::max(16.0, std::min(width - kAxisMargin - 10, down * matrixShare)) + kAxisMargin);
+    }
+    return height;
 }
 
 QString PatternView::syntheticInputNote() const {

@@ -9,6 +9,7 @@
 
 #include "core/patterns/pattern.h"
 
+#include <QStringList>
 #include <QTimer>
 
 #include <cstdint>
@@ -106,9 +107,13 @@ private:
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;
-    // The statistics' point size, and in compare mode the height below each matrix they take.
+    // The statistics' point size, their lines, and in compare mode the height below each matrix they
+    // take when wrapped `wrapWidth` wide.
     double statsPoints() const;
-    double compareStatsHeight() const;
+    QStringList statsLines(const Panel& panel) const;
+    double compareStatsHeight(double wrapWidth) const;
+    // compareStatsHeight for the panels of the figure's `content` rectangle (contentRect).
+    double comparedStatsHeight(const QRectF& content) const;
     // Weights computed from generated Q and K say so (students read token-labelled weights as a trained
     // model's); empty for Q and K read from files.
     QString syntheticInputNote() const;

@@ -85,7 +85,7 @@ void PatternView::drawFigure(QPainter& painter, const QRectF& rect) const {
         const QRectF plot = plotRect(rect, index);
         const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
                                        : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
-                                                compareStatsHeight() - 6);
+                                                comparedStatsHeight(contentRect(rect)) - 6);
         paintPanel(painter, m_snapshot->panels[index], index, area, plot, gridRect(rect, index));
     }
 }
@@ -305,7 +305,7 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     painter.restore();
 }
 
-void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const {
+QStringList PatternView::statsLines(const Panel& panel) const {
     const double n = static_cast<double>(panel.n);
     QStringList lines;
     if (const std::int64_t m = m_settings.queries; m > 0 && m < panel.n) {
@@ -343,6 +343,11 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     if (hasGrid() && !m_highlightRow && panelCount() == 1) // compared panels keep their room for the counts
         lines << PatternView::tr("grid query: cell %1 (hover a row, click a cell or use the arrow keys)")
                      .arg(gridCellText(*m_snapshot->grid, m_snapshot->grid->cellAt(m_grid.query())));
+    return lines;
+}
+
+void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF& box, bool cellLevel) const {
+    const QStringList lines = statsLines(panel);
     painter.save();
     QFont font = painter.font();
     font.setPointSizeF(statsPoints());
