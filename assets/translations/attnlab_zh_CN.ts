@@ -1074,8 +1074,12 @@
         <translation>在光标处插入 %1</translation>
     </message>
     <message>
-        <source>%1 (the pattern shown is the last valid expression)</source>
-        <translation>%1 (显示的是上一个有效表达式的模式)</translation>
+        <source>%1 — not applied: the figures show the last valid expression, %2</source>
+        <translation>%1 — 未应用：图中显示的是上一个有效表达式 %2</translation>
+    </message>
+    <message>
+        <source>%1 — nothing is drawn until the expression is valid</source>
+        <translation>%1 — 表达式有效之前不绘制任何图形</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,8 @@
 #include "views/shell/session_file.h"
 #include "views/shell/wheel_guard.h"
 
+#include "core/analysis/settings_check.h"
+
 
 #include <gtest/gtest.h>
 
@@ -21,6 +23,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -166,6 +169,26 @@ TEST_F(Polish, TheQueriesControlSetsTheLastRowsAndSessionsKeepIt) {
     EXPECT_EQ(window->labSettings().queries, 10);
     EXPECT_EQ(queries->value(), 10);
     EXPECT_EQ(queries->maximum(), 10);
+}
+
+// A problem with the settings is said once, whole, in the status bar's note: not also as a message cut off
+// where the note begins (a custom pattern's grid primitive without a grid, "custom parameter 'expr': …").
+TEST_F(Polish, ASettingsProblemIsSaidOnceAndWholeInTheStatusBar) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3)"}};
+    window->applySettings(settings);
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    const QString problem = QString::fromStdString(settingsProblem(settings));
+    ASSERT_TRUE(problem.startsWith(QStringLiteral("custom"))) << problem.toStdString();
+    EXPECT_NE(window->statusBar()->currentMessage(), problem) << "said twice";
+    const QLabel* note = nullptr;
+    for (const QLabel* label : window->statusBar()->findChildren<QLabel*>())
+        if (label->isVisible() && label->text() == problem) note = label;
+    ASSERT_NE(note, nullptr) << "the note is not shown";
+    EXPECT_GE(note->contentsRect().width(), QFontMetrics(note->font()).horizontalAdvance(problem)) << "the note is cut";
+    if (const QString message = window->statusBar()->currentMessage(); !message.isEmpty())
+        EXPECT_LE(QFontMetrics(window->statusBar()->font()).horizontalAdvance(message), note->x()) << message.toStdString();
 }
 
 } // namespace
