@@ -5,6 +5,7 @@
 
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -121,8 +122,8 @@ void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
                                     ? tr("memory budget %1").arg(bytesText(m_budget))
                                     : tr("memory budget %1 (this machine's RAM)").arg(bytesText(m_budget));
     painter.setPen(QColor(0xaa, 0x00, 0x00));
-    painter.drawText(QRectF(plot.left() + 4, y + 2, plot.width() - 8, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
-                     metrics.elidedText(budgetLabel, Qt::ElideRight, plot.width() - 8));
+    drawAlignedText(painter, QRectF(plot.left() + 4, y + 2, plot.width() - 8, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
+                    metrics.elidedText(budgetLabel, Qt::ElideRight, plot.width() - 8));
     std::vector<std::pair<double, int>> crossings; // (n, curve)
     for (std::size_t k = 0; k < m_curves.size(); ++k)
         if (m_curves[k].runsOutAt && *m_curves[k].runsOutAt <= std::ldexp(1.0, m_maxLog2))
@@ -141,7 +142,7 @@ void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
         row = at.x() - width / 2 < lastRight + 4 ? row + 1 : 0;
         const QRectF box(at.x() - width / 2, y - 6 - (row + 1) * metrics.height(), width, metrics.height());
         painter.setPen(Qt::black);
-        painter.drawText(box, Qt::AlignCenter, text);
+        drawAlignedText(painter, box, Qt::AlignCenter, text);
         lastRight = box.right();
         lastN = n;
     }
