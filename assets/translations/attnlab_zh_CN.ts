@@ -439,12 +439,12 @@
         <translation>记忆与循环</translation>
     </message>
     <message>
-        <source>Segments of L tokens that also see the previous m tokens as memory, with sinusoidal relative positions.</source>
-        <translation>每段 L 个令牌，并把之前的 m 个令牌作为记忆一并关注，使用正弦相对位置编码。</translation>
+        <source>Segments of S tokens that also see the previous m tokens as memory, with sinusoidal relative positions.</source>
+        <translation>每段 S 个令牌，并把之前的 m 个令牌作为记忆一并关注，使用正弦相对位置编码。</translation>
     </message>
     <message>
-        <source>Segment length L</source>
-        <translation>段长 L</translation>
+        <source>Segment length S</source>
+        <translation>段长 S</translation>
     </message>
     <message>
         <source>Memory length m: earlier tokens each segment also sees</source>
