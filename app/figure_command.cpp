@@ -77,7 +77,7 @@ timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this mac
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
 --guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
 too little CPU (other programs busy) are ringed and named, and never used for a fit or a crossover.
-accuracy multiplies Q and K by --input-scale S (default 1; logits q.k/sqrt(d) by S^2) in the panels over
+accuracy multiplies Q and K by --input-scale S (default 0.5; logits q.k/sqrt(d) by S^2) in the panels over
 each method's budget, and draws the error against S at a fixed budget; --error-measure picks what is
 compared with exact softmax: the output (default) or the effective weights W.
 --model NAME sets h, h_kv, d, --model-layers, n (the model's context) and the cache precision of a

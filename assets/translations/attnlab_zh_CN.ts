@@ -971,8 +971,8 @@
         <translation>正在计算精确注意力与各近似方法…</translation>
     </message>
     <message>
-        <source>error 1: as far off as an all-zero output</source>
-        <translation>误差 1：与全零输出偏差相当</translation>
+        <source>error 1 = an all-zero output</source>
+        <translation>误差 1 = 全零输出</translation>
     </message>
     <message>
         <source>%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted</source>
@@ -1019,8 +1019,8 @@
         <translation>输出的相对误差</translation>
     </message>
     <message>
-        <source>%1 vs %2 at s = %3</source>
-        <translation>%1 与 %2 的关系 (s = %3)</translation>
+        <source>%1 at s = %2</source>
+        <translation>%1（s = %2）</translation>
     </message>
     <message>
         <source>%1 is bidirectional only: not measured for causal attention</source>
@@ -1037,6 +1037,10 @@
     <message>
         <source>Error vs input scale at a fixed budget</source>
         <translation>固定预算下误差随输入缩放的变化</translation>
+    </message>
+    <message>
+        <source>relative error</source>
+        <translation>相对误差</translation>
     </message>
     <message>
         <source>s of the budget panels</source>

@@ -61,7 +61,10 @@ struct LabSettings {
     TimingMode timingMode = TimingMode::Variants;
     bool timingGuides = false;                // timing view: n², n√n and n guide lines
     bool timingBlockModel = false;            // timing view: the block kernel's prediction beside the cost model's
-    double accuracyInputScale = 1.0;          // accuracy view: Q and K multiplied by this (logits by its square)
+    // Accuracy view: Q and K multiplied by this (logits by its square). 0.5 is where the random-feature
+    // methods change regime: performer's error still falls with its features there, and at s = 1 no
+    // longer does.
+    double accuracyInputScale = 0.5;
     bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
     std::int64_t modelLayers = 1;             // inference view: layers of the whole model (a preset's depth)
     std::int64_t memoryBudget = 0;            // inference view: bytes the KV cache may take; 0: physical RAM

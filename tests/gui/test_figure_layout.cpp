@@ -114,6 +114,20 @@ TEST_P(FigureLayout, NoTextOverlapsOrLeavesTheFigureAtTheDefaultSizes) {
     EXPECT_TRUE(problems.empty()) << problems;
 }
 
+// The accuracy view's titles, legends and axis labels are whole at the default sizes: none is cut to "…".
+TEST_P(FigureLayout, AccuracyTextIsWholeAtTheDefaultSizes) {
+    MainWindow window(false);
+    window.resize(1280, 820);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.selectView(QStringLiteral("accuracy")));
+    ASSERT_TRUE(window.waitUntilIdle(kIdleTimeoutMs));
+    const FigureView& view = *window.view(QStringLiteral("accuracy"));
+    for (const QSize size : {QSize(900, 600), view.size()})
+        for (const auto& text : testing::paintedTexts(view, size))
+            EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << size.width() << " x " << size.height() << ": " << describe(text);
+}
+
 INSTANTIATE_TEST_SUITE_P(Languages, FigureLayout, ::testing::Values("en", "zh_CN"));
 
 // The x tick labels an axis keeps in a panel `width` pixels wide, left to right.
