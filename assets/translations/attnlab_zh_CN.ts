@@ -1312,8 +1312,8 @@
         <translation>注意力核心占主导</translation>
     </message>
     <message>
-        <source>attention-core %1 (log scale)</source>
-        <translation>注意力核心%1 (对数坐标)</translation>
+        <source>core %1, log scale</source>
+        <translation>核心%1（对数坐标）</translation>
     </message>
     <message>
         <source>chosen (its parameters)</source>
@@ -1324,8 +1324,8 @@
         <translation>其他变体 (默认参数)</translation>
     </message>
     <message>
-        <source>Attention core of every variant at n = %1</source>
-        <translation>n = %1 时各变体的注意力核心计算量</translation>
+        <source>Attention cores at n = %1</source>
+        <translation>n = %1 时的注意力核心</translation>
     </message>
     <message>
         <source>FLOP counts</source>
@@ -2230,6 +2230,26 @@ Every other view works; run on a desktop session to use the lab.</source>
     <message>
         <source>block kernel cost</source>
         <translation>块内核计算量</translation>
+    </message>
+    <message>
+        <source>FLASH&apos;s GAU layer (no FFN)</source>
+        <translation>FLASH 的 GAU 层（无 FFN）</translation>
+    </message>
+    <message>
+        <source>attention + FFN 4hd</source>
+        <translation>注意力 + FFN 4hd</translation>
+    </message>
+    <message>
+        <source>FLOP layer</source>
+        <translation>FLOP 所计的层</translation>
+    </message>
+    <message>
+        <source>The layer the FLOP view costs %1 in: FLASH&apos;s gated attention unit, which replaces attention and the FFN, or the standard layer with a 4hd FFN</source>
+        <translation>FLOP 视图计算 %1 所用的层：FLASH 的门控注意力单元（取代注意力与 FFN），或带 4hd FFN 的标准层</translation>
+    </message>
+    <message>
+        <source>Only relu2 and mixed_chunk have a GAU layer; every other variant is costed in the standard layer</source>
+        <translation>只有 relu2 和 mixed_chunk 有 GAU 层；其他变体都按标准层计算</translation>
     </message>
     <message>
         <source>timing: block kernel&apos;s prediction</source>

@@ -55,6 +55,9 @@ struct LabSettings {
     bool splitComponents = false;             // pattern view: each component in a panel of its own
     std::int64_t blockView = 0;               // pattern view: the B × B block grid drawn over the pattern (0: off)
     bool flopsAsMacs = true;                  // FLOP view unit
+    // FLOP view: relu2 and mixed_chunk costed in the standard attention + FFN layer instead of FLASH's GAU
+    // layer, their default (other variants have the standard layer only).
+    bool flopsStandardLayer = false;
     // FLOP and timing views: the block size B of the block kernel's cost (core/analysis/block_cost.h).
     std::int64_t blockCost = 64;
     std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this

@@ -75,6 +75,10 @@ std::vector<Case> defaultCases() {
     LabSettings layer = defaults;
     layer.timingMode = TimingMode::Layer;
     cases.push_back({"layer timing", layer, QStringLiteral("timing")});
+    LabSettings bigbird = defaults; // block-kernel labels beside long bars, with another variant's under them
+    bigbird.compareVariants = {"bigbird", "strided"};
+    bigbird.variant = "bigbird";
+    cases.push_back({"bigbird compared", bigbird, QStringLiteral("flops")});
     for (const char* flash : {"relu2", "mixed_chunk"}) { // the GAU layer's stack with its comparison under it
         LabSettings gau = defaults;
         gau.variant = flash;
