@@ -2464,6 +2464,10 @@ component %1: %2</source>
         <translation>从查询单元 %1 = 位置 %2：%5 层内到达 %4 个单元中的 %3 个</translation>
     </message>
     <message>
+        <source>query %1: %2 of %3 cells</source>
+        <translation>查询 %1：到达 %3 个单元中的 %2 个</translation>
+    </message>
+    <message>
         <source>n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops</source>
         <translation>n = %1：每个单元格约为 %2 × %2 对，显示其中最少跳数</translation>
     </message>

@@ -6,6 +6,7 @@
 
 #include "views/i18n/language.h"
 #include "views/plot/plot_axes.h"
+#include "views/shell/grid_presets.h"
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 
@@ -233,6 +234,47 @@ TEST(LegendPlacement, NoLegendOfTheAccuracyViewHidesAPlottedPoint) {
             }
         EXPECT_GE(scaleEntries, 3);
     }
+}
+
+std::vector<testing::PaintedText> paintedTextsAt(MainWindow& window, const LabSettings& settings, const QString& name, QSize size) {
+    window.applySettings(settings);
+    EXPECT_TRUE(window.selectView(name));
+    EXPECT_TRUE(window.waitUntilIdle(kIdleTimeoutMs)) << name.toStdString();
+    return testing::paintedTexts(*window.view(name), size);
+}
+
+// With a token grid, the receptive-field view's titles stay whole at a slide's widths (800 and 900
+// pixels): nothing it paints is elided.
+TEST(GridFigureText, ReachTitlesAreWholeWithAGrid) {
+    QSettings().clear();
+    MainWindow window(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    for (const auto& preset : gridFigurePresets())
+        for (const QSize size : {QSize(800, 533), QSize(900, 600)})
+            for (const auto& text : paintedTextsAt(window, preset.settings, QStringLiteral("reach"), size))
+                EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << preset.name.toStdString() << " at " << size.width() << ": " << describe(text);
+}
+
+// The roofline of a grid preset costs and times its decoding rows on the grid: every compared
+// neighbourhood has a decode point, and no row says a grid primitive lacks its grid.
+TEST(GridFigureText, RooflineDecodesGridPatternsOnTheirGrid) {
+    QSettings().clear();
+    MainWindow window(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const auto presets = gridFigurePresets();
+    const auto orders = std::find_if(presets.begin(), presets.end(), [](const auto& preset) { return preset.name == QLatin1String("neighbourhood-orders"); });
+    ASSERT_NE(orders, presets.end());
+    LabSettings settings = orders->settings;
+    settings.timingMaxN = 256;
+    for (const auto& text : paintedTextsAt(window, settings, QStringLiteral("roofline"), QSize(900, 600)))
+        EXPECT_FALSE(text.text.contains(QStringLiteral("token grid"))) << describe(text);
+    const QString csv = window.view(QStringLiteral("roofline"))->csvData();
+    qsizetype decoded = 0;
+    for (const QString& line : csv.split(QLatin1Char('\n')))
+        if (line.startsWith(QStringLiteral("decode,")) && line.contains(QStringLiteral("neighborhood"))) ++decoded;
+    EXPECT_GE(decoded, 1) << csv.toStdString();
 }
 
 } // namespace
