@@ -125,6 +125,7 @@ TEST_F(ComposerTest, AMistakeSaysWhatTheFiguresShowMeanwhile) {
     EXPECT_TRUE(composer->errorText().contains(QStringLiteral("nothing is drawn"))) << composer->errorText().toStdString();
 
     ExpressionComposer alone;
+    alone.show();
     alone.setExpression(QStringLiteral("band(4) & blok(8)"));
     const QString nothing = alone.errorText();
     EXPECT_TRUE(nothing.contains(QStringLiteral("nothing is drawn"))) << nothing.toStdString();

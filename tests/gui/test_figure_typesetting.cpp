@@ -119,10 +119,18 @@ TEST_F(FigureTypesetting, ChineseHeadingsAreRegularEnglishOnesBold) {
         ASSERT_TRUE(installLanguage(QString::fromLatin1(language)));
         show(settings);
         const auto texts = testing::paintedTexts(view, QSize(900, 600));
-        const auto title = std::find_if(texts.begin(), texts.end(), [this](const auto& text) { return text.text == view.title(); });
+        // Qt paints a mixed-script line as one item per script run: the title's first run starts it.
+        const auto title = std::find_if(texts.begin(), texts.end(), [this](const auto& text) {
+            return !text.text.trimmed().isEmpty() && view.title().startsWith(text.text.trimmed());
+        });
         ASSERT_NE(title, texts.end()) << view.title().toStdString();
-        EXPECT_EQ(title->bold, !hasCjk(view.title()));
-        for (const auto& text : texts) EXPECT_FALSE(text.bold && hasCjk(text.text)) << text.text.toStdString() << " is bold";
+        EXPECT_EQ(title->bold, !hasCjk(view.title())) << title->text.toStdString();
+        int cjk = 0;
+        for (const auto& text : texts) {
+            EXPECT_FALSE(text.bold && hasCjk(text.text)) << text.text.toStdString() << " is bold";
+            cjk += hasCjk(text.text) ? 1 : 0;
+        }
+        EXPECT_EQ(cjk > 0, std::string(language) == "zh_CN");
     }
     EXPECT_TRUE(hasCjk(QStringLiteral("稀疏")) && !hasCjk(QStringLiteral("sparse (Child et al., 2019)")));
 }

@@ -188,8 +188,9 @@ TEST_F(Polish, ASettingsProblemIsSaidOnceAndWholeInTheStatusBar) {
         if (label->isVisible() && label->text() == problem) note = label;
     ASSERT_NE(note, nullptr) << "the note is not shown";
     EXPECT_GE(note->contentsRect().width(), QFontMetrics(note->font()).horizontalAdvance(problem)) << "the note is cut";
-    if (const QString message = window->statusBar()->currentMessage(); !message.isEmpty())
+    if (const QString message = window->statusBar()->currentMessage(); !message.isEmpty()) {
         EXPECT_LE(QFontMetrics(window->statusBar()->font()).horizontalAdvance(message), note->x()) << message.toStdString();
+    }
 }
 
 // The FLOP view's layer for relu2 and mixed_chunk: FLASH's GAU layer by default, the standard layer with its

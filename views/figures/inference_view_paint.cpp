@@ -5,7 +5,6 @@
 
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
-#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
