@@ -119,18 +119,17 @@ TEST_P(FigureLayout, NoTextOverlapsOrLeavesTheFigureAtTheDefaultSizes) {
     EXPECT_TRUE(problems.empty()) << problems;
 }
 
-// The accuracy view's titles, legends and axis labels are whole at the default sizes: none is cut to "…".
-TEST_P(FigureLayout, AccuracyTextIsWholeAtTheDefaultSizes) {
+// The accuracy view's titles, legends and axis labels are whole at the export's default size: none is
+// cut to "…".
+TEST_P(FigureLayout, AccuracyTextIsWholeAtTheExportSize) {
     MainWindow window(false);
     window.resize(1280, 820);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     ASSERT_TRUE(window.selectView(QStringLiteral("accuracy")));
     ASSERT_TRUE(window.waitUntilIdle(kIdleTimeoutMs));
-    const FigureView& view = *window.view(QStringLiteral("accuracy"));
-    for (const QSize size : {QSize(900, 600), view.size()})
-        for (const auto& text : testing::paintedTexts(view, size))
-            EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << size.width() << " x " << size.height() << ": " << describe(text);
+    for (const auto& text : testing::paintedTexts(*window.view(QStringLiteral("accuracy")), QSize(900, 600)))
+        EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << describe(text);
 }
 
 INSTANTIATE_TEST_SUITE_P(Languages, FigureLayout, ::testing::Values("en", "zh_CN"));
@@ -244,16 +243,26 @@ std::vector<testing::PaintedText> paintedTextsAt(MainWindow& window, const LabSe
 }
 
 // With a token grid, the receptive-field view's titles stay whole at a slide's widths (800 and 900
-// pixels): nothing it paints is elided.
+// pixels): nothing it paints is elided, for one panel on a 16 × 16 image and for neighbourhood-orders'
+// three compared orders.
 TEST(GridFigureText, ReachTitlesAreWholeWithAGrid) {
     QSettings().clear();
     MainWindow window(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    LabSettings one;
+    one.variant = "custom";
+    one.params = {{"expr", "neighborhood(5)"}};
+    one.grid = "16,16";
+    one.n = 256;
+    std::vector<std::pair<std::string, LabSettings>> cases = {{"one panel", one}};
     for (const auto& preset : gridFigurePresets())
+        if (preset.id == QLatin1String("neighbourhood-orders")) cases.emplace_back(preset.id.toStdString(), preset.settings);
+    ASSERT_EQ(cases.size(), 2u);
+    for (const auto& [name, settings] : cases)
         for (const QSize size : {QSize(800, 533), QSize(900, 600)})
-            for (const auto& text : paintedTextsAt(window, preset.settings, QStringLiteral("reach"), size))
-                EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << preset.name.toStdString() << " at " << size.width() << ": " << describe(text);
+            for (const auto& text : paintedTextsAt(window, settings, QStringLiteral("reach"), size))
+                EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << name << " at " << size.width() << ": " << describe(text);
 }
 
 // The roofline of a grid preset costs and times its decoding rows on the grid: every compared
@@ -264,7 +273,7 @@ TEST(GridFigureText, RooflineDecodesGridPatternsOnTheirGrid) {
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     const auto presets = gridFigurePresets();
-    const auto orders = std::find_if(presets.begin(), presets.end(), [](const auto& preset) { return preset.name == QLatin1String("neighbourhood-orders"); });
+    const auto orders = std::find_if(presets.begin(), presets.end(), [](const auto& preset) { return preset.id == QLatin1String("neighbourhood-orders"); });
     ASSERT_NE(orders, presets.end());
     LabSettings settings = orders->settings;
     settings.timingMaxN = 256;
