@@ -23,6 +23,8 @@ namespace attnlab::testing {
 struct PaintedText {
     QString text;
     QRectF rect; // device pixels: the text's advance × (ascent + descent), through the painter's transform
+    bool bold = false;
+    bool rotated = false; // drawn under a rotation (a column label read upwards, a y axis label)
     double pixels = 0; // the font's size (its em) in device pixels, through the painter's transform
 };
 
@@ -54,7 +56,8 @@ public:
         const QRectF local(origin.x(), origin.y() - item.ascent(), item.width(), item.ascent() + item.descent());
         const QFont font = item.font();
         const double em = font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96.0 / 72.0;
-        m_texts.push_back({item.text(), m_transform.mapRect(local), em * std::hypot(m_transform.m21(), m_transform.m22())});
+        m_texts.push_back({item.text(), m_transform.mapRect(local), font.bold(), m_transform.m12() != 0 || m_transform.m21() != 0,
+                           em * std::hypot(m_transform.m21(), m_transform.m22())});
     }
     Type type() const override { return QPaintEngine::User; }
     const std::vector<PaintedText>& texts() const { return m_texts; }
