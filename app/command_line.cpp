@@ -53,7 +53,30 @@ void printError(const std::string& message) {
     std::fprintf(stderr, "attnlab: error: %s\n", line.c_str());
 }
 
-// Removes the job-limit options (same meaning for every subcommand) from `args` and applies them.
+// A result that did not reach stdout (a full disk, /dev/full, a closed descriptor) is a failure, not exit 0.
+int finishStandardOutput(int code) {
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    if (flushed && !std::ferror(stdout)) return code;
+    printError(std::string("standard output: write failed: ") + (!flushed && errno ? std::strerror(errno) : "an earlier write failed"));
+    return 2;
+}
+
+int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
+    try {
+        return finishStandardOutput(sub.handler(applyJobLimits(args)));
+    } catch (const std::bad_alloc&) {
+        printError("out of memory");
+    } catch (const std::exception& error) {
+        printError(error.what());
+    } catch (...) {
+        printError("internal error");
+    }
+    return 2;
+}
+
+} // namespace
+
 std::vector<std::string> applyJobLimits(const std::vector<std::string>& args) {
     std::vector<std::string> rest;
     for (std::size_t a = 0; a < args.size(); ++a) {
@@ -89,30 +112,6 @@ std::vector<std::string> applyJobLimits(const std::vector<std::string>& args) {
     }
     return rest;
 }
-
-// A result that did not reach stdout (a full disk, /dev/full, a closed descriptor) is a failure, not exit 0.
-int finishStandardOutput(int code) {
-    errno = 0;
-    const bool flushed = std::fflush(stdout) == 0;
-    if (flushed && !std::ferror(stdout)) return code;
-    printError(std::string("standard output: write failed: ") + (!flushed && errno ? std::strerror(errno) : "an earlier write failed"));
-    return 2;
-}
-
-int runGuarded(const Subcommand& sub, const std::vector<std::string>& args) {
-    try {
-        return finishStandardOutput(sub.handler(applyJobLimits(args)));
-    } catch (const std::bad_alloc&) {
-        printError("out of memory");
-    } catch (const std::exception& error) {
-        printError(error.what());
-    } catch (...) {
-        printError("internal error");
-    }
-    return 2;
-}
-
-} // namespace
 
 bool isCommandLineInvocation(int argc, char** argv) {
     if (argc < 2) return false;

@@ -13,6 +13,10 @@ int costCommand(const std::vector<std::string>& args);
 int variantsCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
 
+// Removes the job-limit options (--memory-budget, --max-macs, --max-ranges: the same meaning for every
+// subcommand) from `args`, applies them to the process and returns the rest. Throws InputError for a bad value.
+std::vector<std::string> applyJobLimits(const std::vector<std::string>& args);
+
 struct Subcommand {
     const char* name;
     int (*handler)(const std::vector<std::string>& args);

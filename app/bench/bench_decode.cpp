@@ -60,18 +60,11 @@ void printDecodePoints(const std::vector<DecodePoint>& points, const BenchSettin
                        const std::optional<PeakResult>& peak) {
     if (settings.json) {
         JsonWriter json;
-        json.beginObject();
-        json.key("threads").value(settings.threads);
-        if (peak) {
-            json.key("peak");
-            writePeakJson(json, *peak);
-        }
+        beginResultsJson(json, settings.threads, peak ? &*peak : nullptr);
         json.key("results").beginArray();
         for (const auto& p : points)
             writePointJson(json, p, peak);
-        json.endArray();
-        json.endObject();
-        std::printf("%s\n", json.str().c_str());
+        finishResultsJson(json);
         return;
     }
     if (settings.csv) {

@@ -21,10 +21,7 @@ struct RooflineRow {
 
 void printRooflineJson(const std::vector<RooflineRow>& rows, const PeakResult& peak, const BenchSettings& settings) {
     JsonWriter json;
-    json.beginObject();
-    json.key("threads").value(settings.threads);
-    json.key("peak");
-    writePeakJson(json, peak);
+    beginResultsJson(json, settings.threads, &peak);
     json.key("convention")
         .value("gflops = 2*attention_macs/median_s; intensity = 2*attention_macs/bytes_min (flop/byte); "
                "roof = min(fma_gflops, intensity*bandwidth_gbs)");
@@ -47,9 +44,7 @@ void printRooflineJson(const std::vector<RooflineRow>& rows, const PeakResult& p
         json.key("fraction_of_roof").value(row.roof.fractionOfRoof);
         json.endObject();
     }
-    json.endArray();
-    json.endObject();
-    std::printf("%s\n", json.str().c_str());
+    finishResultsJson(json);
 }
 
 void printRooflineCsv(const std::vector<RooflineRow>& rows, const PeakResult& peak) {

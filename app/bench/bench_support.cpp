@@ -167,6 +167,21 @@ void writePeakJson(JsonWriter& json, const PeakResult& peak) {
     json.endObject();
 }
 
+void beginResultsJson(JsonWriter& json, int threads, const PeakResult* peak) {
+    json.beginObject();
+    json.key("threads").value(threads);
+    if (peak) {
+        json.key("peak");
+        writePeakJson(json, *peak);
+    }
+}
+
+void finishResultsJson(JsonWriter& json) {
+    json.endArray();
+    json.endObject();
+    std::printf("%s\n", json.str().c_str());
+}
+
 void printPeak(const PeakResult& peak) {
     const double mib = 1024.0 * 1024.0;
     std::printf("threads %d: fp32 FMA peak %.1f GFLOP/s (%s); sgemm %lld^3 on %s %.1f GFLOP/s (%.0f%% of FMA peak)\n",

@@ -79,6 +79,10 @@ PeakResult measureBenchPeak(const BenchSettings& settings, double budgetSeconds 
 
 class JsonWriter;
 void writePeakJson(JsonWriter& json, const PeakResult& peak);
+// The records every mode's --json prints: `{"threads": …, "peak": {…} (when measured), …, "results": [`
+// begun here, the caller's keys between; then the records, and finishResultsJson closes and prints it.
+void beginResultsJson(JsonWriter& json, int threads, const PeakResult* peak);
+void finishResultsJson(JsonWriter& json);
 void printPeak(const PeakResult& peak);
 
 } // namespace attnlab

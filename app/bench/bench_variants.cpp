@@ -22,12 +22,7 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
                         const BenchSettings& settings) {
     if (settings.json) {
         JsonWriter json;
-        json.beginObject();
-        json.key("threads").value(settings.threads);
-        if (peak) {
-            json.key("peak");
-            writePeakJson(json, *peak);
-        }
+        beginResultsJson(json, settings.threads, peak ? &*peak : nullptr);
         json.key("results").beginArray();
         for (const auto& p : points) {
             json.beginObject();
@@ -52,9 +47,7 @@ void printVariantPoints(const std::vector<VariantPoint>& points, const std::opti
             json.key("peak_extra_bytes").value(p.timing.peakExtraBytes);
             json.endObject();
         }
-        json.endArray();
-        json.endObject();
-        std::printf("%s\n", json.str().c_str());
+        finishResultsJson(json);
         return;
     }
     if (settings.csv) {

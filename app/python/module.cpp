@@ -3,6 +3,7 @@
 
 #include "app/commands.h"
 #include "app/pattern_request.h"
+#include "app/python/python_animation.h"
 #include "app/python/python_args.h"
 #include "app/python/python_arrays.h"
 #include "app/python/python_figure.h"
@@ -10,12 +11,15 @@
 
 #include "core/cost/job_limits.h"
 #include "core/errors.h"
+#include "core/jobs/memory_budget.h"
+#include "core/patterns/range_work.h"
 #include "core/registry.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <set>
 
 namespace py = pybind11;
@@ -84,6 +88,29 @@ py::array_t<std::uint8_t> pattern(const py::object& variant, const py::object& n
     return byteArray(std::move(cells), {job.rows, job.shape.n});
 }
 
+// Bytes of ranges()'s two int64 arrays: an offset per row and one more, a begin and an end per range.
+double rangesBytes(std::int64_t rows, std::int64_t count) {
+    return 8.0 * static_cast<double>(rows + 1) + 16.0 * static_cast<double>(count);
+}
+
+// The arrays' size estimated from rows spread evenly over the pattern, refused before they are built
+// when it passes the job's memory budget; the building is checked against the budget too, for patterns
+// whose rows the sample does not represent.
+void requireRangesMemory(const Pattern& built) {
+    const std::int64_t rows = built.rows(), sample = std::min<std::int64_t>(rows, kRangeSampleRows);
+    std::vector<ColumnRange> row;
+    std::int64_t sampled = 0;
+    for (std::int64_t k = 0; k < sample; ++k) {
+        row.clear();
+        built.rowRanges((2 * k + 1) * rows / (2 * sample), row);
+        sampled += static_cast<std::int64_t>(row.size());
+    }
+    const double estimate = sample == 0 ? 0.0 : static_cast<double>(sampled) * static_cast<double>(rows) / sample;
+    requireMemory(rangesBytes(rows, static_cast<std::int64_t>(estimate)),
+                  "ranges() of this pattern (about " + std::to_string(static_cast<std::int64_t>(estimate)) +
+                      " column ranges)");
+}
+
 // Row i's allowed columns are ranges[offsets[i]:offsets[i + 1]], each [begin, end).
 py::tuple ranges(const py::object& variant, const py::object& n, const py::kwargs& keywords) {
     if (keywords.contains("components"))
@@ -94,11 +121,15 @@ py::tuple ranges(const py::object& variant, const py::object& n, const py::kwarg
     {
         const py::gil_scoped_release release;
         const auto built = job.pattern();
+        requireRangesMemory(*built);
+        const double budget = jobBudgetBytes();
         std::vector<ColumnRange> row;
         offsets.reserve(static_cast<std::size_t>(built->rows()) + 1);
         for (std::int64_t i = 0; i < built->rows(); ++i) {
             row.clear();
             built->rowRanges(i, row);
+            const double bytes = rangesBytes(built->rows(), static_cast<std::int64_t>(bounds.size() / 2 + row.size()));
+            if (bytes > budget) requireMemory(bytes, "ranges() of this pattern's first " + std::to_string(i + 1) + " rows");
             for (const ColumnRange& range : row)
                 bounds.insert(bounds.end(), {range.begin, range.end});
             offsets.push_back(static_cast<std::int64_t>(bounds.size() / 2));
@@ -159,6 +190,35 @@ py::object bench(const py::object& variant, const py::object& n, const py::kwarg
     return parsedJson(text);
 }
 
+// The process's job limits, as the command line's --memory-budget, --max-macs and --max-ranges set them
+// for one command: a keyword changes one (None puts its default back: the environment variable, else
+// the built-in), and the limits in force are returned.
+py::dict limits(const py::kwargs& keywords) {
+    std::vector<std::string> args;
+    for (const auto& [key, value] : keywords) {
+        const std::string name = key.cast<std::string>();
+        if (name != "memory_budget" && name != "max_macs" && name != "max_ranges")
+            throw InputError("limits() takes memory_budget, max_macs and max_ranges, not '" + name + "'");
+        if (!value.is_none()) {
+            args.insert(args.end(), {"--" + name, py::str(value).cast<std::string>()});
+            std::replace(args[args.size() - 2].begin(), args[args.size() - 2].end(), '_', '-');
+        }
+    }
+    applyJobLimits(args); // every value checked before any is reset
+    for (const auto& [key, value] : keywords) {
+        if (!value.is_none()) continue;
+        const std::string name = key.cast<std::string>();
+        if (name == "memory_budget") setJobBudget(std::nullopt);
+        else if (name == "max_macs") setJobWorkLimit(std::nullopt);
+        else setJobRangeLimit(std::nullopt);
+    }
+    py::dict now;
+    now["memory_budget"] = jobBudgetBytes();
+    now["max_macs"] = jobWorkLimit();
+    now["max_ranges"] = jobRangeLimit();
+    return now;
+}
+
 py::list variantIds() {
     py::list ids;
     for (const VariantInfo& variant : allVariants())
@@ -189,6 +249,9 @@ PYBIND11_MODULE(attnlab, m) {
             PyErr_SetString(PyExc_ValueError, input.what());
         }
     });
+    m.def("limits", &limits,
+          "The job limits every later call is held to (memory_budget in bytes or as '8G', max_macs, max_ranges, as "
+          "the command line's options; None restores a default), returned as a dict.");
     m.def("variants", &variantIds, "The variant ids, as `attnlab variants` lists them.");
     m.def("describe", &describe, py::arg("variant"),
           "The variant's entry of `attnlab variants --json`: its name, family, causal support and parameters "
@@ -213,4 +276,5 @@ PYBIND11_MODULE(attnlab, m) {
     m.def("bench", &bench, py::arg("variant") = py::none(), py::arg("n") = py::none(),
           "The records of `attnlab bench --json` for the same options (the GIL is released while it times).");
     defineFigure(m);
+    defineAnimation(m);
 }

@@ -2,6 +2,7 @@
 
 #include "app/figure_command.h"
 #include "app/headless_qt.h"
+#include "app/python/python_animation.h"
 #include "app/python/python_args.h"
 
 #include "core/errors.h"
@@ -19,9 +20,19 @@ namespace attnlab {
 
 namespace {
 
+} // namespace
+
 // The module's one QApplication, on the offscreen platform when there is no display, made by the first
 // figure and kept for the life of the process (Qt allows one per process, in its main thread).
-void ensureApplication() {
+void requireFigureThread(const char* what) {
+    const py::module_ threading = py::module_::import("threading");
+    if (!threading.attr("current_thread")().is(threading.attr("main_thread")()))
+        throw InputError(std::string(what) +
+                         ": figures are made and drawn in Python's main thread, where their Qt application lives; "
+                         "this call came from another thread");
+}
+
+void ensureFigureApplication() {
     if (QApplication::instance()) return;
     useOffscreenWithoutDisplay();
     quietQtMessages();
@@ -31,11 +42,14 @@ void ensureApplication() {
     new QApplication(argc, argv); // NOLINT: lives until exit, as the process's application object
 }
 
+namespace {
+
 // One computed view: every export is drawn from this one computation, in the figure's language.
 class Figure {
   public:
     explicit Figure(FigureRequest request) : m_request(std::move(request)) {
-        ensureApplication();
+        requireFigureThread("attnlab.figure");
+        ensureFigureApplication();
         const FigureLanguage language(m_request.language);
         const py::gil_scoped_release release;
         m_view = computeFigure(m_request);
@@ -45,6 +59,7 @@ class Figure {
 
     // The bytes of the file an export to `name` (its extension names the format) would write first.
     std::string rendered(const char* name) const {
+        requireFigureThread("attnlab.Figure");
         const FigureLanguage language(m_request.language);
         return renderExport(*m_view, QString::fromUtf8(name), m_request.options).front().bytes;
     }
@@ -68,6 +83,7 @@ class Figure {
             py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
         exportFormatOf(QString::fromStdString(destination));
         checkOutputPath("attnlab figure", destination);
+        requireFigureThread("attnlab.Figure.save");
         const FigureLanguage language(m_request.language);
         exportFigure(*m_view, QString::fromStdString(destination), m_request.options, m_request.inputs);
     }
@@ -134,14 +150,16 @@ void defineFigure(py::module_& module) {
             if (!keywords.contains("variant") && !keywords.contains("compare") && !keywords.contains("panel"))
                 variants.push_back(&requireVariant("full")); // the view's default variant
             std::vector<std::string> args = {view.cast<std::string>()};
-            if (!keywords.contains("dpi")) args.insert(args.end(), {"--dpi", "192"});
+            const bool animated = keywords.contains("animate");
+            if (!keywords.contains("dpi") && !animated) args.insert(args.end(), {"--dpi", "192"});
             const std::vector<std::string> options = optionArgs(keywords, variants, {"panel"});
             args.insert(args.end(), options.begin(), options.end());
+            if (animated) return animationFigure(std::move(args));
             std::optional<FigureRequest> request = figureRequest(args, false);
             if (!request)
                 throw InputError(
                     "attnlab figure: the listings (--preset list, --model list) are for the command line");
-            return Figure(std::move(*request));
+            return py::cast(Figure(std::move(*request)));
         },
         py::arg("view"),
         "The view computed headless with the options of `attnlab figure` as keywords (docs/python.md).");

@@ -2472,6 +2472,10 @@ component %1: %2</source>
         <translation>全部因果对 j ≤ i：(n + 1) / 2n</translation>
     </message>
     <message>
+        <source>Receptive field of one layer</source>
+        <translation>单层的感受野</translation>
+    </message>
+    <message>
         <source>Receptive field of %1 stacked layers</source>
         <translation>%1 层堆叠的感受野</translation>
     </message>

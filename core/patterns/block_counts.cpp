@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace attnlab {
 
@@ -41,6 +42,16 @@ public:
     // Classifies blocks [0, blocks) of block row `row`, of `rows` rows, and clears the row.
     void finish(std::int64_t row, std::int64_t rows, std::int64_t blocks) {
         m_row = row;
+        // Rows with many ranges (stride(2): n / 2 each) have more edges than the row has blocks: then
+        // adding them up per block is linear where sorting them is not.
+        if (m_edges.size() + m_cover.size() >= static_cast<std::size_t>(blocks) / 4) finishDense(rows, blocks);
+        else finishSorted(rows, blocks);
+        m_edges.clear();
+        m_cover.clear();
+    }
+
+private:
+    void finishSorted(std::int64_t rows, std::int64_t blocks) {
         std::sort(m_edges.begin(), m_edges.end());
         std::sort(m_cover.begin(), m_cover.end());
         std::size_t e = 0, c = 0;
@@ -58,11 +69,34 @@ public:
             }
         }
         classifyRun(rows, next, blocks, coverage);
-        m_edges.clear();
-        m_cover.clear();
     }
 
-private:
+    // Every block's cells from per-block sums of the edges and the coverage changes, then runs of blocks
+    // of one class recorded together.
+    void finishDense(std::int64_t rows, std::int64_t blocks) {
+        const auto count = static_cast<std::size_t>(blocks);
+        m_blockCells.assign(count, 0);
+        m_coverChange.assign(count + 1, 0);
+        for (const auto& [block, cells] : m_edges) m_blockCells[static_cast<std::size_t>(block)] += cells;
+        for (const auto& [block, change] : m_cover) m_coverChange[static_cast<std::size_t>(block)] += change;
+        std::int64_t coverage = 0, runStart = 0, runComputed = 0;
+        BlockClass runKind = BlockClass::Empty;
+        for (std::int64_t block = 0; block < blocks; ++block) {
+            coverage += m_coverChange[static_cast<std::size_t>(block)];
+            const std::int64_t area = rows * width(block, block + 1);
+            const std::int64_t cells = coverage * width(block, block + 1) + m_blockCells[static_cast<std::size_t>(block)];
+            const BlockClass kind = cells == 0 ? BlockClass::Empty : cells == area ? BlockClass::Full : BlockClass::Partial;
+            if (kind != runKind && block > runStart) {
+                record(runKind, runStart, block, runComputed);
+                runStart = block;
+                runComputed = 0;
+            }
+            runKind = kind;
+            runComputed += cells == 0 ? 0 : area;
+        }
+        record(runKind, runStart, blocks, runComputed);
+    }
+
     // Columns of blocks [first, last).
     std::int64_t width(std::int64_t first, std::int64_t last) const { return std::min(m_n, last * m_block) - first * m_block; }
 
@@ -90,6 +124,7 @@ private:
     std::int64_t m_row = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> m_edges; // (block, cells)
     std::vector<std::pair<std::int64_t, std::int64_t>> m_cover; // (block, change of coverage)
+    std::vector<std::int64_t> m_blockCells, m_coverChange;      // per block, for rows with many ranges
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 // that differ, axes held over a sweep, the timing view playing its one measurement, bad input (one line,
 // exit 2, no file), a failing write leaving nothing, and a long export cancelled in the app.
 
+#include "gui/animation_run.h"
 #include "gui/figure_command_fixture.h"
 #include "gui/measure_clocks.h"
 
@@ -338,21 +339,12 @@ TEST(TimingAnimation, PlaysTheMeasuredSweepPointByPointWithoutMeasuringAgain) {
     output.options.size = QSizeF(600, 400);
     AnimationRenderer renderer(std::move(view), sweep, settings, output);
     int afterFirstFrame = -1;
-    std::vector<QImage> frames(sweep.values.size());
     QObject::connect(&renderer, &AnimationRenderer::progressChanged, [&](int done, int) {
         if (done == 1) afterFirstFrame = clock->readings;
     });
-    QObject::connect(&renderer, &AnimationRenderer::framePainted, [&](int index, const QImage& image) {
-        frames[static_cast<std::size_t>(index)] = image;
-    });
-    bool finished = false;
-    QObject::connect(&renderer, &AnimationRenderer::finished, [&] { finished = true; });
-    renderer.start();
-    QElapsedTimer waited;
-    waited.start();
-    while (!finished && renderer.running() && waited.elapsed() < kRunTimeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    ASSERT_TRUE(finished);
+    const guitest::AnimationRun run = guitest::runToTheEnd(renderer, sweep.values.size(), kRunTimeoutMs);
+    const std::vector<QImage>& frames = run.frames;
+    ASSERT_TRUE(run.finished);
     EXPECT_GT(afterFirstFrame, 0) << "the first frame waited for the measurement";
     EXPECT_EQ(clock->readings, afterFirstFrame) << "a later frame measured again";
     EXPECT_NE(frames[0], frames[1]);

@@ -2,6 +2,7 @@
 // in the command's parser and in the app's dialog alike, and the receptive field's grid picture keeps the
 // hop colours held over a sweep of L, like its heatmap and legend.
 
+#include "gui/animation_run.h"
 #include "gui/figure_command_fixture.h"
 
 #include "views/animation/animation_renderer.h"
@@ -13,8 +14,6 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
-#include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -80,18 +79,9 @@ TEST(GridAnimation, TheReachGridPictureHoldsTheSweepsHopColours) {
     output.options.size = QSizeF(700, 520);
     output.previewOnly = true;
     AnimationRenderer renderer(std::make_unique<ReceptiveFieldView>(), sweep, settings, output);
-    std::vector<QImage> frames(sweep.values.size());
-    QObject::connect(&renderer, &AnimationRenderer::framePainted, [&](int index, const QImage& image) {
-        frames[static_cast<std::size_t>(index)] = image;
-    });
-    bool finished = false;
-    QObject::connect(&renderer, &AnimationRenderer::finished, [&] { finished = true; });
-    renderer.start();
-    QElapsedTimer waited;
-    waited.start();
-    while (!finished && renderer.running() && waited.elapsed() < kRunTimeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    ASSERT_TRUE(finished);
+    const guitest::AnimationRun run = guitest::runToTheEnd(renderer, sweep.values.size(), kRunTimeoutMs);
+    const std::vector<QImage>& frames = run.frames;
+    ASSERT_TRUE(run.finished);
     ASSERT_FALSE(frames[0].isNull());
     const QRgb ownEnd = ReceptiveFieldView::hopColor(2, 2), held = ReceptiveFieldView::hopColor(2, 2, 3);
     ASSERT_NE(ownEnd, held);

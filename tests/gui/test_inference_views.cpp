@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -164,6 +165,35 @@ TEST(InferenceView, AGridPatternsCacheIsStatedAtTheGridsNOnly) {
     for (const auto& text : testing::paintedTexts(view, QSize(1200, 800))) painted += text.text + QLatin1Char(' ');
     EXPECT_TRUE(painted.contains(QStringLiteral("at n = 144, the only context it is defined at"))) << painted.toStdString();
     EXPECT_EQ(painted.count(QStringLiteral("never (")), never) << "the grid pattern is claimed never to run out";
+}
+
+// A decoding frame's "t = …" marker sits at the top of the cache panel, where the budget line and its
+// label are when the budget is the panel's largest value: the marker's label moves off the budget's.
+TEST(InferenceView, TheDecodingMarkerKeepsOffTheBudgetLabel) {
+    InferenceView view;
+    view.show();
+    LabSettings settings;
+    settings.variant = "longformer";
+    settings.params = {{"window", "16"}};
+    settings.n = 64;
+    settings.causal = true;
+    settings.timingMaxN = 256;
+    view.setSettings(settings);
+    FrameMark mark;
+    mark.decodeStep = 36;
+    view.setFrameMark(mark);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    const auto texts = testing::paintedTexts(view, QSize(900, 600));
+    const auto found = [&](const QString& start) {
+        const auto it = std::find_if(texts.begin(), texts.end(), [&](const auto& text) { return text.text.startsWith(start); });
+        return it == texts.end() ? QRectF() : it->rect;
+    };
+    const QRectF marker = found(QStringLiteral("t = 36")), budget = found(QStringLiteral("memory budget"));
+    ASSERT_FALSE(marker.isEmpty());
+    ASSERT_FALSE(budget.isEmpty());
+    EXPECT_FALSE(marker.adjusted(1, 1, -1, -1).intersects(budget.adjusted(1, 1, -1, -1)))
+        << "t = 36 at (" << marker.x() << ", " << marker.y() << "), the budget label at (" << budget.x() << ", "
+        << budget.y() << ")";
 }
 
 // GPT-2 small with a float16 cache against full and a longformer whose cache outgrows 24 GiB only at

@@ -1,12 +1,15 @@
 // The pattern view as a user meets it: what its pixels show for known patterns, compare mode, the
 // weights outline, parameter changes at n = 4096, and a 65,536-long sequence drawn from a density image
 // while the UI thread keeps running, and the block view (its counts per panel are the core's block
-// counts, computed with the snapshot; empty blocks stay clear, the others are tinted). Mouse interaction
+// counts, computed with the snapshot; partial blocks are tinted, full and empty ones keep the pattern's
+// colours). Mouse interaction
 // is tested in test_pattern_view_interaction.cpp.
 #include "pattern_view_fixture.h"
 
 #include "core/measure/thread_cpu_clock.h"
 #include "core/patterns/block_counts.h"
+
+#include <set>
 
 namespace attnlab::patternviewtest {
 namespace {
@@ -341,13 +344,18 @@ TEST_F(PatternViewTest, BlockViewCountsAndTintsTheBlocksOfThePattern) {
                  }));
     ASSERT_EQ(classes.size(), 16u);
     const QImage after = paint();
-    // At the centre cell of each block: unchanged where the block is empty, tinted where it is not.
+    // At the centre cell of each block: tinted where the block is partial; unchanged where it is empty or
+    // full, whose cells keep the pattern's own colours (a component legend still reads on them).
+    std::set<BlockClass> seen;
     for (std::int64_t r = 0; r < 4; ++r)
         for (std::int64_t c = 0; c < 4; ++c) {
             const QPointF centre = cellCentre(plot(), 64, 1.0, QPointF(0, 0), r * 16 + 7, c * 16 + 7);
             const bool tinted = !sameColor(pixelAt(after, centre), pixelAt(before, centre));
-            EXPECT_EQ(tinted, classes[static_cast<std::size_t>(r * 4 + c)] != BlockClass::Empty) << "block (" << r << ", " << c << ")";
+            const BlockClass kind = classes[static_cast<std::size_t>(r * 4 + c)];
+            seen.insert(kind);
+            EXPECT_EQ(tinted, kind == BlockClass::Partial) << "block (" << r << ", " << c << ")";
         }
+    EXPECT_EQ(seen.size(), 3u) << "the case has full, partial and empty blocks";
 }
 
 TEST_F(PatternViewTest, BlockViewGivesEachComparedPanelItsOwnCounts) {

@@ -108,6 +108,13 @@ TEST_F(ReceptiveFieldViewTest, LongformerReachGrowsByHalfTheWindowPerLayer) {
     EXPECT_EQ(csvRows(view.csvData(), kReachColumns).size(), static_cast<std::size_t>(layers + 2));
 }
 
+TEST_F(ReceptiveFieldViewTest, TheTitleCountsItsLayers) {
+    show(reachSettings("longformer", 64, 1, false));
+    EXPECT_EQ(view.title().toStdString(), "Receptive field of one layer — Longformer");
+    show(reachSettings("longformer", 64, 3, false));
+    EXPECT_EQ(view.title().toStdString(), "Receptive field of 3 stacked layers — Longformer");
+}
+
 TEST_F(ReceptiveFieldViewTest, CausalHeatmapPixelsAreTheHopMatrix) {
     const std::int64_t n = 64;
     const int layers = 3;

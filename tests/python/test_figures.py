@@ -99,8 +99,31 @@ def test_bad_settings_are_the_cli_message(tmp_path, keywords, options):
     assert str(raised.value) == cli_error("figure", "pattern", *options, "-o", tmp_path / "f.png")
 
 
-def test_unknown_view_and_animation_are_refused():
+def test_unknown_view_is_refused():
     with pytest.raises(ValueError, match="unknown view 'nope'"):
         attnlab.figure("nope")
-    with pytest.raises(ValueError, match="kept in memory"):
-        attnlab.figure("pattern", animate="n=16:32")
+
+
+def test_figures_belong_to_the_main_thread(pattern_figure, tmp_path):
+    import threading
+    raised = {}
+
+    def in_a_thread(call):
+        def work():
+            try:
+                call()
+            except ValueError as error:
+                raised[call] = str(error)
+        thread = threading.Thread(target=work)
+        thread.start()
+        thread.join(120)
+        assert not thread.is_alive(), "a figure call from another thread did not return"
+
+    calls = [lambda: attnlab.figure("pattern", variant="full", n=16), pattern_figure._repr_png_,
+             lambda: pattern_figure.save(tmp_path / "t.svg"),
+             lambda: attnlab.figure("reach", variant="strided", n=64, animate="layers=1:2")]
+    for call in calls:
+        in_a_thread(call)
+        assert "made and drawn in Python's main thread" in raised[call]
+    assert not (tmp_path / "t.svg").exists()
+    assert png_size(attnlab.figure("pattern", variant="full", n=16, dpi=96)._repr_png_()[0]) == (900, 600)

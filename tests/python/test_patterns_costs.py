@@ -122,3 +122,43 @@ def test_bad_input_is_the_cli_message(call, options):
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value) == cli_error(*options)
+
+
+def test_ranges_refuse_an_output_over_the_memory_budget():
+    # stride(2) at n = 4096: 2048 ranges a row, 128 MiB of bounds; a band of 4096 ranges fits in 1 MiB.
+    default = attnlab.limits()["memory_budget"]
+    assert attnlab.limits(memory_budget="1M")["memory_budget"] == 1 << 20
+    try:
+        with pytest.raises(ValueError) as raised:
+            attnlab.ranges("custom", 4096, expr="stride(2)")
+        message = str(raised.value)
+        assert message.startswith("ranges() of this pattern (about 8388608 column ranges) needs 128.03 MiB, "
+                                  "over the job budget of 1.00 MiB"), message
+        assert "\n" not in message
+        offsets, ranges = attnlab.ranges("longformer", 4096, window=8)
+        assert len(offsets) == 4097 and len(ranges) == 4096
+    finally:
+        assert attnlab.limits(memory_budget=None)["memory_budget"] == default
+    assert len(attnlab.ranges("custom", 4096, expr="stride(2)")[1]) == 4096 * 2048
+
+
+def test_limits_are_the_cli_options():
+    before = attnlab.limits()
+    assert set(before) == {"memory_budget", "max_macs", "max_ranges"}
+    assert attnlab.limits(max_ranges=1000, max_macs=1e6)["max_ranges"] == 1000
+    try:
+        with pytest.raises(ValueError) as raised:
+            attnlab.cost("custom", 4096, 64, 1, expr="stride(2)")
+        assert str(raised.value) == cli_error("cost", "--max-ranges", "1000", "--variant", "custom", "--n", "4096",
+                                              "--d", "64", "--heads", "1", "--set", "expr=stride(2)", "--json")
+    finally:
+        assert attnlab.limits(max_ranges=None, max_macs=None) == before
+    for keywords, option in [(dict(memory_budget="lots"), ["--memory-budget", "lots"]),
+                             (dict(max_ranges=0), ["--max-ranges", "0"]),
+                             (dict(max_macs=-1), ["--max-macs", "-1"])]:
+        with pytest.raises(ValueError) as raised:
+            attnlab.limits(**keywords)
+        assert str(raised.value) == cli_error("variants", *option)
+    with pytest.raises(ValueError, match="not 'budget'"):
+        attnlab.limits(budget=1)
+    assert attnlab.limits() == before

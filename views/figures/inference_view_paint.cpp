@@ -127,9 +127,9 @@ void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
     const QString budgetLabel = m_settings.memoryBudget > 0
                                     ? tr("memory budget %1").arg(bytesText(m_budget))
                                     : tr("memory budget %1 (this machine's RAM)").arg(bytesText(m_budget));
-    painter.setPen(QColor(0xaa, 0x00, 0x00));
-    painter.drawText(QRectF(plot.left() + 4, y + 2, plot.width() - 8, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
-                     metrics.elidedText(budgetLabel, Qt::ElideRight, plot.width() - 8));
+    const QString shown = metrics.elidedText(budgetLabel, Qt::ElideRight, plot.width() - 8);
+    axes.drawLabel(QRectF(plot.left() + 4, y + 2, metrics.horizontalAdvance(shown) + 1, metrics.height()), shown,
+                   QColor(0xaa, 0x00, 0x00), Qt::AlignLeft | Qt::AlignTop);
     std::vector<std::pair<double, int>> crossings; // (n, curve)
     for (std::size_t k = 0; k < m_curves.size(); ++k)
         if (m_curves[k].runsOutAt && *m_curves[k].runsOutAt <= std::ldexp(1.0, m_maxLog2))
@@ -147,8 +147,7 @@ void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
         const double width = metrics.horizontalAdvance(text);
         row = at.x() - width / 2 < lastRight + 4 ? row + 1 : 0;
         const QRectF box(at.x() - width / 2, y - 6 - (row + 1) * metrics.height(), width, metrics.height());
-        painter.setPen(Qt::black);
-        painter.drawText(box, Qt::AlignCenter, text);
+        axes.drawLabel(box, text, Qt::black, Qt::AlignCenter);
         lastRight = box.right();
         lastN = n;
     }

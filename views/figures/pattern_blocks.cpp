@@ -10,9 +10,11 @@ namespace attnlab {
 
 namespace {
 
-// Orange, as the highlighted row: distinct from the mask's viridis colours.
+// Orange, as the highlighted row: distinct from the mask's viridis colours. Only partial blocks are
+// tinted (and hatched): a full block shows the pattern's own colours untouched, solid as the kernel
+// computes it, so the component legend still reads on it.
 QColor blockTint(int alpha) { return QColor(0xe6, 0x61, 0x00, alpha); }
-constexpr int kFullAlpha = 110, kPartialAlpha = 35;
+constexpr int kPartialAlpha = 35;
 // Hatching and grid lines need blocks of at least this many pixels, and at most this many visible blocks.
 constexpr double kMinBlockPixels = 5;
 constexpr std::int64_t kMaxHatchedBlocks = 40000;
@@ -28,11 +30,11 @@ std::shared_ptr<const PatternBlocks> buildPatternBlocks(const Pattern& pattern, 
         overlay = QImage(static_cast<int>(side), static_cast<int>(side), QImage::Format_ARGB32_Premultiplied);
         overlay.fill(Qt::transparent);
     }
-    const QRgb full = qPremultiply(blockTint(kFullAlpha).rgba()), partial = qPremultiply(blockTint(kPartialAlpha).rgba());
+    const QRgb partial = qPremultiply(blockTint(kPartialAlpha).rgba());
     blocks->counts = countBlocks(pattern, blockSize, [&](std::int64_t row, std::int64_t first, std::int64_t last, BlockClass kind) {
-        if (overlay.isNull() || kind == BlockClass::Empty) return;
+        if (overlay.isNull() || kind != BlockClass::Partial) return;
         auto* line = reinterpret_cast<QRgb*>(overlay.scanLine(static_cast<int>(row)));
-        std::fill(line + first, line + last, kind == BlockClass::Full ? full : partial);
+        std::fill(line + first, line + last, partial);
     });
     blocks->overlay = std::move(overlay);
     return blocks;

@@ -149,7 +149,8 @@ QRgb ReceptiveFieldView::hopColor(int hops, int layers, int scale) {
 }
 
 QString ReceptiveFieldView::title() const {
-    const QString what = ReceptiveFieldView::tr("Receptive field of %1 stacked layers").arg(m_settings.layers);
+    const QString what = m_settings.layers == 1 ? ReceptiveFieldView::tr("Receptive field of one layer")
+                                                : ReceptiveFieldView::tr("Receptive field of %1 stacked layers").arg(m_settings.layers);
     if (const QString paper = presetPaper(m_settings.preset); !paper.isEmpty()) return what + QStringLiteral(" — ") + paper;
     if (m_settings.compareVariants.size() > 1) return ReceptiveFieldView::tr("%1 — compared").arg(what);
     const VariantInfo* variant = findVariant(m_settings.variant);

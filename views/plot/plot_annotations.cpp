@@ -66,9 +66,8 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
         painter.drawLine(QPointF(mapX(marker.x), m_plot.top()), QPointF(mapX(marker.x), m_plot.bottom()));
     }
     const double line = metrics.height();
-    const std::size_t before = m_drawnLabels.size();
     const auto overlapsPlacedLabel = [&](const QRectF& box) {
-        return std::any_of(m_drawnLabels.begin() + static_cast<std::ptrdiff_t>(before), m_drawnLabels.end(),
+        return std::any_of(m_drawnLabels.begin(), m_drawnLabels.end(),
                            [&](const QRectF& placed) { return placed.intersects(box); });
     };
     for (const VerticalMarker& marker : markers) {
@@ -143,6 +142,14 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
         painter.drawText(box, Qt::AlignCenter, lines.join(QLatin1Char('\n')));
     }
     painter.restore();
+}
+
+void PlotAxes::drawLabel(const QRectF& box, const QString& text, const QColor& color, int flags) const {
+    m_painter.save();
+    m_painter.setPen(color);
+    m_painter.drawText(box, flags, text);
+    m_painter.restore();
+    m_drawnLabels.push_back(box);
 }
 
 void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner preferred) const {

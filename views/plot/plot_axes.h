@@ -114,10 +114,14 @@ public:
                           const std::vector<QColor>& colors) const;
     // Horizontal bars from the x axis' minimum to values[k] on a categorical y axis, value printed at the end.
     void drawHorizontalBars(const std::vector<double>& values, const std::vector<QColor>& colors) const;
-    // Dashed vertical lines at data x with their labels at the top of the plot, `row` lines down: every
-    // line first, then every label on top, so no line crosses a label.
+    // Dashed vertical lines at data x with their labels at the top of the plot, `row` lines down (further
+    // down while a label drawn before is in the way): every line first, then every label on top, so no
+    // line crosses a label.
     void drawVerticalMarkers(const std::vector<VerticalMarker>& markers) const;
-    // The boxes of the marker labels drawn so far, for text a figure places itself beside its data.
+    // Text a figure places itself in `box` (e.g. beside a line it drew), kept among the drawn labels so
+    // that markers and the legend drawn after it keep off it.
+    void drawLabel(const QRectF& box, const QString& text, const QColor& color, int flags) const;
+    // The boxes of the labels drawn so far, for text a figure places itself beside its data.
     const std::vector<QRectF>& drawnLabels() const { return m_drawnLabels; }
     // The legend inside the plot, at the `preferred` corner when that hides nothing drawn so far (marker
     // labels, data points, lines), else at the corner or edge middle that hides the fewest labels, then
