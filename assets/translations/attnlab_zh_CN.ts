@@ -1328,8 +1328,8 @@
         <translation>注意力核心%1 (对数坐标)</translation>
     </message>
     <message>
-        <source>each bar in its variant&apos;s colour; * chosen (its parameters), the others with their defaults</source>
-        <translation>每个条形使用其变体的颜色；* 为所选变体 (其参数)，其余使用默认参数</translation>
+        <source>each bar in its variant&apos;s colour; the chosen variants with their parameters, the others with their defaults</source>
+        <translation>每个条形使用其变体的颜色；所选变体使用其参数，其余使用默认参数</translation>
     </message>
     <message>
         <source>chosen (its parameters)</source>

@@ -68,8 +68,8 @@ TEST_F(PatternViewTest, BigBirdIsColouredByWindowGlobalsAndRandomKeys) {
     // The three colours differ, and the hover names the component of the cell under the mouse.
     EXPECT_NE(componentColor(1), componentColor(2));
     EXPECT_NE(componentColor(2), componentColor(3));
-    EXPECT_TRUE(hoverMessage(cellCentre(plot(), 40, 1.0, QPointF(0, 0), 20, 20)).contains(QStringLiteral("window")));
-    EXPECT_TRUE(hoverMessage(cellCentre(plot(), 40, 1.0, QPointF(0, 0), 20, 0)).contains(QStringLiteral("globals")));
+    EXPECT_TRUE(hoverMessage(cellCentre(plot(), 40, 1.0, QPointF(0, 0), 20, 20)).contains(QStringLiteral("sliding window (w = 4)")));
+    EXPECT_TRUE(hoverMessage(cellCentre(plot(), 40, 1.0, QPointF(0, 0), 20, 0)).contains(QStringLiteral("global (g = 2)")));
 }
 
 TEST_F(PatternViewTest, LegendNamesEveryTermAndTheAddedDiagonal) {

@@ -272,16 +272,15 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
     std::vector<double> values;
     const std::vector<QColor> colors = barColours();
     for (const CoreBar& bar : m_bars) {
-        const QString name = bar.order.empty() ? QString::fromStdString(bar.variant)
-                                               : FlopsView::tr("%1 (order %2)").arg(QString::fromStdString(bar.variant), QString::fromStdString(bar.order));
-        names << (bar.chosen ? name + QStringLiteral(" *") : name);
+        names << (bar.order.empty() ? QString::fromStdString(bar.variant)
+                                    : FlopsView::tr("%1 (order %2)").arg(QString::fromStdString(bar.variant), QString::fromStdString(bar.order)));
         values.push_back(bar.attentionMacs * unitFactor());
     }
     std::vector<double> range = values;
     for (const CoreBar& bar : m_bars)
         if (bar.block) range.push_back(bar.block->blockMacs * unitFactor());
     Axis x = Axis::fitted(FlopsView::tr("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, range);
-    std::vector<LegendEntry> legend = {{FlopsView::tr("each bar in its variant's colour; * chosen (its parameters), the others with their defaults"),
+    std::vector<LegendEntry> legend = {{FlopsView::tr("each bar in its variant's colour; the chosen variants with their parameters, the others with their defaults"),
                                         QColor(), Qt::NoPen, false},
                                        {FlopsView::tr("hatched: a block kernel's cost, B=%1").arg(m_settings.blockCost), QColor(0x55, 0x55, 0x55),
                                         Qt::SolidLine, false},

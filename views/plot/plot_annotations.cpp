@@ -75,7 +75,7 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
         const double px = mapX(marker.x);
         // The label stays inside the plot, beside its line: the first of these that fits in the plot and
         // covers no other marker's line: right of the line on one line, on two (broken after
-        // "threshold:"), left of it on one, on two, then wrapped at its words (up to four lines) into the
+        // "threshold:"), left of it on one, on two, then wrapped (up to four lines) into the
         // room right of the line up to the next marker's, or left of it. Where each covers some, the one
         // that covers fewest; where none fits, against the plot's edge, elided when wider than the plot.
         // It moves down a row while it would overlap another marker's label.
@@ -95,10 +95,19 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
             if (mapX(other.x) > px) nextLine = std::min(nextLine, mapX(other.x));
             if (mapX(other.x) < px) previousLine = std::max(previousLine, mapX(other.x));
         }
-        const auto wrapped = [&](double room) {
+        // The pieces a label wraps at first: the threshold's formula only before its " = ", the words
+        // after its ": " anywhere; then, where that is too wide, at every space.
+        QStringList pieces;
+        const qsizetype colon = marker.label.indexOf(QStringLiteral(": "));
+        const QString formula = colon > 0 ? marker.label.left(colon + 1) : QString();
+        const QStringList sides = formula.split(QStringLiteral(" = "));
+        for (qsizetype k = 0; k < sides.size() && !formula.isEmpty(); ++k) pieces << (k == 0 ? sides[k] : QStringLiteral("= ") + sides[k]);
+        pieces << marker.label.mid(colon > 0 ? colon + 2 : 0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QStringList words = marker.label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const auto wrapped = [&](const QStringList& parts, double room) {
             QStringList out;
             QString current;
-            for (const QString& word : marker.label.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            for (const QString& word : parts) {
                 const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
                 if (!current.isEmpty() && metrics.horizontalAdvance(longer) + 2 * kGap > room) {
                     out << current;
@@ -111,10 +120,10 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
             return out;
         };
         QStringList one = {marker.label}, two = one;
-        if (const qsizetype colon = marker.label.indexOf(QStringLiteral(": ")); colon > 0)
-            two = {marker.label.left(colon + 1), marker.label.mid(colon + 2)};
+        if (colon > 0) two = {formula, marker.label.mid(colon + 2)};
         const std::vector<std::pair<QStringList, bool>> forms = {{one, true},  {two, true},  {one, false}, {two, false},
-                                                                 {wrapped(nextLine - px - 3), true}, {wrapped(px - 3 - previousLine), false}};
+                                                                 {wrapped(pieces, nextLine - px - 3), true}, {wrapped(pieces, px - 3 - previousLine), false},
+                                                                 {wrapped(words, nextLine - px - 3), true},  {wrapped(words, px - 3 - previousLine), false}};
         QStringList lines = two;
         double left = std::clamp(px + 2, m_plot.left(), m_plot.right() - widthOf(lines));
         std::ptrdiff_t fewest = std::numeric_limits<std::ptrdiff_t>::max();
