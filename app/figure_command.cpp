@@ -17,6 +17,7 @@
 
 #include "core/analysis/accuracy.h"
 #include "core/analysis/settings_check.h"
+#include "core/cost/cost_model.h"
 #include "core/decode/kv_cache.h"
 #include "core/errors.h"
 #include "core/io/output_file.h"
@@ -42,7 +43,7 @@ constexpr const char* kFigureHelp =
                       [--model-layers L] [--kv-dtype f32|f16|bf16] [--budget-line BYTES] [--queries M]
                       [--grid H,W | T,H,W [--order raster|tiles:a,b[,c]|morton]] [--query P]
                       [--causal] [--set KEY=VALUE]... [--layers L]
-                      [--weights] [--no-outline] [--flops] [--tokens "TEXT"]
+                      [--weights] [--no-outline] [--flops] [--flop-layer gau|standard] [--tokens "TEXT"]
                       [--input gaussian|local|npy] [--seed S] [--q Q.npy --k K.npy --v V.npy]
                       [--timing-max-n N] [--layer] [--guides] [--input-scale S] [--error-measure output|weights]
                       [--components [--split]] [--blocks B] [--block-cost B] [--dpi DPI] [--width W] [--height H] [--lang en|zh_CN]
@@ -69,6 +70,8 @@ component as a separate panel, the factorised heads A(1), A(2), ... of the Spars
 --blocks B (pattern only) draws the B x B block grid over the pattern, as a block kernel computes it:
 empty blocks clear, partial blocks hatched, full blocks solid, with their counts, computed / allowed
 cells and the block density beside nnz (B >= 1; the view offers 16 ... 256, default 64).
+--flop-layer (flops, relu2 and mixed_chunk only): the layer their cost is stacked in, gau (FLASH's
+gated attention unit, which replaces attention + FFN; the default) or standard (attention + FFN 4hd).
 --block-cost B (flops and timing): what a block kernel computes in blocks of B x B (B >= 1): flops sets
 the block size of the block-kernel bars beside each exact attention-core bar (default 64); timing adds
 the block kernel's prediction (computed cells x (d + dv) x h, fitted to the measured times as the cost
@@ -77,7 +80,7 @@ timing measures n = 64, 128, ... up to --timing-max-n (default 4096) on this mac
 with --layer it times one Transformer layer's parts (QKV, attention core, output projection, FFN);
 --guides adds n^2, n*sqrt(n) and n guide lines through the measured range. Points whose threads got
 too little CPU (other programs busy) are ringed and named, and never used for a fit or a crossover.
-accuracy multiplies Q and K by --input-scale S (default 1; logits q.k/sqrt(d) by S^2) in the panels over
+accuracy multiplies Q and K by --input-scale S (default 0.5; logits q.k/sqrt(d) by S^2) in the panels over
 each method's budget, and draws the error against S at a fixed budget; --error-measure picks what is
 compared with exact softmax: the output (default) or the effective weights W.
 --model NAME sets h, h_kv, d, --model-layers, n (the model's context) and the cache precision of a
@@ -259,6 +262,11 @@ LabSettings settingsFromArgs(const CliArgs& cli, LabSettings settings) {
     if (cli.flag("--weights")) settings.showWeights = true;
     if (cli.flag("--no-outline")) settings.showMaskOutline = false;
     if (cli.flag("--flops")) settings.flopsAsMacs = false;
+    if (const auto layer = cli.value("--flop-layer")) {
+        if (*layer != "gau" && *layer != "standard")
+            throw InputError("attnlab figure: --flop-layer takes gau or standard, got '" + *layer + "'");
+        settings.flopsStandardLayer = *layer == "standard";
+    }
     settings.timingMaxN = cli.integer("--timing-max-n", settings.timingMaxN, 64, 65536);
     if (cli.flag("--layer")) settings.timingMode = TimingMode::Layer;
     if (cli.flag("--components")) settings.showComponents = true;
@@ -322,7 +330,7 @@ std::optional<FigureRequest> figureRequest(const std::vector<std::string>& args,
                       {"--variant", "--compare", "--n", "--d", "--heads", "--head", "--layers", "--input",
                        "--seed", "--q", "--k", "--v", "--timing-max-n", "--dpi", "--width", "--height", "--preset", "--session",
                        "--tokens", "--input-scale", "--error-measure", "--kv-heads", "--model-layers", "--lang", "--budget-line",
-                       "--grid", "--order", "--blocks", "--query", "--block-cost",
+                       "--grid", "--order", "--blocks", "--query", "--block-cost", "--flop-layer",
                        "--animate", "--fps", "--hold-last", "--model", "--kv-dtype", "--queries"},
                       {"--causal", "--weights", "--no-outline", "--flops", "--layer", "--guides", "--components", "--split", "--free-axes"},
                       {"--panel", "-o", "--out"});
@@ -357,6 +365,11 @@ std::optional<FigureRequest> figureRequest(const std::vector<std::string>& args,
         throw InputError("attnlab figure: --blocks is for the pattern view");
     if (cli.value("--block-cost") && name != QStringLiteral("flops") && name != QStringLiteral("timing"))
         throw InputError("attnlab figure: --block-cost is for the flops and timing views");
+    if (cli.value("--flop-layer") && name != QStringLiteral("flops"))
+        throw InputError("attnlab figure: --flop-layer is for the flops view");
+    if (const VariantInfo& variant = requireVariant(settings.variant); cli.value("--flop-layer") && !hasGauLayer(variant))
+        throw InputError("attnlab figure: --flop-layer chooses the layer of relu2 and mixed_chunk; " + variant.id +
+                         " has the standard layer only");
     if (cli.value("--query") && name != QStringLiteral("pattern") && name != QStringLiteral("reach"))
         throw InputError("attnlab figure: --query is for the pattern and reach views");
     request.options.dpi = static_cast<double>(cli.integer("--dpi", 300, 30, 2400));

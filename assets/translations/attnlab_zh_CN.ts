@@ -439,12 +439,12 @@
         <translation>记忆与循环</translation>
     </message>
     <message>
-        <source>Segments of L tokens that also see the previous m tokens as memory, with sinusoidal relative positions.</source>
-        <translation>每段 L 个令牌，并把之前的 m 个令牌作为记忆一并关注，使用正弦相对位置编码。</translation>
+        <source>Segments of S tokens that also see the previous m tokens as memory, with sinusoidal relative positions.</source>
+        <translation>每段 S 个令牌，并把之前的 m 个令牌作为记忆一并关注，使用正弦相对位置编码。</translation>
     </message>
     <message>
-        <source>Segment length L</source>
-        <translation>段长 L</translation>
+        <source>Segment length S</source>
+        <translation>段长 S</translation>
     </message>
     <message>
         <source>Memory length m: earlier tokens each segment also sees</source>
@@ -991,8 +991,8 @@
         <translation>正在计算精确注意力与各近似方法…</translation>
     </message>
     <message>
-        <source>error 1: as far off as an all-zero output</source>
-        <translation>误差 1：与全零输出偏差相当</translation>
+        <source>error 1 = an all-zero output</source>
+        <translation>误差 1 = 全零输出</translation>
     </message>
     <message>
         <source>%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted</source>
@@ -1039,8 +1039,8 @@
         <translation>输出的相对误差</translation>
     </message>
     <message>
-        <source>%1 vs %2 at s = %3</source>
-        <translation>%1 与 %2 的关系 (s = %3)</translation>
+        <source>%1 at s = %2</source>
+        <translation>%1（s = %2）</translation>
     </message>
     <message>
         <source>%1 is bidirectional only: not measured for causal attention</source>
@@ -1057,6 +1057,10 @@
     <message>
         <source>Error vs input scale at a fixed budget</source>
         <translation>固定预算下误差随输入缩放的变化</translation>
+    </message>
+    <message>
+        <source>relative error</source>
+        <translation>相对误差</translation>
     </message>
     <message>
         <source>s of the budget panels</source>
@@ -1094,8 +1098,12 @@
         <translation>在光标处插入 %1</translation>
     </message>
     <message>
-        <source>%1 (the pattern shown is the last valid expression)</source>
-        <translation>%1 (显示的是上一个有效表达式的模式)</translation>
+        <source>%1 — not applied: the figures show the last valid expression, %2</source>
+        <translation>%1 — 未应用：图中显示的是上一个有效表达式 %2</translation>
+    </message>
+    <message>
+        <source>%1 — nothing is drawn until the expression is valid</source>
+        <translation>%1 — 表达式有效之前不绘制任何图形</translation>
     </message>
 </context>
 <context>
@@ -1324,8 +1332,8 @@
         <translation>注意力核心占主导</translation>
     </message>
     <message>
-        <source>attention-core %1 (log scale)</source>
-        <translation>注意力核心%1 (对数坐标)</translation>
+        <source>core %1, log scale</source>
+        <translation>核心%1（对数坐标）</translation>
     </message>
     <message>
         <source>each bar in its variant&apos;s colour; the chosen variants with their parameters, the others with their defaults</source>
@@ -1340,8 +1348,8 @@
         <translation>其他变体 (默认参数)</translation>
     </message>
     <message>
-        <source>Attention core of every variant at n = %1</source>
-        <translation>n = %1 时各变体的注意力核心计算量</translation>
+        <source>Attention cores at n = %1</source>
+        <translation>n = %1 时的注意力核心</translation>
     </message>
     <message>
         <source>FLOP counts</source>
@@ -2248,6 +2256,26 @@ Every other view works; run on a desktop session to use the lab.</source>
         <translation>块内核计算量</translation>
     </message>
     <message>
+        <source>FLASH&apos;s GAU layer (no FFN)</source>
+        <translation>FLASH 的 GAU 层（无 FFN）</translation>
+    </message>
+    <message>
+        <source>attention + FFN 4hd</source>
+        <translation>注意力 + FFN 4hd</translation>
+    </message>
+    <message>
+        <source>FLOP layer</source>
+        <translation>FLOP 所计的层</translation>
+    </message>
+    <message>
+        <source>The layer the FLOP view costs %1 in: FLASH&apos;s gated attention unit, which replaces attention and the FFN, or the standard layer with a 4hd FFN</source>
+        <translation>FLOP 视图计算 %1 所用的层：FLASH 的门控注意力单元（取代注意力与 FFN），或带 4hd FFN 的标准层</translation>
+    </message>
+    <message>
+        <source>Only relu2 and mixed_chunk have a GAU layer; every other variant is costed in the standard layer</source>
+        <translation>只有 relu2 和 mixed_chunk 有 GAU 层；其他变体都按标准层计算</translation>
+    </message>
+    <message>
         <source>timing: block kernel&apos;s prediction</source>
         <translation>计时：块内核的预测</translation>
     </message>
@@ -2458,6 +2486,10 @@ component %1: %2</source>
     <message>
         <source>from query cell %1 = position %2: %3 of %4 cells within %5 layers</source>
         <translation>从查询单元 %1 = 位置 %2：%5 层内到达 %4 个单元中的 %3 个</translation>
+    </message>
+    <message>
+        <source>query %1: %2 of %3 cells</source>
+        <translation>查询 %1：到达 %3 个单元中的 %2 个</translation>
     </message>
     <message>
         <source>n = %1: each cell is a block of about %2 × %2 pairs showing its fewest hops</source>

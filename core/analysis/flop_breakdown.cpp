@@ -41,7 +41,7 @@ std::optional<LayerCost> costAt(const LabSettings& settings, const std::string& 
 
 LayerKind layerOf(const LabSettings& settings) {
     const VariantInfo* variant = findVariant(settings.variant);
-    return variant && hasGauLayer(*variant) ? LayerKind::Gau : LayerKind::Standard;
+    return variant && hasGauLayer(*variant) && !settings.flopsStandardLayer ? LayerKind::Gau : LayerKind::Standard;
 }
 
 // The layer of full attention + FFN at n that two GAU layers replace.

@@ -32,8 +32,9 @@ struct FlopBreakdown {
         std::optional<BlockKernelCost> block;
         std::string order; // a compared panel's own token order (order=), costed on it; empty: the settings'
     };
-    // The layer the sweep and `current` cost: FLASH's GAU layer for relu2 and mixed_chunk (hasGauLayer), the
-    // standard attention + FFN layer otherwise. The bars always compare standard attention cores.
+    // The layer the sweep and `current` cost: FLASH's GAU layer for relu2 and mixed_chunk (hasGauLayer)
+    // unless the settings ask for the standard one (flopsStandardLayer), the standard attention + FFN layer
+    // otherwise. The bars always compare standard attention cores.
     LayerKind layer = LayerKind::Standard;
     std::vector<SweepPoint> sweep;   // n where the parameters are valid
     std::vector<std::string> terms;  // stacking order bottom to top: projections, the variant's own terms, the rest

@@ -107,6 +107,7 @@ const std::vector<SettingsField>& settingsFields() {
         {"split_components", static_cast<unsigned>(U::PatternFigure), &LabSettings::splitComponents},
         {"block_view", static_cast<unsigned>(U::PatternFigure), &LabSettings::blockView},
         {"flops_as_macs", 0u, &LabSettings::flopsAsMacs},
+        {"flops_standard_layer", static_cast<unsigned>(U::CostFigure), &LabSettings::flopsStandardLayer},
         {"block_cost", static_cast<unsigned>(U::CostFigure), &LabSettings::blockCost},
         {"timing_max_n", U::TimingSweep | U::Inference, &LabSettings::timingMaxN},
         {"timing_mode", static_cast<unsigned>(U::TimingSweep), &LabSettings::timingMode},

@@ -55,13 +55,19 @@ struct LabSettings {
     bool splitComponents = false;             // pattern view: each component in a panel of its own
     std::int64_t blockView = 0;               // pattern view: the B × B block grid drawn over the pattern (0: off)
     bool flopsAsMacs = true;                  // FLOP view unit
+    // FLOP view: relu2 and mixed_chunk costed in the standard attention + FFN layer instead of FLASH's GAU
+    // layer, their default (other variants have the standard layer only).
+    bool flopsStandardLayer = false;
     // FLOP and timing views: the block size B of the block kernel's cost (core/analysis/block_cost.h).
     std::int64_t blockCost = 64;
     std::int64_t timingMaxN = 4096;           // timing view: n = 64, 128, … up to this
     TimingMode timingMode = TimingMode::Variants;
     bool timingGuides = false;                // timing view: n², n√n and n guide lines
     bool timingBlockModel = false;            // timing view: the block kernel's prediction beside the cost model's
-    double accuracyInputScale = 1.0;          // accuracy view: Q and K multiplied by this (logits by its square)
+    // Accuracy view: Q and K multiplied by this (logits by its square). 0.5 is where the random-feature
+    // methods change regime: performer's error still falls with its features there, and at s = 1 no
+    // longer does.
+    double accuracyInputScale = 0.5;
     bool accuracyOnWeights = false;           // accuracy view: error of the effective weights instead of the output
     std::int64_t modelLayers = 1;             // inference view: layers of the whole model (a preset's depth)
     std::int64_t memoryBudget = 0;            // inference view: bytes the KV cache may take; 0: physical RAM

@@ -79,7 +79,10 @@ std::unique_ptr<DecodeStep> prepareDecodeStep(const VariantInfo& variant, const 
     const DecodeInfo& info = decodeInfoOf(variant);
     if (info.prepare) return info.prepare(context, params, options);
     MaskedRowSpec spec;
-    spec.patterns = sharedPattern(causalPattern(variant, context.shape(true), params, &context));
+    ProblemShape shape = context.shape(true);
+    shape.grid = options.grid;
+    shape.setLength(shape.n); // a grid of another cell count than the context's keys is none
+    spec.patterns = sharedPattern(causalPattern(variant, shape, params, &context));
     spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
     return makeMaskedRowStep(context, std::move(spec), options);
 }

@@ -30,6 +30,9 @@ struct DecodeOptions {
     // Cached keys per chunk of the split step (each chunk's partial softmax merged by log-sum-exp); 0: chosen
     // from the cache's size and the threads, so that a long cache is split across them.
     std::int64_t chunkKeys = 0;
+    // The problem's token grid (ProblemShape::grid), which a custom pattern's grid primitives are built on;
+    // null for none (the context's tensors carry no grid).
+    TokenGridPtr grid = nullptr;
 };
 
 using DecodeCostFunction = std::function<CoreCost(const ProblemShape&, const ParamSet&)>;

@@ -80,6 +80,7 @@ std::vector<TimingResult> timeDecodePrecisions(const TimingRequest& request,
         options.threads = request.threads;
         options.kvDtype = dtype;
         options.chunkKeys = request.chunkKeys;
+        options.grid = shape.grid;
         steps.push_back(prepareDecodeStep(variant, context, params, options));
     }
     CacheFlush flush(request.threads);

@@ -39,15 +39,24 @@ BigBirdGrid bigBirdGrid(const ProblemShape& shape, const ParamSet& params) {
     return grid;
 }
 
-// The deterministic part of unit row i of `units`: window and globals, as sorted ranges.
+// The deterministic part of unit row i of `units`: window and globals, as sorted ranges appended to `out`
+// (the globals start at 0, so they come first and the window joins them where they meet).
+void appendBaseRanges(std::int64_t i, std::int64_t n, std::int64_t radius, std::int64_t globals, bool causal,
+                      std::vector<ColumnRange>& out) {
+    const std::int64_t last = causal ? i : n - 1;
+    if (i < globals) {
+        out.push_back({0, last + 1});
+        return;
+    }
+    appendRange(out, 0, std::min(globals, last + 1), n);
+    appendRange(out, i - radius, std::min(i + radius, last) + 1, n);
+}
+
 std::vector<ColumnRange> baseRanges(std::int64_t i, std::int64_t n, std::int64_t radius, std::int64_t globals,
                                     bool causal) {
-    const std::int64_t last = causal ? i : n - 1;
-    std::vector<ColumnRange> window, global;
-    if (i < globals) return {{0, last + 1}};
-    appendRange(window, i - radius, std::min(i + radius, last) + 1, n);
-    appendRange(global, 0, std::min(globals, last + 1), n);
-    return unionRanges(global, window);
+    std::vector<ColumnRange> out;
+    appendBaseRanges(i, n, radius, globals, causal, out);
+    return out;
 }
 
 // Token row i's window and globals (its block's, as token ranges, ∧ j ≤ i if causal).
@@ -69,28 +78,50 @@ std::int64_t freeColumn(const std::vector<ColumnRange>& taken, std::int64_t rank
     return column;
 }
 
+// Floyd's algorithm: `draws` distinct ranks in [0, available), uniformly, into `ranks` (in no order).
+void drawDistinctRanks(SeededRandom& random, std::int64_t available, std::int64_t draws, std::vector<std::int64_t>& ranks) {
+    ranks.clear();
+    // A few draws (BigBird's r is 3) are looked up in the list itself, more in a hash set.
+    constexpr std::int64_t kListedDraws = 32;
+    std::unordered_set<std::int64_t> chosen;
+    const auto taken = [&](std::int64_t rank) {
+        return draws <= kListedDraws ? std::find(ranks.begin(), ranks.end(), rank) != ranks.end() : chosen.count(rank) > 0;
+    };
+    for (std::int64_t t = available - draws; t < available; ++t) {
+        const auto pick = static_cast<std::int64_t>(random.below(static_cast<std::uint64_t>(t + 1)));
+        ranks.push_back(taken(pick) ? t : pick);
+        if (draws > kListedDraws) chosen.insert(ranks.back());
+    }
+}
+
 // Every unit row's ranges: its window and globals, then min(r, what remains) units drawn uniformly
 // without replacement from the rest (unit j ≤ unit i if causal), from one random stream per unit row.
+// The scratch lists live across rows: one allocation per row, its own ranges.
 std::vector<std::vector<ColumnRange>> drawnRows(const BigBirdGrid& grid) {
     const std::int64_t n = grid.units;
     std::vector<std::vector<ColumnRange>> rows(static_cast<std::size_t>(n));
+    std::vector<ColumnRange> base;
+    std::vector<std::int64_t> ranks, columns;
     for (std::int64_t i = 0; i < n; ++i) {
-        auto ranges = baseRanges(i, n, grid.radius, grid.globals, grid.causal);
+        base.clear();
+        appendBaseRanges(i, n, grid.radius, grid.globals, grid.causal, base);
         std::int64_t covered = 0;
-        for (const auto& r : ranges) covered += r.size();
+        for (const auto& r : base) covered += r.size();
         const std::int64_t available = (grid.causal ? i + 1 : n) - covered;
-        const std::int64_t draws = std::min(grid.extra, available);
-        // Floyd's algorithm: `draws` distinct ranks in [0, available), uniformly.
         SeededRandom random = SeededRandom::stream(grid.seed, BigBirdRandomKeys, static_cast<std::uint64_t>(i));
-        std::unordered_set<std::int64_t> chosen;
-        for (std::int64_t t = available - draws; t < available; ++t) {
-            const auto pick = static_cast<std::int64_t>(random.below(static_cast<std::uint64_t>(t + 1)));
-            chosen.insert(chosen.count(pick) ? t : pick);
-        }
-        std::vector<std::int64_t> columns;
-        for (const std::int64_t rank : chosen) columns.push_back(freeColumn(ranges, rank));
+        drawDistinctRanks(random, available, std::min(grid.extra, available), ranks);
+        columns.clear();
+        for (const std::int64_t rank : ranks) columns.push_back(freeColumn(base, rank));
         std::sort(columns.begin(), columns.end());
-        rows[static_cast<std::size_t>(i)] = unionRanges(ranges, rangesOfColumns(columns));
+        std::vector<ColumnRange>& row = rows[static_cast<std::size_t>(i)];
+        row.reserve(base.size() + columns.size());
+        std::size_t b = 0, c = 0;
+        while (b < base.size() || c < columns.size()) {
+            if (c == columns.size() || (b < base.size() && base[b].begin <= columns[c]))
+                appendRange(row, base[b].begin, base[b].end, INT64_MAX), ++b;
+            else
+                appendRange(row, columns[c], columns[c] + 1, INT64_MAX), ++c;
+        }
     }
     return rows;
 }
@@ -181,9 +212,12 @@ std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
 // mask built). Returns the pairs and the longest row.
 std::pair<double, double> tokenPairs(const BigBirdGrid& grid, std::int64_t firstQuery) {
     double pairs = 0, longest = 0;
+    std::vector<ColumnRange> base;
     for (std::int64_t i = firstQuery; i < grid.n; ++i) {
+        base.clear();
+        appendBaseRanges(i, grid.n, grid.radius, grid.globals, grid.causal, base);
         std::int64_t covered = 0;
-        for (const auto& r : baseRanges(i, grid.n, grid.radius, grid.globals, grid.causal)) covered += r.size();
+        for (const auto& r : base) covered += r.size();
         const std::int64_t available = (grid.causal ? i + 1 : grid.n) - covered;
         const auto count = static_cast<double>(covered + std::min(grid.extra, available));
         pairs += count;

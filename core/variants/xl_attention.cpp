@@ -108,9 +108,9 @@ VariantInfo makeXlVariant() {
     v.id = "xl";
     v.displayName = "Transformer-XL";
     v.family = "Memory and recurrence";
-    v.summary = "Segments of L tokens that also see the previous m tokens as memory, with sinusoidal relative positions.";
+    v.summary = "Segments of S tokens that also see the previous m tokens as memory, with sinusoidal relative positions.";
     v.causalSupport = CausalSupport::CausalOnly;
-    v.params = {integerParam("segment", "Segment length L", "min(n, 64)",
+    v.params = {integerParam("segment", "Segment length S", "min(n, 64)",
                              [](const ShapeContext& s, const ParamSet&) { return std::min<std::int64_t>(s.n, 64); }, 1,
                              ">= 1"),
                 integerParam("memory", "Memory length m: earlier tokens each segment also sees", "segment",
@@ -122,7 +122,7 @@ VariantInfo makeXlVariant() {
             throw InputError("xl with relpos=sinusoid needs an even head size d, got d = " + std::to_string(shape.d));
     };
     v.pattern = xlPattern;
-    // Each layer reaches back one memory of m = k·L tokens from a segment start: (L − 1) + l·m until the
+    // Each layer reaches back one memory of m = k·S tokens from a segment start: (S − 1) + l·m until the
     // sequence's start is reached.
     v.reachTheory = [](const ProblemShape& shape, const ParamSet& params, int layers) {
         ReachTheory theory;
@@ -130,8 +130,9 @@ VariantInfo makeXlVariant() {
         if (memory % segment != 0) return theory;
         for (int l = 1; l <= layers && segment - 1 + l * memory <= shape.n - 1; ++l)
             theory.maxReach.emplace_back(l, static_cast<double>(segment - 1 + l * memory));
-        theory.label = "xl: (L − 1) + l·m = " + std::to_string(segment - 1) + " + " + std::to_string(memory) +
-                       "·l (Dai et al. 2019: O(N·L))";
+        // S is the segment length (Dai et al.'s L): L is the figures' layer count.
+        theory.label = "xl: (S − 1) + l·m = " + std::to_string(segment - 1) + " + " + std::to_string(memory) +
+                       "·l (Dai et al. 2019: O(l·S))";
         return theory;
     };
     v.plan = xlPlan;

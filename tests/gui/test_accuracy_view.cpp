@@ -37,6 +37,7 @@ LabSettings accuracySettings(bool causal) {
     settings.causal = causal;
     settings.source = InputSource::RandomGaussian;
     settings.inputSeed = 1;
+    settings.accuracyInputScale = 1.0; // the double-precision references below take the inputs unscaled
     return settings;
 }
 
@@ -161,6 +162,22 @@ TEST_F(AccuracyViewTest, ErrorsAgainstExactSoftmaxOnGaussianInputs) {
     const double elu = number(linear.front(), "relative_error");
     EXPECT_EQ(linear.front().at("value"), QStringLiteral("elu"));
     EXPECT_NEAR(elu, eluErrorInDouble(inputs), 1e-4 * elu);
+}
+
+// The view opens where the random-feature methods change regime: at the default input scale performer's
+// error falls with its features (to under a third from m = 16 to m = 4096); at s = 1 it stays flat, near
+// the error of an all-zero output.
+TEST_F(AccuracyViewTest, OpensOnTheRegimeChange) {
+    LabSettings settings;
+    const auto opening = family(show(settings), "performer");
+    ASSERT_GE(opening.size(), 2u);
+    EXPECT_LT(number(opening.back(), "relative_error"), 0.3 * number(opening.front(), "relative_error"))
+        << "s = " << settings.accuracyInputScale;
+    settings.accuracyInputScale = 1.0;
+    const auto flat = family(show(settings), "performer");
+    ASSERT_GE(flat.size(), 2u);
+    EXPECT_GT(number(flat.back(), "relative_error"), 0.6 * number(flat.front(), "relative_error"));
+    EXPECT_GT(number(flat.back(), "relative_error"), 0.5);
 }
 
 TEST_F(AccuracyViewTest, CausalAttentionLeavesOutBidirectionalLinformer) {

@@ -1,11 +1,13 @@
 // The pattern composer as a user drives it in the main window: typing is checked on every edit, a bad
-// expression is shown inline with its position marked while the last good pattern stays on screen,
+// expression is shown inline with the name at fault marked while the last good pattern stays on screen,
 // building blocks insert primitives, "Edit as expression" turns a built-in into the same custom
 // pattern, and sessions keep the expression.
 #include "main_window_fixture.h"
 
 #include "views/shell/expression_composer.h"
 
+#include <QFontMetricsF>
+#include <QImage>
 #include <QPushButton>
 #include <QToolButton>
 
@@ -95,6 +97,68 @@ TEST_F(ComposerTest, BadExpressionIsMarkedInlineAndTheLastGoodPatternStays) {
     EXPECT_EQ(shownExpression(*window), "band(4) & block(8)");
     EXPECT_TRUE(composer->errorText().isEmpty());
     EXPECT_EQ(shownNnz(*window), referenceNnz("band(4) & block(8)", 64, false));
+}
+
+// A mistake's message says what the figures show meanwhile: the expression still in effect, named, or
+// nothing when no expression given to the composer has parsed.
+TEST_F(ComposerTest, AMistakeSaysWhatTheFiguresShowMeanwhile) {
+    const auto window = openCustom();
+    ExpressionComposer* composer = composerOf(*window);
+    ASSERT_NE(composer, nullptr);
+    QLineEdit* edit = composer->editor();
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("band(4) | sink(2) & blok(8)"));
+    const QString kept = composer->errorText();
+    EXPECT_TRUE(kept.contains(QStringLiteral("band(4) | sink(2) ")) && kept.contains(QStringLiteral("not applied"))) << kept.toStdString();
+    EXPECT_EQ(shownExpression(*window), "band(4) | sink(2) ");
+
+    // An expression that parses but cannot be drawn (a grid primitive without a grid) shows nothing either.
+    LabSettings gridless = window->labSettings();
+    gridless.params = {{"expr", "neighborhood(3)"}};
+    window->applySettings(gridless);
+    composer = composerOf(*window);
+    ASSERT_NE(composer, nullptr);
+    composer->editor()->setFocus();
+    composer->editor()->end(false);
+    QTest::keyClicks(composer->editor(), QStringLiteral(" |"));
+    EXPECT_TRUE(composer->errorText().contains(QStringLiteral("nothing is drawn"))) << composer->errorText().toStdString();
+
+    ExpressionComposer alone;
+    alone.show();
+    alone.setExpression(QStringLiteral("band(4) & blok(8)"));
+    const QString nothing = alone.errorText();
+    EXPECT_TRUE(nothing.contains(QStringLiteral("nothing is drawn"))) << nothing.toStdString();
+    EXPECT_FALSE(nothing.contains(QStringLiteral("last valid"))) << nothing.toStdString();
+}
+
+// The marker's carets and the wavy underline cover the whole name at fault, not its first letter: the
+// red pixels inside the field (its 2-pixel border aside) span about the width of "blok".
+TEST_F(ComposerTest, TheUnderlineCoversTheWholeNameAtFault) {
+    const auto window = openCustom();
+    ExpressionComposer* composer = composerOf(*window);
+    ASSERT_NE(composer, nullptr);
+    QLineEdit* edit = composer->editor();
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("band(4) & blok(8)"));
+    const QStringList marker = composer->markerText().split('\n');
+    ASSERT_EQ(marker.size(), 2);
+    EXPECT_EQ(marker[1], QString(10, QLatin1Char(' ')) + QStringLiteral("^^^^"));
+    const QImage image = edit->grab().toImage();
+    int left = image.width(), right = -1;
+    for (int x = 3; x < image.width() - 3; ++x)
+        for (int y = 3; y < image.height() - 3; ++y) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() > 120 && c.red() - c.green() > 70 && c.red() - c.blue() > 60) {
+                left = std::min(left, x);
+                right = std::max(right, x);
+            }
+        }
+    ASSERT_GE(right, left) << "no underline drawn";
+    const double word = QFontMetricsF(edit->font()).horizontalAdvance(QStringLiteral("blok"));
+    EXPECT_GE(right - left + 1, 0.75 * word) << "the underline spans " << right - left + 1 << " px of the " << word << " px of 'blok'";
+    EXPECT_LE(right - left + 1, 1.25 * word + 4);
 }
 
 TEST_F(ComposerTest, BuildingBlocksInsertPrimitivesJoinedByUnion) {

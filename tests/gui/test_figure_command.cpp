@@ -271,6 +271,25 @@ TEST_F(FigureCommandTest, TimingAndFlopsOverImageSizesWithTheBlockCost) {
     EXPECT_TRUE(text.contains(QStringLiteral("block_kernel_at_n,custom,64,allowed_cells,576,cells")));
 }
 
+// --flop-layer standard costs relu2 in the standard layer (its CSV has the FFN term and no GAU
+// comparison); the default is FLASH's GAU layer.
+TEST_F(FigureCommandTest, FlopLayerChoosesTheLayerOfTheFlashVariants) {
+    const QString gau = path(QStringLiteral("gau.csv")), standard = path(QStringLiteral("standard.csv"));
+    const QStringList shape = {QStringLiteral("figure"), QStringLiteral("flops"), QStringLiteral("--variant"), QStringLiteral("relu2"),
+                               QStringLiteral("--n"), QStringLiteral("512"), QStringLiteral("--heads"), QStringLiteral("12")};
+    ProcessRun result = run(shape + QStringList{QStringLiteral("-o"), gau});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    result = run(shape + QStringList{QStringLiteral("--flop-layer"), QStringLiteral("standard"), QStringLiteral("-o"), standard});
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    const QString inGau = QString::fromUtf8(readAll(gau)), inStandard = QString::fromUtf8(readAll(standard));
+    EXPECT_TRUE(inGau.contains(QStringLiteral("layer,relu2,512,uv_proj,"))) << inGau.toStdString();
+    EXPECT_FALSE(inGau.contains(QStringLiteral(",ffn,")));
+    // 2 · n · (hd) · 4hd at n = 512, hd = 768.
+    EXPECT_TRUE(inStandard.contains(QStringLiteral("layer,relu2,512,ffn,2415919104,macs\n"))) << inStandard.toStdString();
+    EXPECT_FALSE(inStandard.contains(QStringLiteral("uv_proj")));
+    EXPECT_FALSE(inStandard.contains(QStringLiteral("gau_comparison")));
+}
+
 TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
     ASSERT_TRUE(QDir(dir.path()).mkdir(QStringLiteral("folder.png")));
     const QStringList before = files();
@@ -315,6 +334,10 @@ TEST_F(FigureCommandTest, BadInputFailsWithOneLineAndNoFile) {
         {"block cost zero", {"figure", "flops", "--block-cost", "0", "-o", path("x.png")}},
         {"block cost not a number", {"figure", "timing", "--block-cost", "wide", "-o", path("x.png")}},
         {"block cost of another view", {"figure", "pattern", "--block-cost", "64", "-o", path("x.png")}},
+        {"flop layer not a layer", {"figure", "flops", "--variant", "relu2", "--flop-layer", "ffn", "-o", path("x.png")}},
+        {"flop layer empty", {"figure", "flops", "--variant", "relu2", "--flop-layer", "", "-o", path("x.png")}},
+        {"flop layer of a variant without a GAU layer", {"figure", "flops", "--variant", "full", "--flop-layer", "gau", "-o", path("x.png")}},
+        {"flop layer of another view", {"figure", "timing", "--variant", "relu2", "--flop-layer", "standard", "-o", path("x.png")}},
         {"panel order without a grid", {"figure", "pattern", "--panel", "full order=morton", "--panel", "full", "-o", path("x.png")}},
         {"panel order not an order", {"figure", "pattern", "--grid", "8,8", "--panel", "full order=spiral", "--panel", "full", "-o", path("x.png")}},
         {"panel tiles not dividing", {"figure", "pattern", "--grid", "8,8", "--panel", "full", "--panel", "full order=tiles:3,3", "-o", path("x.png")}},

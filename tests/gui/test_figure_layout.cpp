@@ -6,6 +6,7 @@
 
 #include "views/i18n/language.h"
 #include "views/plot/plot_axes.h"
+#include "views/shell/grid_presets.h"
 #include "views/shell/main_window.h"
 #include "views/shell/model_presets.h"
 
@@ -75,6 +76,10 @@ std::vector<Case> defaultCases() {
     LabSettings layer = defaults;
     layer.timingMode = TimingMode::Layer;
     cases.push_back({"layer timing", layer, QStringLiteral("timing")});
+    LabSettings bigbird = defaults; // block-kernel labels beside long bars, with another variant's under them
+    bigbird.compareVariants = {"bigbird", "strided"};
+    bigbird.variant = "bigbird";
+    cases.push_back({"bigbird compared", bigbird, QStringLiteral("flops")});
     for (const char* flash : {"relu2", "mixed_chunk"}) { // the GAU layer's stack with its comparison under it
         LabSettings gau = defaults;
         gau.variant = flash;
@@ -112,6 +117,19 @@ TEST_P(FigureLayout, NoTextOverlapsOrLeavesTheFigureAtTheDefaultSizes) {
         }
     }
     EXPECT_TRUE(problems.empty()) << problems;
+}
+
+// The accuracy view's titles, legends and axis labels are whole at the export's default size: none is
+// cut to "…".
+TEST_P(FigureLayout, AccuracyTextIsWholeAtTheExportSize) {
+    MainWindow window(false);
+    window.resize(1280, 820);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    ASSERT_TRUE(window.selectView(QStringLiteral("accuracy")));
+    ASSERT_TRUE(window.waitUntilIdle(kIdleTimeoutMs));
+    for (const auto& text : testing::paintedTexts(*window.view(QStringLiteral("accuracy")), QSize(900, 600)))
+        EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << describe(text);
 }
 
 INSTANTIATE_TEST_SUITE_P(Languages, FigureLayout, ::testing::Values("en", "zh_CN"));
@@ -215,6 +233,57 @@ TEST(LegendPlacement, NoLegendOfTheAccuracyViewHidesAPlottedPoint) {
             }
         EXPECT_GE(scaleEntries, 3);
     }
+}
+
+std::vector<testing::PaintedText> paintedTextsAt(MainWindow& window, const LabSettings& settings, const QString& name, QSize size) {
+    window.applySettings(settings);
+    EXPECT_TRUE(window.selectView(name));
+    EXPECT_TRUE(window.waitUntilIdle(kIdleTimeoutMs)) << name.toStdString();
+    return testing::paintedTexts(*window.view(name), size);
+}
+
+// With a token grid, the receptive-field view's titles stay whole at a slide's widths (800 and 900
+// pixels): nothing it paints is elided, for one panel on a 16 × 16 image and for neighbourhood-orders'
+// three compared orders.
+TEST(GridFigureText, ReachTitlesAreWholeWithAGrid) {
+    QSettings().clear();
+    MainWindow window(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    LabSettings one;
+    one.variant = "custom";
+    one.params = {{"expr", "neighborhood(5)"}};
+    one.grid = "16,16";
+    one.n = 256;
+    std::vector<std::pair<std::string, LabSettings>> cases = {{"one panel", one}};
+    for (const auto& preset : gridFigurePresets())
+        if (preset.id == QLatin1String("neighbourhood-orders")) cases.emplace_back(preset.id.toStdString(), preset.settings);
+    ASSERT_EQ(cases.size(), 2u);
+    for (const auto& [name, settings] : cases)
+        for (const QSize size : {QSize(800, 533), QSize(900, 600)})
+            for (const auto& text : paintedTextsAt(window, settings, QStringLiteral("reach"), size))
+                EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << name << " at " << size.width() << ": " << describe(text);
+}
+
+// The roofline of a grid preset costs and times its decoding rows on the grid: every compared
+// neighbourhood has a decode point, and no row says a grid primitive lacks its grid.
+TEST(GridFigureText, RooflineDecodesGridPatternsOnTheirGrid) {
+    QSettings().clear();
+    MainWindow window(false);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    const auto presets = gridFigurePresets();
+    const auto orders = std::find_if(presets.begin(), presets.end(), [](const auto& preset) { return preset.id == QLatin1String("neighbourhood-orders"); });
+    ASSERT_NE(orders, presets.end());
+    LabSettings settings = orders->settings;
+    settings.timingMaxN = 256;
+    for (const auto& text : paintedTextsAt(window, settings, QStringLiteral("roofline"), QSize(900, 600)))
+        EXPECT_FALSE(text.text.contains(QStringLiteral("token grid"))) << describe(text);
+    const QString csv = window.view(QStringLiteral("roofline"))->csvData();
+    qsizetype decoded = 0;
+    for (const QString& line : csv.split(QLatin1Char('\n')))
+        if (line.startsWith(QStringLiteral("decode,")) && line.contains(QStringLiteral("neighborhood"))) ++decoded;
+    EXPECT_GE(decoded, 1) << csv.toStdString();
 }
 
 } // namespace

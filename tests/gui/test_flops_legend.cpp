@@ -282,6 +282,43 @@ TEST(FlopsLegend, FlashVariantsAreCostedInTheirGauLayer) {
     EXPECT_TRUE(paintedText(view).contains(withoutSpaces(QStringLiteral("FFN 8n(hd)²"))));
 }
 
+// BigBird compared at n = 4096, whose block kernels compute 20 to 280 times the allowed cells: every
+// "block ×r" label keeps clear of the bar chart's right frame, and nothing the figure says is cut to "…"
+// (the bar panel's title and axis label included), at the export size and at the window's.
+TEST(FlopsLegend, BlockLabelsAndTitlesStayWholeInsideTheBarChart) {
+    LabSettings settings;
+    settings.variant = "bigbird";
+    settings.compareVariants = {"bigbird", "strided"};
+    settings.n = 4096;
+    FlopsView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(640, 740);
+    view.setSettings(settings);
+    view.show();
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    for (const QSize size : {QSize(900, 600), QSize(640, 740)}) {
+        SCOPED_TRACE(std::to_string(size.width()) + " x " + std::to_string(size.height()));
+        testing::TextRecordingDevice device(size);
+        {
+            QPainter painter(&device);
+            view.paintFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        // The bar chart's frame: the rightmost tall rectangle drawn.
+        QRectF frame;
+        for (const auto& drawn : device.engine().rects())
+            if (drawn.rect.height() > 150 && drawn.rect.width() > 60 && drawn.rect.right() > frame.right()) frame = drawn.rect;
+        ASSERT_FALSE(frame.isEmpty());
+        int labels = 0;
+        for (const auto& text : device.texts()) {
+            EXPECT_FALSE(text.text.endsWith(QChar(0x2026))) << text.text.toStdString();
+            if (!text.text.startsWith(QStringLiteral("block ×"))) continue;
+            ++labels;
+            EXPECT_LE(text.rect.right(), frame.right() - 2) << text.text.toStdString() << " against the frame at " << frame.right();
+        }
+        EXPECT_GE(labels, 3);
+    }
+}
+
 // A pattern compared in two token orders has a bar per panel, each costed on its panel's own order: a
 // 5 × 5 neighbourhood on a 16 × 16 image computes other 16-blocks in raster order than in 4 × 4 tiles.
 TEST(FlopsLegend, ComparedPanelsAreCostedInTheirOwnTokenOrders) {

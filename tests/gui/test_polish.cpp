@@ -1,11 +1,14 @@
 // The window's manners: the wheel changes a field only when it has focus, every busy state names its
 // task, the Help menu (essentials, shortcuts, About) and the Language menu.
+#include "views/figures/flops_view.h"
 #include "views/i18n/language.h"
 #include "views/jobs/job_board.h"
 #include "views/shell/main_window.h"
 #include "views/shell/parameter_panel.h"
 #include "views/shell/session_file.h"
 #include "views/shell/wheel_guard.h"
+
+#include "core/analysis/settings_check.h"
 
 
 #include <gtest/gtest.h>
@@ -21,6 +24,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -166,6 +170,71 @@ TEST_F(Polish, TheQueriesControlSetsTheLastRowsAndSessionsKeepIt) {
     EXPECT_EQ(window->labSettings().queries, 10);
     EXPECT_EQ(queries->value(), 10);
     EXPECT_EQ(queries->maximum(), 10);
+}
+
+// A problem with the settings is said once, whole, in the status bar's note: not also as a message cut off
+// where the note begins (a custom pattern's grid primitive without a grid, "custom parameter 'expr': …").
+TEST_F(Polish, ASettingsProblemIsSaidOnceAndWholeInTheStatusBar) {
+    LabSettings settings;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3)"}};
+    window->applySettings(settings);
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    const QString problem = QString::fromStdString(settingsProblem(settings));
+    ASSERT_TRUE(problem.startsWith(QStringLiteral("custom"))) << problem.toStdString();
+    EXPECT_NE(window->statusBar()->currentMessage(), problem) << "said twice";
+    const QLabel* note = nullptr;
+    for (const QLabel* label : window->statusBar()->findChildren<QLabel*>())
+        if (label->isVisible() && label->text() == problem) note = label;
+    ASSERT_NE(note, nullptr) << "the note is not shown";
+    EXPECT_GE(note->contentsRect().width(), QFontMetrics(note->font()).horizontalAdvance(problem)) << "the note is cut";
+    if (const QString message = window->statusBar()->currentMessage(); !message.isEmpty()) {
+        EXPECT_LE(QFontMetrics(window->statusBar()->font()).horizontalAdvance(message), note->x()) << message.toStdString();
+    }
+}
+
+// The FLOP view's layer for relu2 and mixed_chunk: FLASH's GAU layer by default, the standard layer with its
+// FFN once the Display group's "FLOP layer" says so (as a user picks it, from the keyboard), kept in
+// sessions; a variant without a GAU layer leaves the choice disabled.
+TEST_F(Polish, TheFlopLayerChoiceCostsFlashVariantsInTheStandardLayer) {
+    LabSettings settings;
+    settings.variant = "relu2";
+    settings.n = 512;
+    settings.heads = 12;
+    window->applySettings(settings);
+    ASSERT_TRUE(window->selectView(QStringLiteral("flops")));
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    auto* view = qobject_cast<FlopsView*>(window->view(QStringLiteral("flops")));
+    ASSERT_NE(view, nullptr);
+    auto layerAt512 = [view]() -> std::optional<LayerCost> {
+        for (const auto& point : view->sweep())
+            if (point.n == 512) return point.cost;
+        return std::nullopt;
+    };
+    auto* layer = window->parameterPanel()->findChild<QComboBox*>(QStringLiteral("flopLayer"));
+    ASSERT_NE(layer, nullptr);
+    EXPECT_TRUE(layer->isEnabled());
+    EXPECT_EQ(layer->currentIndex(), 0);
+    ASSERT_TRUE(layerAt512().has_value());
+    EXPECT_EQ(layerAt512()->layer, LayerKind::Gau);
+    EXPECT_TRUE(view->title().contains(QStringLiteral("GAU layer")));
+
+    layer->setFocus();
+    QTest::keyClick(layer, Qt::Key_Down);
+    EXPECT_TRUE(window->labSettings().flopsStandardLayer);
+    ASSERT_TRUE(window->waitUntilIdle(kIdleTimeoutMs));
+    ASSERT_TRUE(layerAt512().has_value());
+    EXPECT_EQ(layerAt512()->layer, LayerKind::Standard);
+    EXPECT_EQ(layerAt512()->terms.count("ffn"), 1u);
+    // The FFN 4hd of hd = 768 at n = 512: 2 · n · (hd) · 4hd multiply-adds.
+    EXPECT_EQ(layerAt512()->terms.at("ffn"), 2.0 * 512 * 768 * 4 * 768);
+    EXPECT_FALSE(view->title().contains(QStringLiteral("GAU layer")));
+    EXPECT_FALSE(view->csvData().contains(QStringLiteral("gau_comparison")));
+    EXPECT_TRUE(settingsFromJson(settingsToJson(window->labSettings())).flopsStandardLayer);
+
+    settings.variant = "full";
+    window->applySettings(settings);
+    EXPECT_FALSE(layer->isEnabled());
 }
 
 } // namespace

@@ -20,6 +20,8 @@ namespace attnlab::testing {
 struct PaintedText {
     QString text;
     QRectF rect; // device pixels: the text's advance × (ascent + descent), through the painter's transform
+    bool bold = false;
+    bool rotated = false; // drawn under a rotation (a column label read upwards, a y axis label)
 };
 
 struct PaintedRect {
@@ -48,7 +50,7 @@ public:
     void drawTextItem(const QPointF& origin, const QTextItem& item) override {
         if (item.text().trimmed().isEmpty()) return;
         const QRectF local(origin.x(), origin.y() - item.ascent(), item.width(), item.ascent() + item.descent());
-        m_texts.push_back({item.text(), m_transform.mapRect(local)});
+        m_texts.push_back({item.text(), m_transform.mapRect(local), item.font().bold(), m_transform.m12() != 0 || m_transform.m21() != 0});
     }
     Type type() const override { return QPaintEngine::User; }
     const std::vector<PaintedText>& texts() const { return m_texts; }

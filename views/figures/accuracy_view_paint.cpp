@@ -6,6 +6,7 @@
 
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 #include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
@@ -21,6 +22,15 @@ namespace {
 
 // Errors below this are float32 rounding of an exact method (e.g. pooling with k = n): listed, not plotted.
 constexpr double kRoundingLevel = 1e-5;
+
+// A curve's label without its method's id in front ("linformer, mean pooling E = F" → "mean pooling E = F"),
+// for a panel whose title names the method.
+QString withoutMethod(const QString& label, const std::string& id) {
+    const QString method = QString::fromStdString(id);
+    for (const QString& comma : {QStringLiteral(", "), QStringLiteral("，")})
+        if (label.startsWith(method + comma)) return label.mid(method.size() + comma.size());
+    return label;
+}
 
 bool plotted(const AccuracyMeasurement& point) { return std::isfinite(point.error) && point.error >= kRoundingLevel; }
 
@@ -151,8 +161,8 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
     for (const Curve* curve : own)
         for (const std::string& value : curve->sweep->values) xs.push_back(std::stod(value));
     const Axis x = Axis::fitted(coreText(own.front()->sweep->axis), AxisScale::Log2, xs);
-    const PlotAxes axes(painter, area, x, y, tr("%1 vs %2 at s = %3").arg(coreText(variant.displayName), coreText(own.front()->sweep->axis))
-                                                 .arg(m_settings.accuracyInputScale, 0, 'g', 4));
+    // The x axis names the budget, so the title names the method and the scale only.
+    const PlotAxes axes(painter, area, x, y, tr("%1 at s = %2").arg(coreText(variant.displayName)).arg(m_settings.accuracyInputScale, 0, 'g', 4));
     axes.drawAxes();
     const bool measured = std::any_of(m_snapshot->measurements.begin(), m_snapshot->measurements.end(), [&](const Measurement& point) {
         return std::any_of(own.begin(), own.end(), [&](const Curve* curve) { return curve->sweep->family == point.family; });
@@ -178,7 +188,7 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
     std::vector<LegendEntry> legend;
     for (const Curve* curve : own) {
         drawCurve(painter, axes, m_snapshot->measurements, curve->sweep->family, {}, curve->color, Qt::SolidLine, QString());
-        legend.push_back({coreText(curve->sweep->label), curve->color});
+        legend.push_back({withoutMethod(coreText(curve->sweep->label), variant.id), curve->color});
     }
     axes.drawLegend(legend, Qt::BottomLeftCorner);
 }
@@ -198,7 +208,10 @@ void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const 
         legend.push_back({QStringLiteral("%1, %2 = %3").arg(coreText(curve.sweep->label), text(curve.sweep->parameter), text(curve.sweep->scaleBudget)),
                           curve.color});
     }
-    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y, tr("Error vs input scale at a fixed budget"));
+    // Its legend below leaves the plot short: the y label says less than its neighbour's, whose axis it shares.
+    Axis shortY = y;
+    shortY.label = tr("relative error");
+    const PlotAxes axes(painter, legendBelow(painter, area, legend), x, shortY, tr("Error vs input scale at a fixed budget"));
     axes.drawAxes();
     drawUnitError(axes);
     for (const Curve& curve : curves)
@@ -230,7 +243,7 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
               tr("%1, %2 = %3: %4").arg(text(point->family), text(point->parameter), text(point->value)).arg(point->error, 0, 'g', 3));
         ++reference;
     }
-    entry(kUnitErrorColor, Qt::SolidLine, tr("error 1: as far off as an all-zero output"));
+    entry(kUnitErrorColor, Qt::SolidLine, tr("error 1 = an all-zero output"));
     QStringList notes;
     notes << tr("Error: %1. Exact softmax (full) is the reference (error 0).").arg(measureText());
     for (const Curve& curve : budgetCurves())
@@ -245,8 +258,8 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
                          .arg(text(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')), text(point.parameter), text(point.value))
                          .arg(point.error, 0, 'g', 2);
     painter.setPen(QColor(0x44, 0x44, 0x44));
-    painter.drawText(QRectF(box.left(), y + 8, box.width(), box.bottom() - y - 8), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                     notes.join(QStringLiteral("\n")));
+    drawAlignedText(painter, QRectF(box.left(), y + 8, box.width(), box.bottom() - y - 8), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                    notes.join(QStringLiteral("\n")));
     painter.restore();
 }
 

@@ -1,6 +1,7 @@
 #include "views/figures/figure_export.h"
 
 #include "views/figures/figure_view.h"
+#include "views/figures/svg_text_anchors.h"
 #include "views/figures/tikz_export.h"
 #include "views/plot/animation_frame.h"
 
@@ -64,7 +65,9 @@ QByteArray renderSvg(const FigureView& view, const ExportOptions& options) {
         painter.setRenderHint(QPainter::Antialiasing);
         view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
     }
-    QByteArray svg = buffer.data();
+    QByteArray svg = anchorSvgText(buffer.data(), options.size, [&view, &options](QPainter& painter) {
+        view.paintFigure(painter, QRectF(QPointF(0, 0), options.size));
+    });
     svg.replace(kSvgTitleMark, view.title().toHtmlEscaped().toUtf8());
     svg.replace(kSvgDescriptionMark, view.caption().toHtmlEscaped().toUtf8());
     return svg;

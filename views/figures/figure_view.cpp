@@ -1,5 +1,6 @@
 #include "views/figures/figure_view.h"
 #include "views/figures/pattern_grid.h"
+#include "views/plot/text_style.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/token_grid.h"
@@ -80,7 +81,7 @@ QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QStri
     painter.setPen(Qt::black);
     QFont titleFont = painter.font();
     titleFont.setPointSizeF(12.0);
-    titleFont.setBold(true);
+    titleFont = headingFont(titleFont, title);
     QFont captionFont = painter.font();
     captionFont.setPointSizeF(8.0);
 
@@ -88,8 +89,8 @@ QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QStri
     const QFontMetricsF titleMetrics(titleFont, painter.device());
     const QRectF titleRect(rect.left() + margin, rect.top() + margin, rect.width() - 2 * margin, titleMetrics.height());
     painter.setFont(titleFont);
-    painter.drawText(titleRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextSingleLine,
-                     titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+    drawAlignedText(painter, titleRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextSingleLine,
+                    titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
 
     const QFontMetricsF captionMetrics(captionFont, painter.device());
     const QRectF captionBounds = captionMetrics.boundingRect(QRectF(0, 0, rect.width() - 2 * margin, 1e6),
@@ -98,7 +99,7 @@ QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QStri
                              rect.width() - 2 * margin, captionBounds.height());
     painter.setFont(captionFont);
     painter.setPen(QColor(0x33, 0x33, 0x33));
-    painter.drawText(captionRect, Qt::TextWordWrap | Qt::AlignHCenter, caption);
+    drawAlignedText(painter, captionRect, Qt::TextWordWrap | Qt::AlignHCenter, caption);
     painter.setPen(Qt::black);
     QFont bodyFont = captionFont;
     bodyFont.setPointSizeF(9.0);
@@ -183,8 +184,8 @@ void FigureView::paintEvent(QPaintEvent*) {
     const QRectF line(0, height() - 22, width(), 22);
     painter.fillRect(line, m_jobError.isEmpty() ? QColor(0xFF, 0xF4, 0xD6) : QColor(0xFF, 0xEB, 0xEE));
     painter.setPen(m_jobError.isEmpty() ? QColor(0x6B, 0x4E, 0x00) : QColor(0xB0, 0x00, 0x20));
-    painter.drawText(line.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(painter.font()).elidedText(note, Qt::ElideRight, line.width() - 16));
+    drawAlignedText(painter, line.adjusted(8, 0, -8, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetricsF(painter.font()).elidedText(note, Qt::ElideRight, line.width() - 16));
 }
 
 } // namespace attnlab

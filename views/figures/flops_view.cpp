@@ -10,6 +10,7 @@
 #include "views/figures/view_inputs.h"
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 #include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
@@ -23,6 +24,9 @@
 namespace attnlab {
 
 namespace {
+
+// Pixels a block-kernel label keeps clear of the bar chart's right frame.
+constexpr double kFrameClearance = 4.0;
 
 // A GAU layer's terms where they differ from a standard layer's (e = 2hd, s = 128, one head).
 QString gauTermLabel(const std::string& term) {
@@ -279,7 +283,8 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
     std::vector<double> range = values;
     for (const CoreBar& bar : m_bars)
         if (bar.block) range.push_back(bar.block->blockMacs * unitFactor());
-    Axis x = Axis::fitted(FlopsView::tr("attention-core %1 (log scale)").arg(unitName()), AxisScale::Log10, range);
+    // The bar panel is the narrow one: its title and axis label are short enough to stay whole there.
+    Axis x = Axis::fitted(FlopsView::tr("core %1, log scale").arg(unitName()), AxisScale::Log10, range);
     std::vector<LegendEntry> legend = {{FlopsView::tr("each bar in its variant's colour; the chosen variants with their parameters, the others with their defaults"),
                                         QColor(), Qt::NoPen, false},
                                        {FlopsView::tr("hatched: a block kernel's cost, B=%1").arg(m_settings.blockCost), QColor(0x55, 0x55, 0x55),
@@ -290,7 +295,7 @@ void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
         legend.push_back({causalFormProblem(requireVariant(id), askedCausal(m_settings)), Qt::black, Qt::NoPen, false});
     const QRectF chart = aboveLegend(painter, area, legend);
     const PlotAxes axes(painter, chart, x, Axis::categorical(QString(), names),
-                        FlopsView::tr("Attention core of every variant at n = %1").arg(m_settings.n));
+                        FlopsView::tr("Attention cores at n = %1").arg(m_settings.n));
     axes.drawAxes();
     axes.drawHorizontalBars(values, colors);
     paintBlockBars(painter, axes, names.size());
@@ -325,14 +330,15 @@ void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetyp
         const QRectF exactLabel(exactLeft, axes.mapY(static_cast<double>(k)) - exactMetrics.height() / 2, exactWidth + 1, exactMetrics.height());
         const QString text = FlopsView::tr("block ×%1").arg(bar.block->ratio(), 0, 'f', 2);
         const double width = metrics.horizontalAdvance(text) + 2;
-        // Past the end of both bars, else on a white ground inside the hatched bar at its end or at its
-        // start, wherever it covers neither the exact value nor the plot's edge; left out otherwise (the CSV
-        // has it).
+        // Past the end of both bars, else on a white ground inside the hatched bar at its start or at its
+        // end, wherever it covers neither the exact value nor the plot's frame (a label against the frame
+        // reads as running out of the chart); left out otherwise (the CSV has it).
         const double top = rect.center().y() - metrics.height() / 2;
+        const double room = plot.right() - kFrameClearance;
         std::optional<QRectF> box;
-        for (const double left : {std::max(end, exactLabel.right()) + 4, end - width - 2, plot.left() + 2}) {
+        for (const double left : {std::max(end, exactLabel.right()) + 4, plot.left() + 2, end - width - 2}) {
             const QRectF candidate(left, top, width, metrics.height());
-            if (candidate.left() >= plot.left() && candidate.right() <= plot.right() && !candidate.intersects(exactLabel)) {
+            if (candidate.left() >= plot.left() && candidate.right() <= room && !candidate.intersects(exactLabel)) {
                 box = candidate;
                 break;
             }
@@ -340,7 +346,7 @@ void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetyp
         if (!box) continue;
         painter.fillRect(*box, QColor(255, 255, 255, 220));
         painter.setPen(QColor(0x33, 0x33, 0x33));
-        painter.drawText(*box, Qt::AlignCenter, text);
+        drawAlignedText(painter, *box, Qt::AlignCenter, text);
     }
     painter.restore();
 }

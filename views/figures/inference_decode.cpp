@@ -2,6 +2,7 @@
 
 #include "views/i18n/language.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 
 #include "core/cost/job_limits.h"
 #include "core/decode/decode.h"
@@ -90,10 +91,10 @@ QRectF InferenceDecode::paintStrips(QPainter& painter, const QRectF& area) const
     painter.setFont(font);
     const QFontMetricsF metrics(font, painter.device());
     painter.setPen(Qt::black);
-    painter.drawText(
+    drawAlignedText(painter, 
         QRectF(box.left(), box.top(), box.width(), kStripLine), Qt::AlignLeft | Qt::AlignVCenter,
         DecodeText::tr("At the new token t = %1 (context n = %2): the keys each layer keeps (coloured), "
-                       "evicted (grey), over positions 0 … t")
+                    "evicted (grey), over positions 0 … t")
             .arg(t)
             .arg(t + 1));
     const double labelWidth = std::min(260.0, box.width() * 0.4);
@@ -110,9 +111,9 @@ QRectF InferenceDecode::paintStrips(QPainter& painter, const QRectF& area) const
                         .arg(compactNumber(static_cast<double>(*strip.retainedKeys)),
                              bytesText(strip.layerBytes));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(box.left(), y, labelWidth - 6, kStripLine - 2),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(text, Qt::ElideRight, labelWidth - 6));
+        drawAlignedText(painter, QRectF(box.left(), y, labelWidth - 6, kStripLine - 2),
+                        Qt::AlignLeft | Qt::AlignVCenter,
+                        metrics.elidedText(text, Qt::ElideRight, labelWidth - 6));
         const QRectF bar(box.left() + labelWidth, y + 2, box.width() - labelWidth, kStripLine - 6);
         if (!strip.drawn) continue;
         painter.fillRect(bar, kEvicted);

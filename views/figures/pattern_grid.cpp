@@ -2,6 +2,7 @@
 
 #include "views/plot/colormap.h"
 #include "views/plot/vector_cells.h"
+#include "views/plot/text_style.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -216,8 +217,8 @@ void paintGridPicture(QPainter& painter, const GridPicture& picture, const Token
         painter.drawRect(frame);
         if (layout.labelsFrames()) {
             painter.setPen(QColor(0x30, 0x30, 0x30));
-            painter.drawText(QRectF(frame.left(), frame.top() - GridLayout::kFrameLabel, frame.width(), GridLayout::kFrameLabel),
-                             Qt::AlignLeft | Qt::AlignBottom, QStringLiteral("t = %1").arg(t));
+            drawAlignedText(painter, QRectF(frame.left(), frame.top() - GridLayout::kFrameLabel, frame.width(), GridLayout::kFrameLabel),
+                            Qt::AlignLeft | Qt::AlignBottom, QStringLiteral("t = %1").arg(t));
         }
     }
     // The query cell: a black ring with a white one inside it, visible on every component colour; at least

@@ -3,6 +3,7 @@
 
 #include "views/plot/colormap.h"
 #include "views/plot/vector_cells.h"
+#include "views/plot/text_style.h"
 
 #include "core/analysis/panel_spec.h"
 #include "core/patterns/cell_rects.h"
@@ -33,8 +34,10 @@ constexpr QRgb kHighlight = 0xe66100; // orange: distinct from every viridis col
 
 // Vector exports draw cells as rectangles while the visible region has at most this many cells per side
 // (mask) or this many for the weights, whose colours rarely repeat along a row; beyond that a lossless
-// image drawn nearest-neighbour keeps the file small.
+// image drawn nearest-neighbour keeps the file small: one pixel per cell for a mask up to kMaxCellImageCells
+// per side (a 1024-token pattern is not blurred into a screen's resolution), the view's tile beyond.
 constexpr std::int64_t kMaxVectorMaskCells = 512;
+constexpr std::int64_t kMaxCellImageCells = 4096;
 constexpr std::int64_t kMaxVectorWeightsCells = 128;
 
 // Runs of row i's allowed cells within columns [col0, col1), each in its component's colour.
@@ -75,7 +78,7 @@ void PatternView::paintFigure(QPainter& painter, const QRectF& rect) const {
     if (const QString note = tokenNote(); !note.isEmpty()) caption += QStringLiteral("   [%1]").arg(note);
     FigureView::paintFrame(painter, rect, title(), caption);
     if (!m_snapshot) {
-        painter.drawText(rect, Qt::AlignCenter, PatternView::tr("Computing the pattern…"));
+        drawAlignedText(painter, rect, Qt::AlignCenter, PatternView::tr("Computing the pattern…"));
         return;
     }
     const int count = panelCount();
@@ -100,12 +103,11 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
     if (panelCount() > 1) {
         const double nameTop = (gridBox.isEmpty() ? plot.top() - kAxisMargin : gridBox.top()) - kCompareNameHeight;
         const QRectF nameRect(plot.left() - kAxisMargin, nameTop, plot.width() + kAxisMargin, kCompareNameHeight / 2);
-        QFont bold = painter.font();
-        bold.setBold(true);
+        const QString heading = panel.title.isEmpty() ? panel.name : panel.title;
+        const QFont bold = headingFont(painter.font(), heading);
         painter.save();
         painter.setFont(bold);
-        painter.drawText(nameRect, Qt::AlignCenter,
-                         QFontMetricsF(bold, painter.device()).elidedText(panel.title.isEmpty() ? panel.name : panel.title, Qt::ElideRight, nameRect.width()));
+        drawAlignedText(painter, nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(heading, Qt::ElideRight, nameRect.width()));
         QStringList items;
         if (!panel.title.isEmpty()) items << panel.name;
         for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
@@ -119,15 +121,15 @@ void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, c
         const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
         if (natural > nameRect.width()) small.setPointSizeF(std::max(6.0, 7.5 * 0.97 * nameRect.width() / natural));
         painter.setFont(small);
-        painter.drawText(nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
-                         QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
+        drawAlignedText(painter, nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
+                        QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
         painter.restore();
     }
     if (!panel.pattern) {
         painter.save();
         painter.setPen(QColor(0xb0, 0x00, 0x20));
         painter.drawRect(plot);
-        painter.drawText(plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, panel.error);
+        drawAlignedText(painter, plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap, panel.error);
         painter.restore();
         return;
     }
@@ -171,6 +173,12 @@ void PatternView::paintHeatmap(QPainter& painter, const Panel& panel, int index,
         }
         if (!weights && side <= kMaxVectorMaskCells) {
             fillCells(painter, view, mergeRowRuns(visible.row0, visible.row1, maskRuns(panel, visible)));
+            return;
+        }
+        if (!weights && side <= kMaxCellImageCells) {
+            painter.setRenderHint(QPainter::LosslessImageRendering);
+            painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+            painter.drawImage(view.regionRect(visible), runsImage(visible.row0, visible.row1, visible.col0, visible.col1, maskRuns(panel, visible), emptyCellColor()));
             return;
         }
     }
@@ -280,23 +288,21 @@ void PatternView::paintAxes(QPainter& painter, const PlaneViewport& view) const 
     for (std::int64_t k = firstOf(region.row0); k < region.row1; k += stride) {
         const QRectF cell = view.cellRect({k, region.col0});
         const double y = cellLabels ? cell.center().y() : cell.top();
-        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
-                         metrics.elidedText(label('Q', k), Qt::ElideRight, kAxisMargin - 3));
+        drawAlignedText(painter, QRectF(plot.left() - kAxisMargin, y - 8, kAxisMargin - 3, 16), Qt::AlignRight | Qt::AlignVCenter,
+                        metrics.elidedText(label('Q', k), Qt::ElideRight, kAxisMargin - 3));
     }
     for (std::int64_t k = firstOf(region.col0); k < region.col1; k += stride) {
         const QRectF cell = view.cellRect({region.row0, k});
-        const double x = cellLabels ? cell.center().x() : cell.left();
-        painter.save();
-        painter.translate(x, plot.top() - 3);
-        if (cellLabels) painter.rotate(-90);
-        painter.drawText(cellLabels ? QRectF(0, -8, kAxisMargin - 3, 16) : QRectF(-30, -16, 60, 14),
-                         cellLabels ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom),
-                         metrics.elidedText(label('K', k), Qt::ElideRight, cellLabels ? kAxisMargin - 3 : 60));
-        painter.restore();
+        if (cellLabels) {
+            drawColumnLabel(painter, QPointF(cell.center().x(), plot.top() - 3), kAxisMargin - 3, label('K', k));
+            continue;
+        }
+        drawAlignedText(painter, QRectF(cell.left() - 30, plot.top() - 19, 60, 14), Qt::AlignHCenter | Qt::AlignBottom,
+                        metrics.elidedText(label('K', k), Qt::ElideRight, 60));
     }
     if (!cellLabels || !prefixed)
-        painter.drawText(QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
-                         Qt::AlignLeft | Qt::AlignTop, PatternView::tr("query i ↓   key j →"));
+        drawAlignedText(painter, QRectF(plot.left() - kAxisMargin, plot.top() - kAxisMargin - 2, plot.width() + kAxisMargin, 14),
+                        Qt::AlignLeft | Qt::AlignTop, PatternView::tr("query i ↓   key j →"));
     painter.restore();
 }
 
@@ -337,7 +343,7 @@ void PatternView::paintStats(QPainter& painter, const Panel& panel, const QRectF
     const bool components = !panel.legend.empty() && !m_settings.showWeights;
     const double legendHeight = components ? componentLegendHeight(panel, box) : kLegendHeight;
     const QRectF text = box.adjusted(0, 0, 0, -legendHeight - 6);
-    painter.drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines.join('\n'));
+    drawAlignedText(painter, text, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines.join('\n'));
     painter.restore();
     if (components) {
         paintComponentLegend(painter, panel, QRectF(box.left(), box.bottom() - legendHeight, box.width(), legendHeight));
@@ -364,7 +370,7 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
             painter.drawRect(QRectF(x, box.top(), swatch, swatch));
             painter.setPen(Qt::black);
             const double width = metrics.horizontalAdvance(label);
-            painter.drawText(QRectF(x + swatch + 4, box.top() - 1, width + 2, swatch + 2), Qt::AlignLeft | Qt::AlignVCenter, label);
+            drawAlignedText(painter, QRectF(x + swatch + 4, box.top() - 1, width + 2, swatch + 2), Qt::AlignLeft | Qt::AlignVCenter, label);
             x += swatch + 4 + width + 14;
         }
         painter.restore();
@@ -381,7 +387,7 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
         painter.drawRect(QRectF(box.left(), box.top(), swatch, swatch));
         const double width = QFontMetricsF(font, painter.device()).horizontalAdvance(zero);
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(box.left() + swatch + 3, box.top() - 2, width + 2, swatch + 4), Qt::AlignLeft | Qt::AlignVCenter, zero);
+        drawAlignedText(painter, QRectF(box.left() + swatch + 3, box.top() - 2, width + 2, swatch + 4), Qt::AlignLeft | Qt::AlignVCenter, zero);
         barLeft += swatch + 3 + width + 10;
     }
     const QRectF bar(barLeft, box.top(), box.right() - barLeft, 10);
@@ -397,13 +403,13 @@ void PatternView::paintLegend(QPainter& painter, const QRectF& box, bool weights
     painter.drawRect(bar);
     const QRectF labels(bar.left(), bar.bottom() + 1, bar.width(), 14);
     if (signedWeights) {
-        painter.drawText(labels, Qt::AlignLeft, QStringLiteral("−1"));
-        painter.drawText(labels, Qt::AlignHCenter, PatternView::tr("sign(w)·√(|w| / max |w|)"));
-        painter.drawText(labels, Qt::AlignRight, QStringLiteral("1"));
+        drawAlignedText(painter, labels, Qt::AlignLeft, QStringLiteral("−1"));
+        drawAlignedText(painter, labels, Qt::AlignHCenter, PatternView::tr("sign(w)·√(|w| / max |w|)"));
+        drawAlignedText(painter, labels, Qt::AlignRight, QStringLiteral("1"));
     } else {
-        painter.drawText(labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
-        painter.drawText(labels, Qt::AlignHCenter, weights ? PatternView::tr("√(w / max w), viridis") : PatternView::tr("allowed share per pixel"));
-        painter.drawText(labels, Qt::AlignRight, weights ? QStringLiteral("1") : PatternView::tr("all"));
+        drawAlignedText(painter, labels, Qt::AlignLeft, weights ? QStringLiteral("0") : PatternView::tr("sparse"));
+        drawAlignedText(painter, labels, Qt::AlignHCenter, weights ? PatternView::tr("√(w / max w), viridis") : PatternView::tr("allowed share per pixel"));
+        drawAlignedText(painter, labels, Qt::AlignRight, weights ? QStringLiteral("1") : PatternView::tr("all"));
     }
     painter.restore();
 }
@@ -428,7 +434,7 @@ void PatternView::paintComponentLegend(QPainter& painter, const Panel& panel, co
         painter.drawRect(QRectF(box.left(), y + 1, swatch, swatch));
         painter.setPen(Qt::black);
         const QRectF textBox(box.left() + swatch + 5, y, box.width() - swatch - 5, kComponentLegendLine);
-        painter.drawText(textBox, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(entry.text, Qt::ElideRight, textBox.width()));
+        drawAlignedText(painter, textBox, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(entry.text, Qt::ElideRight, textBox.width()));
         y += kComponentLegendLine;
     }
     painter.restore();

@@ -128,6 +128,9 @@ ReceptiveFieldView::Snapshot buildReachSnapshot(const LabSettings& settings, con
         if (cancelled()) break;
         ReceptiveFieldView::Panel panel = buildPanel(settings, choices[index], variants[index], inputs, cancelled);
         if (!inputError.isEmpty() && settings.source == InputSource::NpyFiles) panel.error = inputError;
+        // A compared panel with a title (a preset's "(a) raster order") is named by it, as in the pattern view.
+        if (choices.size() > 1 && index < settings.panelTitles.size() && !settings.panelTitles[index].empty())
+            panel.name = QString::fromStdString(settings.panelTitles[index]);
         snapshot.panels.push_back(std::move(panel));
     }
     snapshot.grid = settingsGrid(settings);

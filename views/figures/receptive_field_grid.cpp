@@ -3,6 +3,8 @@
 #include "views/figures/reach_snapshot.h"
 #include "views/figures/receptive_field_view.h"
 #include "views/plot/animation_frame.h"
+#include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QKeyEvent>
@@ -79,8 +81,11 @@ void ReceptiveFieldView::paintGridPanel(QPainter& painter, int index, const QRec
                              .arg(picture->attended)
                              .arg(grid.cells())
                              .arg(m_settings.layers);
-    painter.drawText(QRectF(box.left(), box.bottom() - kGridCaption, box.width(), kGridCaption), Qt::AlignHCenter | Qt::AlignVCenter,
-                     QFontMetricsF(font, painter.device()).elidedText(text, Qt::ElideRight, box.width()));
+    // A compared panel's narrow column gets the short form (the layers are in the caption).
+    const QString shortText = ReceptiveFieldView::tr("query %1: %2 of %3 cells").arg(gridCellText(grid, picture->cell)).arg(picture->attended).arg(grid.cells());
+    const bool fits = QFontMetricsF(font, painter.device()).horizontalAdvance(text) <= box.width();
+    drawFittedText(painter, QRectF(box.left(), box.bottom() - kGridCaption, box.width(), kGridCaption), Qt::AlignHCenter | Qt::AlignVCenter,
+                   fits ? text : shortText);
     painter.restore();
 }
 

@@ -6,6 +6,7 @@
 #include "views/plot/animation_frame.h"
 #include "views/plot/colormap.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 #include "views/plot/variant_colors.h"
 
 #include "core/errors.h"
@@ -238,22 +239,23 @@ std::optional<ReceptiveFieldView::CellInfo> ReceptiveFieldView::cellAt(const QRe
 void ReceptiveFieldView::paintFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = FigureView::paintFrame(painter, rect, title(), caption());
     if (!m_snapshot) {
-        painter.drawText(rect, Qt::AlignCenter, ReceptiveFieldView::tr("Computing the receptive field…"));
+        drawAlignedText(painter, rect, Qt::AlignCenter, ReceptiveFieldView::tr("Computing the receptive field…"));
         return;
     }
     const Layout layout = layoutOf(rect);
     for (int index = 0; index < static_cast<int>(m_snapshot->panels.size()); ++index) {
         const Panel& panel = m_snapshot->panels[index];
         const QRectF plot = heatmapRect(rect, index);
-        QFont bold = painter.font();
-        bold.setBold(true);
-        painter.save();
-        painter.setFont(bold);
         const QRectF gridBox = gridRect(rect, index);
         const double nameTop = (gridBox.isEmpty() ? plot.top() - 14 : gridBox.top()) - kNameHeight;
-        const QRectF nameRect(plot.left() - kAxisMargin, nameTop, plot.width() + kAxisMargin, kNameHeight);
+        // One panel's title may take the whole width of the heatmaps' column: a grid narrows the heatmap
+        // below it, not the room for its title.
+        const double column = layout.heatmaps.width() / (panelCount() == 1 ? 1 : 2);
+        const QRectF nameRect(layout.heatmaps.left() + (index % 2) * column + 4, nameTop, column - 8, kNameHeight);
         const QString name = panelCount() > 1 ? panel.name : ReceptiveFieldView::tr("hops(i, j): layers until query i sees input j");
-        painter.drawText(nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(name, Qt::ElideRight, nameRect.width()));
+        painter.save();
+        painter.setFont(headingFont(painter.font(), name));
+        drawFittedText(painter, nameRect, Qt::AlignCenter, name);
         painter.restore();
         if (!gridBox.isEmpty()) paintGridPanel(painter, index, gridBox);
         paintHeatmap(painter, panel, plot);
@@ -278,8 +280,8 @@ void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, con
     if (panel.image.isNull()) {
         painter.setPen(panel.error.isEmpty() ? QColor(0x55, 0x55, 0x55) : QColor(0xb0, 0x00, 0x20));
         painter.drawRect(plot);
-        painter.drawText(plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
-                         panel.error.isEmpty() ? ReceptiveFieldView::tr("cancelled") : panel.error);
+        drawAlignedText(painter, plot.adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
+                        panel.error.isEmpty() ? ReceptiveFieldView::tr("cancelled") : panel.error);
         painter.restore();
         return;
     }
@@ -299,8 +301,8 @@ void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, con
     for (const double fraction : {0.0, 0.5, 1.0}) {
         const QString label = QString::number(static_cast<long long>(std::llround(fraction * n)));
         const double x = plot.left() + fraction * plot.width(), y = plot.top() + fraction * plot.height();
-        painter.drawText(QRectF(x - 30, plot.top() - 14, 60, 12), Qt::AlignHCenter | Qt::AlignBottom, label);
-        painter.drawText(QRectF(plot.left() - kAxisMargin, y - 7, kAxisMargin - 3, 14), Qt::AlignRight | Qt::AlignVCenter, label);
+        drawAlignedText(painter, QRectF(x - 30, plot.top() - 14, 60, 12), Qt::AlignHCenter | Qt::AlignBottom, label);
+        drawAlignedText(painter, QRectF(plot.left() - kAxisMargin, y - 7, kAxisMargin - 3, 14), Qt::AlignRight | Qt::AlignVCenter, label);
     }
     painter.restore();
 }
@@ -321,7 +323,7 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
         painter.drawRect(QRectF(x, box.top() + (line - swatch) / 2, swatch, swatch));
         painter.setPen(Qt::black);
         const double width = metrics.horizontalAdvance(label);
-        painter.drawText(QRectF(x + swatch + 3, box.top(), width + 2, line), Qt::AlignLeft | Qt::AlignVCenter, label);
+        drawAlignedText(painter, QRectF(x + swatch + 3, box.top(), width + 2, line), Qt::AlignLeft | Qt::AlignVCenter, label);
         x += swatch + width + 12;
     };
     entry(kSelfColor, ReceptiveFieldView::tr("0 (i itself)"));
@@ -336,8 +338,8 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
                                     bar.width() / layers + 0.5, bar.height()),
                              QColor::fromRgb(hopColor(hops, layers, scale)));
         painter.setPen(Qt::black);
-        painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignLeft, QStringLiteral("1"));
-        painter.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignRight, QString::number(layers));
+        drawAlignedText(painter, QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignLeft, QStringLiteral("1"));
+        drawAlignedText(painter, QRectF(bar.left(), bar.bottom(), bar.width(), line), Qt::AlignRight, QString::number(layers));
         x = bar.right() + 8;
     }
     entry(hopColor(layers + 1, layers), ReceptiveFieldView::tr("not within %1").arg(layers));
@@ -363,7 +365,7 @@ void ReceptiveFieldView::paintHopLegend(QPainter& painter, const QRectF& box) co
     while (notes.size() > 1 && !fits(notes)) notes.removeLast();
     const QString text = notes.join('\n');
     painter.setFont(font);
-    painter.drawText(noteBox, flags, text);
+    drawAlignedText(painter, noteBox, flags, text);
     painter.restore();
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/analysis/timing_sweep.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 #include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
@@ -190,8 +191,8 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
             if (!box) continue;
             taken.push_back(*box);
             painter.setPen(color.darker(150));
-            painter.drawText(*box, Qt::AlignLeft | Qt::AlignVCenter,
-                             metrics.elidedText(candidateText, Qt::ElideRight, box->width() - 4));
+            drawAlignedText(painter, *box, Qt::AlignLeft | Qt::AlignVCenter,
+                            metrics.elidedText(candidateText, Qt::ElideRight, box->width() - 4));
             break;
         }
     }

@@ -4,6 +4,7 @@
 
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 
 #include "core/cost/cost_model.h"
 
@@ -67,8 +68,8 @@ void TimingView::paintFigure(QPainter& painter, const QRectF& rect) const {
                                                 Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
     painter.save();
     painter.setPen(partial() ? QColor(0xB0, 0x00, 0x20) : QColor(0x44, 0x44, 0x44));
-    painter.drawText(QRectF(body.left(), body.top() - 2, body.width(), statusRect.height()),
-                     Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
+    drawAlignedText(painter, QRectF(body.left(), body.top() - 2, body.width(), statusRect.height()),
+                    Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, status);
     painter.restore();
     body.setTop(body.top() + statusRect.height() + 2);
 

@@ -1,6 +1,7 @@
 #include "views/plot/animation_frame.h"
 
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -53,10 +54,10 @@ QRectF paintAnimationLabel(QPainter& painter, const QRectF& rect) {
     painter.fillRect(strip, Qt::white);
     QFont font = painter.font();
     font.setPointSizeF(11.0);
-    font.setBold(true);
+    font = headingFont(font, frame->label);
     painter.setFont(font);
     painter.setPen(QColor(0x00, 0x5a, 0x8c));
-    painter.drawText(
+    drawAlignedText(painter, 
         strip.adjusted(8, 2, -8, -5), Qt::AlignCenter | Qt::TextSingleLine,
         QFontMetricsF(font, painter.device()).elidedText(frame->label, Qt::ElideRight, strip.width() - 16));
     // The frame's place in the sweep: a track along the strip's foot, filled up to this frame.

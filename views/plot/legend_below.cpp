@@ -1,4 +1,5 @@
 #include "views/plot/legend_below.h"
+#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -60,7 +61,7 @@ void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<Leg
         painter.setPen(Qt::black);
         if (isNote(entry)) {
             const double height = noteHeight(metrics, box.width(), entry.name);
-            painter.drawText(QRectF(box.left(), noteTop, box.width(), height), kNoteFlags, entry.name);
+            drawAlignedText(painter, QRectF(box.left(), noteTop, box.width(), height), kNoteFlags, entry.name);
             noteTop += height;
             continue;
         }

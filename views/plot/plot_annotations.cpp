@@ -1,6 +1,7 @@
 // PlotAxes' annotations: vertical markers, the legend inside the plot (placed where it hides the least
 // of what was drawn before it) and notices.
 #include "views/plot/plot_axes.h"
+#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -148,7 +149,7 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
         painter.setBrush(QColor(255, 255, 255, 235));
         painter.drawRect(box);
         painter.setPen(marker.color.darker(120));
-        painter.drawText(box, Qt::AlignCenter, lines.join(QLatin1Char('\n')));
+        drawAlignedText(painter, box, Qt::AlignCenter, lines.join(QLatin1Char('\n')));
     }
     painter.restore();
 }
@@ -156,7 +157,7 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
 void PlotAxes::drawLabel(const QRectF& box, const QString& text, const QColor& color, int flags) const {
     m_painter.save();
     m_painter.setPen(color);
-    m_painter.drawText(box, flags, text);
+    drawAlignedText(m_painter, box, flags, text);
     m_painter.restore();
     m_drawnLabels.push_back(box);
 }
@@ -207,7 +208,7 @@ void PlotAxes::drawLegend(const std::vector<LegendEntry>& entries, Qt::Corner pr
 void PlotAxes::drawNotice(const QString& text) const {
     m_painter.save();
     m_painter.setPen(QColor(0x55, 0x55, 0x55));
-    m_painter.drawText(m_plot, Qt::AlignCenter | Qt::TextWordWrap, text);
+    drawAlignedText(m_painter, m_plot, Qt::AlignCenter | Qt::TextWordWrap, text);
     m_painter.restore();
 }
 

@@ -1,6 +1,7 @@
 #include "views/plot/plot_axes.h"
 
 #include "views/plot/animation_frame.h"
+#include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
 #include <QLineF>
@@ -286,7 +287,7 @@ void PlotAxes::drawAxes() const {
         if (shown[k]) painter.drawLine(QPointF(x, m_plot.top()), QPointF(x, m_plot.bottom()));
         painter.setPen(tickPen);
         painter.drawLine(QPointF(x, m_plot.bottom()), QPointF(x, m_plot.bottom() + (shown[k] ? 4 : 2)));
-        if (shown[k]) painter.drawText(xLabelBox(xTicks[k]), Qt::AlignCenter, tickText(m_x, xTicks[k]));
+        if (shown[k]) drawAlignedText(painter, xLabelBox(xTicks[k]), Qt::AlignCenter, tickText(m_x, xTicks[k]));
     }
     const std::vector<Tick> yTicks = ticks(m_y);
     const std::vector<bool> yShown = shownYLabels(yTicks, metrics.height());
@@ -299,8 +300,8 @@ void PlotAxes::drawAxes() const {
         painter.drawLine(QPointF(m_plot.left() - (yShown[k] ? 4 : 2), y), QPointF(m_plot.left(), y));
         if (!yShown[k]) continue;
         const QString text = tickText(m_y, tick);
-        painter.drawText(QRectF(m_area.left(), y - metrics.height() / 2, m_plot.left() - m_area.left() - kGap - 2, metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
+        drawAlignedText(painter, QRectF(m_area.left(), y - metrics.height() / 2, m_plot.left() - m_area.left() - kGap - 2, metrics.height()),
+                        Qt::AlignRight | Qt::AlignVCenter, text);
     }
     painter.setPen(tickPen);
     painter.setBrush(Qt::NoBrush);
@@ -319,9 +320,7 @@ void PlotAxes::drawAxes() const {
         painter.restore();
     }
     if (!m_title.isEmpty()) {
-        QFont bold = painter.font();
-        bold.setBold(true);
-        painter.setFont(bold);
+        painter.setFont(headingFont(painter.font(), m_title));
         drawFittedText(painter, QRectF(m_area.left(), m_area.top(), m_area.width(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
                        m_title);
     }
@@ -340,7 +339,7 @@ void PlotAxes::recordLine(const QPointF& from, const QPointF& to) const {
 void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text) {
     const double width = QFontMetricsF(painter.font(), painter.device()).horizontalAdvance(text);
     if (width <= rect.width()) {
-        painter.drawText(rect, flags, text);
+        drawAlignedText(painter, rect, flags, text);
         return;
     }
     painter.save();
@@ -351,7 +350,7 @@ void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QStr
     else
         font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
     painter.setFont(font);
-    painter.drawText(rect, flags, QFontMetricsF(font, painter.device()).elidedText(text, Qt::ElideRight, rect.width()));
+    drawAlignedText(painter, rect, flags, QFontMetricsF(font, painter.device()).elidedText(text, Qt::ElideRight, rect.width()));
     painter.restore();
 }
 
@@ -456,8 +455,8 @@ void PlotAxes::drawHorizontalBars(const std::vector<double>& values, const std::
         const double width = metrics.horizontalAdvance(text);
         const bool fitsOutside = end + kGap + width <= m_plot.right();
         painter.setPen(fitsOutside ? Qt::black : Qt::white);
-        painter.drawText(QRectF(fitsOutside ? end + kGap : end - kGap - width, y - metrics.height() / 2, width + 1, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        drawAlignedText(painter, QRectF(fitsOutside ? end + kGap : end - kGap - width, y - metrics.height() / 2, width + 1, metrics.height()),
+                        Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     painter.restore();
 }

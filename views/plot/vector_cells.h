@@ -9,6 +9,9 @@
 #include <QPaintEngine>
 #include <QPainter>
 
+#include <algorithm>
+#include <vector>
+
 namespace attnlab {
 
 // SVG, PDF and TeX painters: their cells become shapes instead of pixels.
@@ -28,6 +31,22 @@ inline RowRuns imageRuns(const QImage& image, std::int64_t col0, std::int64_t co
             j = end;
         }
     };
+}
+
+// Rows [row0, row1) × columns [col0, col1) of `rowRuns` at one pixel per cell, `background` where no run
+// lies: what a vector file embeds for a pattern with too many cells for rectangles, so that no cell
+// shares a pixel with another.
+inline QImage runsImage(std::int64_t row0, std::int64_t row1, std::int64_t col0, std::int64_t col1, const RowRuns& rowRuns, QRgb background) {
+    QImage image(static_cast<int>(col1 - col0), static_cast<int>(row1 - row0), QImage::Format_RGB32);
+    image.fill(background);
+    std::vector<CellRun> runs;
+    for (std::int64_t i = row0; i < row1; ++i) {
+        runs.clear();
+        rowRuns(i, runs);
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(static_cast<int>(i - row0)));
+        for (const CellRun& run : runs) std::fill(line + (run.col0 - col0), line + (run.col1 - col0), static_cast<QRgb>(run.colour));
+    }
+    return image;
 }
 
 } // namespace attnlab

@@ -34,6 +34,15 @@ bool endsTerm(const QString& text, int cursor) {
     return false;
 }
 
+// How many characters from the 0-based `position` the problem spans: the whole name or number that starts
+// there, else the one character (the last one for an unexpected end).
+int faultLength(const QString& text, int position) {
+    int end = position;
+    auto partOfWord = [&text](int k) { return k < text.size() && (text[k].isLetterOrNumber() || text[k] == QLatin1Char('_')); };
+    while (partOfWord(end)) ++end;
+    return std::max(1, end - position);
+}
+
 } // namespace
 
 ExpressionCheck checkExpression(const QString& text) {
@@ -131,6 +140,7 @@ QStringList ExpressionComposer::buildingBlocks() {
 
 void ExpressionComposer::setExpression(const QString& text) {
     if (m_edit->text() != text) m_edit->setText(text);
+    m_applied = checkExpression(text).ok() ? std::optional<QString>(text) : std::nullopt;
     check(false);
 }
 
@@ -156,28 +166,35 @@ void ExpressionComposer::check(bool emitWhenGood) {
     m_marker->setVisible(!result.ok());
     m_edit->setStyleSheet(result.ok() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #b00020; }"));
     if (!result.ok()) {
-        m_error->setText(tr("%1 (the pattern shown is the last valid expression)").arg(result.message));
-        // The expression (elided around the problem) with a caret under the character at fault.
+        // Says what the figures show instead: the expression still in effect, or nothing at all.
+        m_error->setText(m_applied && m_drawn ? tr("%1 — not applied: the figures show the last valid expression, %2").arg(result.message, *m_applied)
+                                   : tr("%1 — nothing is drawn until the expression is valid").arg(result.message));
+        // The expression (elided around the problem) with carets under the name or character at fault.
         const int position = static_cast<int>(std::min<std::size_t>(result.position, static_cast<std::size_t>(text.size()) + 1)) - 1;
+        const int length = faultLength(text, position);
         const int first = std::max(0, position - 40);
         const QString shown = text.mid(first, 60);
-        m_marker->setText(shown + QLatin1Char('\n') + QString(position - first, QLatin1Char(' ')) + QLatin1Char('^'));
-        underline(result.position);
+        m_marker->setText(shown + QLatin1Char('\n') + QString(position - first, QLatin1Char(' ')) + QString(length, QLatin1Char('^')));
+        underline(position, length);
         return;
     }
-    underline(std::nullopt);
-    if (emitWhenGood) emit expressionAccepted(text);
+    underline(0, 0);
+    if (emitWhenGood) {
+        m_applied = text;
+        emit expressionAccepted(text);
+    }
 }
 
-void ExpressionComposer::underline(std::optional<std::size_t> position) {
+void ExpressionComposer::underline(int start, int length) {
     // QLineEdit has no character formats of its own; an input-method event with no preedit text sets them.
     QList<QInputMethodEvent::Attribute> attributes;
-    if (position && !m_edit->text().isEmpty()) {
+    if (length > 0 && !m_edit->text().isEmpty()) {
         QTextCharFormat format;
         format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
         format.setUnderlineColor(QColor(0xb0, 0x00, 0x20));
-        const int at = std::min(static_cast<int>(*position) - 1, static_cast<int>(m_edit->text().size()) - 1);
-        attributes << QInputMethodEvent::Attribute(QInputMethodEvent::TextFormat, at - m_edit->cursorPosition(), 1, format);
+        const int at = std::min(start, static_cast<int>(m_edit->text().size()) - 1);
+        const int covered = std::min(length, static_cast<int>(m_edit->text().size()) - at);
+        attributes << QInputMethodEvent::Attribute(QInputMethodEvent::TextFormat, at - m_edit->cursorPosition(), covered, format);
     }
     QInputMethodEvent event(QString(), attributes);
     QCoreApplication::sendEvent(m_edit, &event);

@@ -43,6 +43,9 @@ public:
 
     // Shows `text` (e.g. from a session) without emitting.
     void setExpression(const QString& text);
+    // Whether the figures draw the expression in effect: false while the settings' check refuses it (a
+    // grid primitive without a grid), so that a mistake's message does not promise a pattern on screen.
+    void setFiguresDrawn(bool drawn) { m_drawn = drawn; }
     QString expression() const;
     QLineEdit* editor() const { return m_edit; }
     // The inline problem ("" while the expression parses) and the marker line under the expression.
@@ -57,9 +60,14 @@ signals:
 
 private:
     void check(bool emitWhenGood);
-    void underline(std::optional<std::size_t> position);
+    // Underlines `length` characters from the 0-based `start` (none when length is 0).
+    void underline(int start, int length);
 
     QLineEdit* m_edit = nullptr;
+    // The expression the settings hold, the one the figures draw: the last that parsed, or none when the
+    // text given to setExpression did not parse.
+    std::optional<QString> m_applied;
+    bool m_drawn = true;
     QLabel* m_error = nullptr;
     QLabel* m_marker = nullptr;
 };

@@ -157,7 +157,11 @@ void MainWindow::buildViews() {
         m_views << view;
         m_tabs->addTab(view, tabLabel(name));
         connect(view, &FigureView::busyChanged, this, &MainWindow::refreshBusy);
-        connect(view, &FigureView::statusMessage, this, [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+        // A view's error that is the settings' problem is already the status bar's note: shown twice, the
+        // copy on the left is cut off where the note begins.
+        connect(view, &FigureView::statusMessage, this, [this](const QString& message) {
+            if (!m_statusNote || message != m_statusNote->text()) statusBar()->showMessage(message, 8000);
+        });
     }
     if (ImGuiLabWidget::openGlAvailable()) {
         m_lab = new ImGuiLabWidget;
@@ -244,10 +248,10 @@ void MainWindow::applySettings(const LabSettings& settings) {
     m_settings = settings;
     if (m_panel->settings() != settings) m_panel->setSettings(settings);
     if (m_lab && m_lab->settings() != settings) m_lab->setSettings(settings);
-    for (FigureView* view : m_views) view->setSettings(settings);
     const QString problem = QString::fromStdString(settingsProblem(settings));
     m_statusNote->setText(problem);
     m_statusNote->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
+    for (FigureView* view : m_views) view->setSettings(settings);
     refreshBusy();
 }
 

@@ -5,6 +5,7 @@
 #include "views/shell/expression_composer.h"
 #include "views/i18n/language.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/errors.h"
 #include "core/registry.h"
 
@@ -167,6 +168,7 @@ void ParameterPanel::refreshParameterValues() {
         else if (auto* composer = qobject_cast<ExpressionComposer*>(editor)) {
             // While the user's text does not parse it stays as typed; the settings keep the last good one.
             if (checkExpression(composer->expression()).ok()) composer->setExpression(value);
+            composer->setFiguresDrawn(settingsProblem(m_settings).empty());
         }
         QFont font = editor->font();
         font.setItalic(!overridden);

@@ -287,6 +287,7 @@ QWidget* ParameterPanel::buildDisplayGroup() {
     m_unit = new QComboBox(group);
     m_unit->addItems({tr("MACs"), tr("FLOPs (2 × MACs)")});
     form->addRow(tr("cost unit"), m_unit);
+    addFlopLayerRow(form, group);
     m_timingMode = new QComboBox(group);
     m_timingMode->setObjectName(QStringLiteral("timingMode"));
     m_timingMode->addItem(tr("Variants: attention core vs n"), static_cast<int>(TimingMode::Variants));
@@ -372,6 +373,7 @@ void ParameterPanel::refreshWidgets() {
     refreshBlockViewWidget();
     refreshQueriesWidget();
     refreshBlockCostWidgets();
+    refreshFlopLayerWidget();
     refreshGridWidgets();
     const CausalSupport support = variant ? variant->causalSupport : CausalSupport::Both;
     m_causal->setEnabled(support == CausalSupport::Both);

@@ -83,6 +83,10 @@ private:
     // prediction.
     void addBlockCostRows(QFormLayout* form, QWidget* group);
     void refreshBlockCostWidgets();
+    // parameter_flop_layer.cpp: the layer the FLOP view costs relu2 and mixed_chunk in (FLASH's GAU layer or
+    // the standard one), enabled for those two.
+    void addFlopLayerRow(QFormLayout* form, QWidget* group);
+    void refreshFlopLayerWidget();
     // parameter_grid.cpp: the grid, order and grid-query rows of the Shape group.
     void addGridRows(QFormLayout* form, QWidget* group);
     void applyGridText();
@@ -138,6 +142,7 @@ private:
     QLineEdit* m_tokens = nullptr;
     QSpinBox* m_layers = nullptr;
     QComboBox* m_unit = nullptr;
+    QComboBox* m_flopLayer = nullptr;
     QComboBox* m_timingMode = nullptr;
     QComboBox* m_timingMaxN = nullptr;
     QCheckBox* m_timingGuides = nullptr;
