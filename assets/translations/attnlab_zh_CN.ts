@@ -1387,10 +1387,6 @@
         <translation>切换到 custom 变体，用一个给出完全相同模式的表达式</translation>
     </message>
     <message>
-        <source>%1 (showing the last valid expression)</source>
-        <translation>%1（显示最后一个有效的表达式）</translation>
-    </message>
-    <message>
         <source>| union, &amp; intersection, ! complement; checked as you type</source>
         <translation>| 并集，&amp; 交集，! 补集；输入时即检查</translation>
     </message>
