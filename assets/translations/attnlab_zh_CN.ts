@@ -729,36 +729,36 @@
         <translation>滑动分片注意力（Zhang 等，2025）与邻域对比：分片顺序，16 分块</translation>
     </message>
     <message>
-        <source>BigBird per token vs in blocks of 64, block view on</source>
-        <translation>BigBird：按词元与按 64 分块对比（显示分块）</translation>
+        <source>BigBird (Zaheer et al., 2020) per token vs in blocks of 64, block view on</source>
+        <translation>BigBird（Zaheer et al., 2020）：按词元与按 64 分块对比（显示分块）</translation>
     </message>
     <message>
-        <source>Longformer: full / sliding / dilated / global</source>
-        <translation>Longformer：完整 / 滑动窗口 / 空洞 / 全局</translation>
+        <source>Longformer (Beltagy et al., 2020): full / sliding / dilated / global</source>
+        <translation>Longformer（Beltagy et al., 2020）：完整 / 滑动窗口 / 空洞 / 全局</translation>
     </message>
     <message>
-        <source>BigBird: random / window / global / combined</source>
-        <translation>BigBird：随机 / 窗口 / 全局 / 组合</translation>
+        <source>BigBird (Zaheer et al., 2020): random / sliding window / global / combined</source>
+        <translation>BigBird（Zaheer et al., 2020）：随机 / 滑动窗口 / 全局 / 组合</translation>
     </message>
     <message>
-        <source>FLASH: quad / linear / mixed chunk</source>
-        <translation>FLASH：二次 / 线性 / 混合分块</translation>
+        <source>FLASH (Hua et al., 2022): quad / linear / mixed chunk</source>
+        <translation>FLASH（Hua et al., 2022）：二次 / 线性 / 混合分块</translation>
     </message>
     <message>
-        <source>Transformer-XL: segments with memory</source>
-        <translation>Transformer-XL：带记忆的分段</translation>
+        <source>Transformer-XL (Dai et al., 2019): segments with memory</source>
+        <translation>Transformer-XL（Dai et al., 2019）：带记忆的分段</translation>
     </message>
     <message>
-        <source>BERT-base layer FLOP breakdown</source>
-        <translation>BERT-base 单层计算量分解</translation>
+        <source>BERT-base (Devlin et al., 2019) layer FLOP breakdown</source>
+        <translation>BERT-base（Devlin et al., 2019）单层计算量分解</translation>
     </message>
     <message>
-        <source>Sparse Transformer: full / strided / fixed</source>
-        <translation>Sparse Transformer：完整 / 跨步 / 固定</translation>
+        <source>Sparse Transformer (Child et al., 2019): full / strided / fixed</source>
+        <translation>Sparse Transformer（Child et al., 2019）：完整 / 跨步 / 固定</translation>
     </message>
     <message>
-        <source>StreamingLLM: sliding window + attention sinks</source>
-        <translation>StreamingLLM：滑动窗口 + 注意力汇聚令牌</translation>
+        <source>StreamingLLM (Xiao et al., 2023): sliding window + attention sinks</source>
+        <translation>StreamingLLM（Xiao et al., 2023）：滑动窗口 + 注意力汇聚令牌</translation>
     </message>
     <message>
         <source>Prefix-LM: bidirectional prefix, causal continuation</source>
@@ -769,16 +769,16 @@
         <translation>文档掩码：打包序列</translation>
     </message>
     <message>
-        <source>Dilated window + global tokens</source>
-        <translation>空洞窗口 + 全局令牌</translation>
+        <source>Longformer (Beltagy et al., 2020): dilated window + global tokens</source>
+        <translation>Longformer（Beltagy et al., 2020）：空洞窗口 + 全局令牌</translation>
     </message>
     <message>
-        <source>BigBird coloured by random / window / global</source>
-        <translation>BigBird 按随机 / 窗口 / 全局着色</translation>
+        <source>BigBird (Zaheer et al., 2020) coloured by random / window / global</source>
+        <translation>BigBird（Zaheer et al., 2020）按随机 / 窗口 / 全局着色</translation>
     </message>
     <message>
-        <source>Sparse Transformer factorised: A(1) band, A(2) strided columns</source>
-        <translation>Sparse Transformer 分解：A(1) 局部带，A(2) 跨步列</translation>
+        <source>Sparse Transformer (Child et al., 2019) factorised: A(1) band, A(2) strided columns</source>
+        <translation>Sparse Transformer（Child et al., 2019）分解：A(1) 局部带，A(2) 跨步列</translation>
     </message>
     <message>
         <source>One 15×15 neighbourhood in raster, tile and Morton order: the blocks a kernel computes</source>
@@ -787,6 +787,26 @@
 </context>
 <context>
     <name>PatternView</name>
+    <message>
+        <source>sliding window</source>
+        <translation>滑动窗口</translation>
+    </message>
+    <message>
+        <source>dilated sliding window</source>
+        <translation>扩张滑动窗口</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
     <message>
         <source>diagonal added to an empty row</source>
         <translation>已为空行补上对角元</translation>
@@ -1316,6 +1336,10 @@
         <translation>核心%1（对数坐标）</translation>
     </message>
     <message>
+        <source>each bar in its variant&apos;s colour; the chosen variants with their parameters, the others with their defaults</source>
+        <translation>每个条形使用其变体的颜色；所选变体使用其参数，其余使用默认参数</translation>
+    </message>
+    <message>
         <source>chosen (its parameters)</source>
         <translation>所选变体 (其参数)</translation>
     </message>
@@ -1361,10 +1385,6 @@
     <message>
         <source>switch to the custom variant with an expression giving exactly this pattern</source>
         <translation>切换到 custom 变体，用一个给出完全相同模式的表达式</translation>
-    </message>
-    <message>
-        <source>%1 (showing the last valid expression)</source>
-        <translation>%1（显示最后一个有效的表达式）</translation>
     </message>
     <message>
         <source>| union, &amp; intersection, ! complement; checked as you type</source>

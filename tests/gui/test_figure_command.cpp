@@ -189,7 +189,7 @@ TEST_F(FigureCommandTest, ComponentsAndFactorisedHeadsAreWritten) {
     painter.end();
     for (const QRgb colour : {blue, orange, green}) EXPECT_GT(pixelsOf(image, colour), 50) << QColor(colour).name().toStdString();
     const QString svgText = QString::fromUtf8(readAll(heads));
-    for (const char* name : {"A(1): window", "A(2): globals", "A(3): random"})
+    for (const char* name : {"A(1): sliding window (w = 6)", "A(2): global (g = 2)", "A(3): random (r = 3)"})
         EXPECT_TRUE(svgText.contains(QString::fromUtf8(name))) << name;
 }
 

@@ -125,7 +125,7 @@ TEST_F(FigureCommandTest, PresetListNamesEveryPresetAndEachOneRenders) {
 TEST_F(FigureCommandTest, PresetsDrawThePapersPanelTitles) {
     const std::map<QString, QStringList> titles = {
         {"longformer", {"(a) full", "(b) sliding window", "(c) dilated sliding window", "(d) global + sliding window"}},
-        {"bigbird", {"(a) random", "(b) window", "(c) global", "(d) BigBird"}},
+        {"bigbird", {"(a) random", "(b) sliding window", "(c) global", "(d) BigBird"}},
         {"sparse-transformer", {"(a) full", "(b) strided", "(c) fixed"}},
     };
     for (const auto& [id, expected] : titles) {
@@ -133,6 +133,27 @@ TEST_F(FigureCommandTest, PresetsDrawThePapersPanelTitles) {
         ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
         const QString svg = QString::fromUtf8(readAll(path(id + ".svg")));
         for (const QString& title : expected) EXPECT_TRUE(svg.contains(title.toHtmlEscaped())) << id.toStdString() << ": " << title.toStdString();
+    }
+}
+
+// A preset that redraws a paper's figure names the paper and its year, in its name (the Presets menu) and
+// in the figure's title.
+TEST_F(FigureCommandTest, PresetTitlesNameThePaperAndYear) {
+    const std::map<QString, QString> papers = {
+        {"sparse-transformer", "Sparse Transformer (Child et al., 2019)"}, {"longformer", "Longformer (Beltagy et al., 2020)"},
+        {"bigbird", "BigBird (Zaheer et al., 2020)"},                     {"bigbird-blocks", "BigBird (Zaheer et al., 2020)"},
+        {"flash", "FLASH (Hua et al., 2022)"},                            {"transformer-xl", "Transformer-XL (Dai et al., 2019)"},
+        {"bert-flops", "BERT-base (Devlin et al., 2019)"},                {"streaming-llm", "StreamingLLM (Xiao et al., 2023)"},
+    };
+    for (const auto& [id, paper] : papers) {
+        SCOPED_TRACE(id.toStdString());
+        const FigurePreset* preset = findFigurePreset(id.toStdString());
+        ASSERT_NE(preset, nullptr);
+        EXPECT_TRUE(preset->name.startsWith(paper)) << preset->name.toStdString();
+        const ProcessRun result = run({"figure", "--preset", id, "-o", path(id + ".svg")});
+        ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+        const QString svg = QString::fromUtf8(readAll(path(id + ".svg")));
+        EXPECT_TRUE(svg.contains(QStringLiteral(" — ") + paper.toHtmlEscaped() + QStringLiteral("</text>"))) << id.toStdString();
     }
 }
 

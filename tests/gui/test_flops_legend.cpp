@@ -4,6 +4,7 @@
 
 #include "views/figures/figure_export.h"
 #include "views/figures/flops_view.h"
+#include "views/figures/tikz_paint_engine.h"
 
 #include "core/cost/cost_model.h"
 #include "core/patterns/block_counts.h"
@@ -17,7 +18,9 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 namespace {
@@ -74,6 +77,124 @@ TEST(FlopsLegend, ExponentialsAreNamedByWhereTheyComeFrom) {
     const QString relu = legendOf("relu2", false);
     EXPECT_TRUE(relu.contains(QStringLiteral("noexponentialsatn=2048"))) << relu.toStdString();
     EXPECT_FALSE(relu.contains(QStringLiteral("softmax:"))) << relu.toStdString();
+}
+
+// Every stacked term names its multiply-adds (all heads, hd = h·d; nnz the mask's allowed pairs of one
+// head) for the variant shown, and the legend lists the terms from the top of the stack down, read in
+// rows: the CSV's terms, which come in stack order from the bottom, backwards.
+TEST(FlopsLegend, EveryStackedTermHasItsFormulaInStackOrder) {
+    using Labels = std::map<std::string, QString>;
+    const Labels projections = {{"qkv_proj", "QKV projections 3n(hd)²"}, {"out_proj", "output projection n(hd)²"}, {"ffn", "FFN 8n(hd)²"}};
+    const Labels masked = {{"scores", "scores QKᵀ nnz·hd"}, {"weights_v", "weights × V nnz·hd"}};
+    const std::map<std::string, Labels> cores = {
+        {"full", {{"scores", "scores QKᵀ n(n+1)/2·hd"}, {"weights_v", "weights × V n(n+1)/2·hd"}}},
+        {"strided", masked},
+        {"xl", {{"scores", "scores QKᵀ nnz·hd"}, {"weights_v", "weights × V nnz·hd"}, {"relpos", "relative position q·R nnz·hd"}}},
+        {"performer", {{"feature_map", "feature map 2n·m·hd"}, {"linear_state", "linear state 2n·m·hd"}}},
+        {"linear", {{"feature_map", "feature map 2n·hd"}, {"linear_state", "linear state 2n·d·hd"}}},
+        {"linformer", {{"projection", "low-rank projection 2k·n·hd"}, {"scores", "scores QKᵀ n·k·hd"}, {"weights_v", "weights × V n·k·hd"}}},
+        {"lsh", {{"hashing", "LSH hashing rounds·n·b·hd"}, {"scores", "scores QKᵀ nnz·hd"}, {"weights_v", "weights × V nnz·hd"}}},
+    };
+    for (const auto& [variant, core] : cores) {
+        SCOPED_TRACE(variant);
+        Labels expected = projections;
+        expected.insert(core.begin(), core.end());
+        LabSettings settings;
+        settings.variant = variant;
+        settings.causal = variant == "full";
+        settings.n = 2048;
+        settings.flopsAsMacs = true;
+        FlopsView view;
+        view.setAttribute(Qt::WA_DontShowOnScreen);
+        view.resize(1100, 700);
+        view.setSettings(settings);
+        view.show();
+        ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+        // The stack from the bottom: the non-zero terms of the CSV's first n, in their order.
+        std::vector<std::string> stack;
+        const QStringList rows = view.csvData().split('\n', Qt::SkipEmptyParts);
+        ASSERT_GT(rows.size(), 1);
+        const QString firstN = rows.at(1).split(',').at(2);
+        for (const QString& row : rows.mid(1)) {
+            const QStringList fields = row.split(',');
+            if (fields.at(0) != QLatin1String("layer") || fields.at(2) != firstN) break;
+            if (fields.at(3) != QLatin1String("exps") && fields.at(3) != QLatin1String("layer_total") && fields.at(4).toDouble() > 0)
+                stack.push_back(fields.at(3).toStdString());
+        }
+        ASSERT_FALSE(stack.empty());
+        // Where each term's entry is painted.
+        std::vector<std::pair<QPointF, std::string>> legend;
+        for (const auto& text : testing::paintedTexts(view, QSize(1100, 700)))
+            for (const std::string& term : stack)
+                if (expected.count(term) && text.text == expected.at(term)) legend.emplace_back(text.rect.topLeft(), term);
+        for (const std::string& term : stack)
+            EXPECT_EQ(std::count_if(legend.begin(), legend.end(), [&](const auto& entry) { return entry.second == term; }), 1)
+                << term << ": " << (expected.count(term) ? expected.at(term).toStdString() : "no formula expected");
+        std::sort(legend.begin(), legend.end(), [](const auto& a, const auto& b) {
+            return std::abs(a.first.y() - b.first.y()) > 2 ? a.first.y() < b.first.y() : a.first.x() < b.first.x();
+        });
+        std::vector<std::string> read;
+        for (const auto& entry : legend) read.push_back(entry.second);
+        EXPECT_EQ(read, std::vector<std::string>(stack.rbegin(), stack.rend()));
+    }
+}
+
+// The causal figure's crossovers (n > 4hd − 1 = 3071, n > 12hd − 1 = 9215) and the current n: each label
+// sits beside its own dashed line and runs across no other marker's line, at the sizes a slide takes.
+TEST(FlopsLegend, CrossoverLabelsCrossNoOtherMarker) {
+    LabSettings settings;
+    settings.variant = "full";
+    settings.causal = true;
+    settings.heads = 12;
+    settings.d = 64;
+    settings.n = 2048;
+    FlopsView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(1000, 600);
+    view.setSettings(settings);
+    view.show();
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    for (const QSize size : {QSize(900, 600), QSize(1000, 560), QSize(1280, 720), QSize(1920, 1080)}) {
+        SCOPED_TRACE(size.width());
+        TikzPaintDevice device(size);
+        {
+            QPainter painter(&device);
+            view.paintFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        const QString body = device.engine().body();
+        std::map<QString, QRgb> colours;
+        static const QRegularExpression define(QStringLiteral(R"(\\definecolor\{(c\d+)\}\{RGB\}\{(\d+),(\d+),(\d+)\})"));
+        for (const QString& line : device.engine().colourDefinitions())
+            if (const auto found = define.match(line); found.hasMatch())
+                colours[found.captured(1)] = qRgb(found.captured(2).toInt(), found.captured(3).toInt(), found.captured(4).toInt());
+        std::vector<double> markers;
+        static const QRegularExpression dashed(QStringLiteral(R"(^\\path\[draw=c\d+,[^\]]*dashed\] \(([-0-9.]+),([-0-9.]+)\) -- \(([-0-9.]+),([-0-9.]+)\);$)"),
+                                               QRegularExpression::MultilineOption);
+        for (auto match = dashed.globalMatch(body); match.hasNext();) {
+            const auto found = match.next();
+            if (found.captured(1) == found.captured(3) && std::abs(found.captured(2).toDouble() - found.captured(4).toDouble()) > 100)
+                markers.push_back(found.captured(1).toDouble());
+        }
+        std::vector<QRectF> labels;
+        static const QRegularExpression box(QStringLiteral(R"(^\\path\[fill=(c\d+),fill opacity=0.92\] \(([-0-9.]+),([-0-9.]+)\) rectangle \(([-0-9.]+),([-0-9.]+)\);$)"),
+                                            QRegularExpression::MultilineOption);
+        for (auto match = box.globalMatch(body); match.hasNext();) {
+            const auto found = match.next();
+            if (colours[found.captured(1)] == qRgb(255, 255, 255))
+                labels.push_back(QRectF(QPointF(found.captured(2).toDouble(), found.captured(3).toDouble()),
+                                        QPointF(found.captured(4).toDouble(), found.captured(5).toDouble()))
+                                     .normalized());
+        }
+        ASSERT_EQ(markers.size(), 3u) << body.toStdString();
+        ASSERT_EQ(labels.size(), 3u);
+        for (const QRectF& label : labels) {
+            const auto inside = std::count_if(markers.begin(), markers.end(), [&](double x) { return x > label.left() + 0.5 && x < label.right() - 0.5; });
+            EXPECT_EQ(inside, 0) << "label box " << label.left() << " … " << label.right();
+            const bool beside = std::any_of(markers.begin(), markers.end(),
+                                            [&](double x) { return std::abs(x - label.left()) < 3 || std::abs(x - label.right()) < 3; });
+            EXPECT_TRUE(beside) << "label box " << label.left() << " … " << label.right();
+        }
+    }
 }
 
 // The block kernel's cost beside the exact one: a hatched bar labelled with computed ÷ allowed cells for

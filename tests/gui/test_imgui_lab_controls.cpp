@@ -109,5 +109,32 @@ TEST_F(ImGuiLabWidgetTest, InvalidCombinationShowsTheErrorInsteadOfAPattern) {
     EXPECT_TRUE(lab->errorMessage().isEmpty()) << lab->errorMessage().toStdString();
 }
 
+// A mistake in the expression field says what the canvas shows meanwhile, in the Qt composer's words: the
+// expression still in effect, or that nothing is drawn when none can be.
+TEST_F(ImGuiLabWidgetTest, AnExpressionMistakeSaysWhatIsShownMeanwhile) {
+    const auto typeText = [&](const QString& text) {
+        for (const QChar character : text) pressKey(Qt::Key_unknown, QString(character));
+    };
+    LabSettings settings = settingsFor("custom", 64);
+    settings.params = {{"expr", "band(4)"}};
+    showSettings(settings);
+    click(lab->controlRect("expr").center());
+    pressKey(Qt::Key_End);
+    typeText(QStringLiteral(" & blok"));
+    const QString kept = lab->controlValue(QStringLiteral("expression error"));
+    // "band(4) " parsed (and was applied) before "&" was typed.
+    EXPECT_TRUE(kept.contains(QStringLiteral("not applied")) && kept.endsWith(QStringLiteral(", band(4) "))) << kept.toStdString();
+    EXPECT_EQ(lab->settings().params.at("expr"), "band(4) ");
+
+    settings.params = {{"expr", "neighborhood(3)"}}; // parses, but without a grid nothing can be drawn
+    showSettings(settings);
+    click(lab->controlRect("expr").center());
+    pressKey(Qt::Key_End);
+    typeText(QStringLiteral(" |"));
+    const QString nothing = lab->controlValue(QStringLiteral("expression error"));
+    EXPECT_TRUE(nothing.contains(QStringLiteral("nothing is drawn"))) << nothing.toStdString();
+    EXPECT_FALSE(nothing.contains(QStringLiteral("last valid"))) << nothing.toStdString();
+}
+
 } // namespace
 } // namespace attnlab::labtest

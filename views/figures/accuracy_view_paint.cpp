@@ -7,6 +7,7 @@
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 #include "views/plot/text_style.h"
+#include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -45,8 +46,14 @@ struct Curve {
 // Budget sweeps in their own colours, in registry order.
 std::vector<Curve> budgetCurves() {
     std::vector<Curve> list;
+    std::vector<std::string> variants;
     for (const RegisteredSweep& entry : registeredAccuracySweeps())
-        if (entry.sweep->budget) list.push_back({entry.variant, entry.sweep, seriesColor(static_cast<int>(list.size()))});
+        if (entry.sweep->budget) {
+            list.push_back({entry.variant, entry.sweep, QColor()});
+            variants.push_back(entry.variant->id);
+        }
+    const std::vector<QColor> colours = variantColors(variants);
+    for (std::size_t k = 0; k < list.size(); ++k) list[k].color = colours[k];
     return list;
 }
 
@@ -58,12 +65,7 @@ std::vector<const VariantInfo*> budgetVariants() {
     return variants;
 }
 
-// Reference lines (values without a budget, e.g. linear attention's kernels) by their order of appearance.
-QColor lineColor(int index) {
-    static const int colours[] = {4, 5, 7};
-    return seriesColor(colours[index % 3]);
-}
-
+// Reference lines by their order of appearance.
 Qt::PenStyle lineStyle(int index) {
     static const Qt::PenStyle styles[] = {Qt::DashLine, Qt::DashDotLine, Qt::DotLine};
     return styles[index % 3];
@@ -86,6 +88,13 @@ const RegisteredSweep* sweepOf(const std::string& family) {
     for (const RegisteredSweep& entry : sweeps)
         if (entry.sweep->family == family) return &entry;
     return nullptr;
+}
+
+// A reference line (a value without a budget, e.g. one of linear attention's kernels) in its variant's
+// colour; the lines of one variant differ by their dashes (lineStyle).
+QColor referenceColour(const AccuracyMeasurement& line) {
+    const RegisteredSweep* owner = sweepOf(line.family);
+    return owner ? variantColor(owner->variant->id) : variantColor(std::string());
 }
 
 bool isReferenceFamily(const std::string& family) {
@@ -170,7 +179,7 @@ void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const
         const RegisteredSweep* owner = sweepOf(line->family);
         if (owner && owner->variant->family == variant.family)
             axes.drawSeries({QString(),
-                             lineColor(reference),
+                             referenceColour(*line),
                              {{axes.xAxis().min, line->error}, {axes.xAxis().max, line->error}},
                              lineStyle(reference),
                              false});
@@ -209,7 +218,7 @@ void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const 
         drawCurve(painter, axes, points, curve.sweep->family, {}, curve.color, Qt::SolidLine, QString());
     int reference = 0;
     for (const Measurement* line : referenceLines(m_snapshot->measurements)) {
-        drawCurve(painter, axes, points, line->family, line->value, lineColor(reference), lineStyle(reference), QString());
+        drawCurve(painter, axes, points, line->family, line->value, referenceColour(*line), lineStyle(reference), QString());
         ++reference;
     }
     axes.drawVerticalMarkers({{m_settings.accuracyInputScale, tr("s of the budget panels"), QColor(0x55, 0x55, 0x55)}});
@@ -230,7 +239,7 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
     };
     int reference = 0;
     for (const Measurement* point : referenceLines(m_snapshot->measurements)) {
-        entry(lineColor(reference), lineStyle(reference),
+        entry(referenceColour(*point), lineStyle(reference),
               tr("%1, %2 = %3: %4").arg(text(point->family), text(point->parameter), text(point->value)).arg(point->error, 0, 'g', 3));
         ++reference;
     }

@@ -1,4 +1,5 @@
 #include "views/figures/flops_view.h"
+#include "views/figures/preset_papers.h"
 #include "views/i18n/language.h"
 
 #include "core/analysis/flop_breakdown.h"
@@ -11,6 +12,7 @@
 #include "views/plot/plot_axes.h"
 #include "views/plot/figure_text.h"
 #include "views/plot/text_style.h"
+#include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -49,7 +51,26 @@ QColor termColor(const std::string& term) {
     return costTermColor(term);
 }
 
-QString termLabel(const std::string& term, LayerKind layer) {
+// The term's multiply-adds for the variant on screen, all heads, in the cost model's notation
+// (docs/cost_model.md, "The terms of a layer"); nnz is the mask's allowed pairs of one head.
+QString termFormula(const std::string& term, const LabSettings& settings) {
+    const std::string& variant = settings.variant;
+    if (term == "scores" || term == "weights_v") {
+        if (variant == "linformer") return QStringLiteral("n·k·hd");
+        if (variant == "full") return settings.causal ? QStringLiteral("n(n+1)/2·hd") : QStringLiteral("n²·hd");
+        return QStringLiteral("nnz·hd");
+    }
+    if (term == "relpos") return QStringLiteral("nnz·hd");
+    if (term == "feature_map") return variant == "performer" ? QStringLiteral("2n·m·hd") : QStringLiteral("2n·hd");
+    if (term == "linear_state") return variant == "performer" ? QStringLiteral("2n·m·hd") : QStringLiteral("2n·d·hd");
+    if (term == "projection") return QStringLiteral("2k·n·hd");
+    if (term == "hashing") return QStringLiteral("rounds·n·b·hd");
+    return {};
+}
+
+// Every stacked term with its formula: the names that carry theirs already (the projections, the FFN,
+// the GAU layer's terms) as they are, the others followed by termFormula.
+QString termLabel(const std::string& term, const LabSettings& settings, LayerKind layer) {
     if (layer == LayerKind::Gau) {
         const QString gau = gauTermLabel(term);
         if (!gau.isEmpty()) return gau;
@@ -67,9 +88,10 @@ QString termLabel(const std::string& term, LayerKind layer) {
         {"hashing", FlopsView::tr("LSH hashing")},
     };
     const auto found = labels.find(term);
-    return found != labels.end() ? found->second : QString::fromStdString(term);
+    const QString name = found != labels.end() ? found->second : QString::fromStdString(term);
+    const QString formula = termFormula(term, settings);
+    return formula.isEmpty() ? name : name + QLatin1Char(' ') + formula;
 }
-
 
 } // namespace
 
@@ -86,7 +108,9 @@ QString FlopsView::title() const {
                                            .arg(m_settings.d)
                                            .arg(m_settings.heads * m_settings.d);
     const QString grid = gridText(m_settings);
-    return grid.isEmpty() ? title : FlopsView::tr("%1, on a %2").arg(title, grid);
+    const QString paper = presetPaper(m_settings.preset);
+    const QString named = paper.isEmpty() ? title : title + QStringLiteral(" — ") + paper;
+    return grid.isEmpty() ? named : FlopsView::tr("%1, on a %2").arg(named, grid);
 }
 
 QString FlopsView::unitName() const { return m_settings.flopsAsMacs ? FlopsView::tr("MACs") : FlopsView::tr("FLOPs"); }
@@ -178,7 +202,7 @@ void FlopsView::paintStack(QPainter& painter, const QRectF& area) const {
         if (shares.empty() || *std::max_element(shares.begin(), shares.end()) <= 0) continue;
         layers.push_back(std::move(shares));
         colors.push_back(termColor(term));
-        legend.push_back({termLabel(term, m_layer), termColor(term), Qt::SolidLine, true});
+        legend.push_back({termLabel(term, m_settings, m_layer), termColor(term), Qt::SolidLine, true});
     }
     std::reverse(legend.begin(), legend.end()); // top of the stack first
     if (m_current)
@@ -242,23 +266,28 @@ void FlopsView::paintGauComparison(QPainter& painter, const QRectF& area) const 
     drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), legend);
 }
 
+std::vector<QColor> FlopsView::barColours() const {
+    std::vector<std::string> variants;
+    for (const CoreBar& bar : m_bars) variants.push_back(bar.variant);
+    return variantColors(variants);
+}
+
 void FlopsView::paintBars(QPainter& painter, const QRectF& area) const {
     QStringList names;
     std::vector<double> values;
-    std::vector<QColor> colors;
+    const std::vector<QColor> colors = barColours();
     for (const CoreBar& bar : m_bars) {
         names << (bar.order.empty() ? QString::fromStdString(bar.variant)
                                     : FlopsView::tr("%1 (order %2)").arg(QString::fromStdString(bar.variant), QString::fromStdString(bar.order)));
         values.push_back(bar.attentionMacs * unitFactor());
-        colors.push_back(bar.chosen ? seriesColor(1) : seriesColor(0));
     }
     std::vector<double> range = values;
     for (const CoreBar& bar : m_bars)
         if (bar.block) range.push_back(bar.block->blockMacs * unitFactor());
     // The bar panel is the narrow one: its title and axis label are short enough to stay whole there.
     Axis x = Axis::fitted(FlopsView::tr("core %1, log scale").arg(unitName()), AxisScale::Log10, range);
-    std::vector<LegendEntry> legend = {{FlopsView::tr("chosen (its parameters)"), seriesColor(1), Qt::SolidLine, true},
-                                       {FlopsView::tr("others (defaults)"), seriesColor(0), Qt::SolidLine, true},
+    std::vector<LegendEntry> legend = {{FlopsView::tr("each bar in its variant's colour; the chosen variants with their parameters, the others with their defaults"),
+                                        QColor(), Qt::NoPen, false},
                                        {FlopsView::tr("hatched: a block kernel's cost, B=%1").arg(m_settings.blockCost), QColor(0x55, 0x55, 0x55),
                                         Qt::SolidLine, false},
                                        {FlopsView::tr("block ×r: computed ÷ allowed cells (all of each non-empty block)"), QColor(), Qt::NoPen,
@@ -282,6 +311,7 @@ void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetyp
     QFont small = painter.font();
     small.setPointSizeF(smallPrintPoints(small.pointSizeF() * 0.8));
     const QFontMetricsF exactMetrics(painter.font(), painter.device()), metrics(small, painter.device());
+    const std::vector<QColor> colours = barColours();
     painter.save();
     painter.setFont(small);
     for (std::size_t k = 0; k < m_bars.size(); ++k) {
@@ -290,7 +320,7 @@ void FlopsView::paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetyp
         const double y = axes.mapY(static_cast<double>(k)) + 0.31 * slot;
         const double end = std::clamp(axes.mapX(bar.block->blockMacs * unitFactor()), plot.left(), plot.right());
         const QRectF rect(plot.left(), y, end - plot.left(), 0.17 * slot);
-        const QColor colour = bar.chosen ? seriesColor(1) : seriesColor(0);
+        const QColor colour = colours[k];
         painter.setPen(QPen(colour.darker(130), 0.6));
         painter.setBrush(QBrush(colour, Qt::BDiagPattern));
         painter.drawRect(rect);

@@ -52,6 +52,8 @@ private:
     QString sweepAxisLabel() const;
     void paintStack(QPainter& painter, const QRectF& area) const;
     void paintGauComparison(QPainter& painter, const QRectF& area) const;
+    // Each bar's colour: its variant's (views/plot/variant_colors.h).
+    std::vector<QColor> barColours() const;
     void paintBars(QPainter& painter, const QRectF& area) const;
     void paintBlockBars(QPainter& painter, const PlotAxes& axes, qsizetype categories) const;
 

@@ -55,6 +55,8 @@ private:
     std::vector<DecodeTiming> seriesTimings(int series) const;
     // The precision's name as the figures state it, e.g. "float16".
     QString precisionText() const;
+    // Choice k's colour: its variant's (views/plot/variant_colors.h), shaded where a variant repeats.
+    QColor choiceColor(std::size_t k) const;
 
     std::vector<InferenceChoice> m_choices;
     std::vector<KvCacheCurve> m_curves;

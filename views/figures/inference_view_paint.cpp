@@ -5,6 +5,7 @@
 
 #include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -63,6 +64,12 @@ QString InferenceView::cacheLegendText(const KvCacheCurve& curve) const {
     return tr("%1: ≤ %2 at the %3 context lengths it is defined at").arg(name, bound).arg(curve.points.size());
 }
 
+QColor InferenceView::choiceColor(std::size_t k) const {
+    std::vector<std::string> variants;
+    for (const InferenceChoice& choice : m_choices) variants.push_back(choice.choice.variant);
+    return k < variants.size() ? variantColors(variants)[k] : variantColor(std::string());
+}
+
 void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     std::vector<double> xs = {16.0, std::ldexp(1.0, m_maxLog2)}, ys = {m_budget};
     std::vector<LegendEntry> legend;
@@ -72,7 +79,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
             ys.push_back(point.layerBytes);
             ys.push_back(point.layerBytes * layers(m_settings));
         }
-        legend.push_back({cacheLegendText(curve), seriesColor(static_cast<int>(k)), Qt::SolidLine});
+        legend.push_back({cacheLegendText(curve), choiceColor(k), Qt::SolidLine});
     }
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
@@ -96,7 +103,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
             cache[k].emplace_back(static_cast<double>(point.n), point.layerBytes);
     const std::vector<double> widths = nestedLineWidths(cache);
     for (std::size_t k = 0; k < m_curves.size(); ++k) {
-        const QColor color = seriesColor(static_cast<int>(k));
+        const QColor color = choiceColor(k);
         Series model{coreText(m_curves[k].choice.label), color, {}, Qt::SolidLine, false, widths[k]};
         Series layer{model.name, color, cache[k], Qt::DotLine, false};
         for (const QPointF& point : cache[k])
@@ -132,8 +139,8 @@ void InferenceView::paintBudget(QPainter& painter, const PlotAxes& axes) const {
     int row = 0;
     for (const auto& [n, curve] : crossings) {
         const QPointF at(axes.mapX(n), y);
-        painter.setPen(QPen(seriesColor(curve).darker(120), 1.0));
-        painter.setBrush(seriesColor(curve));
+        painter.setPen(QPen(choiceColor(static_cast<std::size_t>(curve)).darker(120), 1.0));
+        painter.setBrush(choiceColor(static_cast<std::size_t>(curve)));
         painter.drawEllipse(at, 4.0, 4.0);
         if (n == lastN) continue; // the same context: one label
         const QString text = compactNumber(n);
@@ -191,7 +198,7 @@ void InferenceView::paintTiming(QPainter& painter, const QRectF& area) const {
     const std::vector<double> widths =
         nestedLineWidths(times, 1.6, 0.03); // times within 3 % share a pixel row: nest those curves
     for (std::size_t k = 0; k < m_choices.size(); ++k)
-        axes.drawSeries({coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), times[k],
+        axes.drawSeries({coreText(m_choices[k].label), choiceColor(k), times[k],
                          Qt::SolidLine, true, widths[k]});
     drawStarvedRings(painter, rings);
     m_decode.paintMarker(axes);
@@ -229,7 +236,7 @@ void InferenceView::paintBandwidth(QPainter& painter, const QRectF& area) const 
                                        .arg(rate, 0, 'f', 1)
                                        .arg(rate / m_peak->bandwidthGBs, 0, 'f', 2)
                                  : tr("%1: %2 GB/s fitted").arg(name).arg(rate, 0, 'f', 1),
-                          seriesColor(static_cast<int>(k)), Qt::SolidLine});
+                          choiceColor(k), Qt::SolidLine});
     }
     if (!unfitted.isEmpty())
         legend.push_back({tr("no fitted rate (no step read more than the last-level cache): %1").arg(unfitted.join(QStringLiteral(", "))),
@@ -249,7 +256,7 @@ void InferenceView::paintBandwidth(QPainter& painter, const QRectF& area) const 
     std::vector<QPointF> rings;
     for (std::size_t k = 0; k < m_choices.size(); ++k) {
         Series series{
-            coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
+            coreText(m_choices[k].label), choiceColor(k), {}, Qt::SolidLine, true};
         for (const DecodeTiming& timing : seriesTimings(static_cast<int>(k))) {
             if (timing.kvReadBytes <= 0) continue;
             series.points.emplace_back(static_cast<double>(timing.n), timing.bandwidthGBs());
@@ -296,7 +303,7 @@ void InferenceView::paintPrefill(QPainter& painter, const QRectF& area) const {
         std::sort(points.begin(), points.end(),
                   [](const PrefillTiming& a, const PrefillTiming& b) { return a.chunk < b.chunk; });
         Series series{
-            coreText(m_choices[k].label), seriesColor(static_cast<int>(k)), {}, Qt::SolidLine, true};
+            coreText(m_choices[k].label), choiceColor(k), {}, Qt::SolidLine, true};
         for (const PrefillTiming& timing : points) {
             series.points.emplace_back(static_cast<double>(timing.chunk), timing.seconds);
             if (timing.starved())

@@ -1,6 +1,7 @@
 #include "views/figures/pattern_snapshot.h"
 #include "views/i18n/language.h"
 
+#include "views/figures/paper_components.h"
 #include "views/figures/view_inputs.h"
 #include "views/jobs/job_runner.h"
 #include "views/plot/colormap.h"
@@ -232,6 +233,7 @@ std::vector<QString> componentTexts(const ResolvedVariant& resolved) {
         for (const auto& term : expressionTermTexts(params.text("expr"))) texts.push_back(QString::fromStdString(term));
         return texts;
     }
+    if (auto paper = paperComponentTexts(resolved)) return *paper;
     std::vector<std::string> terms;
     if (variant.printExpr) {
         PatternRequest request;

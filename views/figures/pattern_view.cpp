@@ -1,6 +1,7 @@
 #include "views/figures/pattern_view.h"
 #include "views/plot/figure_text.h"
 #include "views/figures/pattern_csv.h"
+#include "views/figures/preset_papers.h"
 #include "views/i18n/language.h"
 
 #include "views/plot/colormap.h"
@@ -50,6 +51,8 @@ QString PatternView::title() const {
                           : m_settings.splitComponents ? PatternView::tr("Pattern components as separate heads (A(1), A(2), …)")
                           : m_settings.showComponents  ? PatternView::tr("Attention pattern coloured by component")
                                                        : PatternView::tr("Attention pattern (allowed set M)");
+    // A preset names the paper whose figure it redraws.
+    if (const QString paper = presetPaper(m_settings.preset); !paper.isEmpty()) return what + QStringLiteral(" — ") + paper;
     if (compare) return PatternView::tr("%1 — compared").arg(what);
     // One --panel with its own title names the figure.
     if (!m_settings.panelTitles.empty() && !m_settings.panelTitles.front().empty())

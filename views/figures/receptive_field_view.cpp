@@ -1,4 +1,5 @@
 #include "views/figures/receptive_field_view.h"
+#include "views/figures/preset_papers.h"
 #include "views/i18n/language.h"
 
 #include "views/figures/reach_snapshot.h"
@@ -7,6 +8,7 @@
 #include "views/plot/plot_axes.h"
 #include "views/plot/figure_text.h"
 #include "views/plot/text_style.h"
+#include "views/plot/variant_colors.h"
 
 #include "core/errors.h"
 #include "core/registry.h"
@@ -89,13 +91,21 @@ std::vector<QPointF> theoryPoints(const ReachTheory& theory) {
     return points;
 }
 
+// Each panel's curve colour: its variant's.
+std::vector<QColor> panelColours(const std::vector<ReceptiveFieldView::Panel>& panels) {
+    std::vector<std::string> variants;
+    for (const auto& panel : panels) variants.push_back(panel.choice.variant);
+    return variantColors(variants);
+}
+
 // Variants (their colour), the papers' formulas and the causal ceiling, in the order they are drawn.
 std::vector<LegendEntry> curveLegend(const ReceptiveFieldView::Snapshot& snapshot) {
     std::vector<LegendEntry> legend;
+    const std::vector<QColor> colours = panelColours(snapshot.panels);
     for (int index = 0; index < static_cast<int>(snapshot.panels.size()); ++index) {
         const auto& panel = snapshot.panels[index];
         if (panel.curve.fractionReachable.empty()) continue;
-        legend.push_back({panel.name, seriesColor(index), Qt::SolidLine, false});
+        legend.push_back({panel.name, colours[static_cast<std::size_t>(index)], Qt::SolidLine, false});
         if (!panel.theory.maxReach.empty()) legend.push_back({theoryLabel(panel.theory), Qt::black, Qt::DotLine, false});
         if (panel.theory.allPairsBy > 0) legend.push_back({theoryLabel(panel.theory), kMarkerColor, Qt::DashLine, false});
     }
@@ -143,6 +153,7 @@ QRgb ReceptiveFieldView::hopColor(int hops, int layers, int scale) {
 QString ReceptiveFieldView::title() const {
     const QString what = m_settings.layers == 1 ? ReceptiveFieldView::tr("Receptive field of one layer")
                                                 : ReceptiveFieldView::tr("Receptive field of %1 stacked layers").arg(m_settings.layers);
+    if (const QString paper = presetPaper(m_settings.preset); !paper.isEmpty()) return what + QStringLiteral(" — ") + paper;
     if (m_settings.compareVariants.size() > 1) return ReceptiveFieldView::tr("%1 — compared").arg(what);
     const VariantInfo* variant = findVariant(m_settings.variant);
     return what + QStringLiteral(" — ") + (variant ? coreText(variant->displayName) : QString::fromStdString(m_settings.variant));
@@ -404,9 +415,10 @@ void ReceptiveFieldView::paintCurves(QPainter& painter, const QRectF& area) cons
         markers.push_back({static_cast<double>(l), ReceptiveFieldView::tr("all pairs: %1").arg(variants.join(QStringLiteral(", "))),
                            kMarkerColor, static_cast<int>(markers.size())});
     fraction.drawVerticalMarkers(markers);
+    const std::vector<QColor> colours = panelColours(panels);
     for (int index = 0; index < static_cast<int>(panels.size()); ++index) {
         const Panel& panel = panels[index];
-        const QColor colour = seriesColor(index);
+        const QColor colour = colours[static_cast<std::size_t>(index)];
         Series share{panel.name, colour, {}}, farthest{panel.name, colour, {}}, mean{panel.name, colour, {}, Qt::DashLine, false};
         for (int l = 0; l < static_cast<int>(panel.curve.fractionReachable.size()); ++l) {
             share.points.emplace_back(l, panel.curve.fractionReachable[l]);

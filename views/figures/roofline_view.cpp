@@ -3,6 +3,7 @@
 #include "core/analysis/timing_sweep.h"
 #include "views/plot/plot_axes.h"
 #include "views/plot/text_style.h"
+#include "views/plot/variant_colors.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -147,11 +148,20 @@ void RooflineView::paintPoints(const PlotAxes& axes, QPainter& painter) const {
             const QPointF at = axes.map(point.roof.intensity, point.gflops);
             taken.emplace_back(at.x() - 6, at.y() - 6, 12, 12);
         }
+    // Points arrive in any order: each takes the colour of the choice its label names.
+    const std::vector<InferenceChoice> choices = rooflineChoices(m_settings);
+    std::vector<std::string> variants;
+    for (const InferenceChoice& choice : choices) variants.push_back(choice.choice.variant);
+    const std::vector<QColor> colours = variantColors(variants);
+    const auto colourOf = [&](const RooflineMeasurement& point) {
+        for (std::size_t k = 0; k < choices.size(); ++k)
+            if (choices[k].label == point.label) return colours[k];
+        return variantColor(std::string());
+    };
     std::vector<LegendEntry> notes;
     painter.save();
-    int index = 0;
     for (const RooflineMeasurement& point : m_points) {
-        const QColor color = seriesColor(index++ / 2);
+        const QColor color = colourOf(point);
         const QString kind = point.decode ? tr("decode") : tr("prefill");
         if (!point.valid()) {
             notes.push_back({tr("%1 %2: %3").arg(QString::fromStdString(point.label), kind, QString::fromStdString(point.error)), color,

@@ -11,6 +11,8 @@
 #include <QHash>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
@@ -45,6 +47,11 @@ const QHash<QChar, QString>& symbolTable() {
     return table;
 }
 
+
+// Chinese text needs a TeX engine with system fonts and the ctex package; pdflatex cannot set it.
+bool containsHan(const QString& text) {
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.script() == QChar::Script_Han; });
+}
 
 } // namespace
 
@@ -82,18 +89,24 @@ std::vector<WholeFile> tikzFigureFiles(const FigureView& view, const QString& pa
         files.push_back({"the TeX side image", imagePath.toStdString(),
                          encodePng(imagePath, engine.images()[static_cast<std::size_t>(index)]).toStdString()});
     }
+    const QString body = engine.body();
+    const bool chinese = containsHan(view.title() + view.caption() + body);
     QString document;
+    if (chinese) document += QStringLiteral("% !TEX program = xelatex\n");
     document += QStringLiteral("%% %1\n%% %2\n").arg(view.title(), view.caption().replace(QLatin1Char('\n'), QLatin1Char(' ')));
-    document += QStringLiteral(
-        "% Written by attnlab. Compiles alone with pdflatex, xelatex or lualatex; to use it in a document,\n"
-        "% copy the tikzpicture (and the colour definitions) or \\input this file via the standalone package.\n"
-        "\\documentclass[tikz,border=0pt]{standalone}\n"
-        "\\usepackage{graphicx}\n"
-        "\\usepackage{amssymb}\n");
-    for (const QString& line : engine.colourDefinitions()) document += line + QLatin1Char('\n');
+    document += chinese ? QStringLiteral("% Written by attnlab. Compiles with xelatex or lualatex (the ctex package sets the Chinese text).\n")
+                        : QStringLiteral("% Written by attnlab. Compiles alone with pdflatex, xelatex or lualatex.\n");
+    document += QStringLiteral("% In a document: load the packages below (%1) and \\usepackage{standalone}, then \\input this\n"
+                               "% file (standalone skips this preamble); or copy the tikzpicture, which defines its own colours.\n")
+                    .arg(chinese ? QStringLiteral("tikz, graphicx, amssymb, ctex") : QStringLiteral("tikz, graphicx, amssymb"));
+    document += QStringLiteral("\\documentclass[tikz,border=0pt]{standalone}\n\\usepackage{graphicx}\n\\usepackage{amssymb}\n");
+    if (chinese) document += QStringLiteral("\\usepackage{ctex}\n");
+    // The colours are defined inside the picture: \definecolor is local to it, so figures that name
+    // their colours alike sit in one document, and a preamble the standalone package skips loses none.
     document += QStringLiteral("\\begin{document}\n\\begin{tikzpicture}[x=0.75pt,y=-0.75pt]\n");
+    for (const QString& line : engine.colourDefinitions()) document += line + QLatin1Char('\n');
     document += QStringLiteral("\\useasboundingbox (0,0) rectangle (%1,%2);\n").arg(size.width()).arg(size.height());
-    document += engine.body();
+    document += body;
     document += QStringLiteral("\n\\end{tikzpicture}\n\\end{document}\n");
     files.push_back({"the figure", path.toStdString(), document.toUtf8().toStdString()});
     return files;

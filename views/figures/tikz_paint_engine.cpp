@@ -2,11 +2,11 @@
 
 #include "views/figures/tikz_export.h"
 
-#include <QFontMetricsF>
 #include <QPainterPath>
 #include <QPixmap>
 #include <QTextItem>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnlab {
@@ -31,6 +31,7 @@ TikzPaintEngine::TikzPaintEngine() : QPaintEngine(QPaintEngine::AllFeatures) {}
 bool TikzPaintEngine::begin(QPaintDevice*) { return true; }
 
 bool TikzPaintEngine::end() {
+    placeTextNodes();
     if (m_openClip) m_body << QStringLiteral("\\end{scope}");
     m_openClip.reset();
     return true;
@@ -153,21 +154,82 @@ void TikzPaintEngine::drawPolygon(const QPointF* points, int count, PolygonDrawM
 
 void TikzPaintEngine::drawTextItem(const QPointF& baseline, const QTextItem& item) {
     const QString text = item.text();
-    if (text.trimmed().isEmpty()) return;
+    if (text.isEmpty()) return;
     const QFont font = item.font();
     const double scale = transformScale(m_transform);
     const double points = (font.pointSizeF() > 0 ? font.pointSizeF() : 0.75 * font.pixelSize()) * scale;
-    // Anchored at the middle of the text's baseline as Qt set it: TeX's fonts are wider or narrower, and
-    // centred labels then stay centred.
-    const double advance = QFontMetricsF(font).horizontalAdvance(text);
-    const QPointF middle = baseline + QPointF(advance / 2, 0);
+    const double advance = item.width();
     const double angle = -std::atan2(m_transform.m12(), m_transform.m11()) * 180.0 / M_PI;
-    QStringList options{QStringLiteral("anchor=base"), QStringLiteral("inner sep=0pt"),
-                        QStringLiteral("text=") + colourName(m_pen.color()),
+    TextNode node;
+    node.rotated = std::abs(angle) > 0.01;
+    // A rotated node keeps the middle of its baseline; an upright one its left end and width.
+    node.start = m_transform.map(node.rotated ? baseline + QPointF(advance / 2, 0) : baseline);
+    node.width = advance * scale;
+    node.text = text;
+    QStringList options{QStringLiteral("inner sep=0pt"), QStringLiteral("text=") + colourName(m_pen.color()),
                         QStringLiteral("font=\\fontsize{%1pt}{%2pt}\\selectfont%3")
                             .arg(number(points), number(1.2 * points), font.bold() ? QStringLiteral("\\bfseries") : QString())};
-    if (std::abs(angle) > 0.01) options << QStringLiteral("rotate=") + number(angle);
-    emitCommand(QStringLiteral("\\node[%1] at %2 {%3};").arg(options.join(QLatin1Char(',')), point(middle), latexEscaped(text)));
+    if (node.rotated) options << QStringLiteral("rotate=") + number(angle);
+    node.options = options.join(QLatin1Char(','));
+    if (continuesLastNode(node)) {
+        m_texts.back().text += node.text;
+        m_texts.back().width = node.start.x() + node.width - m_texts.back().start.x();
+        return;
+    }
+    if (text.trimmed().isEmpty()) return; // a space between runs belongs to the node it continues
+    emitCommand(QString());
+    node.line = static_cast<int>(m_body.size()) - 1;
+    m_texts.push_back(node);
+}
+
+// Qt draws a line of mixed scripts (Chinese with Latin digits) as one item per script run, each placed
+// where the previous one ended: TeX sets them as one node, or its wider or narrower glyphs would make the
+// runs overlap or part.
+bool TikzPaintEngine::continuesLastNode(const TextNode& node) const {
+    if (m_texts.empty() || m_texts.back().line != static_cast<int>(m_body.size()) - 1) return false;
+    const TextNode& last = m_texts.back();
+    return m_clip == m_openClip && !node.rotated && !last.rotated && node.options == last.options && std::abs(node.start.y() - last.start.y()) < 0.01 &&
+           std::abs(last.start.x() + last.width - node.start.x()) < 0.5;
+}
+
+// TeX's fonts are wider or narrower than Qt's, so where a node is anchored decides which of its edges
+// stays put. An upright node whose left end lines up with another's (to half a pixel) while their right
+// ends differ is left-aligned text (a wrapped paragraph's lines, a legend's column, a block of
+// statistics): it is anchored at its left end, so the column stays straight. Right ends that line up
+// with different left ends (tick labels of a vertical axis) anchor at the right end. Anything else,
+// and every rotated node, at the middle of its baseline, so centred titles and tick labels stay centred.
+void TikzPaintEngine::placeTextNodes() {
+    constexpr double kTolerance = 0.5;
+    std::vector<std::size_t> upright;
+    for (std::size_t k = 0; k < m_texts.size(); ++k)
+        if (!m_texts[k].rotated) upright.push_back(k);
+    const auto edgeShared = [&](auto edge, auto other) {
+        std::vector<bool> shared(m_texts.size(), false);
+        std::vector<std::size_t> order = upright;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return edge(m_texts[a]) < edge(m_texts[b]); });
+        for (std::size_t a = 0; a < order.size(); ++a)
+            for (std::size_t b = a + 1; b < order.size() && edge(m_texts[order[b]]) - edge(m_texts[order[a]]) < kTolerance; ++b)
+                if (std::abs(other(m_texts[order[a]]) - other(m_texts[order[b]])) >= kTolerance) shared[order[a]] = shared[order[b]] = true;
+        return shared;
+    };
+    const auto left = [](const TextNode& node) { return node.start.x(); };
+    const auto right = [](const TextNode& node) { return node.start.x() + node.width; };
+    const std::vector<bool> lefts = edgeShared(left, right), rights = edgeShared(right, left);
+    for (std::size_t k = 0; k < m_texts.size(); ++k) {
+        const TextNode& node = m_texts[k];
+        QString anchor = QStringLiteral("base");
+        QPointF at = node.rotated ? node.start : node.start + QPointF(node.width / 2, 0);
+        if (!node.rotated && lefts[k]) {
+            anchor = QStringLiteral("base west");
+            at = node.start;
+        } else if (!node.rotated && rights[k]) {
+            anchor = QStringLiteral("base east");
+            at = node.start + QPointF(node.width, 0);
+        }
+        m_body[node.line] = QStringLiteral("\\node[anchor=%1,%2] at (%3,%4) {%5};")
+                                .arg(anchor, node.options, number(at.x()), number(at.y()), latexEscaped(node.text));
+    }
+    m_texts.clear();
 }
 
 void TikzPaintEngine::drawPixmap(const QRectF& target, const QPixmap& pixmap, const QRectF& source) {

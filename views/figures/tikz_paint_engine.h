@@ -37,7 +37,8 @@ public:
     void drawImage(const QRectF& target, const QImage& image, const QRectF& source, Qt::ImageConversionFlags flags) override;
     Type type() const override { return QPaintEngine::User; }
 
-    // The picture's commands, the colours they name (\definecolor lines) and the raster parts in order.
+    // The picture's commands (text nodes placed at end()), the colours they name (\definecolor lines)
+    // and the raster parts in order.
     QString body() const { return m_body.join(QLatin1Char('\n')); }
     QStringList colourDefinitions() const { return m_colourLines; }
     const std::vector<QImage>& images() const { return m_images; }
@@ -45,11 +46,23 @@ public:
     void setImageName(std::function<QString(int)> name) { m_imageName = std::move(name); }
 
 private:
+    // A text node as Qt laid it out, in device coordinates; its anchor is chosen at end(), when every
+    // node is known (tikz_paint_engine.cpp, placeTextNodes).
+    struct TextNode {
+        int line = 0; // index in m_body
+        QPointF start;
+        double width = 0;
+        bool rotated = false;
+        QString options, text;
+    };
+
     QString colourName(const QColor& colour);
     QString point(const QPointF& logical) const;
     QString drawOptions(bool fill, bool stroke, Qt::FillRule rule);
     void emitCommand(const QString& command);
     void emitPath(const QPainterPath& path, bool fill, bool stroke);
+    bool continuesLastNode(const TextNode& node) const;
+    void placeTextNodes();
 
     QPen m_pen;
     QBrush m_brush;
@@ -61,6 +74,7 @@ private:
     QMap<QRgb, QString> m_colours;
     QStringList m_colourLines;
     std::vector<QImage> m_images;
+    std::vector<TextNode> m_texts;
     std::function<QString(int)> m_imageName;
 };
 

@@ -4,6 +4,7 @@
 
 #include "views/figures/view_inputs.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/variant_colors.h"
 
 #include "core/analysis/timing_sweep.h"
 #include "core/cost/cost_model.h"
@@ -356,8 +357,10 @@ QString TimingView::seriesLabel(const SeriesInfo& series) const {
 }
 
 QColor TimingView::seriesColorOf(const SeriesInfo& series) const {
-    return m_settings.timingMode == TimingMode::Layer ? partColor(static_cast<std::size_t>(series.index))
-                                                      : seriesColor(series.index);
+    if (m_settings.timingMode == TimingMode::Layer) return partColor(static_cast<std::size_t>(series.index));
+    std::vector<std::string> variants;
+    for (const VariantChoice& choice : measuredChoices(m_settings)) variants.push_back(choice.variant);
+    return variantColors(variants).at(static_cast<std::size_t>(series.index));
 }
 
 double TimingView::predictedSeconds(const Point& point, CostModel model) const { return attnlab::predictedSeconds(m_points, point, model); }

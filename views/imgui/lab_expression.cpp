@@ -5,10 +5,13 @@
 #include "views/imgui/lab_style.h"
 #include "views/shell/expression_composer.h"
 
+#include "core/analysis/settings_check.h"
 #include "core/patterns/pattern_expression.h"
 #include "core/registry.h"
 
 #include <imgui.h>
+
+#include <QCoreApplication>
 
 #include <algorithm>
 #include <exception>
@@ -64,9 +67,17 @@ void ImGuiLabWidget::drawExpressionComposer(const ParamSpec& spec, const std::st
     ImGui::PushStyleColor(ImGuiCol_Text, kLabErrorColor);
     ImGui::TextUnformatted(shown.c_str());
     ImGui::TextUnformatted((std::string(at - first, ' ') + "^").c_str());
-    ImGui::TextWrapped("%s", tr("%1 (showing the last valid expression)").arg(m_expressionCheck.message).toUtf8().constData());
+    // What the figures show meanwhile, in the composer's words: the expression still in effect, or nothing.
+    const bool drawn = checkExpression(QString::fromStdString(current)).ok() && settingsProblem(m_settings).empty();
+    const QString meanwhile =
+        drawn ? QCoreApplication::translate("attnlab::ExpressionComposer",
+                                            "%1 — not applied: the figures show the last valid expression, %2")
+                    .arg(m_expressionCheck.message, QString::fromStdString(current))
+              : QCoreApplication::translate("attnlab::ExpressionComposer", "%1 — nothing is drawn until the expression is valid")
+                    .arg(m_expressionCheck.message);
+    ImGui::TextWrapped("%s", meanwhile.toUtf8().constData());
     ImGui::PopStyleColor();
-    recordControl("expression error", m_expressionCheck.message);
+    recordControl("expression error", meanwhile);
 }
 
 void ImGuiLabWidget::drawEditAsExpression(const VariantInfo& variant, LabSettings& edited) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <compare>
+#include <limits>
 
 namespace attnlab {
 
@@ -73,33 +74,71 @@ void PlotAxes::drawVerticalMarkers(const std::vector<VerticalMarker>& markers) c
     for (const VerticalMarker& marker : markers) {
         if (!shown(marker)) continue;
         const double px = mapX(marker.x);
-        // The label stays inside the plot: beside the line, right of it where it fits, else on two lines
-        // (broken after "threshold:") where those fit on the right, else left of it or against the plot's
-        // edge, elided when wider than the plot. It goes left instead when only there it covers no other
-        // marker's line, and moves down a row while it would overlap another marker's label.
-        QStringList lines = {marker.label};
+        // The label stays inside the plot, beside its line: the first of these that fits in the plot and
+        // covers no other marker's line: right of the line on one line, on two (broken after
+        // "threshold:"), left of it on one, on two, then wrapped (up to four lines) into the
+        // room right of the line up to the next marker's, or left of it. Where each covers some, the one
+        // that covers fewest; where none fits, against the plot's edge, elided when wider than the plot.
+        // It moves down a row while it would overlap another marker's label.
         const auto widthOf = [&](const QStringList& texts) {
             double widest = 0;
             for (const QString& text : texts) widest = std::max(widest, metrics.horizontalAdvance(text));
             return std::min(widest + 2 * kGap, m_plot.width());
         };
-        const auto fitsOnRight = [&](const QStringList& texts) { return px + 2 + widthOf(texts) <= m_plot.right(); };
-        const qsizetype colon = marker.label.indexOf(QStringLiteral(": "));
-        if (!fitsOnRight(lines) && colon > 0) {
-            const QStringList broken = {marker.label.left(colon + 1), marker.label.mid(colon + 2)};
-            if (fitsOnRight(broken)) lines = broken;
-        }
-        const double width = widthOf(lines);
-        for (QString& text : lines) text = metrics.elidedText(text, Qt::ElideRight, width - 2 * kGap + 0.5);
-        const auto coversAnotherLine = [&](double from) {
-            return std::any_of(markers.begin(), markers.end(), [&](const VerticalMarker& other) {
+        const auto linesCovered = [&](double from, double width) {
+            return std::count_if(markers.begin(), markers.end(), [&](const VerticalMarker& other) {
                 return &other != &marker && shown(other) && mapX(other.x) > from && mapX(other.x) < from + width;
             });
         };
-        const double rightOfLine = px + 2, leftOfLine = px - 2 - width;
-        const bool right = fitsOnRight(lines) &&
-                           !(coversAnotherLine(rightOfLine) && leftOfLine >= m_plot.left() && !coversAnotherLine(leftOfLine));
-        const double left = std::clamp(right ? rightOfLine : leftOfLine, m_plot.left(), m_plot.right() - width);
+        double nextLine = m_plot.right(), previousLine = m_plot.left();
+        for (const VerticalMarker& other : markers) {
+            if (&other == &marker || !shown(other)) continue;
+            if (mapX(other.x) > px) nextLine = std::min(nextLine, mapX(other.x));
+            if (mapX(other.x) < px) previousLine = std::max(previousLine, mapX(other.x));
+        }
+        // The pieces a label wraps at first: the threshold's formula only before its " = ", the words
+        // after its ": " anywhere; then, where that is too wide, at every space.
+        QStringList pieces;
+        const qsizetype colon = marker.label.indexOf(QStringLiteral(": "));
+        const QString formula = colon > 0 ? marker.label.left(colon + 1) : QString();
+        const QStringList sides = formula.split(QStringLiteral(" = "));
+        for (qsizetype k = 0; k < sides.size() && !formula.isEmpty(); ++k) pieces << (k == 0 ? sides[k] : QStringLiteral("= ") + sides[k]);
+        pieces << marker.label.mid(colon > 0 ? colon + 2 : 0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QStringList words = marker.label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const auto wrapped = [&](const QStringList& parts, double room) {
+            QStringList out;
+            QString current;
+            for (const QString& word : parts) {
+                const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+                if (!current.isEmpty() && metrics.horizontalAdvance(longer) + 2 * kGap > room) {
+                    out << current;
+                    current = word;
+                } else {
+                    current = longer;
+                }
+            }
+            if (!current.isEmpty()) out << current;
+            return out;
+        };
+        QStringList one = {marker.label}, two = one;
+        if (colon > 0) two = {formula, marker.label.mid(colon + 2)};
+        const std::vector<std::pair<QStringList, bool>> forms = {{one, true},  {two, true},  {one, false}, {two, false},
+                                                                 {wrapped(pieces, nextLine - px - 3), true}, {wrapped(pieces, px - 3 - previousLine), false},
+                                                                 {wrapped(words, nextLine - px - 3), true},  {wrapped(words, px - 3 - previousLine), false}};
+        QStringList lines = two;
+        double left = std::clamp(px + 2, m_plot.left(), m_plot.right() - widthOf(lines));
+        std::ptrdiff_t fewest = std::numeric_limits<std::ptrdiff_t>::max();
+        for (const auto& [form, right] : forms) {
+            const double width = widthOf(form), from = right ? px + 2 : px - 2 - width;
+            if (fewest == 0 || form.size() > 4 || from < m_plot.left() || from + width > m_plot.right()) continue;
+            if (const std::ptrdiff_t covered = linesCovered(from, width); covered < fewest) {
+                fewest = covered;
+                lines = form;
+                left = from;
+            }
+        }
+        const double width = widthOf(lines);
+        for (QString& text : lines) text = metrics.elidedText(text, Qt::ElideRight, width - 2 * kGap + 0.5);
         const double height = line * static_cast<double>(lines.size());
         int row = marker.row;
         const auto boxAt = [&](int r) { return QRectF(left, m_plot.top() + 2 + r * (line + 2), width, height); };

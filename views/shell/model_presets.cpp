@@ -59,7 +59,7 @@ LabSettings longformer() {
 LabSettings bigBird() {
     LabSettings settings = comparison("bigbird", 64, false,
                       {{"(a) random", {"bigbird", {{"window", "0"}, {"globals", "0"}, {"random", "3"}}}},
-                       {"(b) window", {"bigbird", {{"window", "6"}, {"globals", "0"}, {"random", "0"}}}},
+                       {"(b) sliding window", {"bigbird", {{"window", "6"}, {"globals", "0"}, {"random", "0"}}}},
                        {"(c) global", {"bigbird", {{"window", "0"}, {"globals", "2"}, {"random", "0"}}}},
                        {"(d) BigBird", {"bigbird", {{"window", "6"}, {"globals", "2"}, {"random", "3"}}}}});
     settings.showComponents = true; // each panel's cells in the colour of its part, as in the paper
@@ -175,25 +175,25 @@ LabSettings applyModelPreset(const LabSettings& settings, const ModelPreset& pre
 const std::vector<FigurePreset>& figurePresets() {
     static const std::vector<FigurePreset> presets = [] {
         std::vector<FigurePreset> all = {
-        {QStringLiteral("sparse-transformer"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer: full / strided / fixed"), QStringLiteral("pattern"),
+        {QStringLiteral("sparse-transformer"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer (Child et al., 2019): full / strided / fixed"), QStringLiteral("pattern"),
          sparseTransformer(64), sparseTransformer},
-        {QStringLiteral("longformer"), QT_TRANSLATE_NOOP("ModelPresets", "Longformer: full / sliding / dilated / global"), QStringLiteral("pattern"),
+        {QStringLiteral("longformer"), QT_TRANSLATE_NOOP("ModelPresets", "Longformer (Beltagy et al., 2020): full / sliding / dilated / global"), QStringLiteral("pattern"),
          keptOverN(longformer()), nullptr},
-        {QStringLiteral("bigbird"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird: random / window / global / combined"), QStringLiteral("pattern"), keptOverN(bigBird()),
+        {QStringLiteral("bigbird"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird (Zaheer et al., 2020): random / sliding window / global / combined"), QStringLiteral("pattern"), keptOverN(bigBird()),
          nullptr},
-        {QStringLiteral("bigbird-blocks"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird per token vs in blocks of 64, block view on"),
+        {QStringLiteral("bigbird-blocks"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird (Zaheer et al., 2020) per token vs in blocks of 64, block view on"),
          QStringLiteral("pattern"), keptOverN(bigBirdBlocks()), nullptr},
-        {QStringLiteral("flash"), QT_TRANSLATE_NOOP("ModelPresets", "FLASH: quad / linear / mixed chunk"), QStringLiteral("pattern"), keptOverN(flash()), nullptr},
-        {QStringLiteral("transformer-xl"), QT_TRANSLATE_NOOP("ModelPresets", "Transformer-XL: segments with memory"), QStringLiteral("pattern"),
+        {QStringLiteral("flash"), QT_TRANSLATE_NOOP("ModelPresets", "FLASH (Hua et al., 2022): quad / linear / mixed chunk"), QStringLiteral("pattern"), keptOverN(flash()), nullptr},
+        {QStringLiteral("transformer-xl"), QT_TRANSLATE_NOOP("ModelPresets", "Transformer-XL (Dai et al., 2019): segments with memory"), QStringLiteral("pattern"),
          keptOverN(transformerXl()), nullptr},
-        {QStringLiteral("bert-flops"), QT_TRANSLATE_NOOP("ModelPresets", "BERT-base layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops(512),
+        {QStringLiteral("bert-flops"), QT_TRANSLATE_NOOP("ModelPresets", "BERT-base (Devlin et al., 2019) layer FLOP breakdown"), QStringLiteral("flops"), bertLayerFlops(512),
          bertLayerFlops},
-        {QStringLiteral("streaming-llm"), QT_TRANSLATE_NOOP("ModelPresets", "StreamingLLM: sliding window + attention sinks"), QStringLiteral("pattern"), keptOverN(expressionFigure("streaming-llm", "band(8) | sink(4)", true)), nullptr},
+        {QStringLiteral("streaming-llm"), QT_TRANSLATE_NOOP("ModelPresets", "StreamingLLM (Xiao et al., 2023): sliding window + attention sinks"), QStringLiteral("pattern"), keptOverN(expressionFigure("streaming-llm", "band(8) | sink(4)", true)), nullptr},
         {QStringLiteral("prefix-lm"), QT_TRANSLATE_NOOP("ModelPresets", "Prefix-LM: bidirectional prefix, causal continuation"), QStringLiteral("pattern"), keptOverN(expressionFigure("prefix-lm", "prefix(24) | causal", false)), nullptr},
         {QStringLiteral("document-masking"), QT_TRANSLATE_NOOP("ModelPresets", "Document masking: packed sequences"), QStringLiteral("pattern"), keptOverN(expressionFigure("document-masking", "docs(20, 12, 32)", true)), nullptr},
-        {QStringLiteral("dilated-global"), QT_TRANSLATE_NOOP("ModelPresets", "Dilated window + global tokens"), QStringLiteral("pattern"), keptOverN(expressionFigure("dilated-global", "dilated(4, 2) | global(0, 32)", false)), nullptr},
-        {QStringLiteral("bigbird-components"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird coloured by random / window / global"), QStringLiteral("pattern"), keptOverN(bigBirdByComponent()), nullptr},
-        {QStringLiteral("sparse-transformer-heads"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer factorised: A(1) band, A(2) strided columns"), QStringLiteral("pattern"), keptOverN(sparseTransformerHeads()), nullptr},
+        {QStringLiteral("dilated-global"), QT_TRANSLATE_NOOP("ModelPresets", "Longformer (Beltagy et al., 2020): dilated window + global tokens"), QStringLiteral("pattern"), keptOverN(expressionFigure("dilated-global", "dilated(4, 2) | global(0, 32)", false)), nullptr},
+        {QStringLiteral("bigbird-components"), QT_TRANSLATE_NOOP("ModelPresets", "BigBird (Zaheer et al., 2020) coloured by random / window / global"), QStringLiteral("pattern"), keptOverN(bigBirdByComponent()), nullptr},
+        {QStringLiteral("sparse-transformer-heads"), QT_TRANSLATE_NOOP("ModelPresets", "Sparse Transformer (Child et al., 2019) factorised: A(1) band, A(2) strided columns"), QStringLiteral("pattern"), keptOverN(sparseTransformerHeads()), nullptr},
         };
         for (FigurePreset& preset : gridFigurePresets()) all.push_back(std::move(preset));
         return all;
