@@ -5,6 +5,7 @@
 #include "views/figures/reach_snapshot.h"
 #include "views/plot/animation_frame.h"
 #include "views/plot/colormap.h"
+#include "views/plot/legend_below.h"
 #include "views/plot/plot_axes.h"
 #include "views/plot/figure_text.h"
 #include "views/plot/text_style.h"
@@ -47,28 +48,6 @@ Layout layoutOf(const QRectF& rect) {
     const double split = content.left() + content.width() * 0.5;
     return {QRectF(content.left(), content.top(), split - content.left(), content.height() - kLegendHeight),
             QRectF(split + 12, content.top(), content.right() - split - 12, content.height())};
-}
-
-constexpr double kLegendLine = 15.0;
-
-// One legend row per entry: a line swatch in the entry's colour and style, then its text.
-void paintLegendRows(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
-    painter.save();
-    QFont font = painter.font();
-    font.setPointSizeF(smallPrintPoints(8.0));
-    painter.setFont(font);
-    const QFontMetricsF metrics(font, painter.device());
-    const double swatch = 24.0;
-    double y = box.top();
-    for (const LegendEntry& entry : entries) {
-        painter.setPen(QPen(entry.color, 1.8, entry.style));
-        painter.drawLine(QPointF(box.left(), y + kLegendLine / 2), QPointF(box.left() + swatch, y + kLegendLine / 2));
-        painter.setPen(Qt::black);
-        drawFittedText(painter, QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, kLegendLine), Qt::AlignLeft | Qt::AlignVCenter,
-                       entry.name);
-        y += kLegendLine;
-    }
-    painter.restore();
 }
 
 const ReceptiveFieldView::Panel* firstCausal(const ReceptiveFieldView::Snapshot& snapshot) {
@@ -266,14 +245,14 @@ void ReceptiveFieldView::drawFigure(QPainter& painter, const QRectF& rect) const
     paintHopLegend(painter, hopLegend);
     // The curves' legend goes under the heatmaps when they leave room for it, else under the curves.
     const std::vector<LegendEntry> legend = curveLegend(*m_snapshot);
-    const double legendHeight = static_cast<double>(legend.size()) * kLegendLine + 8;
+    const double legendHeight = static_cast<double>(legend.size()) * kLegendRowHeight + 8;
     const QRectF spare(hopLegend.left(), hopLegend.bottom() + 4, hopLegend.width(), layout.heatmaps.bottom() + kLegendHeight - hopLegend.bottom() - 4);
     const bool legendLeft = spare.height() >= legendHeight;
     // A caption longer than kCaptionReserve (e.g. many variants listed) takes room from the curves.
     const QRectF curvesArea = layout.curves.adjusted(0, 0, 0, std::min(0.0, body.bottom() - layout.curves.bottom()));
     const QRectF curves = legendLeft ? curvesArea : curvesArea.adjusted(0, 0, 0, -legendHeight);
     paintCurves(painter, curves);
-    paintLegendRows(painter, legendLeft ? spare : QRectF(curves.left() + 12, curves.bottom() + 6, curves.width() - 12, legendHeight), legend);
+    drawLegendRows(painter, legendLeft ? spare : QRectF(curves.left() + 12, curves.bottom() + 6, curves.width() - 12, legendHeight), legend);
 }
 
 void ReceptiveFieldView::paintHeatmap(QPainter& painter, const Panel& panel, const QRectF& plot) const {

@@ -1,4 +1,5 @@
 #include "views/plot/legend_below.h"
+#include "views/plot/figure_text.h"
 #include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
@@ -97,6 +98,24 @@ QRectF legendBelow(QPainter& painter, const QRectF& area, const std::vector<Lege
     const QRectF chart = aboveLegend(painter, area, shown);
     drawLegendBelow(painter, QRectF(area.left(), chart.bottom(), area.width(), area.bottom() - chart.bottom()), shown);
     return chart;
+}
+
+void drawLegendRows(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(smallPrintPoints(8.0));
+    painter.setFont(font);
+    const double swatch = 24.0;
+    double y = box.top();
+    for (const LegendEntry& entry : entries) {
+        painter.setPen(QPen(entry.color, 1.8, entry.style));
+        painter.drawLine(QPointF(box.left(), y + kLegendRowHeight / 2), QPointF(box.left() + swatch, y + kLegendRowHeight / 2));
+        painter.setPen(Qt::black);
+        drawFittedText(painter, QRectF(box.left() + swatch + 6, y, box.width() - swatch - 6, kLegendRowHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                       entry.name);
+        y += kLegendRowHeight;
+    }
+    painter.restore();
 }
 
 } // namespace attnlab

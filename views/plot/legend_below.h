@@ -20,6 +20,11 @@ QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vecto
 // Draws `entries` into `box` (the strip below the plot that aboveLegend left).
 void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries);
 
+// One row per entry, kLegendRowHeight high, from `box`'s top: a line sample in the entry's colour and
+// style, then its name in small print, shrunk to fit the row (for a legend beside its plot).
+constexpr double kLegendRowHeight = 15.0;
+void drawLegendRows(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries);
+
 // aboveLegend, then the legend drawn in the strip below it; returns the plot area.
 QRectF legendBelow(QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries);
 
