@@ -8,10 +8,13 @@
 #include "views/figures/inference_view.h"
 #include "views/figures/roofline_view.h"
 #include "views/plot/plot_axes.h"
+#include "views/plot/variant_colors.h"
 
 #include <gtest/gtest.h>
 
+#include <QImage>
 #include <QJsonDocument>
+#include <QPainter>
 #include <QJsonObject>
 #include <QProcess>
 
@@ -194,6 +197,22 @@ TEST(InferenceView, TheDecodingMarkerKeepsOffTheBudgetLabel) {
     EXPECT_FALSE(marker.adjusted(1, 1, -1, -1).intersects(budget.adjusted(1, 1, -1, -1)))
         << "t = 36 at (" << marker.x() << ", " << marker.y() << "), the budget label at (" << budget.x() << ", "
         << budget.y() << ")";
+
+    // The strip of kept keys of each choice is in the colour its curves have (variant_colors.h): the
+    // longformer's last held key, at the strip's right end, in the longformer curve's shade.
+    std::vector<std::string> ids;
+    for (const KvCacheCurve& curve : view.curves()) ids.push_back(curve.choice.choice.variant);
+    ASSERT_EQ(ids.back(), "longformer");
+    const QRectF strip = found(QStringLiteral("longformer (window=16): 9 keys"));
+    ASSERT_FALSE(strip.isEmpty());
+    QImage image(900, 600, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        view.paintFigure(painter, QRectF(0, 0, 900, 600));
+    }
+    const QColor held = image.pixelColor(static_cast<int>(image.width() - 12), static_cast<int>(strip.center().y()));
+    EXPECT_EQ(held.rgb(), variantColors(ids).back().rgb()) << held.name().toStdString();
 }
 
 // GPT-2 small with a float16 cache against full and a longformer whose cache outgrows 24 GiB only at

@@ -80,7 +80,8 @@ void InferenceDecode::update(const LabSettings& settings, const std::vector<Infe
         });
 }
 
-QRectF InferenceDecode::paintStrips(QPainter& painter, const QRectF& area) const {
+QRectF InferenceDecode::paintStrips(QPainter& painter, const QRectF& area,
+                                    const std::function<QColor(std::size_t)>& colorOf) const {
     if (!m_step) return area;
     const std::int64_t t = *m_step;
     const std::size_t count = m_strips ? m_strips->size() : 0;
@@ -123,7 +124,7 @@ QRectF InferenceDecode::paintStrips(QPainter& painter, const QRectF& area) const
             const double width = std::max(1.5, static_cast<double>(range.size()) * scale);
             painter.fillRect(
                 QRectF(bar.left() + static_cast<double>(range.begin) * scale, bar.top(), width, bar.height()),
-                seriesColor(static_cast<int>(k)));
+                colorOf(k));
         }
     }
     painter.restore();

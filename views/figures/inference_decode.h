@@ -5,6 +5,7 @@
 #include "core/analysis/inference.h"
 #include "core/patterns/pattern.h"
 
+#include <QColor>
 #include <QRectF>
 
 #include <functional>
@@ -34,7 +35,8 @@ class InferenceDecode {
     void update(const LabSettings& settings, const std::vector<InferenceChoice>& choices,
                 std::optional<std::int64_t> step, std::function<void()> arrived);
     // Paints the strips at the bottom of `area` and returns the room left above them (`area` when inactive).
-    QRectF paintStrips(QPainter& painter, const QRectF& area) const;
+    // `colorOf(k)`: the colour of choice k (the variant colour its curves have in the figure).
+    QRectF paintStrips(QPainter& painter, const QRectF& area, const std::function<QColor(std::size_t)>& colorOf) const;
     // The step's context n as a vertical marker.
     void paintMarker(const PlotAxes& axes) const;
 

@@ -41,7 +41,8 @@ double maxBytes(const KvCacheCurve& curve) {
 } // namespace
 
 void InferenceView::drawFigure(QPainter& painter, const QRectF& rect) const {
-    const QRectF body = m_decode.paintStrips(painter, paintFrame(painter, rect, title(), caption()));
+    const QRectF body = m_decode.paintStrips(painter, paintFrame(painter, rect, title(), caption()),
+                                              [this](std::size_t k) { return choiceColor(k); });
     const double split = body.left() + body.width() * 0.55, middle = body.top() + body.height() * 0.58;
     paintCache(painter, QRectF(body.topLeft(), QPointF(split - 8, middle - 6)));
     paintPrefill(painter, QRectF(QPointF(body.left(), middle + 6), QPointF(split - 8, body.bottom())));
