@@ -49,6 +49,9 @@ private:
     void paintBudgetPanel(QPainter& painter, const QRectF& area, const VariantInfo& variant, const Axis& y) const;
     void paintScalePanel(QPainter& painter, const QRectF& area, const Axis& y) const;
     void paintKey(QPainter& painter, const QRectF& box) const;
+    // The key's notes (what the error is, each method's caveat, points left out) and its whole height at `width`.
+    QString keyNotes() const;
+    double keyHeight(const QPainter& painter, double width) const;
     QString measureText() const;
 
     JobRunner m_jobs{tr("accuracy")};

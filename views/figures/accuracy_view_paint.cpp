@@ -22,6 +22,8 @@ namespace {
 
 // Errors below this are float32 rounding of an exact method (e.g. pooling with k = n): listed, not plotted.
 constexpr double kRoundingLevel = 1e-5;
+// Figures narrower than this put the key under the panels.
+constexpr double kKeyBesideWidth = 820;
 
 // A curve's label without its method's id in front ("linformer, mean pooling E = F" → "mean pooling E = F"),
 // for a panel whose title names the method.
@@ -126,8 +128,12 @@ void drawUnitError(const PlotAxes& axes) {
 
 void AccuracyView::drawFigure(QPainter& painter, const QRectF& rect) const {
     const QRectF body = paintFrame(painter, rect, title(), caption());
-    const double split = body.left() + body.width() * 0.72;
-    const QRectF panels(body.topLeft(), QPointF(split - 8, body.bottom()));
+    // The key beside the panels where the figure is wide; in a narrow one (the window's tab) a column of
+    // 28 % would cut its names and notes, so it goes below the panels at the full width.
+    const bool keyBelow = m_snapshot && m_snapshot->error.isEmpty() && body.width() < kKeyBesideWidth;
+    const double keyTop = keyBelow ? body.bottom() - std::min(keyHeight(painter, body.width()), body.height() * 0.4) : body.top();
+    const double split = keyBelow ? body.right() + 8 : body.left() + body.width() * 0.72;
+    const QRectF panels(body.topLeft(), QPointF(split - 8, keyBelow ? keyTop - 8 : body.bottom()));
     if (!m_snapshot || !m_snapshot->error.isEmpty()) {
         const PlotAxes axes(painter, panels, Axis::fitted(QString(), AxisScale::Linear, {}), Axis::fitted(QString(), AxisScale::Linear, {}));
         axes.drawNotice(m_snapshot ? m_snapshot->error : tr("Computing exact attention and the approximations…"));
@@ -137,8 +143,10 @@ void AccuracyView::drawFigure(QPainter& painter, const QRectF& rect) const {
     for (const auto* list : {&m_snapshot->measurements, &m_snapshot->scaleMeasurements})
         for (const Measurement& point : *list)
             if (plotted(point)) errors.insert(errors.end(), {point.error, point.minError, point.maxError});
-    const Axis y = Axis::fitted(m_settings.accuracyOnWeights ? tr("relative error of the weights W") : tr("relative error of the output"),
-                                AxisScale::Log10, errors);
+    // Short panels (key below) keep the short label; the caption says of what.
+    const QString what = keyBelow ? tr("relative error")
+                                  : m_settings.accuracyOnWeights ? tr("relative error of the weights W") : tr("relative error of the output");
+    const Axis y = Axis::fitted(what, AxisScale::Log10, errors);
 
     const std::vector<const VariantInfo*> variants = budgetVariants();
     const int count = static_cast<int>(variants.size()) + 1, columns = 2, rows = (count + columns - 1) / columns;
@@ -149,7 +157,8 @@ void AccuracyView::drawFigure(QPainter& painter, const QRectF& rect) const {
     for (int index = 0; index < static_cast<int>(variants.size()); ++index)
         paintBudgetPanel(painter, cell(index), *variants[static_cast<std::size_t>(index)], y);
     paintScalePanel(painter, cell(count - 1), y);
-    paintKey(painter, QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
+    paintKey(painter, keyBelow ? QRectF(QPointF(body.left(), keyTop), body.bottomRight())
+                               : QRectF(QPointF(split + 8, body.top()), body.bottomRight()));
 }
 
 void AccuracyView::paintBudgetPanel(QPainter& painter, const QRectF& area, const VariantInfo& variant, const Axis& y) const {
@@ -224,6 +233,30 @@ void AccuracyView::paintScalePanel(QPainter& painter, const QRectF& area, const 
     axes.drawVerticalMarkers({{m_settings.accuracyInputScale, tr("s of the budget panels"), QColor(0x55, 0x55, 0x55)}});
 }
 
+QString AccuracyView::keyNotes() const {
+    QStringList notes;
+    notes << tr("Error: %1. Exact softmax (full) is the reference (error 0).").arg(measureText());
+    for (const Curve& curve : budgetCurves())
+        if (!curve.sweep->note.empty()) notes << QStringLiteral("%1: %2").arg(coreText(curve.sweep->label), coreText(curve.sweep->note));
+    notes << m_snapshot->notes;
+    for (const Measurement& point : m_snapshot->measurements)
+        if (!std::isfinite(point.error))
+            notes << tr("%1 %2 = %3: the output is not finite (the kernel overflowed at this input scale), not plotted")
+                         .arg(text(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')), text(point.parameter), text(point.value));
+        else if (!plotted(point) && !isReferenceFamily(point.family))
+            notes << tr("%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted")
+                         .arg(text(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')), text(point.parameter), text(point.value))
+                         .arg(point.error, 0, 'g', 2);
+    return notes.join(QStringLiteral("\n"));
+}
+
+double AccuracyView::keyHeight(const QPainter& painter, double width) const {
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double entries = static_cast<double>(referenceLines(m_snapshot->measurements).size() + 1) * (metrics.height() + 2);
+    const QRectF notes = metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, keyNotes());
+    return 4 + entries + 8 + notes.height();
+}
+
 void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
     painter.save();
     const QFontMetricsF metrics(painter.font(), painter.device());
@@ -244,22 +277,9 @@ void AccuracyView::paintKey(QPainter& painter, const QRectF& box) const {
         ++reference;
     }
     entry(kUnitErrorColor, Qt::SolidLine, tr("error 1 = an all-zero output"));
-    QStringList notes;
-    notes << tr("Error: %1. Exact softmax (full) is the reference (error 0).").arg(measureText());
-    for (const Curve& curve : budgetCurves())
-        if (!curve.sweep->note.empty()) notes << QStringLiteral("%1: %2").arg(coreText(curve.sweep->label), coreText(curve.sweep->note));
-    notes << m_snapshot->notes;
-    for (const Measurement& point : m_snapshot->measurements)
-        if (!std::isfinite(point.error))
-            notes << tr("%1 %2 = %3: the output is not finite (the kernel overflowed at this input scale), not plotted")
-                         .arg(text(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')), text(point.parameter), text(point.value));
-        else if (!plotted(point) && !isReferenceFamily(point.family))
-            notes << tr("%1 %2 = %3: error %4 is float32 rounding (exact method), not plotted")
-                         .arg(text(point.family).replace(QLatin1Char('_'), QLatin1Char(' ')), text(point.parameter), text(point.value))
-                         .arg(point.error, 0, 'g', 2);
     painter.setPen(QColor(0x44, 0x44, 0x44));
     drawAlignedText(painter, QRectF(box.left(), y + 8, box.width(), box.bottom() - y - 8), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                    notes.join(QStringLiteral("\n")));
+                    keyNotes());
     painter.restore();
 }
 
