@@ -1,5 +1,6 @@
 #include "views/figures/svg_text_anchors.h"
 
+#include "views/plot/device_metrics.h"
 #include "views/plot/text_style.h"
 
 #include <QPaintDevice>
@@ -50,23 +51,7 @@ public:
     const std::vector<AnchoredItem>& items() const { return m_engine.items(); }
 
 protected:
-    int metric(PaintDeviceMetric metric) const override {
-        switch (metric) {
-        case PdmWidth: return static_cast<int>(std::lround(m_size.width()));
-        case PdmHeight: return static_cast<int>(std::lround(m_size.height()));
-        case PdmWidthMM: return static_cast<int>(std::lround(m_size.width() * 25.4 / 96.0));
-        case PdmHeightMM: return static_cast<int>(std::lround(m_size.height() * 25.4 / 96.0));
-        case PdmNumColors: return 0xffffff;
-        case PdmDepth: return 32;
-        case PdmDpiX:
-        case PdmDpiY:
-        case PdmPhysicalDpiX:
-        case PdmPhysicalDpiY: return 96;
-        case PdmDevicePixelRatio: return 1;
-        case PdmDevicePixelRatioScaled: return static_cast<int>(QPaintDevice::devicePixelRatioFScale());
-        default: return 0;
-        }
-    }
+    int metric(PaintDeviceMetric metric) const override { return recordingDeviceMetric(metric, m_size); }
 
 private:
     QSizeF m_size;

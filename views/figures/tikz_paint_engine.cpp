@@ -1,5 +1,6 @@
 #include "views/figures/tikz_paint_engine.h"
 
+#include "views/plot/device_metrics.h"
 #include "views/figures/tikz_export.h"
 
 #include <QPainterPath>
@@ -245,22 +246,6 @@ void TikzPaintEngine::drawImage(const QRectF& target, const QImage& image, const
                          number(0.75 * device.height()), name));
 }
 
-int TikzPaintDevice::metric(PaintDeviceMetric metric) const {
-    switch (metric) {
-    case PdmWidth: return static_cast<int>(std::lround(m_size.width()));
-    case PdmHeight: return static_cast<int>(std::lround(m_size.height()));
-    case PdmWidthMM: return static_cast<int>(std::lround(m_size.width() * 25.4 / 96.0));
-    case PdmHeightMM: return static_cast<int>(std::lround(m_size.height() * 25.4 / 96.0));
-    case PdmNumColors: return 0xffffff;
-    case PdmDepth: return 32;
-    case PdmDpiX:
-    case PdmDpiY:
-    case PdmPhysicalDpiX:
-    case PdmPhysicalDpiY: return 96;
-    case PdmDevicePixelRatio: return 1;
-    case PdmDevicePixelRatioScaled: return static_cast<int>(QPaintDevice::devicePixelRatioFScale());
-    default: return 0;
-    }
-}
+int TikzPaintDevice::metric(PaintDeviceMetric metric) const { return recordingDeviceMetric(metric, m_size); }
 
 } // namespace attnlab
