@@ -18,6 +18,13 @@ ExpressionComposer* composerOf(const MainWindow& window) {
     return qobject_cast<ExpressionComposer*>(window.parameterPanel()->parameterEditor(QStringLiteral("expr")));
 }
 
+// Types `text` over the whole field, key by key, as a user retyping the expression.
+void replaceText(QLineEdit* edit, const QString& text) {
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+}
+
 std::string shownExpression(const MainWindow& window) { return window.labSettings().params.count("expr") ? window.labSettings().params.at("expr") : ""; }
 
 // The nnz of the pattern the view shows in panel 0, through its statistics.
@@ -55,9 +62,7 @@ TEST_F(ComposerTest, EveryValidEditIsAppliedAsTyped) {
     ExpressionComposer* composer = composerOf(*window);
     ASSERT_NE(composer, nullptr);
     QLineEdit* edit = composer->editor();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, QStringLiteral("band(2)"));
+    replaceText(edit, QStringLiteral("band(2)"));
     EXPECT_EQ(shownExpression(*window), "band(2)");
     EXPECT_TRUE(composer->errorText().isEmpty());
     QTest::keyClicks(edit, QStringLiteral(" | sink(3)"));
@@ -70,9 +75,7 @@ TEST_F(ComposerTest, BadExpressionIsMarkedInlineAndTheLastGoodPatternStays) {
     ExpressionComposer* composer = composerOf(*window);
     ASSERT_NE(composer, nullptr);
     QLineEdit* edit = composer->editor();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, QStringLiteral("band(4) & blok(8)"));
+    replaceText(edit, QStringLiteral("band(4) & blok(8)"));
     // From "band(4) &" on the text is wrong; the last good text was "band(4) " (spaces are allowed).
     EXPECT_EQ(shownExpression(*window), "band(4) ");
     const QString error = composer->errorText();
@@ -106,9 +109,7 @@ TEST_F(ComposerTest, AMistakeSaysWhatTheFiguresShowMeanwhile) {
     ExpressionComposer* composer = composerOf(*window);
     ASSERT_NE(composer, nullptr);
     QLineEdit* edit = composer->editor();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, QStringLiteral("band(4) | sink(2) & blok(8)"));
+    replaceText(edit, QStringLiteral("band(4) | sink(2) & blok(8)"));
     const QString kept = composer->errorText();
     EXPECT_TRUE(kept.contains(QStringLiteral("band(4) | sink(2) ")) && kept.contains(QStringLiteral("not applied"))) << kept.toStdString();
     EXPECT_EQ(shownExpression(*window), "band(4) | sink(2) ");
@@ -139,9 +140,7 @@ TEST_F(ComposerTest, TheUnderlineCoversTheWholeNameAtFault) {
     ExpressionComposer* composer = composerOf(*window);
     ASSERT_NE(composer, nullptr);
     QLineEdit* edit = composer->editor();
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, QStringLiteral("band(4) & blok(8)"));
+    replaceText(edit, QStringLiteral("band(4) & blok(8)"));
     const QStringList marker = composer->markerText().split('\n');
     ASSERT_EQ(marker.size(), 2);
     EXPECT_EQ(marker[1], QString(10, QLatin1Char(' ')) + QStringLiteral("^^^^"));
