@@ -152,6 +152,36 @@ TEST_P(EveryVariant, HalfPrecisionCachesStayWithinTheirBound) {
     }
 }
 
+// Rows wider than one vector (d = 40: three key vectors, the last partial; dv = 72: a four-vector pass and
+// a one-vector pass), every number of query heads per key/value head the step groups (1 to 4) and row
+// counts that are no multiple of the rows scored together, against the reference causal run.
+TEST(DecodeStep, WideRowsAndEveryHeadGroupEqualTheCausalRun) {
+    constexpr std::int64_t d = 40, dv = 72;
+    for (const auto& [heads, kvHeads] : std::vector<std::pair<int, int>>{{4, 4}, {4, 2}, {3, 1}, {4, 1}})
+        for (const std::int64_t n : {7, 37, 70})
+            for (const KvDtype dtype : kPrecisions) {
+                const Tensor3 q = testing::randomTensor(heads, n, d, 51);
+                const Tensor3 k = roundedTensor(testing::randomTensor(kvHeads, n, d, 52), dtype);
+                const Tensor3 v = roundedTensor(testing::randomTensor(kvHeads, n, dv, 53), dtype);
+                Call call;
+                call.id = "full";
+                call.causal = true;
+                call.useReference = true;
+                call.wantWeights = false;
+                const RunResult full =
+                    testing::runCall(call, {q, repeatHeads(k, heads / kvHeads), repeatHeads(v, heads / kvHeads)});
+                forEachStepOutput(call, q, k, v, dtype, [&](const std::vector<float>& out, std::int64_t chunkKeys) {
+                    for (int t = 0; t < heads; ++t)
+                        for (std::int64_t c = 0; c < dv; ++c) {
+                            const float expected = full.out.at(t, n - 1, c);
+                            ASSERT_NEAR(out[static_cast<std::size_t>(t * dv + c)], expected, 2e-5 + 2e-4 * std::abs(expected))
+                                << "h=" << heads << " h_kv=" << kvHeads << " n=" << n << " " << kvDtypeName(dtype)
+                                << " chunk " << chunkKeys << " head " << t << " c " << c;
+                        }
+                });
+            }
+}
+
 std::vector<std::string> registeredIds() {
     std::vector<std::string> ids;
     for (const VariantInfo& variant : allVariants()) ids.push_back(variant.id);

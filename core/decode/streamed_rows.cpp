@@ -16,9 +16,10 @@ namespace {
 constexpr int kPass = 4;
 // Cached rows per step of the online softmax (their scores stay in L1).
 constexpr std::int64_t kBlock = 64;
-// How many rows ahead of the one being scored the step requests key and value rows, into L2: a block ahead,
-// so that the requests have a block's arithmetic to arrive in.
-constexpr std::int64_t kAheadRows = 64;
+// How far ahead of the row being read the step requests rows of the same stream, into L1: a short distance
+// (16 float32 or 32 half-precision rows at d = 128) keeps enough lines in flight to stream at the memory's
+// rate without evicting the block being worked on.
+constexpr std::int64_t kAheadBytes = 8192;
 
 float* partialOf(const ChunkJob& job, int head) {
     return job.partials + head * (kPartialHeader + job.values->paddedCols());
@@ -31,25 +32,32 @@ struct Rows {
     const std::byte* values;
     std::int64_t keyBytes, valueBytes;
     std::int64_t keyVectors, valueVectors; // 16-lane vectors per row
+    std::int64_t keysAhead, valuesAhead;   // rows that lie kAheadBytes ahead in each stream
     const std::byte* key(std::int64_t row) const { return keys + row * keyBytes; }
     const std::byte* value(std::int64_t row) const { return values + row * valueBytes; }
 };
 
 Rows rowsOf(const ChunkJob& job) {
-    return {job.keys->row(job.keyHead, 0), job.values->row(job.valueHead, 0), job.keys->rowBytes(),
-            job.values->rowBytes(),        job.keys->paddedCols() / 16,       job.values->paddedCols() / 16};
+    const std::int64_t keyBytes = job.keys->rowBytes(), valueBytes = job.values->rowBytes();
+    return {job.keys->row(job.keyHead, 0),
+            job.values->row(job.valueHead, 0),
+            keyBytes,
+            valueBytes,
+            job.keys->paddedCols() / 16,
+            job.values->paddedCols() / 16,
+            std::max<std::int64_t>(1, kAheadBytes / keyBytes),
+            std::max<std::int64_t>(1, kAheadBytes / valueBytes)};
 }
 
-// Requests the key and value rows `kAheadRows` after cache row `row` (when still in the segment).
-[[gnu::always_inline]] inline void requestAhead(const Rows& rows, std::int64_t row, std::int64_t end) {
-    const std::int64_t ahead = row + kAheadRows;
+// Requests row `row + ahead` of one stream (keys while scoring, values while accumulating), when still in the
+// segment: each phase keeps its own stream's reads in flight.
+[[gnu::always_inline]] inline void requestAhead(const std::byte* base, std::int64_t bytes, std::int64_t row,
+                                                std::int64_t ahead, std::int64_t end) {
+    ahead += row;
     if (ahead >= end) return;
-    const std::byte* key = rows.key(ahead);
-    const std::byte* value = rows.value(ahead);
-    for (std::int64_t offset = 0; offset < rows.keyBytes; offset += 64)
-        __builtin_prefetch(key + offset, 0, 1);
-    for (std::int64_t offset = 0; offset < rows.valueBytes; offset += 64)
-        __builtin_prefetch(value + offset, 0, 1);
+    const std::byte* line = base + ahead * bytes;
+    for (std::int64_t offset = 0; offset < bytes; offset += 64)
+        __builtin_prefetch(line + offset, 0, 3);
 }
 
 #if defined(__AVX512F__)
@@ -65,62 +73,88 @@ template <KvDtype T>
     }
 }
 
-// The sums of the lanes of x[0, 4) into out[0, 4): the four 16-lane sums folded together, a few shuffles for
-// all four instead of a reduction each.
-[[gnu::always_inline]] inline void sumLanes4(const __m512* x, float* out, std::int64_t stride) {
-    const __m512 t0 = _mm512_add_ps(_mm512_shuffle_f32x4(x[0], x[1], _MM_SHUFFLE(1, 0, 1, 0)),
-                                    _mm512_shuffle_f32x4(x[0], x[1], _MM_SHUFFLE(3, 2, 3, 2)));
-    const __m512 t1 = _mm512_add_ps(_mm512_shuffle_f32x4(x[2], x[3], _MM_SHUFFLE(1, 0, 1, 0)),
-                                    _mm512_shuffle_f32x4(x[2], x[3], _MM_SHUFFLE(3, 2, 3, 2)));
-    // 128-bit lane k holds four partial sums of x[k]
-    const __m512 u = _mm512_add_ps(_mm512_shuffle_f32x4(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)),
-                                   _mm512_shuffle_f32x4(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
-    const __m512 v = _mm512_add_ps(u, _mm512_permute_ps(u, _MM_SHUFFLE(2, 3, 0, 1)));
-    const __m512 w = _mm512_add_ps(v, _mm512_permute_ps(v, _MM_SHUFFLE(1, 0, 3, 2)));
-    alignas(64) float lanes[16];
-    _mm512_store_ps(lanes, w);
-    for (int k = 0; k < 4; ++k)
-        out[k * stride] = lanes[4 * k];
+// Lane L of sumLanes16's result sums vector bitReversed4(L).
+constexpr int bitReversed4(int i) { return (i & 1) << 3 | (i & 2) << 1 | (i & 4) >> 1 | (i & 8) >> 3; }
+
+// Pairs (x[2i], x[2i+1]) folded into x[i], i < count/2: in lane blocks of G, the even blocks take the sums of
+// x[2i]'s adjacent block pairs and the odd blocks x[2i+1]'s; two blends, one shuffle and one add a pair.
+template <int G> [[gnu::always_inline]] inline void foldPairs(__m512* x, int count) {
+    constexpr __mmask16 odd = G == 8 ? 0xFF00 : G == 4 ? 0xF0F0 : G == 2 ? 0xCCCC : 0xAAAA;
+    for (int i = 0; i < count / 2; ++i) {
+        const __m512 kept = _mm512_mask_blend_ps(odd, x[2 * i], x[2 * i + 1]);
+        const __m512 moved = _mm512_mask_blend_ps(odd, x[2 * i + 1], x[2 * i]);
+        __m512 swapped;
+        if constexpr (G == 8) swapped = _mm512_shuffle_f32x4(moved, moved, _MM_SHUFFLE(1, 0, 3, 2));
+        else if constexpr (G == 4) swapped = _mm512_shuffle_f32x4(moved, moved, _MM_SHUFFLE(2, 3, 0, 1));
+        else if constexpr (G == 2) swapped = _mm512_permute_ps(moved, _MM_SHUFFLE(1, 0, 3, 2));
+        else swapped = _mm512_permute_ps(moved, _MM_SHUFFLE(2, 3, 0, 1));
+        x[i] = _mm512_add_ps(kept, swapped);
+    }
+}
+
+// The sums of the lanes of x[0, 16) in one vector: lane L holds the sum of x[bitReversed4(L)].
+[[gnu::always_inline]] inline __m512 sumLanes16(__m512* x) {
+    foldPairs<8>(x, 16);
+    foldPairs<4>(x, 8);
+    foldPairs<2>(x, 4);
+    foldPairs<1>(x, 2);
+    return x[0];
+}
+
+// Key rows scored together by scoreRows: P·R ≤ 16 sums, reduced in one sumLanes16.
+template <int P> constexpr int kRowsTogether = P == 1 ? 16 : P == 2 ? 8 : 4;
+
+// scores[r][c + i] = q_{first+r} · key row (row0 + c + i), r < P, i < R; requests rows ahead on the first pass.
+template <KvDtype T, int P, int R>
+[[gnu::always_inline]] inline void scoreRows(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0,
+                                             std::int64_t c, std::int64_t end, float (*scores)[kBlock]) {
+    const std::int64_t stride = 16 * rows.keyVectors;
+    const float* q = job.queries + first * stride;
+    if (first == 0)
+        for (int i = 0; i < R; ++i)
+            requestAhead(rows.keys, rows.keyBytes, row0 + c + i, rows.keysAhead, end);
+    const std::byte* key = rows.key(row0 + c);
+    __m512 acc[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i)
+        acc[i] = _mm512_setzero_ps();
+    for (std::int64_t v = 0; v < rows.keyVectors; ++v) {
+        __m512 query[P];
+#pragma GCC unroll 4
+        for (int r = 0; r < P; ++r)
+            query[r] = _mm512_loadu_ps(q + r * stride + 16 * v);
+#pragma GCC unroll 16
+        for (int i = 0; i < R; ++i) {
+            const __m512 k = loadLanes<T>(key + i * rows.keyBytes, v);
+#pragma GCC unroll 4
+            for (int r = 0; r < P; ++r)
+                acc[bitReversed4(R * r + i)] = _mm512_fmadd_ps(query[r], k, acc[bitReversed4(R * r + i)]);
+        }
+    }
+    alignas(64) float sums[16];
+    _mm512_store_ps(sums, sumLanes16(acc));
+    for (int r = 0; r < P; ++r)
+        std::copy(sums + R * r, sums + R * r + R, &scores[r][c]);
 }
 
 // scores[r][c] = q_{first+r} · key row (row0 + c), r < P, c < count; requests rows ahead on the first pass.
-// Two sums per head (even and odd vectors) halve the chain of dependent multiply-adds.
 template <KvDtype T, int P>
 void scoreBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
                 std::int64_t end, float (*scores)[kBlock]) {
+    constexpr int R = kRowsTogether<P>;
+    std::int64_t c = 0;
+    for (; c + R <= count; c += R)
+        scoreRows<T, P, R>(job, rows, first, row0, c, end, scores);
     const std::int64_t stride = 16 * rows.keyVectors;
-    const float* q = job.queries + first * stride;
-    for (std::int64_t c = 0; c < count; ++c) {
-        if (first == 0) requestAhead(rows, row0 + c, end);
+    for (; c < count; ++c) {
+        if (first == 0) requestAhead(rows.keys, rows.keyBytes, row0 + c, rows.keysAhead, end);
         const std::byte* key = rows.key(row0 + c);
-        __m512 even[P], odd[P];
-#pragma GCC unroll 4
-        for (int r = 0; r < P; ++r)
-            even[r] = odd[r] = _mm512_setzero_ps();
-        std::int64_t v = 0;
-        for (; v + 2 <= rows.keyVectors; v += 2) {
-            const __m512 k0 = loadLanes<T>(key, v), k1 = loadLanes<T>(key, v + 1);
-#pragma GCC unroll 4
-            for (int r = 0; r < P; ++r) {
-                even[r] = _mm512_fmadd_ps(_mm512_loadu_ps(q + r * stride + 16 * v), k0, even[r]);
-                odd[r] = _mm512_fmadd_ps(_mm512_loadu_ps(q + r * stride + 16 * v + 16), k1, odd[r]);
-            }
-        }
-        if (v < rows.keyVectors) {
-            const __m512 k0 = loadLanes<T>(key, v);
-#pragma GCC unroll 4
-            for (int r = 0; r < P; ++r)
-                even[r] = _mm512_fmadd_ps(_mm512_loadu_ps(q + r * stride + 16 * v), k0, even[r]);
-        }
-#pragma GCC unroll 4
-        for (int r = 0; r < P; ++r)
-            even[r] = _mm512_add_ps(even[r], odd[r]);
-        if constexpr (P == 4) {
-            sumLanes4(even, &scores[0][c], kBlock);
-        } else {
-#pragma GCC unroll 4
-            for (int r = 0; r < P; ++r)
-                scores[r][c] = _mm512_reduce_add_ps(even[r]);
+        for (int r = 0; r < P; ++r) {
+            const float* q = job.queries + (first + r) * stride;
+            __m512 acc = _mm512_setzero_ps();
+            for (std::int64_t v = 0; v < rows.keyVectors; ++v)
+                acc = _mm512_fmadd_ps(_mm512_loadu_ps(q + 16 * v), loadLanes<T>(key, v), acc);
+            scores[r][c] = _mm512_reduce_add_ps(acc);
         }
     }
 }
@@ -128,7 +162,9 @@ void scoreBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t r
 // acc_{first+r} += Σ_c weights[r][c] · value row (row0 + c), r < P, X vectors at a time.
 template <KvDtype T, int P, int X>
 std::int64_t accumulateVectors(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0,
-                               std::int64_t count, const float (*weights)[kBlock], std::int64_t vector) {
+                               std::int64_t count, std::int64_t end, const float (*weights)[kBlock],
+                               std::int64_t vector) {
+    const bool request = first == 0 && vector == 0;
     float* acc0 = partialOf(job, first) + kPartialHeader;
     const std::int64_t stride = kPartialHeader + 16 * rows.valueVectors;
     for (; vector + X <= rows.valueVectors; vector += X) {
@@ -139,6 +175,7 @@ std::int64_t accumulateVectors(const ChunkJob& job, const Rows& rows, int first,
             for (int x = 0; x < X; ++x)
                 acc[r][x] = _mm512_load_ps(acc0 + r * stride + 16 * (vector + x));
         for (std::int64_t c = 0; c < count; ++c) {
+            if (request) requestAhead(rows.values, rows.valueBytes, row0 + c, rows.valuesAhead, end);
             const std::byte* value = rows.value(row0 + c);
             __m512 v[X];
 #pragma GCC unroll 4
@@ -163,9 +200,9 @@ std::int64_t accumulateVectors(const ChunkJob& job, const Rows& rows, int first,
 
 template <KvDtype T, int P>
 void accumulateBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
-                     const float (*weights)[kBlock]) {
-    const std::int64_t vector = accumulateVectors<T, P, 4>(job, rows, first, row0, count, weights, 0);
-    accumulateVectors<T, P, 1>(job, rows, first, row0, count, weights, vector);
+                     std::int64_t end, const float (*weights)[kBlock]) {
+    const std::int64_t vector = accumulateVectors<T, P, 4>(job, rows, first, row0, count, end, weights, 0);
+    accumulateVectors<T, P, 1>(job, rows, first, row0, count, end, weights, vector);
 }
 
 #else
@@ -182,7 +219,7 @@ void scoreBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t r
                 std::int64_t end, float (*scores)[kBlock]) {
     const std::int64_t cols = 16 * rows.keyVectors;
     for (std::int64_t c = 0; c < count; ++c) {
-        if (first == 0) requestAhead(rows, row0 + c, end);
+        if (first == 0) requestAhead(rows.keys, rows.keyBytes, row0 + c, rows.keysAhead, end);
         const std::byte* key = rows.key(row0 + c);
         for (int r = 0; r < P; ++r) {
             const float* q = job.queries + (first + r) * cols;
@@ -196,9 +233,10 @@ void scoreBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t r
 
 template <KvDtype T, int P>
 void accumulateBlock(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0, std::int64_t count,
-                     const float (*weights)[kBlock]) {
+                     std::int64_t end, const float (*weights)[kBlock]) {
     const std::int64_t cols = 16 * rows.valueVectors;
     for (std::int64_t c = 0; c < count; ++c) {
+        if (first == 0) requestAhead(rows.values, rows.valueBytes, row0 + c, rows.valuesAhead, end);
         const std::byte* value = rows.value(row0 + c);
         for (int r = 0; r < P; ++r) {
             float* acc = partialOf(job, first + r) + kPartialHeader;
@@ -228,7 +266,7 @@ void weighBlock(const ChunkJob& job, const RowScoring& scoring, int head, std::i
         return;
     }
     float* partial = partialOf(job, head);
-    const float blockMax = *std::max_element(s, s + rows);
+    const float blockMax = tile::maxOf(s, rows);
     if (blockMax > partial[0]) {
         const float rescale = tile::exp2Scalar(partial[0] - blockMax);
         partial[1] *= rescale;
@@ -251,7 +289,7 @@ template <KvDtype T, int P> void runPass(const ChunkJob& job, const RowScoring& 
             scoreBlock<T, P>(job, rows, first, row0, count, cached.end, scores);
             for (int r = 0; r < P; ++r)
                 weighBlock(job, scoring, first + r, row0, count, scores[r]);
-            accumulateBlock<T, P>(job, rows, first, row0, count, scores);
+            accumulateBlock<T, P>(job, rows, first, row0, count, cached.end, scores);
         }
     }
 }

@@ -182,6 +182,15 @@ float sum(const float* x, std::int64_t count) {
     return _mm512_reduce_add_ps(total);
 }
 
+float maxOf(const float* x, std::int64_t count) {
+    __m512 best = _mm512_set1_ps(x[0]);
+    for (std::int64_t c = 0; c < count; c += kLanes) {
+        const __mmask16 lanes = count - c >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (count - c)) - 1u);
+        best = _mm512_mask_max_ps(best, lanes, best, _mm512_maskz_loadu_ps(lanes, x + c));
+    }
+    return _mm512_reduce_max_ps(best);
+}
+
 namespace {
 __mmask16 tailLanes(std::int64_t left) { return left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u); }
 
@@ -320,6 +329,12 @@ float sum(const float* x, std::int64_t count) {
     float total = 0;
     for (std::int64_t c = 0; c < count; ++c) total += x[c];
     return total;
+}
+
+float maxOf(const float* x, std::int64_t count) {
+    float best = x[0];
+    for (std::int64_t c = 1; c < count; ++c) best = std::max(best, x[c]);
+    return best;
 }
 
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second) {

@@ -120,6 +120,9 @@ float dot(const float* a, const float* b, std::int64_t count);
 // Σ x[c] over c < count, in float (a fixed summation order for a given count).
 float sum(const float* x, std::int64_t count);
 
+// The largest of x[0, count), count ≥ 1 (NaNs are not ordered: a row holding one gives NaN outputs anyway).
+float maxOf(const float* x, std::int64_t count);
+
 // Index of the largest of the 2·count values [x ; −x] (the lowest index on ties), with that value in
 // `best` and the largest of the other values in `second` (−inf when there is none).
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second);
