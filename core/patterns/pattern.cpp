@@ -16,10 +16,20 @@ std::int64_t Pattern::rowCount(std::int64_t i) const {
     return count;
 }
 
+bool Pattern::countRuns(const CountRunVisitor&) const { return false; }
+
 std::int64_t Pattern::nnz() const {
+    long double runsTotal = 0;
+    if (countRuns([&](const CountRun& run) { runsTotal += run.total(); })) return static_cast<std::int64_t>(runsTotal);
     std::int64_t total = 0;
     for (std::int64_t i = 0; i < m_rows; ++i) total += rowCount(i);
     return total;
+}
+
+bool ClosedFormPattern::countRuns(const CountRunVisitor& visit) const {
+    if (!m_runs) return false;
+    m_runs(visit);
+    return true;
 }
 
 RangePattern::RangePattern(std::int64_t n, Predicate predicate, RangeFunction ranges)
@@ -237,10 +247,20 @@ DensityImage densityImageBlocks(const Pattern& pattern, std::int64_t row0, std::
 
 std::unique_ptr<Pattern> blockLocalPattern(std::int64_t n, std::int64_t c, bool causal) {
     auto rowEnd = [n, c, causal](std::int64_t i) { return causal ? i + 1 : std::min(n, (i / c + 1) * c); };
+    // Every whole block alike (1 … c causal, else c each), then the partial last block of n mod c rows.
+    auto runs = [n, c, causal](const CountRunVisitor& visit) {
+        const std::int64_t whole = n / c, tail = n % c;
+        if (whole > 0) {
+            CountRun blocks = consecutiveRun(0, c, causal ? 1 : c, causal ? 1 : 0);
+            blocks.repeats = whole;
+            visit(blocks);
+        }
+        if (tail > 0) visit(consecutiveRun(whole * c, tail, causal ? 1 : tail, causal ? 1 : 0));
+    };
     return std::make_unique<ClosedFormPattern>(
         n, [c, causal](std::int64_t i, std::int64_t j) { return i / c == j / c && (!causal || j <= i); },
         [c, rowEnd](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({(i / c) * c, rowEnd(i)}); },
-        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; });
+        [c, rowEnd](std::int64_t i) { return rowEnd(i) - (i / c) * c; }, runs);
 }
 
 } // namespace attnlab

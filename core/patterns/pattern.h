@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/patterns/count_runs.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -34,6 +36,10 @@ public:
     virtual void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const = 0;
     // Number of allowed columns of row i; subclasses override with a closed form where one exists.
     virtual std::int64_t rowCount(std::int64_t i) const;
+    // Row counts as runs (core/patterns/count_runs.h) covering every row once, visited in any order; false,
+    // visiting nothing, when the pattern has no such description (then only rowCount per row gives them).
+    virtual bool countRuns(const CountRunVisitor& visit) const;
+    // From countRuns when it answers, else from rowCount per row.
     std::int64_t nnz() const;
 
 private:
@@ -55,16 +61,19 @@ private:
     RangeFunction m_ranges;
 };
 
-// A pattern whose rows are ranges, with rowCount given in closed form.
+// A pattern whose rows are ranges, with rowCount given in closed form and, when given, countRuns.
 class ClosedFormPattern : public RangePattern {
 public:
     using CountFunction = std::function<std::int64_t(std::int64_t i)>;
-    ClosedFormPattern(std::int64_t n, Predicate predicate, RangeFunction ranges, CountFunction count)
-        : RangePattern(n, std::move(predicate), std::move(ranges)), m_count(std::move(count)) {}
+    using RunsFunction = std::function<void(const CountRunVisitor&)>;
+    ClosedFormPattern(std::int64_t n, Predicate predicate, RangeFunction ranges, CountFunction count, RunsFunction runs = {})
+        : RangePattern(n, std::move(predicate), std::move(ranges)), m_count(std::move(count)), m_runs(std::move(runs)) {}
     std::int64_t rowCount(std::int64_t i) const override { return m_count(i); }
+    bool countRuns(const CountRunVisitor& visit) const override;
 
 private:
     CountFunction m_count;
+    RunsFunction m_runs;
 };
 
 // Block-local pattern: ⌊i/c⌋ = ⌊j/c⌋ (∧ j ≤ i when causal), rows in closed form.

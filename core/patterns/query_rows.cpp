@@ -10,6 +10,10 @@ QueryRowsPattern::QueryRowsPattern(std::shared_ptr<const Pattern> whole, std::in
         throw std::logic_error("QueryRowsPattern: 1 <= queries <= n of a square pattern");
 }
 
+bool QueryRowsPattern::countRuns(const CountRunVisitor& visit) const {
+    return m_whole->countRuns([&](const CountRun& run) { visitClipped(run, m_first, size(), visit); });
+}
+
 std::unique_ptr<Pattern> lastQueryRows(std::unique_ptr<Pattern> whole, std::int64_t queries) {
     if (queries == whole->rows()) return whole;
     return std::make_unique<QueryRowsPattern>(std::shared_ptr<const Pattern>(std::move(whole)), queries);

@@ -19,6 +19,7 @@ public:
     bool allowed(std::int64_t r, std::int64_t j) const override { return m_whole->allowed(m_first + r, j); }
     void rowRanges(std::int64_t r, std::vector<ColumnRange>& out) const override { m_whole->rowRanges(m_first + r, out); }
     std::int64_t rowCount(std::int64_t r) const override { return m_whole->rowCount(m_first + r); }
+    bool countRuns(const CountRunVisitor& visit) const override;
 
 private:
     std::shared_ptr<const Pattern> m_whole;

@@ -207,23 +207,58 @@ std::shared_ptr<const BlockPlan> bigBirdPlan(const PatternRequest& request) {
     });
 }
 
-// Per token, allowed pairs per head of query rows firstQuery … n − 1 without drawing the random keys: row i
-// keeps its window and globals plus min(r, columns left), so the count is exact whatever the seed (O(n), no
-// mask built). Returns the pairs and the longest row.
-std::pair<double, double> tokenPairs(const BigBirdGrid& grid, std::int64_t firstQuery) {
-    double pairs = 0, longest = 0;
+// Token row i's window and globals, and the columns it may still draw from.
+std::pair<std::int64_t, std::int64_t> tokenBaseCount(const BigBirdGrid& grid, std::int64_t i) {
     std::vector<ColumnRange> base;
-    for (std::int64_t i = firstQuery; i < grid.n; ++i) {
-        base.clear();
-        appendBaseRanges(i, grid.n, grid.radius, grid.globals, grid.causal, base);
-        std::int64_t covered = 0;
-        for (const auto& r : base) covered += r.size();
-        const std::int64_t available = (grid.causal ? i + 1 : grid.n) - covered;
-        const auto count = static_cast<double>(covered + std::min(grid.extra, available));
-        pairs += count;
-        longest = std::max(longest, count);
+    appendBaseRanges(i, grid.n, grid.radius, grid.globals, grid.causal, base);
+    std::int64_t covered = 0;
+    for (const auto& r : base) covered += r.size();
+    return {covered, (grid.causal ? i + 1 : grid.n) - covered};
+}
+
+// Token row i's count without drawing its random keys: its window and globals plus min(r, columns left),
+// exact whatever the seed.
+std::int64_t tokenRowCount(const BigBirdGrid& grid, std::int64_t i) {
+    const auto [covered, left] = tokenBaseCount(grid, i);
+    return covered + std::min(grid.extra, left);
+}
+
+// Rows cutting [0, n) into segments on which tokenRowCount is affine: the window and globals' count
+// changes slope at the globals' end, where the window meets the globals or leaves either end of the
+// sequence; within those segments the columns left are affine too, so min(r, left) changes slope at most
+// once, where left reaches r (found by bisection).
+std::vector<std::int64_t> tokenCountBreaks(const BigBirdGrid& grid) {
+    const std::int64_t n = grid.n, g = grid.globals, r = std::min(grid.radius, n);
+    std::vector<std::int64_t> breaks = {0, g, r, g + r, g + r + 1, n - r, n};
+    std::sort(breaks.begin(), breaks.end());
+    breaks.erase(std::remove_if(breaks.begin(), breaks.end(), [n](std::int64_t i) { return i < 0 || i > n; }), breaks.end());
+    breaks.erase(std::unique(breaks.begin(), breaks.end()), breaks.end());
+    const auto enough = [&grid](std::int64_t i) { return tokenBaseCount(grid, i).second >= grid.extra; };
+    for (std::size_t k = 0, segments = breaks.size() - 1; k < segments; ++k) {
+        std::int64_t lo = breaks[k], hi = breaks[k + 1]; // the first row unlike row lo is in (lo, hi], hi if none
+        const bool atStart = enough(lo);
+        while (hi - lo > 1) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            (enough(mid) == atStart ? lo : hi) = mid;
+        }
+        breaks.push_back(hi);
     }
-    return {pairs, longest};
+    return breaks;
+}
+
+// Allowed pairs per head of query rows firstQuery … n − 1 and the longest row, from the affine segments
+// (O(1) rowCount calls, however large n).
+std::pair<double, double> tokenPairs(const BigBirdGrid& grid, std::int64_t firstQuery) {
+    long double pairs = 0;
+    std::int64_t longest = 0;
+    affineRuns(grid.n, tokenCountBreaks(grid), [&grid](std::int64_t i) { return tokenRowCount(grid, i); },
+               [&](const CountRun& run) {
+                   visitClipped(run, firstQuery, grid.n, [&](const CountRun& part) {
+                       pairs += part.total();
+                       longest = std::max(longest, part.longest());
+                   });
+               });
+    return {static_cast<double>(pairs), static_cast<double>(longest)};
 }
 
 // Block mode: the drawn block rows (O(⌈n/b⌉ · ranges)), since a random block's width depends on the draw

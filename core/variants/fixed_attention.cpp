@@ -35,7 +35,18 @@ std::unique_ptr<Pattern> fixedPattern(const PatternRequest& request) {
         const std::int64_t summaryInOwn = summaryColumnsBelow(blockEnd) - summaryColumnsBelow(blockBegin);
         return summaryColumnsBelow(n) - summaryInOwn + (blockEnd - blockBegin);
     };
-    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+    // Causal, block b's rows see b·c summary columns and 1 … l of their own; bidirectional, every whole
+    // block's rows see as many, the partial last block's another number.
+    auto runs = [n, l, c, causal, count](const CountRunVisitor& visit) {
+        const std::int64_t whole = n / l;
+        if (!causal) return affineRuns(n, {whole * l}, count, visit);
+        CountRun blocks = consecutiveRun(0, l, 1, 1);
+        blocks.repeats = whole;
+        blocks.perRepeat = c;
+        if (whole > 0) visit(blocks);
+        if (n % l > 0) visit(consecutiveRun(whole * l, n % l, whole * c + 1, 1));
+    };
+    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count, runs);
 }
 
 // Fixed reaches j through a summary column of j's block. Bidirectional, a partial last block without

@@ -5,10 +5,38 @@
 #include "core/variants/variant_support.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace attnlab {
 
 namespace {
+
+// Segments of rows on which a row's count is affine in the row. The window's reach back and forward
+// changes slope at r from either end (δ = 1) or steps every δ rows within r·δ of them; a global token g
+// starts being a column at row g (causal), and leaves and rejoins the window around it: at g ± r when
+// δ = 1, at every row from g − r·δ to g + r·δ when δ > 1 (the window holds g only in g's residue class).
+// Nullopt when the segments would cost more than kMaxCountSegmentWork rowCount work (each rowCount
+// visits every global).
+constexpr double kMaxCountSegmentWork = 1 << 24;
+std::optional<std::vector<std::int64_t>> longformerBreaks(std::int64_t n, std::int64_t radius, std::int64_t delta, bool causal,
+                                                          const std::vector<std::int64_t>& globals) {
+    const std::int64_t steps = std::min(radius, (n - 1) / delta); // r·δ, saturated at the sequence: steps·δ < n
+    const std::int64_t reach = steps * delta;
+    const auto perGlobal = static_cast<double>(delta == 1 ? 4 : 2 * reach + 2);
+    const auto segments = (delta == 1 ? 2.0 : 2.0 * static_cast<double>(steps)) + static_cast<double>(globals.size()) * perGlobal;
+    if (segments * static_cast<double>(globals.size() + 1) > kMaxCountSegmentWork) return std::nullopt;
+    std::vector<std::int64_t> breaks;
+    for (std::int64_t k = delta == 1 ? steps : 1; k <= steps; ++k) {
+        breaks.push_back(k * delta);
+        if (!causal) breaks.push_back(n - k * delta);
+    }
+    for (const std::int64_t g : globals) {
+        breaks.insert(breaks.end(), {g, g + 1, g - reach, g + reach + 1});
+        if (delta > 1)
+            for (std::int64_t i = g - reach; i <= g + reach; ++i) breaks.push_back(i);
+    }
+    return breaks;
+}
 
 std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
     const std::int64_t n = request.shape.n, delta = request.params->integer("dilation");
@@ -53,7 +81,10 @@ std::unique_ptr<Pattern> longformerPattern(const PatternRequest& request) {
             if (g <= last && !inWindow(i, g)) ++total;
         return total;
     };
-    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+    const auto breaks = longformerBreaks(n, radius, delta, causal, globals);
+    if (!breaks) return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count,
+                                               [n, count, breaks](const CountRunVisitor& visit) { affineRuns(n, *breaks, count, visit); });
 }
 
 // r·δ as text, or "r·δ" spelled out when the product passes 2^63 − 1.

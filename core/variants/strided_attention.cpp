@@ -7,6 +7,41 @@ namespace attnlab {
 
 namespace {
 
+// Causal rows: 1 … l for i < l, then l + ⌊i/l⌋ (the band's l + 1 and one strided column per earlier period).
+void stridedCausalRuns(std::int64_t n, std::int64_t l, const CountRunVisitor& visit) {
+    visit(consecutiveRun(0, std::min(n, l), 1, 1));
+    if (n <= l) return;
+    const std::int64_t periods = (n - l) / l, tail = (n - l) % l;
+    CountRun rows = consecutiveRun(l, l, l + 1);
+    rows.repeats = periods;
+    rows.perRepeat = 1;
+    if (periods > 0) visit(rows);
+    if (tail > 0) visit(consecutiveRun(l + periods * l, tail, l + 1 + periods));
+}
+
+// Bidirectional rows with strided columns (n − 1 = Q·l + R, Q ≥ 2): inside [l, n − l) row i sees
+// 2l − 1 + ⌊(n − 1 − i mod l)/l⌋, Q or Q − 1 by i mod l ≤ R; row i < l sees i + l + Q (i ≤ R) or one fewer;
+// row n − 1 − i as many as row i (the pattern is symmetric under reversal).
+void stridedRuns(std::int64_t n, std::int64_t l, const CountRunVisitor& visit) {
+    const std::int64_t q = (n - 1) / l, r = (n - 1) % l;
+    visit(consecutiveRun(0, r + 1, l + q, 1));
+    visit(consecutiveRun(n - 1 - r, r + 1, r + l + q, -1));
+    if (r + 1 < l) {
+        visit(consecutiveRun(r + 1, l - 1 - r, r + l + q, 1));
+        visit(consecutiveRun(n - l, l - 1 - r, 2 * l + q - 2, -1));
+    }
+    CountRun low = consecutiveRun(l, r + 1, 2 * l - 1 + q);
+    low.period = l;
+    low.repeats = q - 1;
+    visit(low);
+    if (q >= 3 && r + 1 < l) {
+        CountRun high = consecutiveRun(l + r + 1, l - 1 - r, 2 * l - 2 + q);
+        high.period = l;
+        high.repeats = q - 2;
+        visit(high);
+    }
+}
+
 std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
     // A stride l ≥ n lets every pair into the band |i−j| ≤ l, exactly as l = n does: bounding it keeps
     // i + l and the strided-column arithmetic far from overflow for any int64 stride.
@@ -30,7 +65,11 @@ std::unique_ptr<Pattern> stridedPattern(const PatternRequest& request) {
         if (causal) return std::min(i, l) + 1 + below;
         return std::min(i, l) + std::min(n - 1 - i, l) + 1 + below + countCongruent(i + l + 1, n - 1, i % l, l);
     };
-    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count, [n, l, causal, count](const CountRunVisitor& visit) {
+        if (causal) return stridedCausalRuns(n, l, visit);
+        if (n - 1 < 2 * l) return affineRuns(n, {l, n - l}, count, visit); // the band alone
+        stridedRuns(n, l, visit);
+    });
 }
 
 // Component 1 the band, 2 the strided columns.

@@ -9,7 +9,10 @@
 #include "core/patterns/range_work.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
+#include <mutex>
+#include <string>
 #include <utility>
 
 namespace attnlab {
@@ -151,14 +154,30 @@ namespace {
 // split is known without a count per row.
 class LongestRows {
 public:
-    void add(double count, std::int64_t row) {
-        if (m_rows.size() == kCapacity && count <= m_rows.front().first) return;
+    // False when the row was not kept (the list is full of rows at least as long).
+    bool add(double count, std::int64_t row) {
+        if (m_rows.size() == kCapacity && count <= m_rows.front().first) return false;
         if (m_rows.size() == kCapacity) {
             std::pop_heap(m_rows.begin(), m_rows.end(), std::greater<>());
             m_rows.pop_back();
         }
         m_rows.emplace_back(count, row);
         std::push_heap(m_rows.begin(), m_rows.end(), std::greater<>());
+        return true;
+    }
+    // The run's rows longest first, along both of its axes, until one is not kept: a repeat whose longest
+    // row is not kept holds no row that would be, and each kept row leaves one fewer repeat to look at,
+    // so at most kCapacity + 1 repeats of at most kCapacity + 1 rows are looked at.
+    void addRun(const CountRun& run) {
+        for (std::int64_t a = 0; a < run.repeats; ++a) {
+            const std::int64_t k = run.perRepeat >= 0 ? run.repeats - 1 - a : a;
+            std::int64_t kept = 0;
+            for (std::int64_t b = 0; b < run.length; ++b, ++kept) {
+                const std::int64_t t = run.perRow >= 0 ? run.length - 1 - b : b;
+                if (!add(static_cast<double>(run.count(k, t)), run.row(k, t))) break;
+            }
+            if (kept == 0) return;
+        }
     }
     // genericBlockPlan's split: its heavy rows, if few enough to split, and the positions they see.
     SplitRowsExtent split(const Pattern& mask, double nnz) const {
@@ -181,29 +200,82 @@ private:
     std::vector<std::pair<double, std::int64_t>> m_rows;
 };
 
+// What a cost reads of a pattern's rows: their total, the longest and the generic plan's split.
+struct RowTotals {
+    double nnz = 0;
+    double longest = 0;
+    SplitRowsExtent split;
+};
+
+// From the pattern's count runs, O(runs) and the sum exact, or else from rowCount of every row within the
+// job's range limit.
+RowTotals countRowTotals(const Pattern& mask) {
+    LongestRows longestRows;
+    RowTotals totals;
+    long double total = 0;
+    const bool described = mask.countRuns([&](const CountRun& run) {
+        if (run.length <= 0 || run.repeats <= 0) return;
+        total += run.total();
+        totals.longest = std::max(totals.longest, static_cast<double>(run.longest()));
+        longestRows.addRun(run);
+    });
+    totals.nnz = static_cast<double>(total);
+    if (!described) {
+        requireRangeWork(mask);
+        const RangeWorkLimit limit(jobRangeLimit());
+        for (std::int64_t i = 0; i < mask.rows(); ++i) {
+            const auto count = static_cast<double>(mask.rowCount(i));
+            longestRows.add(count, i);
+            totals.nnz += count;
+            totals.longest = std::max(totals.longest, count);
+        }
+    }
+    totals.split = longestRows.split(mask, totals.nnz);
+    return totals;
+}
+
+// The totals of the last few patterns counted row by row, by problem (n, causal, query rows, grid,
+// parameters) and range limit: a figure asks one panel's cost several times (the figure's limits, its
+// pattern's, its statistics), and counting a pattern with many ranges per row is what takes the time.
+class RowTotalsCache {
+public:
+    RowTotals totals(const Pattern& mask, const ProblemShape& shape, const ParamSet& params) {
+        if (mask.countRuns([](const CountRun&) {})) return countRowTotals(mask);
+        const TokenGrid* grid = shape.grid.get();
+        const std::string key = planKey(grid ? grid->sizeText() + " " + grid->orderText() : "", shape.n, shape.causal, params) +
+                                " rows=" + std::to_string(shape.queryRows()) + " limit=" + std::to_string(jobRangeLimit());
+        {
+            const std::lock_guard lock(m_mutex);
+            for (const auto& [known, value] : m_entries)
+                if (known == key) return value;
+        }
+        const RowTotals counted = countRowTotals(mask);
+        const std::lock_guard lock(m_mutex);
+        if (m_entries.size() == kCapacity) m_entries.pop_front();
+        m_entries.emplace_back(key, counted);
+        return counted;
+    }
+
+private:
+    static constexpr std::size_t kCapacity = 8;
+    std::mutex m_mutex;
+    std::deque<std::pair<std::string, RowTotals>> m_entries;
+};
+
 } // namespace
 
 std::function<CoreCost(const ProblemShape&, const ParamSet&)> softmaxPatternCost(PatternFunction pattern,
                                                                                  PlanSplitFunction planSplit) {
-    return [pattern, planSplit](const ProblemShape& shape, const ParamSet& params) {
+    auto cache = std::make_shared<RowTotalsCache>();
+    return [pattern, planSplit, cache](const ProblemShape& shape, const ParamSet& params) {
         PatternRequest request;
         request.shape = shape;
         request.params = &params;
         const auto mask = lastQueryRows(pattern(request), shape.queryRows());
-        requireRangeWork(*mask);
-        const RangeWorkLimit limit(jobRangeLimit());
-        LongestRows longestRows;
-        double nnz = 0, longest = 0;
-        for (std::int64_t i = 0; i < mask->rows(); ++i) {
-            const auto count = static_cast<double>(mask->rowCount(i));
-            longestRows.add(count, i);
-            nnz += count;
-            longest = std::max(longest, count);
-        }
-        CoreCost cost = maskedCoreCost(shape, nnz);
-        std::optional<SplitRowsExtent> split = planSplit ? planSplit(shape, params) : std::nullopt;
-        if (!split) split = longestRows.split(*mask, nnz);
-        cost.workspaceBytes = rowKernelWorkspace(shape, longest) + splitRowsWorkspace(shape, *split);
+        const RowTotals totals = cache->totals(*mask, shape, params);
+        CoreCost cost = maskedCoreCost(shape, totals.nnz);
+        const std::optional<SplitRowsExtent> split = planSplit ? planSplit(shape, params) : std::nullopt;
+        cost.workspaceBytes = rowKernelWorkspace(shape, totals.longest) + splitRowsWorkspace(shape, split ? *split : totals.split);
         return cost;
     };
 }

@@ -18,7 +18,19 @@ std::unique_ptr<Pattern> xlPattern(const PatternRequest& request) {
     auto allowed = [first](std::int64_t i, std::int64_t j) { return j <= i && j >= first(i); };
     auto ranges = [first](std::int64_t i, std::vector<ColumnRange>& out) { out.push_back({first(i), i + 1}); };
     auto count = [first](std::int64_t i) { return i + 1 - first(i); };
-    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count);
+    // Rows of the segments σ with σ·L ≤ m see every earlier key (1 … ), those of every later segment
+    // m + 1 … m + L alike.
+    auto runs = [n, segment, memory](const CountRunVisitor& visit) {
+        const std::int64_t lastSeeingAll = memory / segment; // σ ≤ m / L
+        const std::int64_t seeAll = lastSeeingAll >= (n - 1) / segment ? n : (lastSeeingAll + 1) * segment;
+        visit(consecutiveRun(0, seeAll, 1, 1));
+        if (seeAll == n) return;
+        CountRun later = consecutiveRun(seeAll, segment, memory + 1, 1);
+        later.repeats = (n - seeAll) / segment;
+        if (later.repeats > 0) visit(later);
+        if ((n - seeAll) % segment > 0) visit(consecutiveRun(seeAll + later.repeats * segment, (n - seeAll) % segment, memory + 1, 1));
+    };
+    return std::make_unique<ClosedFormPattern>(n, allowed, ranges, count, runs);
 }
 
 // Row p (0 ≤ p < n) of d values: the sinusoid encoding of relative distance p.
