@@ -156,6 +156,25 @@ TEST_F(TikzDocumentTest, LeftAlignedLinesKeepTheirLeftEdge) {
     EXPECT_LT(density->y, mean->y);
 }
 
+// A legend entry with no other text on its left edge (the pattern's "allowed" and "masked" keys, each
+// beside its swatch) keeps its left end at the swatch's side in TeX's fonts: it was drawn left-aligned.
+// A centred title stays centred.
+TEST_F(TikzDocumentTest, LoneLegendEntryStaysBesideItsSwatch) {
+    const QString tex = texFigure({"pattern", "--n", "64", "--variant", "custom", "--set", "expr=band(8)"}, "lone.tex");
+    const auto nodes = textNodes(tex);
+    static const QRegularExpression swatch(QStringLiteral(R"(rectangle \(([-0-9.]+),[-0-9.]+\);\n\\node\[anchor=([a-z ]+),[^\n]*\] at \(([-0-9.]+),[-0-9.]+\) \{(allowed|masked))"));
+    int entries = 0;
+    for (auto match = swatch.globalMatch(tex); match.hasNext(); ++entries) {
+        const auto found = match.next();
+        EXPECT_EQ(found.captured(2).toStdString(), "base west") << found.captured(4).toStdString();
+        EXPECT_NEAR(found.captured(3).toDouble(), found.captured(1).toDouble() + 4, 0.5) << found.captured(4).toStdString();
+    }
+    EXPECT_EQ(entries, 2) << tex.toStdString();
+    const TexNode* title = nodeStarting(nodes, "Attention pattern");
+    ASSERT_TRUE(title);
+    EXPECT_EQ(title->anchor.toStdString(), "base");
+}
+
 // Qt draws a line of mixed scripts as one item per script run; TeX gets the line as one node, so its
 // own glyph widths cannot make the runs overlap or part.
 TEST(TikzPaintEngineTest, MixedScriptLineIsOneNode) {

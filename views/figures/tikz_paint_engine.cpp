@@ -167,6 +167,7 @@ void TikzPaintEngine::drawTextItem(const QPointF& baseline, const QTextItem& ite
     node.start = m_transform.map(node.rotated ? baseline + QPointF(advance / 2, 0) : baseline);
     node.width = advance * scale;
     node.text = text;
+    if (textAnchorStated()) node.stated = currentTextAnchor();
     QStringList options{QStringLiteral("inner sep=0pt"), QStringLiteral("text=") + colourName(m_pen.color()),
                         QStringLiteral("font=\\fontsize{%1pt}{%2pt}\\selectfont%3")
                             .arg(number(points), number(1.2 * points), font.bold() ? QStringLiteral("\\bfseries") : QString())};
@@ -194,7 +195,8 @@ bool TikzPaintEngine::continuesLastNode(const TextNode& node) const {
 }
 
 // TeX's fonts are wider or narrower than Qt's, so where a node is anchored decides which of its edges
-// stays put. An upright node whose left end lines up with another's (to half a pixel) while their right
+// stays put. An upright node drawn with a stated alignment (drawAlignedText) keeps it: a lone legend
+// entry left-aligned beside its swatch stays beside it. Otherwise, an upright node whose left end lines up with another's (to half a pixel) while their right
 // ends differ is left-aligned text (a wrapped paragraph's lines, a legend's column, a block of
 // statistics): it is anchored at its left end, so the column stays straight. Right ends that line up
 // with different left ends (tick labels of a vertical axis) anchor at the right end. Anything else,
@@ -220,10 +222,12 @@ void TikzPaintEngine::placeTextNodes() {
         const TextNode& node = m_texts[k];
         QString anchor = QStringLiteral("base");
         QPointF at = node.rotated ? node.start : node.start + QPointF(node.width / 2, 0);
-        if (!node.rotated && lefts[k]) {
+        const bool west = node.stated ? *node.stated == TextAnchor::Start : lefts[k];
+        const bool east = node.stated ? *node.stated == TextAnchor::End : rights[k];
+        if (!node.rotated && west) {
             anchor = QStringLiteral("base west");
             at = node.start;
-        } else if (!node.rotated && rights[k]) {
+        } else if (!node.rotated && east) {
             anchor = QStringLiteral("base east");
             at = node.start + QPointF(node.width, 0);
         }

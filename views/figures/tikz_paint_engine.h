@@ -1,5 +1,7 @@
 #pragma once
 
+#include "views/plot/text_style.h"
+
 #include <QColor>
 #include <QFont>
 #include <QImage>
@@ -53,6 +55,7 @@ private:
         QPointF start;
         double width = 0;
         bool rotated = false;
+        std::optional<TextAnchor> stated; // the alignment the text was drawn with (drawAlignedText), if any
         QString options, text;
     };
 

@@ -12,6 +12,7 @@ namespace attnlab {
 namespace {
 
 thread_local TextAnchor t_anchor = TextAnchor::Start;
+thread_local bool t_stated = false;
 
 bool isCjk(char32_t c) {
     return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
@@ -33,11 +34,16 @@ QFont headingFont(QFont font, const QString& text) {
 
 TextAnchor currentTextAnchor() { return t_anchor; }
 
+bool textAnchorStated() { return t_stated; }
+
 void drawAlignedText(QPainter& painter, const QRectF& rect, int flags, const QString& text) {
     const TextAnchor outer = t_anchor;
+    const bool outerStated = t_stated;
     t_anchor = (flags & Qt::AlignHCenter) ? TextAnchor::Middle : (flags & Qt::AlignRight) ? TextAnchor::End : TextAnchor::Start;
+    t_stated = true;
     painter.drawText(rect, flags, text);
     t_anchor = outer;
+    t_stated = outerStated;
 }
 
 void drawColumnLabel(QPainter& painter, const QPointF& foot, double room, const QString& text) {

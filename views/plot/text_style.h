@@ -24,6 +24,8 @@ enum class TextAnchor { Start, Middle, End };
 // The anchor of the text being drawn on this thread: Middle or End inside drawAlignedText for centred or
 // right-aligned flags, Start everywhere else. The SVG export reads it to state each text's anchor.
 TextAnchor currentTextAnchor();
+// True inside drawAlignedText: the anchor was stated by the text's own alignment, not left at Start.
+bool textAnchorStated();
 
 // QPainter::drawText(rect, flags, text), with the alignment of `flags` as the current anchor while the
 // painter lays the text out: centred text stays centred in a vector file whatever font the reader has.
