@@ -54,6 +54,47 @@ TEST_F(PatternViewTest, HoverNamesTheCellUnderTheMouseAtSeveralZooms) {
     EXPECT_FALSE(hover(area.topLeft() - QPointF(5, 5)));
 }
 
+// In slide mode the widget shows the 1920 × 1080 slide scaled into it and centred, laid out at font scale 2:
+// hovering and the wheel act on the cell drawn under the mouse there, not on the unscaled layout's.
+TEST_F(PatternViewTest, InSlideModeHoverAndZoomActOnTheCellDrawnUnderTheMouse) {
+    const std::int64_t n = 64;
+    LabSettings settings = settingsFor("strided", n, true, {{"stride", "8"}});
+    settings.slideMode = true;
+    settings.fontScale = kSlideFontScale;
+    show(settings);
+    const auto reference = referencePattern(settings, chosenVariants(settings).front());
+    const double shrink = std::min(view->width() / 1920.0, view->height() / 1080.0);
+    const QPointF offset((view->width() - 1920.0 * shrink) / 2, (view->height() - 1080.0 * shrink) / 2);
+    const QRectF laidOut = view->plotRect(QRectF(0, 0, 1920.0 / kSlideFontScale, 1080.0 / kSlideFontScale), 0);
+    const double scale = shrink * kSlideFontScale;
+    const QRectF area(offset + laidOut.topLeft() * scale, laidOut.size() * scale);
+    const QPointF anchor(area.left() + area.width() * 0.6, area.top() + area.height() * 0.3);
+    const PlaneCell before = cellUnder(area, n, 1.0, QPointF(0, 0), anchor);
+    wheel(anchor, 4);
+    ASSERT_TRUE(waitUntilIdle({view.get()}, kIdleTimeoutMs));
+    const double zoom = view->viewport().zoom();
+    EXPECT_GT(zoom, 1.0);
+    const auto after = hover(anchor);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->i, before.i);
+    EXPECT_EQ(after->j, before.j);
+    const QImage screen = view->grab().toImage();
+    for (const QPointF& probe : {anchor, area.center() + QPointF(2.3, -3.1), QPointF(area.left() + area.width() * 0.2, area.top() + area.height() * 0.8)}) {
+        const auto reported = hover(probe);
+        ASSERT_TRUE(reported) << probe.x() << ", " << probe.y();
+        const PlaneCell expected = cellUnder(area, n, zoom, view->viewport().origin(), probe);
+        EXPECT_EQ(reported->i, expected.i);
+        EXPECT_EQ(reported->j, expected.j);
+        // What the screen shows at that cell's centre is what the pattern says of the reported cell.
+        const QPointF centre = cellCentre(area, n, zoom, view->viewport().origin(), expected.i, expected.j);
+        if (!area.adjusted(1, 1, -1, -1).contains(centre)) continue;
+        const bool allowed = reference->allowed(expected.i, expected.j);
+        const QRgb colour = pixelAt(screen, centre * screen.devicePixelRatio());
+        EXPECT_TRUE(sameColor(colour, allowed ? densityColor(1.0) : emptyCellColor()))
+            << "cell (" << expected.i << ", " << expected.j << ") is " << colorText(colour);
+    }
+}
+
 TEST_F(PatternViewTest, DragPansAndDoubleClickResets) {
     const std::int64_t n = 64;
     show(settingsFor("full", n, true));

@@ -122,17 +122,23 @@ void FigureView::paintFigure(QPainter& painter, const QRectF& rect) const {
     painter.restore();
 }
 
-void FigureView::paintSlidePreview(QPainter& painter) const {
-    // The slide as exported, scaled into the largest 16:9 frame the widget holds.
-    const double shrink = std::min(width() / kSlideSize.width(), height() / kSlideSize.height());
-    const QSizeF frame = kSlideSize * shrink;
-    painter.fillRect(rect(), QColor(0x60, 0x60, 0x60));
-    painter.save();
-    painter.translate((width() - frame.width()) / 2, (height() - frame.height()) / 2);
-    painter.scale(shrink, shrink);
-    paintFigure(painter, QRectF(QPointF(0, 0), kSlideSize));
-    painter.restore();
+QTransform FigureView::screenTransform() const {
+    QTransform transform;
+    if (m_settings.slideMode) {
+        const double shrink = std::min(width() / kSlideSize.width(), height() / kSlideSize.height());
+        transform.translate((width() - kSlideSize.width() * shrink) / 2, (height() - kSlideSize.height() * shrink) / 2);
+        transform.scale(shrink, shrink);
+    }
+    transform.scale(m_settings.fontScale, m_settings.fontScale);
+    return transform;
 }
+
+QRectF FigureView::layoutRect() const {
+    const QSizeF screen = m_settings.slideMode ? kSlideSize : QSizeF(size());
+    return QRectF(QPointF(0, 0), screen / m_settings.fontScale);
+}
+
+QPointF FigureView::toLayout(const QPointF& widgetPoint) const { return screenTransform().inverted().map(widgetPoint); }
 
 void FigureView::setSettings(const LabSettings& settings) {
     const LabSettings before = m_settings;
@@ -200,11 +206,14 @@ void FigureView::watchJobs(JobRunner& jobs) {
 void FigureView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
-    if (m_settings.slideMode) {
-        paintSlidePreview(painter);
-    } else {
-        paintFigure(painter, rect());
+    if (m_settings.slideMode) painter.fillRect(rect(), QColor(0x60, 0x60, 0x60));
+    painter.save();
+    painter.setTransform(screenTransform(), true);
+    {
+        const SmallPrintFloor smallPrint(m_settings.fontScale > 1.0 ? kBodyPoints : 0.0);
+        drawFigure(painter, layoutRect());
     }
+    painter.restore();
     if (m_jobError.isEmpty() && !m_cancelledByUser) return;
     // On screen only: the figure keeps its last good result, and says why it is not current.
     const QString note = m_jobError.isEmpty()

@@ -4,6 +4,7 @@
 #include "views/jobs/job_runner.h"
 
 #include <QString>
+#include <QTransform>
 #include <QWidget>
 
 #include <cstdint>
@@ -95,6 +96,10 @@ protected:
     // Routes `jobs`' busy state to busyChanged() and its errors to jobError() and statusMessage().
     void watchJobs(JobRunner& jobs);
     void paintEvent(QPaintEvent* event) override;
+    // On screen (slide preview and font scale included): the rect drawFigure lays the figure out in, and a
+    // widget point in that layout's coordinates. Hover, clicks, drags and zoom map events through these.
+    QRectF layoutRect() const;
+    QPointF toLayout(const QPointF& widgetPoint) const;
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
 
@@ -103,8 +108,9 @@ protected:
 
   private:
     void beginWork();
-    // Slide mode on screen: the 1920 × 1080 slide scaled to fit, on grey.
-    void paintSlidePreview(QPainter& painter) const;
+    // Layout coordinates to widget pixels: in slide mode the 1920 × 1080 slide scaled to fit and centred
+    // (on grey), then the font scale.
+    QTransform screenTransform() const;
 
     bool m_stale = true;
     bool m_cancelledByUser = false;

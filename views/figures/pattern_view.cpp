@@ -239,7 +239,7 @@ QString PatternView::syntheticInputNote() const {
     return {};
 }
 
-void PatternView::syncViewportToWidget() { m_viewport.setPlot(plotRect(rect(), 0)); }
+void PatternView::syncViewportToWidget() { m_viewport.setPlot(plotRect(layoutRect(), 0)); }
 
 void PatternView::setViewport(double zoom, const QPointF& origin) {
     m_viewport.setView(zoom, origin);
@@ -314,7 +314,7 @@ QString PatternView::csvData() const {
 std::optional<std::pair<int, PlaneCell>> PatternView::hitTest(const QPointF& pixel) const {
     for (int index = 0; index < panelCount(); ++index) {
         PlaneViewport view = m_viewport;
-        view.setPlot(plotRect(rect(), index));
+        view.setPlot(plotRect(layoutRect(), index));
         if (const auto cell = view.cellAt(pixel)) return std::pair{index, *cell};
     }
     return std::nullopt;
@@ -344,21 +344,21 @@ QString PatternView::hoverText(int index, const PlaneCell& cell) const {
 
 void PatternView::mouseMoveEvent(QMouseEvent* event) {
     if (m_dragStart && (event->buttons() & Qt::LeftButton)) {
-        const QPointF delta = event->position() - *m_dragStart;
+        const QPointF delta = toLayout(event->position()) - *m_dragStart;
         if (m_dragged || delta.manhattanLength() > 3) {
             m_dragged = true;
             m_viewport.panByPixels(delta);
-            m_dragStart = event->position();
+            m_dragStart = toLayout(event->position());
             requestTiles();
             scheduleRepaint();
         }
         return;
     }
-    if (const auto position = gridHit(event->position())) {
+    if (const auto position = gridHit(toLayout(event->position()))) {
         const QString text = gridHoverText(*position);
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
         emit statusMessage(text.split('\n').join(QStringLiteral("   ")));
-    } else if (const auto hit = hitTest(event->position())) {
+    } else if (const auto hit = hitTest(toLayout(event->position()))) {
         if (hasGrid() && !m_highlightRow) setGridQuery(queryOfRow(hit->first, hit->second.i)); // a clicked row pins the query
         const QString text = hoverText(hit->first, hit->second);
         QToolTip::showText(event->globalPosition().toPoint(), text, this);
@@ -370,17 +370,17 @@ void PatternView::mouseMoveEvent(QMouseEvent* event) {
 
 void PatternView::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
-    m_dragStart = event->position();
+    m_dragStart = toLayout(event->position());
     m_dragged = false;
 }
 
 void PatternView::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
-    if (const auto position = gridHit(event->position()); position && !m_dragged) {
+    if (const auto position = gridHit(toLayout(event->position())); position && !m_dragged) {
         m_highlightRow.reset();
         setGridQuery(*position);
     } else if (!m_dragged) {
-        const auto hit = hitTest(event->position());
+        const auto hit = hitTest(toLayout(event->position()));
         // On a grid the row pinned is kept as the query cell's position in the grid's order.
         const std::optional<std::int64_t> row = hit ? std::optional(queryOfRow(hit->first, hit->second.i)) : std::nullopt;
         if (row && m_highlightRow != row)
@@ -402,11 +402,11 @@ void PatternView::mouseDoubleClickEvent(QMouseEvent*) {
 }
 
 void PatternView::wheelEvent(QWheelEvent* event) {
-    const auto hit = hitTest(event->position());
+    const auto hit = hitTest(toLayout(event->position()));
     if (!hit) return;
     PlaneViewport view = m_viewport;
-    view.setPlot(plotRect(rect(), hit->first));
-    view.zoomAt(event->position(), std::pow(1.0015, event->angleDelta().y()));
+    view.setPlot(plotRect(layoutRect(), hit->first));
+    view.zoomAt(toLayout(event->position()), std::pow(1.0015, event->angleDelta().y()));
     m_viewport.setView(view.zoom(), view.origin());
     requestTiles();
     scheduleRepaint();

@@ -48,7 +48,7 @@ void PatternView::setGridQuery(std::int64_t query) {
 std::optional<std::int64_t> PatternView::gridHit(const QPointF& pixel) const {
     if (!hasGrid()) return std::nullopt;
     for (int index = 0; index < panelCount(); ++index)
-        if (const auto cell = GridLayout(*m_snapshot->grid, gridRect(rect(), index)).cellAt(pixel))
+        if (const auto cell = GridLayout(*m_snapshot->grid, gridRect(layoutRect(), index)).cellAt(pixel))
             return m_snapshot->grid->positionOf(*cell);
     return std::nullopt;
 }

@@ -40,7 +40,7 @@ void ReceptiveFieldView::setGridQuery(std::int64_t query) {
 std::optional<std::int64_t> ReceptiveFieldView::gridHit(const QPointF& pixel) const {
     if (!hasGrid()) return std::nullopt;
     for (int index = 0; index < panelCount(); ++index) {
-        const QRectF box = gridRect(rect(), index).adjusted(0, 0, 0, -kGridCaption);
+        const QRectF box = gridRect(layoutRect(), index).adjusted(0, 0, 0, -kGridCaption);
         if (const auto cell = GridLayout(*m_snapshot->grid, box).cellAt(pixel)) return m_snapshot->grid->positionOf(*cell);
     }
     return std::nullopt;
@@ -92,7 +92,7 @@ void ReceptiveFieldView::paintGridPanel(QPainter& painter, int index, const QRec
 
 void ReceptiveFieldView::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return;
-    if (const auto position = gridHit(event->position())) setGridQuery(*position);
+    if (const auto position = gridHit(toLayout(event->position()))) setGridQuery(*position);
 }
 
 void ReceptiveFieldView::keyPressEvent(QKeyEvent* event) {

@@ -52,7 +52,7 @@ QString ReceptiveFieldView::csvData() const {
 
 void ReceptiveFieldView::mouseMoveEvent(QMouseEvent* event) {
     int index = 0;
-    const auto cell = cellAt(rect(), event->position(), &index);
+    const auto cell = cellAt(layoutRect(), toLayout(event->position()), &index);
     if (!cell) {
         QToolTip::hideText();
         return;
