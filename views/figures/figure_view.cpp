@@ -1,6 +1,7 @@
 #include "views/figures/figure_view.h"
 #include "views/figures/pattern_grid.h"
 #include "views/plot/figure_text.h"
+#include "views/plot/fitted_text.h"
 #include "views/plot/text_style.h"
 
 #include "core/analysis/panel_spec.h"
@@ -91,8 +92,8 @@ QRectF FigureView::paintFrame(QPainter& painter, const QRectF& rect, const QStri
     const QFontMetricsF titleMetrics(titleFont, painter.device());
     const QRectF titleRect(rect.left() + margin, rect.top() + margin, rect.width() - 2 * margin, titleMetrics.height());
     painter.setFont(titleFont);
-    drawAlignedText(painter, titleRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextSingleLine,
-                    titleMetrics.elidedText(title, Qt::ElideRight, titleRect.width()));
+    // A long title shrinks to fit its line before it is elided (the accuracy view's in the window's tab).
+    drawFittedText(painter, titleRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextSingleLine, title);
 
     const QFontMetricsF captionMetrics(captionFont, painter.device());
     const QRectF captionBounds = captionMetrics.boundingRect(QRectF(0, 0, rect.width() - 2 * margin, 1e6),

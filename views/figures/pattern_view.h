@@ -104,6 +104,8 @@ private:
     void updateBusy();
     void syncViewportToWidget();
     void paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot, const QRectF& gridBox) const;
+    QRectF headingRect(const QRectF& rect, int index, const QRectF& plot, const QRectF& gridBox) const;
+    void paintPanelHeading(QPainter& painter, const Panel& panel, const QRectF& nameRect) const;
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;

@@ -79,8 +79,42 @@ void PatternView::drawFigure(QPainter& painter, const QRectF& rect) const {
         const QRectF area = count == 1 ? QRectF(plot.right() + 16, plot.top(), rect.right() - plot.right() - 24, plot.height())
                                        : QRectF(plot.left() - kAxisMargin, plot.bottom() + 6, plot.width() + kAxisMargin,
                                                 comparedStatsHeight(contentRect(rect)) - 6);
-        paintPanel(painter, m_snapshot->panels[index], index, area, plot, gridRect(rect, index));
+        const QRectF gridBox = gridRect(rect, index);
+        if (count > 1) paintPanelHeading(painter, m_snapshot->panels[index], headingRect(rect, index, plot, gridBox));
+        paintPanel(painter, m_snapshot->panels[index], index, area, plot, gridBox);
     }
+}
+
+QRectF PatternView::headingRect(const QRectF& rect, int index, const QRectF& plot, const QRectF& gridBox) const {
+    // A compared panel's heading may use its whole column, wider than its matrix when the height limits the matrix.
+    const QRectF content = contentRect(rect);
+    const double column = content.width() / panelCount();
+    const double nameTop = (gridBox.isEmpty() ? plot.top() - kAxisMargin : gridBox.top()) - kCompareNameHeight;
+    return QRectF(content.left() + column * index + 6, nameTop, column - 12, kCompareNameHeight / 2);
+}
+
+void PatternView::paintPanelHeading(QPainter& painter, const Panel& panel, const QRectF& nameRect) const {
+    const QString heading = panel.title.isEmpty() ? panel.name : panel.title;
+    const QFont bold = headingFont(painter.font(), heading);
+    painter.save();
+    painter.setFont(bold);
+    drawAlignedText(painter, nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(heading, Qt::ElideRight, nameRect.width()));
+    QStringList items;
+    if (!panel.title.isEmpty()) items << panel.name;
+    for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
+    QFont small = painter.font();
+    small.setBold(false);
+    small.setPointSizeF(smallPrintPoints(7.5));
+    const QString params = !panel.detail.isEmpty() ? panel.detail
+                           : items.isEmpty()       ? PatternView::tr("(defaults)")
+                                                   : items.join(QStringLiteral(" · "));
+    // A long parameter line shrinks (down to 6 pt, 3 % to spare for hinting) before it is elided.
+    const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
+    if (natural > nameRect.width()) small.setPointSizeF(std::max(smallPrintPoints(6.0), small.pointSizeF() * 0.97 * nameRect.width() / natural));
+    painter.setFont(small);
+    drawAlignedText(painter, nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
+                    QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
+    painter.restore();
 }
 
 QString PatternView::tokenNote() const {
@@ -92,31 +126,6 @@ QString PatternView::tokenNote() const {
 
 void PatternView::paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot,
                              const QRectF& gridBox) const {
-    if (panelCount() > 1) {
-        const double nameTop = (gridBox.isEmpty() ? plot.top() - kAxisMargin : gridBox.top()) - kCompareNameHeight;
-        const QRectF nameRect(plot.left() - kAxisMargin, nameTop, plot.width() + kAxisMargin, kCompareNameHeight / 2);
-        const QString heading = panel.title.isEmpty() ? panel.name : panel.title;
-        const QFont bold = headingFont(painter.font(), heading);
-        painter.save();
-        painter.setFont(bold);
-        drawAlignedText(painter, nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(heading, Qt::ElideRight, nameRect.width()));
-        QStringList items;
-        if (!panel.title.isEmpty()) items << panel.name;
-        for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
-        QFont small = painter.font();
-        small.setBold(false);
-        small.setPointSizeF(smallPrintPoints(7.5));
-        const QString params = !panel.detail.isEmpty() ? panel.detail
-                               : items.isEmpty()       ? PatternView::tr("(defaults)")
-                                                       : items.join(QStringLiteral(" · "));
-        // A long parameter line shrinks (down to 6 pt, 3 % to spare for hinting) before it is elided.
-        const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
-        if (natural > nameRect.width()) small.setPointSizeF(std::max(smallPrintPoints(6.0), small.pointSizeF() * 0.97 * nameRect.width() / natural));
-        painter.setFont(small);
-        drawAlignedText(painter, nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
-                        QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
-        painter.restore();
-    }
     if (!panel.pattern) {
         painter.save();
         painter.setPen(QColor(0xb0, 0x00, 0x20));

@@ -15,6 +15,7 @@
 #include "core/registry.h"
 
 #include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QPainter>
 
 #include <algorithm>
@@ -182,13 +183,24 @@ std::pair<QRectF, QRectF> ReceptiveFieldView::panelBoxes(const QRectF& rect, int
     const double width = area.width() / columns, height = area.height() / rows;
     const double labelTop = 14.0;
     // Top to bottom: the name, with a grid its picture, the index labels, the heatmap.
-    const double down = height - kNameHeight - labelTop - 4;
+    const double name = nameHeight(width - 8);
+    const double down = height - name - labelTop - 4;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 8, hasGrid() ? 0.55 * down : down));
     const double band = hasGrid() ? down - side : 0.0;
     const double left = area.left() + (index % columns) * width + kAxisMargin + (width - kAxisMargin - 8 - side) / 2;
-    const double gridTop = area.top() + (index / columns) * height + kNameHeight;
+    const double gridTop = area.top() + (index / columns) * height + name;
     const QRectF grid = hasGrid() ? QRectF(area.left() + (index % columns) * width + 4, gridTop, width - 8, std::max(0.0, band - 4)) : QRectF();
     return {grid, QRectF(left, gridTop + band + labelTop, side, side)};
+}
+
+double ReceptiveFieldView::nameHeight(double room) const {
+    // Compared panels' names take two lines when one of them does not fit on one (NATTEN's, the sliding tiles').
+    if (panelCount() == 1 || !m_snapshot) return kNameHeight;
+    QFont font = QGuiApplication::font();
+    font.setPointSizeF(kBodyPoints);
+    for (const Panel& panel : m_snapshot->panels)
+        if (fittedLines(headingFont(font, panel.name), room, panel.name) > 1) return 2 * kNameHeight;
+    return kNameHeight;
 }
 
 void ReceptiveFieldView::drawFigure(QPainter& painter, const QRectF& rect) const {
@@ -202,15 +214,16 @@ void ReceptiveFieldView::drawFigure(QPainter& painter, const QRectF& rect) const
         const Panel& panel = m_snapshot->panels[index];
         const QRectF plot = heatmapRect(rect, index);
         const QRectF gridBox = gridRect(rect, index);
-        const double nameTop = (gridBox.isEmpty() ? plot.top() - 14 : gridBox.top()) - kNameHeight;
+        const double column = layout.heatmaps.width() / (panelCount() == 1 ? 1 : 2);
+        const double nameSpace = nameHeight(column - 8);
+        const double nameTop = (gridBox.isEmpty() ? plot.top() - 14 : gridBox.top()) - nameSpace;
         // One panel's title may take the whole width of the heatmaps' column: a grid narrows the heatmap
         // below it, not the room for its title.
-        const double column = layout.heatmaps.width() / (panelCount() == 1 ? 1 : 2);
-        const QRectF nameRect(layout.heatmaps.left() + (index % 2) * column + 4, nameTop, column - 8, kNameHeight);
-        const QString name = panelCount() > 1 ? panel.name : ReceptiveFieldView::tr("hops(i, j): layers until query i sees input j");
+        const QRectF nameRect(layout.heatmaps.left() + (index % 2) * column + 4, nameTop, column - 8, nameSpace);
+        const QString heading = panelCount() > 1 ? panel.name : ReceptiveFieldView::tr("hops(i, j): layers until query i sees input j");
         painter.save();
-        painter.setFont(headingFont(painter.font(), name));
-        drawFittedText(painter, nameRect, Qt::AlignCenter, name);
+        painter.setFont(headingFont(painter.font(), heading));
+        drawFittedLines(painter, nameRect, Qt::AlignCenter, heading);
         painter.restore();
         if (!gridBox.isEmpty()) paintGridPanel(painter, index, gridBox);
         paintHeatmap(painter, panel, plot);

@@ -86,6 +86,8 @@ private:
     void paintCurves(QPainter& painter, const QRectF& area) const;
     void paintGridPanel(QPainter& painter, int index, const QRectF& box) const;
     std::optional<std::int64_t> gridHit(const QPointF& pixel) const;
+    // The height of a panel name `room` pixels wide: one line, or two when a compared name needs them.
+    double nameHeight(double room) const;
     // Where panel `index`'s grid picture (empty without a grid) and heatmap go when the figure fills `rect`.
     std::pair<QRectF, QRectF> panelBoxes(const QRectF& rect, int index) const;
 

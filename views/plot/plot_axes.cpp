@@ -287,24 +287,6 @@ void PlotAxes::recordLine(const QPointF& from, const QPointF& to) const {
     }
 }
 
-void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text) {
-    const double width = QFontMetricsF(painter.font(), painter.device()).horizontalAdvance(text);
-    if (width <= rect.width()) {
-        drawAlignedText(painter, rect, flags, text);
-        return;
-    }
-    painter.save();
-    QFont font = painter.font();
-    const double scale = std::max(kSmallestTextScale, rect.width() / width);
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(std::max(font.pointSizeF() * scale, std::min(font.pointSizeF(), SmallPrintFloor::points())));
-    else
-        font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
-    painter.setFont(font);
-    drawAlignedText(painter, rect, flags, QFontMetricsF(font, painter.device()).elidedText(text, Qt::ElideRight, rect.width()));
-    painter.restore();
-}
-
 std::vector<double> nestedLineWidths(const std::vector<std::vector<QPointF>>& curves, double step, double tolerance) {
     const auto coincide = [tolerance](const std::vector<QPointF>& a, const std::vector<QPointF>& b) {
         int common = 0;

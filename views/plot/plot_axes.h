@@ -1,5 +1,7 @@
 #pragma once
 
+#include "views/plot/fitted_text.h"
+
 #include <QColor>
 #include <QPointF>
 #include <QRectF>
@@ -30,12 +32,6 @@ QString durationText(double seconds);
 // Bytes as "512 KiB", "3 MiB", "1.5 GiB", "8 TiB": binary units up to EiB, fewer than 1000 of the unit,
 // never in exponent form.
 QString bytesText(double bytes);
-// Draws `text` into `rect` with `flags`, in the painter's font scaled down as far as kSmallestTextScale
-// where it is wider than the rect, and elided only past that: a legend entry or title keeps its numbers
-// at the default figure size instead of losing its end.
-inline constexpr double kSmallestTextScale = 0.72;
-void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text);
-
 // bytesText rounded up instead of to nearest, for bounds stated as "≤" (2,099,200 B is "2.01 MiB", not "2 MiB").
 QString bytesBoundText(double bytes);
 

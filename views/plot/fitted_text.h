@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QFont>
+#include <QRectF>
+#include <QString>
+
+class QPainter;
+
+namespace attnlab {
+
+// Draws `text` into `rect` with `flags`, in the painter's font scaled down as far as kSmallestTextScale
+// where it is wider than the rect, and elided only past that: a legend entry or title keeps its numbers
+// at the default figure size instead of losing its end.
+inline constexpr double kSmallestTextScale = 0.72;
+void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text);
+// The lines drawFittedLines takes for `text` in `width` in `font` (no device: the screen's metrics): 1 when
+// it fits on one line at drawFittedText's smallest scale, else 2 (1 for text without a space).
+int fittedLines(QFont font, double width, const QString& text);
+// drawFittedText on one line centred in `rect` when the smallest scale fits it, else on two, split at the
+// space that balances them best, each line fitted into half of `rect`.
+void drawFittedLines(QPainter& painter, const QRectF& rect, int flags, const QString& text);
+
+} // namespace attnlab
