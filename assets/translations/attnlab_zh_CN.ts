@@ -1691,6 +1691,14 @@ click: make it the query</source>
         <source>time to first token</source>
         <translation>首个令牌耗时</translation>
     </message>
+    <message>
+        <source>first token</source>
+        <translation>首令牌</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MainWindow</name>

@@ -253,6 +253,27 @@ TEST(InferenceView, TheFigureKeepsItsAxesReadableAndItsTextWhole) {
     EXPECT_EQ(bytesText(1000.0 * (1 << 20)), QStringLiteral("0.977 GiB"));
 }
 
+// A decoding frame of the default comparison (five choices) shortens the panels, its strips of kept keys
+// going under them: an axis name too long for them (the cache's with its precision, which the title
+// states, or the time to the first token) takes its short name instead of being cut; nothing is cut.
+TEST(InferenceView, ADecodingFrameKeepsItsAxisNamesWhole) {
+    InferenceView view;
+    view.show();
+    LabSettings settings;
+    settings.timingMaxN = 512;
+    view.setSettings(settings);
+    FrameMark mark;
+    mark.decodeStep = 64;
+    view.setFrameMark(mark);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    QStringList shortNames;
+    for (const auto& painted : testing::paintedTexts(view, QSize(900, 600))) {
+        EXPECT_FALSE(painted.text.endsWith(QChar(0x2026))) << "elided: " << painted.text.toStdString();
+        if (painted.text == QStringLiteral("KV cache") || painted.text == QStringLiteral("first token")) shortNames << painted.text;
+    }
+    EXPECT_FALSE(shortNames.isEmpty()) << "no axis needed its short name: the frame's panels were not short";
+}
+
 TEST(RooflineView, PointsSitAtCostIntensitiesAndDecodingIsMemoryBound) {
     RooflineView view;
     view.show();

@@ -85,6 +85,7 @@ void InferenceView::paintCache(QPainter& painter, const QRectF& area) const {
     Axis x = Axis::fitted(tr("context length n (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
     Axis y = Axis::fitted(tr("KV cache, %1").arg(precisionText()), AxisScale::Log2, ys);
+    y.shortLabel = tr("KV cache"); // a decoding frame's short panel: the title states the precision
     y.format = bytesText;
     const bool perLayer = m_settings.modelLayers > 1;
     const QString panel =
@@ -290,6 +291,7 @@ void InferenceView::paintPrefill(QPainter& painter, const QRectF& area) const {
     Axis x = Axis::fitted(tr("chunk of queries c (tokens)"), AxisScale::Log2, xs);
     x.format = tokensText;
     Axis y = Axis::fitted(tr("time to first token"), AxisScale::Log10, ys);
+    y.shortLabel = tr("first token");
     y.format = durationText;
     const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y,
                         tr("Chunked prefill of n = %1 (c = n: one prefill)")

@@ -62,6 +62,10 @@ qsizetype lineBreak(const QFontMetricsF& metrics, const QString& text) {
 
 } // namespace
 
+bool fitsWhenFitted(const QPainter& painter, double width, const QString& text) {
+    return QFontMetricsF(smallestFittedFont(painter.font()), painter.device()).horizontalAdvance(text) <= width;
+}
+
 int fittedLines(QFont font, double width, const QString& text) {
     return fitsOneLine(QFontMetricsF(smallestFittedFont(std::move(font))), width, text) ? 1 : 2;
 }

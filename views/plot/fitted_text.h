@@ -13,6 +13,8 @@ namespace attnlab {
 // at the default figure size instead of losing its end.
 inline constexpr double kSmallestTextScale = 0.72;
 void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QString& text);
+// True when drawFittedText draws `text` whole (not elided) in `width` in the painter's font.
+bool fitsWhenFitted(const QPainter& painter, double width, const QString& text);
 // The lines drawFittedLines takes for `text` in `width` in `font` (no device: the screen's metrics): 1 when
 // it fits on one line at drawFittedText's smallest scale, else 2 (1 for text without a space).
 int fittedLines(QFont font, double width, const QString& text);

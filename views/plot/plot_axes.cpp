@@ -266,8 +266,9 @@ void PlotAxes::drawAxes() const {
         painter.save();
         painter.translate(m_area.left(), m_plot.center().y());
         painter.rotate(-90);
+        const bool shorter = !m_y.shortLabel.isEmpty() && !fitsWhenFitted(painter, m_plot.height(), m_y.label);
         drawFittedText(painter, QRectF(-m_plot.height() / 2, 0, m_plot.height(), metrics.height()), Qt::AlignHCenter | Qt::AlignTop,
-                       m_y.label);
+                       shorter ? m_y.shortLabel : m_y.label);
         painter.restore();
     }
     if (!m_title.isEmpty()) {

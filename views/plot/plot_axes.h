@@ -41,6 +41,7 @@ enum class AxisScale { Linear, Log2, Log10 };
 // categorical: category k sits at value k and the range is [−0.5, count − 0.5].
 struct Axis {
     QString label;
+    QString shortLabel; // drawn instead of `label` where even drawFittedText's smallest scale cannot fit it
     AxisScale scale = AxisScale::Linear;
     double min = 0;
     double max = 1;
