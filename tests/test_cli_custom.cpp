@@ -123,6 +123,19 @@ TEST_F(CustomCliTest, CostCountsTheExpressionsPairs) {
     EXPECT_EQ(json["terms"]["weights_v"].get<double>(), 15.0 * 4 * 2);
 }
 
+TEST_F(CustomCliTest, CostAtTheLargestNCountsOrRefusesInOneLine) {
+    // The default band(8) | global(0): row 0 sees all n, rows 1 … 8 the columns 0 … i + 8, rows 9 … n − 9
+    // their band of 17 and column 0, row n − k (k ≤ 8) its band's last k + 8 columns and column 0.
+    const double n = 2147483647;
+    double pairs = n + 18 * (n - 17);
+    for (int k = 1; k <= 8; ++k) pairs += 2 * (k + 9);
+    const auto outcome = succeed({"cost", "--variant", "custom", "--n", "2147483647", "--d", "1", "--heads", "1", "--json"});
+    EXPECT_EQ(clitest::parseJson(outcome.out)["terms"]["scores"].get<double>(), pairs);
+    // Many ranges per row have no runs: the range limit refuses at once.
+    expectRejected({"cost", "--variant", "custom", "--n", "2147483647", "--d", "1", "--heads", "1", "--set", "expr=band(8) | stride(1000)"},
+                   {"range limit"});
+}
+
 TEST_F(CustomCliTest, CostCountsTheBlocksOfTheExpression) {
     // band(1) at n = 10 in blocks of 4 (the last row and column of blocks 2 wide), counted cell by cell here.
     const std::int64_t n = 10, b = 4;

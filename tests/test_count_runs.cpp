@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/patterns/count_runs.h"
 #include "core/patterns/query_rows.h"
+#include "core/patterns/range_work.h"
 #include "core/registry.h"
 #include "core/variants/variant_support.h"
 
@@ -187,6 +188,49 @@ TEST(CountRuns, EveryBuiltInPatternsRunsHoldEachRowOnceWithItsCount) {
             }
 }
 
+TEST(CountRuns, ExpressionRunsHoldEachRowOnceWithItsCount) {
+    const std::vector<std::string> expressions = {
+        "band(8) | global(0)", "band(3) & !diag", "causal & band(5) | sink(2)", "block(7) | rows(3, 9) & band(2)",
+        "segment(5, 3)", "docs(3, 10, 4) & band(4) | cols(0, 5)", "prefix(6) | diag", "!band(2)", "band(0) & !diag",
+        "summary(10, 2) | band(1)", "all & !(band(3) | global(4))", "dilated(3, 1) | causal", "band(2) & !band(1) | rows(0)",
+        "block(4) & !causal | segment(3, 1) & band(1)", "!(prefix(9) & band(40))"};
+    const VariantInfo& variant = requireVariant("custom");
+    for (const std::string& expr : expressions)
+        for (const bool causal : {false, true})
+            for (const std::int64_t n : {1, 2, 5, 17, 64, 100}) {
+                const ProblemShape shape = shapeOf(n, causal);
+                const ParamSet params = prepareParams(variant, shape, {{"expr", expr}});
+                PatternRequest request;
+                request.shape = shape;
+                request.params = &params;
+                const auto pattern = variant.pattern(request);
+                std::vector<int> seen(static_cast<std::size_t>(n), 0);
+                const bool described = pattern->countRuns([&](const CountRun& run) {
+                    for (const auto& [row, count] : rowsOf(run)) {
+                        ASSERT_GE(row, 0);
+                        ASSERT_LT(row, n);
+                        ++seen[static_cast<std::size_t>(row)];
+                        EXPECT_EQ(count, rangeCount(*pattern, row)) << expr << " n=" << n << " causal=" << causal << " row " << row;
+                    }
+                });
+                ASSERT_TRUE(described) << expr;
+                for (std::int64_t row = 0; row < n; ++row) EXPECT_EQ(seen[static_cast<std::size_t>(row)], 1) << expr << " row " << row;
+            }
+}
+
+TEST(CountRuns, ExpressionsOfManyRangesPerRowHaveNoRuns) {
+    const VariantInfo& variant = requireVariant("custom");
+    const ProblemShape shape = shapeOf(200, false);
+    for (const std::string expr : {"stride(3)", "band(2) | random(2, 1)", "dilated(2, 3)", "cols(0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32)",
+                                   "summary(4, 1)"}) {
+        const ParamSet params = prepareParams(variant, shape, {{"expr", expr}});
+        PatternRequest request;
+        request.shape = shape;
+        request.params = &params;
+        EXPECT_FALSE(variant.pattern(request)->countRuns([](const CountRun&) { ADD_FAILURE() << "no run expected"; })) << expr;
+    }
+}
+
 // A pattern's rows without its runs: what softmaxPatternCost counts row by row.
 class RowsOnly : public Pattern {
 public:
@@ -234,6 +278,32 @@ TEST(CountRuns, BigBirdsTokenCostCountsTheRowsOfItsPattern) {
                     for (std::int64_t r = 0; r < pattern->rows(); ++r) pairs += static_cast<double>(rangeCount(*pattern, r));
                     EXPECT_EQ(variant.cost(shape, params).terms.at("scores"), pairs * 4 * 2) << "n=" << n << " causal=" << causal;
                 }
+}
+
+// Range work a cost does, and the cost.
+std::pair<std::int64_t, CoreCost> costWork(const VariantInfo& variant, const ProblemShape& shape, const ParamSet& params) {
+    const std::int64_t before = rangeWorkDone().ranges;
+    CoreCost cost = variant.cost(shape, params);
+    return {rangeWorkDone().ranges - before, cost};
+}
+
+TEST(CountRuns, APatternCountedRowByRowIsCountedOncePerProblemAndRangeLimit) {
+    const VariantInfo& variant = requireVariant("custom");
+    const ProblemShape shape = shapeOf(301, false);
+    const ParamSet params = prepareParams(variant, shape, {{"expr", "stride(3) | band(2) | global(7)"}});
+    const auto [first, counted] = costWork(variant, shape, params);
+    EXPECT_GT(first, 301);
+    const auto [again, kept] = costWork(variant, shape, params);
+    EXPECT_LT(again, 301) << "the same problem's rows are not evaluated again (only the expression compiled)";
+    EXPECT_EQ(kept.terms, counted.terms);
+    EXPECT_EQ(kept.workspaceBytes, counted.workspaceBytes);
+    EXPECT_GT(costWork(variant, shapeOf(301, true), params).first, 301) << "causal is another problem";
+    EXPECT_GT(costWork(variant, shapeOf(301, false, 40), params).first, 40) << "so are 40 query rows";
+    setJobRangeLimit(std::int64_t{1} << 40);
+    const auto [underAnotherLimit, recounted] = costWork(variant, shape, params);
+    setJobRangeLimit(std::nullopt);
+    EXPECT_EQ(underAnotherLimit, first) << "a count under another limit is made again";
+    EXPECT_EQ(recounted.terms, counted.terms);
 }
 
 // Pairs (i, j), j ≤ i, at distance i − j = δ: n − δ of them.

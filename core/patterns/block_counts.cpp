@@ -22,8 +22,41 @@ namespace {
 // from a later one). Sweeping both in block order classifies runs of blocks of equal coverage at once.
 class BlockRowSweep {
 public:
-    BlockRowSweep(std::int64_t n, std::int64_t block, BlockCounts& counts, const BlockRunVisitor& visit)
-        : m_n(n), m_block(block), m_counts(counts), m_visit(visit) {}
+    BlockRowSweep(std::int64_t n, std::int64_t block, std::int64_t blocks, BlockCounts& counts, const BlockRunVisitor& visit)
+        : m_n(n), m_block(block), m_blocks(blocks), m_counts(counts), m_visit(visit) {}
+
+    // One row's sorted ranges; returns its cells. A row with many ranges (stride(2): n / 2) goes straight
+    // into per-block sums, walking the blocks along the row instead of dividing and listing every range.
+    std::int64_t addRow(const std::vector<ColumnRange>& row) {
+        std::int64_t cells = 0;
+        if (static_cast<std::int64_t>(row.size()) < m_blocks / 4) {
+            for (const ColumnRange& range : row)
+                if (range.size() > 0) {
+                    cells += range.size();
+                    add(range);
+                }
+            return cells;
+        }
+        startDense();
+        std::int64_t block = 0, blockEnd = std::min(m_n, m_block);
+        for (const ColumnRange& range : row) {
+            if (range.size() <= 0) continue;
+            cells += range.size();
+            while (range.begin >= blockEnd) blockEnd = std::min(m_n, ++block * m_block + m_block);
+            if (range.end <= blockEnd) {
+                m_blockCells[static_cast<std::size_t>(block)] += range.size();
+                continue;
+            }
+            const std::int64_t last = (range.end - 1) / m_block;
+            m_blockCells[static_cast<std::size_t>(block)] += blockEnd - range.begin;
+            m_blockCells[static_cast<std::size_t>(last)] += range.end - last * m_block;
+            ++m_coverChange[static_cast<std::size_t>(block + 1)];
+            --m_coverChange[static_cast<std::size_t>(last)];
+            block = last;
+            blockEnd = std::min(m_n, last * m_block + m_block);
+        }
+        return cells;
+    }
 
     void add(const ColumnRange& range) {
         const std::int64_t first = range.begin / m_block, last = (range.end - 1) / m_block;
@@ -44,13 +77,22 @@ public:
         m_row = row;
         // Rows with many ranges (stride(2): n / 2 each) have more edges than the row has blocks: then
         // adding them up per block is linear where sorting them is not.
-        if (m_edges.size() + m_cover.size() >= static_cast<std::size_t>(blocks) / 4) finishDense(rows, blocks);
+        if (m_dense || m_edges.size() + m_cover.size() >= static_cast<std::size_t>(blocks) / 4) finishDense(rows, blocks);
         else finishSorted(rows, blocks);
         m_edges.clear();
         m_cover.clear();
+        m_dense = false;
     }
 
 private:
+    // Zeroes the per-block sums for this row of blocks, once.
+    void startDense() {
+        if (m_dense) return;
+        m_blockCells.assign(static_cast<std::size_t>(m_blocks), 0);
+        m_coverChange.assign(static_cast<std::size_t>(m_blocks) + 1, 0);
+        m_dense = true;
+    }
+
     void finishSorted(std::int64_t rows, std::int64_t blocks) {
         std::sort(m_edges.begin(), m_edges.end());
         std::sort(m_cover.begin(), m_cover.end());
@@ -74,9 +116,7 @@ private:
     // Every block's cells from per-block sums of the edges and the coverage changes, then runs of blocks
     // of one class recorded together.
     void finishDense(std::int64_t rows, std::int64_t blocks) {
-        const auto count = static_cast<std::size_t>(blocks);
-        m_blockCells.assign(count, 0);
-        m_coverChange.assign(count + 1, 0);
+        startDense();
         for (const auto& [block, cells] : m_edges) m_blockCells[static_cast<std::size_t>(block)] += cells;
         for (const auto& [block, change] : m_cover) m_coverChange[static_cast<std::size_t>(block)] += change;
         std::int64_t coverage = 0, runStart = 0, runComputed = 0;
@@ -118,13 +158,14 @@ private:
         if (m_visit) m_visit(m_row, first, last, kind);
     }
 
-    std::int64_t m_n, m_block;
+    std::int64_t m_n, m_block, m_blocks;
     BlockCounts& m_counts;
     const BlockRunVisitor& m_visit;
     std::int64_t m_row = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> m_edges; // (block, cells)
     std::vector<std::pair<std::int64_t, std::int64_t>> m_cover; // (block, change of coverage)
     std::vector<std::int64_t> m_blockCells, m_coverChange;      // per block, for rows with many ranges
+    bool m_dense = false;                                       // they hold this row of blocks' sums
 };
 
 } // namespace
@@ -138,18 +179,14 @@ BlockCounts countBlocks(const Pattern& pattern, std::int64_t blockSize, const Bl
     requireRangeWork(pattern);
     const RangeWorkLimit limit(jobRangeLimit());
     const std::int64_t blocks = blockCount(n, blockSize);
-    BlockRowSweep sweep(n, blockSize, counts, visit);
+    BlockRowSweep sweep(n, blockSize, blocks, counts, visit);
     std::vector<ColumnRange> row;
     for (std::int64_t first = 0; first < n; first += std::min(blockSize, n - first)) {
         const std::int64_t last = first + std::min(blockSize, n - first);
         for (std::int64_t i = first; i < last; ++i) {
             row.clear();
             pattern.rowRanges(i, row);
-            for (const ColumnRange& range : row)
-                if (range.size() > 0) {
-                    counts.allowedCells += range.size();
-                    sweep.add(range);
-                }
+            counts.allowedCells += sweep.addRow(row);
         }
         sweep.finish(first / blockSize, last - first, blocks);
         if (last == n) break;

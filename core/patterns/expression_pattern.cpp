@@ -151,11 +151,12 @@ void congruentColumns(std::int64_t i, std::int64_t step, std::int64_t lo, std::i
         out.push_back({lo, hi});
         return;
     }
-    requireRangeRoom((hi - 1 - lo - offset) / step + 1);
-    for (std::int64_t j = lo + offset;; j += step) { // step > 1: the columns never touch
-        out.push_back({j, j + 1});
-        if (step > hi - 1 - j) return;
-    }
+    const std::int64_t columns = (hi - 1 - lo - offset) / step + 1;
+    requireRangeRoom(columns);
+    const std::size_t before = out.size();
+    out.resize(before + static_cast<std::size_t>(columns));
+    ColumnRange* next = out.data() + before;
+    for (std::int64_t j = lo + offset, k = 0; k < columns; ++k, j += step) next[k] = {j, j + 1}; // step > 1: never touching
 }
 
 // Row i of one primitive within [lo, hi) (0 <= lo < hi <= n) into `out` (cleared first).
@@ -245,6 +246,53 @@ CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, const Token
     return compiled;
 }
 
+// Rows where a primitive's row stops being a fixed set of ranges whose ends move by 0 or 1 per row: false
+// for primitives whose rows are many ranges (stride, random, dilated with δ > 1, many columns) or on a grid.
+constexpr std::size_t kMaxAffineColumns = 16;
+constexpr std::int64_t kMaxAffineBreaks = std::int64_t{1} << 20;
+bool appendPrimitiveBreaks(const CompiledPrimitive& p, std::int64_t n, std::vector<std::int64_t>& breaks) {
+    const auto everyMultiple = [&](std::int64_t step) {
+        if (n / step > kMaxAffineBreaks) return false;
+        for (std::int64_t start = step; start < n; start += step) breaks.push_back(start);
+        return true;
+    };
+    switch (p.kind) {
+    case Primitive::All:
+    case Primitive::Causal:
+    case Primitive::Diag:
+    case Primitive::Sink: return true;
+    case Primitive::Dilated:
+        if (p.b != 1) return false;
+        [[fallthrough]];
+    case Primitive::Band: // [i − r, i + r + 1) clipped to [0, n): clipped below up to row r, above from row n − 1 − r
+        breaks.insert(breaks.end(), {std::min(p.a, n), n - 1 - std::min(p.a, n)});
+        return true;
+    case Primitive::Block:
+    case Primitive::Segment: return everyMultiple(p.a);
+    case Primitive::Prefix: breaks.push_back(std::min(p.a, n)); return true;
+    case Primitive::Docs: breaks.insert(breaks.end(), p.indices.begin(), p.indices.end()); return true;
+    case Primitive::Rows:
+    case Primitive::Global:
+        for (const std::int64_t g : p.indices) breaks.insert(breaks.end(), {g, g + 1});
+        return p.columns.size() <= kMaxAffineColumns;
+    case Primitive::Cols:
+    case Primitive::Summary: return p.columns.size() <= kMaxAffineColumns;
+    default: return false;
+    }
+}
+
+// Every primitive's range ends in row i, and those of the row window (0, its end, n).
+std::vector<std::int64_t> rangeEnds(const std::vector<CompiledPrimitive>& primitives, std::int64_t i, std::int64_t n,
+                                    std::int64_t rowEnd) {
+    std::vector<std::int64_t> ends = {0, rowEnd, n};
+    RangeList row;
+    for (const CompiledPrimitive& p : primitives) {
+        primitiveRow(p, nullptr, i, n, 0, n, row, t_scratch);
+        for (const ColumnRange& range : row) ends.insert(ends.end(), {range.begin, range.end});
+    }
+    return ends;
+}
+
 } // namespace
 
 ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::int64_t n, bool causal, TokenGridPtr grid)
@@ -295,7 +343,7 @@ void ExpressionPattern::evaluate(const CompiledNode& node, std::int64_t i, std::
     }
 }
 
-void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+RangeList& ExpressionPattern::mergedRow(std::int64_t i) const {
     countRangeWork(1, 0);
     Scratch& scratch = t_scratch;
     RangeList& row = scratch.buffer(0, 0);
@@ -307,10 +355,59 @@ void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out)
         unionInto(row, part, merged);
         row.swap(merged);
     }
+    return row;
+}
+
+void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const {
+    RangeList& row = mergedRow(i);
     if (row.empty())
         out.push_back({i, i + 1});
+    else if (out.empty() && out.capacity() >= row.size())
+        out.swap(row); // a caller's buffer that holds the row takes it without a copy, and the scratch its room
     else
         out.insert(out.end(), row.begin(), row.end());
+}
+
+std::int64_t ExpressionPattern::rowCount(std::int64_t i) const {
+    const RangeList& row = mergedRow(i);
+    std::int64_t count = 0;
+    for (const ColumnRange& range : row) count += range.size();
+    return row.empty() ? 1 : count;
+}
+
+bool ExpressionPattern::countRuns(const CountRunVisitor& visit) const {
+    const std::int64_t n = size();
+    std::vector<std::int64_t> primitiveBreaks = {0, n};
+    for (const CompiledPrimitive& p : m_primitives)
+        if (!appendPrimitiveBreaks(p, n, primitiveBreaks) || static_cast<std::int64_t>(primitiveBreaks.size()) > kMaxAffineBreaks)
+            return false;
+    std::sort(primitiveBreaks.begin(), primitiveBreaks.end());
+    primitiveBreaks.erase(std::unique(primitiveBreaks.begin(), primitiveBreaks.end()), primitiveBreaks.end());
+    // Between those rows every range end moves by 0 or 1 per row; the algebra's result, and so the count,
+    // is affine in the row while no two ends cross (or touch). Two ends closing by one per row meet at one
+    // row: it and its neighbours become segments of their own. So do the first and last row of every
+    // segment, where an affine count may reach 0 and the empty-row rule adds the diagonal.
+    std::vector<std::int64_t> breaks = primitiveBreaks;
+    std::int64_t pairsLooked = 0;
+    for (std::size_t k = 0; k + 1 < primitiveBreaks.size(); ++k) {
+        const std::int64_t a = primitiveBreaks[k], b = primitiveBreaks[k + 1];
+        if (a < 0 || b > n || b - a < 3) continue;
+        const auto at = rangeEnds(m_primitives, a, n, rowEnd(a)), next = rangeEnds(m_primitives, a + 1, n, rowEnd(a + 1));
+        if (at.size() != next.size()) return false;
+        pairsLooked += static_cast<std::int64_t>(at.size() * at.size());
+        if (pairsLooked > 16 * kMaxAffineBreaks) return false;
+        for (std::size_t x = 0; x < at.size(); ++x) {
+            if (next[x] - at[x] != 0 && next[x] - at[x] != 1) return false;
+            for (std::size_t y = 0; y < at.size(); ++y) {
+                if ((next[x] - at[x]) - (next[y] - at[y]) != 1) continue; // x gains one row by row on y
+                const std::int64_t meet = a + (at[y] - at[x]);
+                if (meet > a && meet < b) breaks.insert(breaks.end(), {meet - 1, meet, meet + 1});
+            }
+        }
+    }
+    for (std::size_t k = 0, found = breaks.size(); k < found; ++k) breaks.insert(breaks.end(), {breaks[k] - 1, breaks[k] + 1});
+    affineRuns(n, std::move(breaks), [this](std::int64_t i) { return rowCount(i); }, visit);
+    return true;
 }
 
 bool ExpressionPattern::allowed(std::int64_t i, std::int64_t j) const {

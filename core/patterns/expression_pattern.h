@@ -28,12 +28,19 @@ public:
 
     bool allowed(std::int64_t i, std::int64_t j) const override;
     void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override;
+    std::int64_t rowCount(std::int64_t i) const override;
+    // Runs of rows between the rows where a primitive changes form or two range ends cross, each read from
+    // its first two rows; false for expressions with a primitive of many ranges per row (stride, random,
+    // dilated with δ > 1, more than 16 columns, grid primitives) or more than 2^20 such rows.
+    bool countRuns(const CountRunVisitor& visit) const override;
 
     std::size_t termCount() const;
     // Appends row i's columns of top-level term k (∧ j ≤ i when causal; no empty-row rule).
     void termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const;
 
 private:
+    // Row i before the empty-row rule, in this thread's scratch (valid until the next row).
+    std::vector<ColumnRange>& mergedRow(std::int64_t i) const;
     // Columns of `node` in row i within [lo, hi) into `out`; `level` picks this call's scratch buffers.
     void evaluate(const CompiledNode& node, std::int64_t i, std::int64_t lo, std::int64_t hi,
                   std::vector<ColumnRange>& out, std::size_t level) const;

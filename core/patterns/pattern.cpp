@@ -167,10 +167,18 @@ void foldImageRow(const Pattern& pattern, const AxisBins& colBins, const std::ve
     for (std::int64_t i = first; i < last; ++i) {
         ranges.clear();
         pattern.rowRanges(i, ranges);
+        // A row with many ranges (stride(2): n / 2) finds their cells by walking the cells along the row
+        // (its ranges are sorted; cell x starts at cellStart[x]) rather than mapping each end.
+        const bool walk = static_cast<std::int64_t>(ranges.size()) >= width / 4;
+        std::int64_t cell = 0;
         for (const auto& r : ranges) {
             const std::int64_t begin = std::max(r.begin, col0), end = std::min(r.end, col1);
             if (begin >= end) continue;
-            const std::int64_t firstCell = colBins.binOf(begin), lastCell = colBins.binOf(end - 1);
+            if (walk)
+                while (cellStart[cell + 1] <= begin) ++cell;
+            const std::int64_t firstCell = walk ? cell : colBins.binOf(begin);
+            const std::int64_t lastCell = walk && end <= cellStart[cell + 1] ? cell : colBins.binOf(end - 1);
+            cell = lastCell;
             if (firstCell == lastCell) {
                 rowHits[firstCell] += static_cast<double>(end - begin);
                 continue;

@@ -240,10 +240,11 @@ RowTotals countRowTotals(const Pattern& mask) {
 class RowTotalsCache {
 public:
     RowTotals totals(const Pattern& mask, const ProblemShape& shape, const ParamSet& params) {
+        const std::int64_t limit = jobRangeLimit(); // a bad ATTNLAB_MAX_RANGES is bad input even where runs need no limit
         if (mask.countRuns([](const CountRun&) {})) return countRowTotals(mask);
         const TokenGrid* grid = shape.grid.get();
         const std::string key = planKey(grid ? grid->sizeText() + " " + grid->orderText() : "", shape.n, shape.causal, params) +
-                                " rows=" + std::to_string(shape.queryRows()) + " limit=" + std::to_string(jobRangeLimit());
+                                " rows=" + std::to_string(shape.queryRows()) + " limit=" + std::to_string(limit);
         {
             const std::lock_guard lock(m_mutex);
             for (const auto& [known, value] : m_entries)

@@ -78,6 +78,11 @@ void computeWeights(PatternPanel& panel, const ResolvedVariant& resolved, const 
     panel.weights = std::move(weights);
 }
 
+// The pattern's nnz: counted with its blocks when there are blocks, which read every row's ranges already.
+std::int64_t allowedCells(const Pattern& pattern, const PatternBlocks* blocks) {
+    return blocks ? blocks->counts.allowedCells : pattern.nnz();
+}
+
 PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice, const VariantInfo* known,
                         const std::optional<ProblemInputs>& inputs, const CancelCheck& cancelled) {
     PatternPanel panel;
@@ -103,8 +108,8 @@ PatternPanel buildPanel(const LabSettings& settings, const VariantChoice& choice
         } else {
             panel.pattern = std::move(built.pattern);
         }
-        panel.nnz = panel.pattern->nnz();
         if (settings.blockView > 0) panel.blocks = buildPatternBlocks(*panel.pattern, settings.blockView);
+        panel.nnz = allowedCells(*panel.pattern, panel.blocks.get());
         // With --queries the costs are those of the m query rows framed (the cost command's count).
         ProblemShape costShape = shape;
         if (settings.queries > 0 && settings.queries < shape.n) costShape.queries = settings.queries;
@@ -144,8 +149,8 @@ void appendSplitPanels(const PatternPanel& whole, std::int64_t blockView, std::v
         part.fullMacs = whole.fullMacs;
         part.causal = whole.causal;
         part.pattern = std::make_shared<ComponentPattern>(whole.components, entry.component, ComponentPattern::Cells::Own);
-        part.nnz = part.pattern->nnz();
         if (blockView > 0) part.blocks = buildPatternBlocks(*part.pattern, blockView);
+        part.nnz = allowedCells(*part.pattern, part.blocks.get());
         part.colour = entry.colour;
         part.legend = {entry};
         // A component's text is "name — expression" when it has both: the title names the head, the line
