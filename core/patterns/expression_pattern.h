@@ -39,6 +39,9 @@ public:
     void termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const;
 
 private:
+    // Rows cutting [a, b), rows between two of an expression's primitive breaks, into segments of affine
+    // count (countRuns); false when a range end there does not move by 0 or 1 per row.
+    bool segmentCuts(std::int64_t a, std::int64_t b, std::vector<std::int64_t>& cuts) const;
     // Row i before the empty-row rule, in this thread's scratch (valid until the next row).
     std::vector<ColumnRange>& mergedRow(std::int64_t i) const;
     // Columns of `node` in row i within [lo, hi) into `out`; `level` picks this call's scratch buffers.
