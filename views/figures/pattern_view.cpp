@@ -184,7 +184,7 @@ QRectF PatternView::plotRect(const QRectF& rect, int index) const {
     }
     const double width = content.width() / count;
     const double statsHeight = comparedStatsHeight(content);
-    const double nameHeight = kCompareNameHeight;
+    const double nameHeight = compareNameHeight(content);
     const double down = content.height() - kAxisMargin - statsHeight - nameHeight;
     const double side = std::max(16.0, std::min(width - kAxisMargin - 10, down * matrixShare));
     const double left = content.left() + width * index + (width - side - kAxisMargin) / 2 + kAxisMargin;
@@ -224,7 +224,7 @@ double PatternView::comparedStatsHeight(const QRectF& content) const {
     const double width = content.width() / panelCount();
     double height = kCompareStatsHeight;
     for (int round = 0; round < 2; ++round) {
-        const double down = content.height() - kAxisMargin - height - kCompareNameHeight;
+        const double down = content.height() - kAxisMargin - height - compareNameHeight(content);
         height = compareStatsHeight(std::max(16.0, std::min(width - kAxisMargin - 10, down * matrixShare)) + kAxisMargin);
     }
     return height;

@@ -92,7 +92,8 @@ private:
     static constexpr double kBlockStatsHeight = 28.0;
     static constexpr double kLegendHeight = 34.0;
     static constexpr double kComponentLegendLine = 13.0;
-    // Compare mode: room above each panel for the variant's name and, on a second line, its parameters.
+    // Compare mode: room above each panel for the variant's name and, on a second line, its parameters
+    // (compareNameHeight adds a third when some panel's parameters need two).
     static constexpr double kCompareNameHeight = 30.0;
     using Panel = PatternPanel;
     using Snapshot = PatternSnapshot;
@@ -105,7 +106,10 @@ private:
     void syncViewportToWidget();
     void paintPanel(QPainter& painter, const Panel& panel, int index, const QRectF& area, const QRectF& plot, const QRectF& gridBox) const;
     QRectF headingRect(const QRectF& rect, int index, const QRectF& plot, const QRectF& gridBox) const;
-    void paintPanelHeading(QPainter& painter, const Panel& panel, const QRectF& nameRect) const;
+    // The heading block's height above each compared panel of the figure's `content` (contentRect).
+    double compareNameHeight(const QRectF& content) const;
+    static QString panelDetail(const Panel& panel);
+    void paintPanelHeading(QPainter& painter, const Panel& panel, const QRectF& block) const;
     void paintHeatmap(QPainter& painter, const Panel& panel, int index, const PlaneViewport& view) const;
     void paintOverlays(QPainter& painter, const Panel& panel, const PlaneViewport& view) const;
     void paintAxes(QPainter& painter, const PlaneViewport& view) const;

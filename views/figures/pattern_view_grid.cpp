@@ -11,7 +11,7 @@ QRectF PatternView::gridRect(const QRectF& rect, int index) const {
     if (!hasGrid()) return {};
     const QRectF plot = plotRect(rect, index);
     const QRectF content = contentRect(rect);
-    const double top = content.top() + (panelCount() > 1 ? kCompareNameHeight : 0.0);
+    const double top = content.top() + (panelCount() > 1 ? compareNameHeight(content) : 0.0);
     const double height = std::max(0.0, plot.top() - kAxisMargin - 6 - top);
     // One panel: the band spans the figure's width (a video's frames side by side); compared panels: their column.
     if (panelCount() == 1) return QRectF(content.left(), top, content.width(), height);

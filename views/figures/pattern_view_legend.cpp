@@ -166,7 +166,6 @@ void PatternView::paintComponentLegend(QPainter& painter, const Panel& panel, co
     QFont font = painter.font();
     font.setPointSizeF(smallPrintPoints(7.5));
     painter.setFont(font);
-    const QFontMetricsF metrics(font, painter.device());
     const double swatch = 10.0;
     double y = box.top();
     for (const auto& entry : panel.legend) {
@@ -176,7 +175,7 @@ void PatternView::paintComponentLegend(QPainter& painter, const Panel& panel, co
         painter.drawRect(QRectF(box.left(), y + 1, swatch, swatch));
         painter.setPen(Qt::black);
         const QRectF textBox(box.left() + swatch + 5, y, box.width() - swatch - 5, kComponentLegendLine);
-        drawAlignedText(painter, textBox, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(entry.text, Qt::ElideRight, textBox.width()));
+        drawFittedText(painter, textBox, Qt::AlignLeft | Qt::AlignVCenter, entry.text);
         y += kComponentLegendLine;
     }
     painter.restore();

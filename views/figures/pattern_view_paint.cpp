@@ -11,6 +11,7 @@
 #include "core/patterns/cell_rects.h"
 
 #include <QFontMetricsF>
+#include <QGuiApplication>
 #include <QPainter>
 #include <QPaintEngine>
 #include <QPainterPath>
@@ -89,31 +90,62 @@ QRectF PatternView::headingRect(const QRectF& rect, int index, const QRectF& plo
     // A compared panel's heading may use its whole column, wider than its matrix when the height limits the matrix.
     const QRectF content = contentRect(rect);
     const double column = content.width() / panelCount();
-    const double nameTop = (gridBox.isEmpty() ? plot.top() - kAxisMargin : gridBox.top()) - kCompareNameHeight;
-    return QRectF(content.left() + column * index + 6, nameTop, column - 12, kCompareNameHeight / 2);
+    const double height = compareNameHeight(content);
+    const double nameTop = (gridBox.isEmpty() ? plot.top() - kAxisMargin : gridBox.top()) - height;
+    return QRectF(content.left() + column * index + 6, nameTop, column - 12, height);
 }
 
-void PatternView::paintPanelHeading(QPainter& painter, const Panel& panel, const QRectF& nameRect) const {
-    const QString heading = panel.title.isEmpty() ? panel.name : panel.title;
-    const QFont bold = headingFont(painter.font(), heading);
-    painter.save();
-    painter.setFont(bold);
-    drawAlignedText(painter, nameRect, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(heading, Qt::ElideRight, nameRect.width()));
+double PatternView::compareNameHeight(const QRectF& content) const {
+    if (panelCount() < 2 || !m_snapshot) return kCompareNameHeight;
+    QFont small = QGuiApplication::font();
+    small.setPointSizeF(smallPrintPoints(6.0));
+    const QFontMetricsF metrics(small);
+    const double room = content.width() / panelCount() - 12;
+    for (const Panel& panel : m_snapshot->panels)
+        if (metrics.horizontalAdvance(panelDetail(panel)) > 0.97 * room) return kCompareNameHeight + std::ceil(metrics.lineSpacing());
+    return kCompareNameHeight;
+}
+
+QString PatternView::panelDetail(const Panel& panel) {
+    if (!panel.detail.isEmpty()) return panel.detail;
     QStringList items;
     if (!panel.title.isEmpty()) items << panel.name;
     for (const auto& [key, value] : panel.choice.params) items << QString::fromStdString(key + "=" + value);
+    return items.isEmpty() ? PatternView::tr("(defaults)") : items.join(QStringLiteral(" · "));
+}
+
+void PatternView::paintPanelHeading(QPainter& painter, const Panel& panel, const QRectF& block) const {
+    const QString heading = panel.title.isEmpty() ? panel.name : panel.title;
+    const QFont bold = headingFont(painter.font(), heading);
+    const QRectF nameLine(block.left(), block.top(), block.width(), kCompareNameHeight / 2);
+    painter.save();
+    painter.setFont(bold);
+    drawAlignedText(painter, nameLine, Qt::AlignCenter, QFontMetricsF(bold, painter.device()).elidedText(heading, Qt::ElideRight, nameLine.width()));
     QFont small = painter.font();
     small.setBold(false);
     small.setPointSizeF(smallPrintPoints(7.5));
-    const QString params = !panel.detail.isEmpty() ? panel.detail
-                           : items.isEmpty()       ? PatternView::tr("(defaults)")
-                                                   : items.join(QStringLiteral(" · "));
-    // A long parameter line shrinks (down to 6 pt, 3 % to spare for hinting) before it is elided.
-    const double natural = QFontMetricsF(small, painter.device()).horizontalAdvance(params);
-    if (natural > nameRect.width()) small.setPointSizeF(std::max(smallPrintPoints(6.0), small.pointSizeF() * 0.97 * nameRect.width() / natural));
-    painter.setFont(small);
-    drawAlignedText(painter, nameRect.translated(0, nameRect.height()), Qt::AlignCenter,
-                    QFontMetricsF(small, painter.device()).elidedText(params, Qt::ElideRight, nameRect.width()));
+    // A parameter line shrinks in quarter points (hinted widths do not scale exactly) down to 6 pt before it is elided.
+    const auto drawDetail = [&](const QRectF& line, const QString& text) {
+        QFont font = small;
+        while (font.pointSizeF() > smallPrintPoints(6.0) && QFontMetricsF(font, painter.device()).horizontalAdvance(text) > line.width())
+            font.setPointSizeF(std::max(smallPrintPoints(6.0), font.pointSizeF() - 0.25));
+        painter.setFont(font);
+        drawAlignedText(painter, line, Qt::AlignCenter, QFontMetricsF(font, painter.device()).elidedText(text, Qt::ElideRight, line.width()));
+    };
+    const QString detail = panelDetail(panel);
+    const QRectF details(block.left(), nameLine.bottom(), block.width(), block.bottom() - nameLine.bottom());
+    const QRectF firstLine(details.left(), details.top(), details.width(), kCompareNameHeight / 2);
+    QFont floor = small;
+    floor.setPointSizeF(smallPrintPoints(6.0));
+    const QFontMetricsF floorMetrics(floor, painter.device());
+    // Two lines only where the block has room for them and this panel's line cannot shrink enough.
+    if (details.height() < firstLine.height() + 1 || floorMetrics.horizontalAdvance(detail) <= 0.97 * details.width()) {
+        drawDetail(firstLine, detail);
+    } else {
+        const auto [first, second] = splitInTwo(floorMetrics, detail);
+        drawDetail(firstLine, first);
+        drawDetail(QRectF(details.left(), firstLine.bottom(), details.width(), details.bottom() - firstLine.bottom()), second);
+    }
     painter.restore();
 }
 

@@ -46,12 +46,13 @@ bool fitsOneLine(const QFontMetricsF& smallest, double width, const QString& tex
 }
 
 // Where drawFittedLines breaks `text`: the space that best balances the two lines, never between the
-// sides of an equation ("δ = 2" stays whole) while another space is left.
+// sides of an equation ("δ = 2" stays whole) nor before a " · " separator while another space is left.
 qsizetype lineBreak(const QFontMetricsF& metrics, const QString& text) {
     std::vector<qsizetype> spaces, free;
     for (qsizetype at = text.indexOf(QLatin1Char(' ')); at >= 0; at = text.indexOf(QLatin1Char(' '), at + 1)) {
         spaces.push_back(at);
-        if (!text.mid(at - 1, 3).contains(QLatin1Char('='))) free.push_back(at);
+        const bool beforeSeparator = at + 1 < text.size() && text[at + 1] == QChar(0x00B7); // " · " ends the line
+        if (!text.mid(at - 1, 3).contains(QLatin1Char('=')) && !beforeSeparator) free.push_back(at);
     }
     const std::vector<qsizetype>& candidates = free.empty() ? spaces : free;
     const auto imbalance = [&](qsizetype at) {
@@ -73,10 +74,16 @@ int fittedLines(QFont font, double width, const QString& text) {
 void drawFittedLines(QPainter& painter, const QRectF& rect, int flags, const QString& text) {
     const QFontMetricsF smallest(smallestFittedFont(painter.font()), painter.device());
     if (fitsOneLine(smallest, rect.width(), text)) return drawFittedText(painter, rect, flags, text);
-    const qsizetype split = lineBreak(smallest, text);
+    const auto [first, second] = splitInTwo(smallest, text);
     const QRectF top(rect.left(), rect.top(), rect.width(), rect.height() / 2);
-    drawFittedText(painter, top, flags, text.left(split));
-    drawFittedText(painter, top.translated(0, top.height()), flags, text.mid(split + 1));
+    drawFittedText(painter, top, flags, first);
+    drawFittedText(painter, top.translated(0, top.height()), flags, second);
+}
+
+std::pair<QString, QString> splitInTwo(const QFontMetricsF& metrics, const QString& text) {
+    if (!text.contains(QLatin1Char(' '))) return {text, QString()};
+    const qsizetype split = lineBreak(metrics, text);
+    return {text.left(split), text.mid(split + 1)};
 }
 
 } // namespace attnlab
