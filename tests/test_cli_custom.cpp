@@ -134,6 +134,9 @@ TEST_F(CustomCliTest, CostAtTheLargestNCountsOrRefusesInOneLine) {
     // Many ranges per row have no runs: the range limit refuses at once.
     expectRejected({"cost", "--variant", "custom", "--n", "2147483647", "--d", "1", "--heads", "1", "--set", "expr=band(8) | stride(1000)"},
                    {"range limit"});
+    // A million blocks have no runs either; their two ranges per row and the rows themselves pass the limit.
+    expectRejected({"cost", "--variant", "custom", "--n", "2147483647", "--d", "1", "--heads", "1", "--set", "expr=block(2048) | band(3)"},
+                   {"range limit"});
 }
 
 TEST_F(CustomCliTest, CostCountsTheBlocksOfTheExpression) {

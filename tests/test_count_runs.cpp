@@ -306,6 +306,24 @@ TEST(CountRuns, APatternCountedRowByRowIsCountedOncePerProblemAndRangeLimit) {
     EXPECT_EQ(recounted.terms, counted.terms);
 }
 
+TEST(CountRuns, RowsCountedOneByOneCountTowardsTheRangeEstimate) {
+    const VariantInfo& variant = requireVariant("custom");
+    const ProblemShape shape = shapeOf(4096, false);
+    const ParamSet params = prepareParams(variant, shape, {{"expr", "stride(4096)"}}); // a range per row, no runs
+    PatternRequest request;
+    request.shape = shape;
+    request.params = &params;
+    const auto pattern = variant.pattern(request);
+    setJobRangeLimit(6000);
+    EXPECT_NO_THROW(requireRangeWork(*pattern));
+    EXPECT_THROW(requireRangeWork(*pattern, 1), RangeWorkExceeded) << "4096 ranges and 4096 rows pass 6000";
+    EXPECT_THROW(costWork(variant, shape, params), RangeWorkExceeded);
+    setJobRangeLimit(3 * 4096);
+    EXPECT_NO_THROW(costWork(variant, shape, params)) << "its cost counts each row as two ranges and its one range";
+    setJobRangeLimit(std::nullopt);
+    EXPECT_THROW(requireRangeWork(*pattern, -1), std::invalid_argument);
+}
+
 // Pairs (i, j), j ≤ i, at distance i − j = δ: n − δ of them.
 long double pairsAtDistance(std::int64_t n, std::int64_t distance) { return static_cast<long double>(n - distance); }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace attnlab {
@@ -72,7 +73,8 @@ std::int64_t jobRangeLimit() {
     return kDefaultMaxRanges;
 }
 
-void requireRangeWork(const Pattern& pattern) {
+void requireRangeWork(const Pattern& pattern, std::int64_t perRow) {
+    if (perRow < 0) throw std::invalid_argument("requireRangeWork: perRow must be at least 0");
     const std::int64_t rows = pattern.rows(), limit = jobRangeLimit();
     const std::int64_t sample = std::min(rows, kRangeSampleRows);
     if (sample == 0) return;
@@ -99,7 +101,7 @@ void requireRangeWork(const Pattern& pattern) {
     } catch (const RangeWorkExceeded& stopped) {
         refuse("at least " + rangeCount(static_cast<double>(stopped.reached()) * scale));
     }
-    const double estimate = static_cast<double>(rangeWorkDone().ranges - before) * scale;
+    const double estimate = static_cast<double>(rangeWorkDone().ranges - before) * scale + static_cast<double>(perRow) * static_cast<double>(rows);
     if (estimate > static_cast<double>(limit)) refuse("about " + rangeCount(estimate));
 }
 

@@ -69,6 +69,8 @@ constexpr std::int64_t kRangeSampleRows = 64;
 // Throws RangeWorkExceeded (an InputError: one line naming the estimate, the limit and how to raise it)
 // when evaluating every row of `pattern` is estimated from kRangeSampleRows of its rows to pass
 // jobRangeLimit(). The sample itself stops, before allocating, once it passes 16 times its share of the limit.
-void requireRangeWork(const Pattern& pattern);
+// `perRow` more ranges of work are counted for every row (a row's own cost, where rows are counted one by
+// one however few ranges they have); std::invalid_argument when negative.
+void requireRangeWork(const Pattern& pattern, std::int64_t perRow = 0);
 
 } // namespace attnlab

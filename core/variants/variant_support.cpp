@@ -221,7 +221,9 @@ RowTotals countRowTotals(const Pattern& mask) {
     });
     totals.nnz = static_cast<double>(total);
     if (!described) {
-        requireRangeWork(mask);
+        // A row counted one by one costs its evaluation on top of its ranges, worth two ranges: a limit
+        // sized for ranges would otherwise let one-range rows near n = 2^31 count for minutes.
+        requireRangeWork(mask, 2);
         const RangeWorkLimit limit(jobRangeLimit());
         for (std::int64_t i = 0; i < mask.rows(); ++i) {
             const auto count = static_cast<double>(mask.rowCount(i));
