@@ -156,7 +156,11 @@ void congruentColumns(std::int64_t i, std::int64_t step, std::int64_t lo, std::i
     const std::size_t before = out.size();
     out.resize(before + static_cast<std::size_t>(columns));
     ColumnRange* next = out.data() + before;
-    for (std::int64_t j = lo + offset, k = 0; k < columns; ++k, j += step) next[k] = {j, j + 1}; // step > 1: never touching
+    // step > 1: never touching; j from k so that no step is taken past the last column (step may be huge).
+    for (std::int64_t k = 0; k < columns; ++k) {
+        const std::int64_t j = lo + offset + k * step;
+        next[k] = {j, j + 1};
+    }
 }
 
 // Row i of one primitive within [lo, hi) (0 <= lo < hi <= n) into `out` (cleared first).
