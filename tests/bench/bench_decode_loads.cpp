@@ -6,11 +6,16 @@
 //     requesting rows `ahead` rows ahead of the one read (0: the hardware prefetcher alone), on 2 MiB pages;
 //   smallPages/<ahead>: the same over storage on 4 KiB pages (float32);
 //   keysThenValues: all of a head's keys, then all its values (two passes, float32);
-//   step/<bytes per element>: the decoding step itself (core/decode), float32 or float16 cache.
+//   streams/<S>/<block>: a head's rows cut into S segments read together (float32, hardware prefetcher
+//     alone): `block` key rows of each segment, then those value rows (block 1: key and value row by row);
+//   step/<bytes per element>/<n>: the decoding step itself (core/decode), float32 or float16 cache of n rows
+//     (at n = 2048, 16 MiB, the cache can stay in the last-level cache between steps);
+//   chunkInCache/<bytes per element>: one chunk of 1024 rows held in L2, one thread: the step's arithmetic.
 // Read each loop's bytes per second against the triad of `attnlab bench --peak` (docs/benchmarks.md).
 //   build/dev/tests/bench/bench_decode_loads [--benchmark_filter=...]
 #include "core/decode/decode.h"
 #include "core/decode/kv_cache.h"
+#include "core/decode/streamed_rows.h"
 #include "core/registry.h"
 
 #include <benchmark/benchmark.h>
@@ -18,6 +23,7 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <sys/mman.h>
@@ -92,15 +98,31 @@ std::uint64_t readHead(const Cache& cache, int head, std::int64_t ahead, bool in
     return sum;
 }
 
-void readAll(benchmark::State& state, const Cache& cache, std::int64_t ahead, bool interleaved) {
+// Rows [0, kN) of a head as `segments` equal segments read together, `block` rows of keys then values.
+std::uint64_t readSegments(const Cache& cache, int head, int segments, std::int64_t block) {
+    std::uint64_t sum = 0;
+    const std::int64_t length = kN / segments;
+    for (std::int64_t j = 0; j < length; j += block)
+        for (const std::byte* base : {cache.keys, cache.values})
+            for (std::int64_t r = j; r < std::min(length, j + block); ++r)
+                for (int s = 0; s < segments; ++s)
+                    addRow(rowOf(base, cache, head, s * length + r), cache.rowBytes, sum);
+    return sum;
+}
+
+template <class Read> void readHeads(benchmark::State& state, const Cache& cache, Read read) {
     std::uint64_t total = 0;
     for (auto _ : state) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(kThreads) reduction(+ : total)
         for (int head = 0; head < kKvHeads; ++head)
-            total += readHead(cache, head, ahead, interleaved);
+            total += read(head);
     }
     benchmark::DoNotOptimize(total);
     state.SetBytesProcessed(state.iterations() * 2 * kKvHeads * kN * cache.rowBytes);
+}
+
+void readAll(benchmark::State& state, const Cache& cache, std::int64_t ahead, bool interleaved) {
+    readHeads(state, cache, [&](int head) { return readHead(cache, head, ahead, interleaved); });
 }
 
 // One cache of each kind for the whole run (made when first needed).
@@ -122,9 +144,16 @@ void keysThenValues(benchmark::State& state) {
     readAll(state, hugePageCache(4), 0, false);
 }
 
+void streams(benchmark::State& state) {
+    const Cache& cache = hugePageCache(4);
+    const int segments = static_cast<int>(state.range(0));
+    readHeads(state, cache, [&](int head) { return readSegments(cache, head, segments, state.range(1)); });
+}
+
 void step(benchmark::State& state) {
     const KvDtype dtype = state.range(0) == 4 ? KvDtype::F32 : KvDtype::F16;
-    Tensor3 q(kHeads, 1, kDepth), k(kKvHeads, kN, kDepth), v(kKvHeads, kN, kDepth);
+    const std::int64_t n = state.range(1);
+    Tensor3 q(kHeads, 1, kDepth), k(kKvHeads, n, kDepth), v(kKvHeads, n, kDepth);
     std::uint32_t seed = 1;
     for (Tensor3* t : {&q, &k, &v})
         for (float& x : t->values)
@@ -140,13 +169,57 @@ void step(benchmark::State& state) {
     for (auto _ : state)
         decode->run(out.data());
     benchmark::DoNotOptimize(out.data());
-    state.SetBytesProcessed(state.iterations() * 2 * kKvHeads * kN * kDepth * kvDtypeBytes(dtype));
+    state.SetBytesProcessed(state.iterations() * 2 * kKvHeads * n * kDepth * kvDtypeBytes(dtype));
 }
 
+// One chunk of 1024 cached rows (1 MiB of float32 keys and values: in L2) scored by 4 query heads on one
+// thread, again and again: the step's arithmetic alone, without memory or threads.
+void chunkInCache(benchmark::State& state) {
+    constexpr std::int64_t rows = 1024;
+    const KvDtype dtype = state.range(0) == 4 ? KvDtype::F32 : KvDtype::F16;
+    KvRows keys, values;
+    keys.assign(dtype, 1, rows, kDepth);
+    values.assign(dtype, 1, rows, kDepth);
+    std::vector<float> row(kDepth);
+    std::uint32_t seed = 1;
+    const auto next = [&seed] {
+        return static_cast<float>((seed = seed * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+    };
+    for (std::int64_t j = 0; j < rows; ++j) {
+        for (float& x : row)
+            x = next();
+        keys.setRow(0, j, row.data());
+        for (float& x : row)
+            x = next();
+        values.setRow(0, j, row.data());
+    }
+    std::vector<float> queries(4 * kDepth);
+    alignas(64) static float partials[4 * (kPartialHeader + kDepth)];
+    for (float& x : queries)
+        x = next();
+    const CacheSegment segment{0, rows};
+    ChunkJob job;
+    job.queries = queries.data();
+    job.heads = 4;
+    job.keys = &keys;
+    job.values = &values;
+    job.segments = &segment;
+    job.segmentCount = 1;
+    job.partials = partials;
+    const RowScoring scoring;
+    for (auto _ : state) {
+        runChunk(job, scoring);
+        benchmark::DoNotOptimize(partials);
+    }
+    state.SetBytesProcessed(state.iterations() * 2 * rows * kDepth * kvDtypeBytes(dtype));
+}
+
+BENCHMARK(chunkInCache)->Arg(4)->Arg(2)->Unit(benchmark::kMicrosecond);
 BENCHMARK(loadsOnly)->ArgsProduct({{4, 2}, {0, 4, 8, 16, 32}})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(smallPages)->Arg(0)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(keysThenValues)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(step)->Arg(4)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(streams)->ArgsProduct({{1, 2, 4, 8}, {1, 64}})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(step)->ArgsProduct({{4, 2}, {kN, 256, 2048, 16384}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 } // namespace attnlab
