@@ -56,13 +56,22 @@ struct ProblemShape {
     std::int64_t dv = 0;
     bool causal = false;
     int kvHeads = 0; // key/value heads (grouped heads divide `heads`); 0 means as many as `heads`
-    // The token grid the n positions lie on (null: a plain sequence); when set, grid->cells() == n.
+    // The token grid the n positions lie on (null: a plain sequence); when set, grid->cells() == n, or, in a
+    // causal context (setCausalContext), grid->cells() > n: the grid's first n cells, in its order.
     // Only the grid primitives of pattern expressions read it: every other pattern acts on positions.
     TokenGridPtr grid = nullptr;
     // Sets n for a sweep over lengths: a grid fixes n, so at any other n the problem is a plain sequence.
     void setLength(std::int64_t length) {
         n = length;
         if (grid && grid->cells() != n) grid = nullptr;
+    }
+    // Sets n for the first n tokens of a causal generation (a decoding step's context, the keys of a chunk of
+    // prefill): a grid of at least n cells is kept, whose first n cells are the tokens generated so far; a
+    // smaller one is none.
+    void setCausalContext(std::int64_t length) {
+        n = length;
+        causal = true;
+        if (grid && grid->cells() < n) grid = nullptr;
     }
     // Sets n for a sweep over image sizes: the grid scaled to n cells (scaledGrid: the same frames and order,
     // the aspect kept) where there is one, else a plain sequence as with setLength.

@@ -1,6 +1,10 @@
 // Token grids: the orders against an enumeration written here, and the grid primitives (mixed with 1-D
 // ones, causal and not, in every order) against a cell-by-cell evaluation written from the formulas of
-// docs/grids.md; every bad grid, order and grid primitive; the block kernels against the reference path.
+// docs/grids.md; every bad grid, order and grid primitive; the block kernels against the reference path;
+// decoding contexts of a grid's first cells against the cell-by-cell evaluation.
+#include "core/cost/cost_model.h"
+#include "core/decode/decode.h"
+#include "core/errors.h"
 #include "core/patterns/expression_pattern.h"
 #include "core/patterns/token_grid.h"
 #include "core/registry.h"
@@ -11,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <random>
 #include <string>
@@ -249,6 +254,72 @@ TEST(GridPrimitives, BlockKernelsMatchTheReferencePathOnGrids) {
             const RunResult reference = custom.run(inputs, options);
             EXPECT_LT(testing::maxAbsDifference(fast.out.values, reference.out.values), 1e-5);
         }
+}
+
+// The context of a causal generation that has produced t of a grid's cells (ProblemShape::setCausalContext):
+// its pattern is the whole grid's cut to the first t rows and columns, cell by cell; a decoding step over
+// those t tokens is softmax attention of query t − 1 over exactly that row's keys, computed here; its cost
+// counts that row. A bidirectional problem of fewer positions than the grid's cells stays refused.
+TEST(GridPrimitives, ADecodingContextIsTheGridsFirstCells) {
+    const VariantInfo& custom = requireVariant("custom");
+    Maker maker(20261202);
+    for (const auto& c : gridCases()) {
+        const Problem p = problemOf(c);
+        const auto grid = std::make_shared<const TokenGrid>(c.grid, parseTokenOrder(orderText(c)));
+        const std::int64_t cells = p.n(), d = 4;
+        for (int round = 0; round < 4; ++round) {
+            const Expression e = maker.expression(p);
+            const std::string text = print(e);
+            const std::vector<std::uint8_t> labels = expectedComponents(e, p, true);
+            for (const std::int64_t t : {std::int64_t{1}, cells / 2 + 1, cells - 1, cells}) {
+                if (t < 1) continue;
+                SCOPED_TRACE(text + " on " + grid->describe() + ", context " + std::to_string(t));
+                ProblemShape shape{1, cells, d, d, false};
+                shape.grid = grid;
+                shape.setCausalContext(t);
+                ASSERT_EQ(shape.grid, grid);
+                const ParamSet params = prepareParams(custom, shape, {{"expr", text}});
+                const auto pattern = custom.pattern({shape, &params});
+                ASSERT_EQ(pattern->size(), t);
+                for (std::int64_t i = 0; i < t; ++i)
+                    for (std::int64_t j = 0; j < t; ++j)
+                        ASSERT_EQ(pattern->allowed(i, j), labels[static_cast<std::size_t>(i * cells + j)] != 0) << i << "," << j;
+                const Tensor3 q = testing::randomTensor(1, t, d, 61), k = testing::randomTensor(1, t, d, 62),
+                              v = testing::randomTensor(1, t, d, 63);
+                DecodeOptions options;
+                options.grid = grid;
+                std::vector<float> out(static_cast<std::size_t>(d));
+                prepareDecodeStep(custom, {&q, &k, &v}, params, options)->run(out.data());
+                double best = -1e300, total = 0;
+                std::vector<double> expected(static_cast<std::size_t>(d), 0.0), scores(static_cast<std::size_t>(t));
+                std::int64_t keys = 0;
+                for (std::int64_t j = 0; j < t; ++j) {
+                    if (labels[static_cast<std::size_t>((t - 1) * cells + j)] == 0) continue;
+                    double s = 0;
+                    for (std::int64_t f = 0; f < d; ++f) s += double(q.at(0, t - 1, f)) * k.at(0, j, f);
+                    scores[static_cast<std::size_t>(j)] = s / 2.0; // √d = 2
+                    best = std::max(best, scores[static_cast<std::size_t>(j)]);
+                    ++keys;
+                }
+                for (std::int64_t j = 0; j < t; ++j) {
+                    if (labels[static_cast<std::size_t>((t - 1) * cells + j)] == 0) continue;
+                    const double w = std::exp(scores[static_cast<std::size_t>(j)] - best);
+                    total += w;
+                    for (std::int64_t f = 0; f < d; ++f) expected[static_cast<std::size_t>(f)] += w * v.at(0, j, f);
+                }
+                for (std::int64_t f = 0; f < d; ++f)
+                    EXPECT_NEAR(out[static_cast<std::size_t>(f)], expected[static_cast<std::size_t>(f)] / total, 1e-5) << f;
+                const DecodeCost cost = decodeCost(custom, shape, params, KvDtype::F32);
+                EXPECT_EQ(cost.core.terms.at("scores"), static_cast<double>(keys * d));
+                EXPECT_EQ(cost.retainedKeys, std::optional<std::int64_t>(t));
+            }
+        }
+        if (cells > 1) {
+            ProblemShape bidirectional{1, cells - 1, d, d, false};
+            bidirectional.grid = grid;
+            EXPECT_THROW(prepareParams(custom, bidirectional, {{"expr", "neighborhood(1)"}}), InputError);
+        }
+    }
 }
 
 TEST(TokenGrids, FullWidthCharactersInGridAndOrderAreNamed) {

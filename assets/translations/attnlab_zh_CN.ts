@@ -1664,12 +1664,12 @@ click: make it the query</source>
         <translation>%1：其参数不适用于此处的任何上下文长度</translation>
     </message>
     <message>
-        <source>%1: %2 at n = %3, the only context it is defined at</source>
-        <translation>%1：n = %3 时为 %2（仅在此上下文长度下有定义）</translation>
+        <source>%1: %2, at n = %3 only</source>
+        <translation>%1：%2，仅在 n = %3 时有定义</translation>
     </message>
     <message>
-        <source>%1: ≤ %2 at the %3 context lengths it is defined at</source>
-        <translation>%1：在其有定义的 %3 个上下文长度下 ≤ %2</translation>
+        <source>%1: ≤ %2 at n = %3 … %4 only</source>
+        <translation>%1：≤ %2，仅在 n = %3 … %4 时有定义</translation>
     </message>
     <message>
         <source>time per step, one layer</source>

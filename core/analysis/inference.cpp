@@ -21,8 +21,7 @@ bool sameChoice(const VariantChoice& a, const VariantChoice& b) { return a.varia
 // The settings' shape at context n for `variant`'s decoding step: causal, dv = d.
 ProblemShape decodeShape(const LabSettings& settings, const VariantInfo& variant, std::int64_t n) {
     ProblemShape shape = problemShape(settings, variant);
-    shape.setLength(n);
-    shape.causal = true;
+    shape.setCausalContext(n);
     return shape;
 }
 
@@ -189,8 +188,7 @@ std::optional<PrefillTiming> timeChunkedPrefill(const LabSettings& settings, con
         for (std::int64_t begin = 0; begin < settings.n; begin += chunk) {
             const std::int64_t end = std::min(settings.n, begin + chunk);
             ProblemShape shape = problemShape(settings, variant);
-            shape.setLength(end);
-            shape.causal = true;
+            shape.setCausalContext(end);
             shape.queries = begin == 0 ? 0 : end - begin;
             TimingRequest request = requestFor(choice, shape, threads, cancelled);
             request.minRepeats = 1;

@@ -81,7 +81,7 @@ std::unique_ptr<DecodeStep> prepareDecodeStep(const VariantInfo& variant, const 
     MaskedRowSpec spec;
     ProblemShape shape = context.shape(true);
     shape.grid = options.grid;
-    shape.setLength(shape.n); // a grid of another cell count than the context's keys is none
+    shape.setCausalContext(shape.n);
     spec.patterns = sharedPattern(causalPattern(variant, shape, params, &context));
     spec.scoring.scale = 1.0 / std::sqrt(static_cast<double>(context.q->cols));
     return makeMaskedRowStep(context, std::move(spec), options);

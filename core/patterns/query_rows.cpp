@@ -14,6 +14,16 @@ bool QueryRowsPattern::countRuns(const CountRunVisitor& visit) const {
     return m_whole->countRuns([&](const CountRun& run) { visitClipped(run, m_first, size(), visit); });
 }
 
+LeadingPattern::LeadingPattern(std::shared_ptr<const Pattern> whole, std::int64_t n)
+    : Pattern(n), m_whole(std::move(whole)) {
+    if (n < 1 || n > m_whole->size() || m_whole->rows() != m_whole->size())
+        throw std::logic_error("LeadingPattern: 1 <= n <= the size of a square pattern");
+}
+
+bool LeadingPattern::countRuns(const CountRunVisitor& visit) const {
+    return m_whole->countRuns([&](const CountRun& run) { visitClipped(run, 0, size(), visit); });
+}
+
 std::unique_ptr<Pattern> lastQueryRows(std::unique_ptr<Pattern> whole, std::int64_t queries) {
     if (queries == whole->rows()) return whole;
     return std::make_unique<QueryRowsPattern>(std::shared_ptr<const Pattern>(std::move(whole)), queries);

@@ -26,6 +26,22 @@ private:
     std::int64_t m_first;
 };
 
+// The first n rows and columns of a causal pattern of more positions: the context of a causal generation that
+// has produced n of its tokens (a grid's first n cells, ProblemShape::setCausalContext). Row i is row i of
+// the whole pattern, whose columns, causal, all lie below n.
+class LeadingPattern : public Pattern {
+public:
+    // `whole` is square and causal; 1 ≤ n ≤ its size.
+    LeadingPattern(std::shared_ptr<const Pattern> whole, std::int64_t n);
+    bool allowed(std::int64_t i, std::int64_t j) const override { return j < size() && m_whole->allowed(i, j); }
+    void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override { m_whole->rowRanges(i, out); }
+    std::int64_t rowCount(std::int64_t i) const override { return m_whole->rowCount(i); }
+    bool countRuns(const CountRunVisitor& visit) const override;
+
+private:
+    std::shared_ptr<const Pattern> m_whole;
+};
+
 // The last `queries` rows of `whole`, or `whole` itself when queries is its n.
 std::unique_ptr<Pattern> lastQueryRows(std::unique_ptr<Pattern> whole, std::int64_t queries);
 

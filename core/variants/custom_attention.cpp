@@ -1,15 +1,25 @@
 // custom: masked softmax, s_ij = q_i·k_j / √d, over a pattern written as an expression (param `expr`,
 // the language of docs/pattern_expressions.md), ∧ j ≤ i when causal; a row left empty gets its diagonal.
 #include "core/patterns/expression_pattern.h"
+#include "core/patterns/query_rows.h"
 #include "core/variants/variant_support.h"
 
 namespace attnlab {
 
 namespace {
 
+// With a causal context on a grid of more cells (ProblemShape::setCausalContext), the grid's whole pattern
+// cut to its first n rows and columns.
+std::unique_ptr<Pattern> expressionPattern(const std::string& text, const ProblemShape& shape) {
+    const TokenGridPtr& grid = shape.grid;
+    if (!grid || !shape.causal || grid->cells() <= shape.n)
+        return std::make_unique<ExpressionPattern>(parseExpression(text), shape.n, shape.causal, grid);
+    auto whole = std::make_shared<const ExpressionPattern>(parseExpression(text), grid->cells(), true, grid);
+    return std::make_unique<LeadingPattern>(std::move(whole), shape.n);
+}
+
 std::unique_ptr<Pattern> customPattern(const PatternRequest& request) {
-    return std::make_unique<ExpressionPattern>(parseExpression(request.params->text("expr")), request.shape.n,
-                                               request.shape.causal, request.shape.grid);
+    return expressionPattern(request.params->text("expr"), request.shape);
 }
 
 ParamSpec expressionParam() {
@@ -35,7 +45,7 @@ VariantInfo makeCustomVariant() {
     // Compiling checks the grid primitives against the problem's grid (and refuses them without one).
     v.validate = [](const ProblemShape& shape, const ParamSet& params) {
         try {
-            const ExpressionPattern compiled(parseExpression(params.text("expr")), shape.n, shape.causal, shape.grid);
+            [[maybe_unused]] const auto compiled = expressionPattern(params.text("expr"), shape);
         } catch (const ExpressionError& error) {
             throw InputError("custom parameter 'expr': " + std::string(error.what()));
         }

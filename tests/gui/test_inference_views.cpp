@@ -133,10 +133,11 @@ TEST(InferenceView, ABudgetChangeMovesTheCrossingWithTheLayers) {
     EXPECT_EQ(*view.curves().front().runsOutAt, (std::int64_t{1} << 17) + 1);
 }
 
-// A pattern of the grid's primitives exists at the grid's n alone: its cache curve is that one point (a
-// 12 × 12 image, n = 144, off the powers of two the other curves take), and its legend says so instead
-// of claiming it never outgrows the budget.
-TEST(InferenceView, AGridPatternsCacheIsStatedAtTheGridsNOnly) {
+// A pattern of the grid's primitives exists on the grid's cells: decoding generates them in the grid's order,
+// so its cache curve has the contexts up to the grid's n (a 12 × 12 image, n = 144, off the powers of two the
+// other curves take) and no other, and its legend says so instead of claiming it never outgrows the budget,
+// whole at the figure's default size (4 layers: 4 × 144 KiB).
+TEST(InferenceView, AGridPatternsCacheIsStatedUpToTheGridsN) {
     InferenceView view;
     view.show();
     LabSettings settings = groupedSettings();
@@ -145,18 +146,21 @@ TEST(InferenceView, AGridPatternsCacheIsStatedAtTheGridsNOnly) {
     settings.n = 144;
     settings.causal = true;
     settings.variant = "custom";
-    settings.params = {{"expr", "neighborhood(3)"}};
+    settings.params = {{"expr", "neighborhood(7) & causal"}};
     view.setSettings(settings);
     ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
     ASSERT_EQ(view.curves().size(), 6u);
     const KvCacheCurve& grid = view.curves().back();
     EXPECT_TRUE(grid.partial);
-    ASSERT_EQ(grid.points.size(), 1u);
-    EXPECT_EQ(grid.points.front().n, 144);
-    // A custom pattern has no rule of its own for its cache: a later query may use any key, so it keeps
-    // all 144 (docs/inference.md), each h_kv = 2 heads × (64 + 64) floats.
-    EXPECT_EQ(grid.points.front().retainedKeys, std::optional<std::int64_t>(144));
-    EXPECT_EQ(grid.points.front().layerBytes, 144.0 * 2 * 128 * 4);
+    std::vector<std::int64_t> contexts;
+    for (const KvCachePoint& point : grid.points) {
+        contexts.push_back(point.n);
+        // A custom pattern has no rule of its own for its cache: a later query may use any key, so it keeps
+        // every one generated (docs/inference.md), each h_kv = 2 heads × (64 + 64) floats.
+        EXPECT_EQ(point.retainedKeys, std::optional<std::int64_t>(point.n));
+        EXPECT_EQ(point.layerBytes, static_cast<double>(point.n) * 2 * 128 * 4);
+    }
+    EXPECT_EQ(contexts, (std::vector<std::int64_t>{16, 32, 64, 128, 144}));
     EXPECT_FALSE(grid.runsOutAt.has_value());
     qsizetype never = 0;
     for (const KvCacheCurve& curve : view.curves())
@@ -165,9 +169,32 @@ TEST(InferenceView, AGridPatternsCacheIsStatedAtTheGridsNOnly) {
             never += curve.runsOutAt ? 0 : 1;
         }
     QString painted;
-    for (const auto& text : testing::paintedTexts(view, QSize(1200, 800))) painted += text.text + QLatin1Char(' ');
-    EXPECT_TRUE(painted.contains(QStringLiteral("at n = 144, the only context it is defined at"))) << painted.toStdString();
+    for (const auto& text : testing::paintedTexts(view, QSize(900, 600))) painted += text.text + QLatin1Char(' ');
+    EXPECT_TRUE(painted.contains(QStringLiteral("neighborhood(7) & causal): ≤ 576 KiB at n = 16 … 144 only")))
+        << painted.toStdString();
     EXPECT_EQ(painted.count(QStringLiteral("never (")), never) << "the grid pattern is claimed never to run out";
+}
+
+// A grid smaller than the smallest context the curves take has one point, its own n, and says so (4 layers of
+// 9 KiB).
+TEST(InferenceView, ASmallGridsCacheIsStatedAtItsNOnly) {
+    InferenceView view;
+    view.show();
+    LabSettings settings = groupedSettings();
+    settings.timingMaxN = 256;
+    settings.grid = "3,3";
+    settings.n = 9;
+    settings.causal = true;
+    settings.variant = "custom";
+    settings.params = {{"expr", "neighborhood(3) & causal"}};
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    const KvCacheCurve& grid = view.curves().back();
+    ASSERT_EQ(grid.points.size(), 1u);
+    EXPECT_EQ(grid.points.front().n, 9);
+    QString painted;
+    for (const auto& text : testing::paintedTexts(view, QSize(900, 600))) painted += text.text + QLatin1Char(' ');
+    EXPECT_TRUE(painted.contains(QStringLiteral("neighborhood(3) & causal): 36 KiB, at n = 9 only"))) << painted.toStdString();
 }
 
 // A decoding frame's "t = …" marker sits at the top of the cache panel, where the budget line and its

@@ -61,8 +61,10 @@ QString InferenceView::cacheLegendText(const KvCacheCurve& curve) const {
     if (!curve.partial) return tr("%1: never (≤ %2)").arg(name, bound);
     if (curve.points.empty()) return tr("%1: its parameters fit no context length here").arg(name);
     if (curve.points.size() == 1)
-        return tr("%1: %2 at n = %3, the only context it is defined at").arg(name, bound, compactNumber(static_cast<double>(curve.points.front().n)));
-    return tr("%1: ≤ %2 at the %3 context lengths it is defined at").arg(name, bound).arg(curve.points.size());
+        return tr("%1: %2, at n = %3 only").arg(name, bound, compactNumber(static_cast<double>(curve.points.front().n)));
+    return tr("%1: ≤ %2 at n = %3 … %4 only")
+        .arg(name, bound, compactNumber(static_cast<double>(curve.points.front().n)),
+             compactNumber(static_cast<double>(curve.points.back().n)));
 }
 
 QColor InferenceView::choiceColor(std::size_t k) const {
