@@ -281,9 +281,14 @@ TEST(GridPrimitives, ADecodingContextIsTheGridsFirstCells) {
                 const ParamSet params = prepareParams(custom, shape, {{"expr", text}});
                 const auto pattern = custom.pattern({shape, &params});
                 ASSERT_EQ(pattern->size(), t);
+                std::int64_t nnz = 0;
                 for (std::int64_t i = 0; i < t; ++i)
-                    for (std::int64_t j = 0; j < t; ++j)
-                        ASSERT_EQ(pattern->allowed(i, j), labels[static_cast<std::size_t>(i * cells + j)] != 0) << i << "," << j;
+                    for (std::int64_t j = 0; j < t; ++j) {
+                        const bool in = labels[static_cast<std::size_t>(i * cells + j)] != 0;
+                        ASSERT_EQ(pattern->allowed(i, j), in) << i << "," << j;
+                        nnz += in ? 1 : 0;
+                    }
+                EXPECT_EQ(pattern->nnz(), nnz);
                 const Tensor3 q = testing::randomTensor(1, t, d, 61), k = testing::randomTensor(1, t, d, 62),
                               v = testing::randomTensor(1, t, d, 63);
                 DecodeOptions options;
