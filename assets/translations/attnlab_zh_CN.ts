@@ -1584,7 +1584,7 @@ click: make it the query</source>
         <translation>%1 个线程上的 STREAM triad：%2 GB/s (内存上限)</translation>
     </message>
     <message>
-        <source>Decoding step: bandwidth of its cache reads</source>
+        <source>Decoding step: cache read bandwidth</source>
         <translation>解码步：缓存读取带宽</translation>
     </message>
     <message>

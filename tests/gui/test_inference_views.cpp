@@ -135,8 +135,8 @@ TEST(InferenceView, ABudgetChangeMovesTheCrossingWithTheLayers) {
 
 // A pattern of the grid's primitives exists on the grid's cells: decoding generates them in the grid's order,
 // so its cache curve has the contexts up to the grid's n (a 12 × 12 image, n = 144, off the powers of two the
-// other curves take) and no other, and its legend says so instead of claiming it never outgrows the budget,
-// whole at the figure's default size (4 layers: 4 × 144 KiB).
+// other curves take) and no other, and its legend says so instead of claiming it never outgrows the budget
+// (4 layers: 4 × 144 KiB).
 TEST(InferenceView, AGridPatternsCacheIsStatedUpToTheGridsN) {
     InferenceView view;
     view.show();
@@ -168,11 +168,14 @@ TEST(InferenceView, AGridPatternsCacheIsStatedUpToTheGridsN) {
             EXPECT_FALSE(curve.partial) << curve.choice.label;
             never += curve.runsOutAt ? 0 : 1;
         }
-    QString painted;
-    for (const auto& text : testing::paintedTexts(view, QSize(900, 600))) painted += text.text + QLatin1Char(' ');
-    EXPECT_TRUE(painted.contains(QStringLiteral("neighborhood(7) & causal): ≤ 576 KiB at n = 16 … 144 only")))
-        << painted.toStdString();
-    EXPECT_EQ(painted.count(QStringLiteral("never (")), never) << "the grid pattern is claimed never to run out";
+    // Whole at the default size, and on two lines in a narrow window's tab (the lines painted one after the other).
+    for (const QSize size : {QSize(900, 600), QSize(520, 600)}) {
+        QString painted;
+        for (const auto& text : testing::paintedTexts(view, size)) painted += text.text + QLatin1Char(' ');
+        EXPECT_TRUE(painted.contains(QStringLiteral("custom (expr=neighborhood(7) & causal): ≤ 576 KiB at n = 16 … 144 only")))
+            << size.width() << ": " << painted.toStdString();
+        EXPECT_EQ(painted.count(QStringLiteral("never (")), never) << "the grid pattern is claimed never to run out";
+    }
 }
 
 // A grid smaller than the smallest context the curves take has one point, its own n, and says so (4 layers of

@@ -249,7 +249,7 @@ void InferenceView::paintBandwidth(QPainter& painter, const QRectF& area) const 
     x.format = tokensText;
     const Axis y = Axis::fitted(tr("GB/s"), AxisScale::Linear, ys); // the panel's title says of what
     const PlotAxes axes(painter, legendBelow(painter, area, legend), x, y,
-                        tr("Decoding step: bandwidth of its cache reads"));
+                        tr("Decoding step: cache read bandwidth"));
     axes.drawAxes();
     if (m_peak)
         axes.drawSeries({QString(),

@@ -1,5 +1,6 @@
 #include "views/plot/legend_below.h"
 #include "views/plot/figure_text.h"
+#include "views/plot/fitted_text.h"
 #include "views/plot/text_style.h"
 
 #include <QFontMetricsF>
@@ -22,15 +23,19 @@ double noteHeight(const QFontMetricsF& metrics, double width, const QString& not
     return metrics.boundingRect(QRectF(0, 0, width, 1e6), kNoteFlags, note).height();
 }
 
+// In one column, a name that even drawFittedText's smallest size cannot hold takes two lines.
 struct LegendLayout {
     int columns = 1;
     int rows = 0;
     double notesHeight = 0;
     double columnWidth = 0;
+    std::vector<int> lines; // per swatch entry, in one column: 1 or 2
     double height(const QFontMetricsF& metrics) const { return rows * metrics.height() + notesHeight + 6; }
+    double textWidth() const { return columnWidth - kSwatch - kSwatchGap - kColumnGap; }
 };
 
-LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std::vector<LegendEntry>& entries) {
+LegendLayout legendLayout(const QPainter& painter, double width, const std::vector<LegendEntry>& entries) {
+    const QFontMetricsF metrics(painter.font(), painter.device());
     LegendLayout layout;
     int swatches = 0;
     for (const LegendEntry& entry : entries) {
@@ -45,6 +50,13 @@ LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std:
     layout.columnWidth = std::min(layout.columnWidth, width + kColumnGap);
     layout.columns = std::clamp(static_cast<int>((width + kColumnGap) / layout.columnWidth), 1, swatches);
     layout.rows = (swatches + layout.columns - 1) / layout.columns;
+    if (layout.columns > 1) return layout;
+    layout.rows = 0;
+    for (const LegendEntry& entry : entries)
+        if (!isNote(entry)) {
+            layout.lines.push_back(fitsWhenFitted(painter, layout.textWidth(), entry.name) ? 1 : 2);
+            layout.rows += layout.lines.back();
+        }
     return layout;
 }
 
@@ -52,12 +64,12 @@ LegendLayout legendLayout(const QFontMetricsF& metrics, double width, const std:
 
 void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<LegendEntry>& entries) {
     const QFontMetricsF metrics(painter.font(), painter.device());
-    const LegendLayout layout = legendLayout(metrics, box.width(), entries);
+    const LegendLayout layout = legendLayout(painter, box.width(), entries);
     const double line = metrics.height();
     const double left = box.center().x() - (layout.columns * layout.columnWidth - kColumnGap) / 2;
     painter.save();
     int swatch = 0;
-    double noteTop = box.top() + 3 + layout.rows * line;
+    double noteTop = box.top() + 3 + layout.rows * line, rowTop = box.top() + 3;
     for (const LegendEntry& entry : entries) {
         painter.setPen(Qt::black);
         if (isNote(entry)) {
@@ -67,11 +79,12 @@ void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<Leg
             continue;
         }
         const double x = left + (swatch % layout.columns) * layout.columnWidth;
-        const double y = box.top() + 3 + (swatch / layout.columns) * line;
+        const int lines = layout.lines.empty() ? 1 : layout.lines[static_cast<std::size_t>(swatch)];
+        const double y = layout.lines.empty() ? box.top() + 3 + (swatch / layout.columns) * line : rowTop;
+        rowTop += lines * line;
         ++swatch;
-        const double textWidth = layout.columnWidth - kSwatch - kSwatchGap - kColumnGap;
-        drawFittedText(painter, QRectF(x + kSwatch + kSwatchGap, y, textWidth + 1, line), Qt::AlignLeft | Qt::AlignVCenter,
-                       entry.name);
+        drawFittedLines(painter, QRectF(x + kSwatch + kSwatchGap, y, layout.textWidth() + 1, lines * line),
+                        Qt::AlignLeft | Qt::AlignVCenter, entry.name);
         if (entry.filled) {
             painter.setPen(QPen(entry.color.darker(130), 0.8));
             painter.setBrush(entry.color);
@@ -86,7 +99,7 @@ void drawLegendBelow(QPainter& painter, const QRectF& box, const std::vector<Leg
 
 QRectF aboveLegend(const QPainter& painter, const QRectF& area, const std::vector<LegendEntry>& entries) {
     const QFontMetricsF metrics(painter.font(), painter.device());
-    return QRectF(area.topLeft(), QSizeF(area.width(), area.height() - legendLayout(metrics, area.width(), entries).height(metrics)));
+    return QRectF(area.topLeft(), QSizeF(area.width(), area.height() - legendLayout(painter, area.width(), entries).height(metrics)));
 }
 
 

@@ -2,7 +2,8 @@
 
 // Legends below their plot, out of the data: filled swatches or line samples in as many centred
 // columns as fit, then each note (an entry with neither swatch nor line) on lines of its own, wrapped
-// at its words where it is wider than the legend. A name wider than the legend is elided.
+// at its words where it is wider than the legend. A name wider than the legend shrinks, then, in a legend
+// of one column, goes on two lines; only a name that two lines cannot hold is elided.
 
 #include "views/plot/plot_axes.h"
 
