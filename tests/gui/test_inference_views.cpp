@@ -133,22 +133,27 @@ TEST(InferenceView, ABudgetChangeMovesTheCrossingWithTheLayers) {
     EXPECT_EQ(*view.curves().front().runsOutAt, (std::int64_t{1} << 17) + 1);
 }
 
+// The grouped settings with a causal custom `expr` on `grid` (n its cells), shown and computed.
+void showGridPattern(InferenceView& view, const char* grid, std::int64_t n, const char* expr) {
+    view.show();
+    LabSettings settings = groupedSettings();
+    settings.timingMaxN = 256;
+    settings.grid = grid;
+    settings.n = n;
+    settings.causal = true;
+    settings.variant = "custom";
+    settings.params = {{"expr", expr}};
+    view.setSettings(settings);
+    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+}
+
 // A pattern of the grid's primitives exists on the grid's cells: decoding generates them in the grid's order,
 // so its cache curve has the contexts up to the grid's n (a 12 × 12 image, n = 144, off the powers of two the
 // other curves take) and no other, and its legend says so instead of claiming it never outgrows the budget
 // (4 layers: 4 × 144 KiB).
 TEST(InferenceView, AGridPatternsCacheIsStatedUpToTheGridsN) {
     InferenceView view;
-    view.show();
-    LabSettings settings = groupedSettings();
-    settings.timingMaxN = 256;
-    settings.grid = "12,12";
-    settings.n = 144;
-    settings.causal = true;
-    settings.variant = "custom";
-    settings.params = {{"expr", "neighborhood(7) & causal"}};
-    view.setSettings(settings);
-    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    ASSERT_NO_FATAL_FAILURE(showGridPattern(view, "12,12", 144, "neighborhood(7) & causal"));
     ASSERT_EQ(view.curves().size(), 6u);
     const KvCacheCurve& grid = view.curves().back();
     EXPECT_TRUE(grid.partial);
@@ -182,16 +187,7 @@ TEST(InferenceView, AGridPatternsCacheIsStatedUpToTheGridsN) {
 // 9 KiB).
 TEST(InferenceView, ASmallGridsCacheIsStatedAtItsNOnly) {
     InferenceView view;
-    view.show();
-    LabSettings settings = groupedSettings();
-    settings.timingMaxN = 256;
-    settings.grid = "3,3";
-    settings.n = 9;
-    settings.causal = true;
-    settings.variant = "custom";
-    settings.params = {{"expr", "neighborhood(3) & causal"}};
-    view.setSettings(settings);
-    ASSERT_TRUE(waitUntilIdle({&view}, kIdleTimeoutMs));
+    ASSERT_NO_FATAL_FAILURE(showGridPattern(view, "3,3", 9, "neighborhood(3) & causal"));
     const KvCacheCurve& grid = view.curves().back();
     ASSERT_EQ(grid.points.size(), 1u);
     EXPECT_EQ(grid.points.front().n, 9);
