@@ -62,6 +62,16 @@ Rows rowsOf(const ChunkJob& job) {
 
 #if defined(__AVX512F__)
 
+// Requests, beside the load of 16-lane vector `vector` of a row, the same vector's line in the row `ahead`
+// bytes on (a line holds one float32 vector or two half-precision ones): one request per line, in the loop
+// that reads the row, instead of a loop of its own.
+template <KvDtype T>
+[[gnu::always_inline]] inline void requestLane(const std::byte* row, std::int64_t ahead,
+                                               std::int64_t vector) {
+    constexpr std::int64_t vectorBytes = T == KvDtype::F32 ? 64 : 32;
+    if (vectorBytes == 64 || vector % 2 == 0) __builtin_prefetch(row + ahead + vector * vectorBytes, 0, 3);
+}
+
 template <KvDtype T>
 [[gnu::always_inline]] inline __m512 loadLanes(const std::byte* row, std::int64_t vector) {
     if constexpr (T == KvDtype::F32) {
@@ -110,9 +120,12 @@ template <KvDtype T, int P, int R>
                                              std::int64_t c, std::int64_t end, float (*scores)[kBlock]) {
     const std::int64_t stride = 16 * rows.keyVectors;
     const float* q = job.queries + first * stride;
-    if (first == 0)
+    // Rows ahead requested line by line within the loop when all R lie in the segment, else row by row.
+    const bool inLoop = first == 0 && row0 + c + R - 1 + rows.keysAhead < end;
+    if (first == 0 && !inLoop)
         for (int i = 0; i < R; ++i)
             requestAhead(rows.keys, rows.keyBytes, row0 + c + i, rows.keysAhead, end);
+    const std::int64_t ahead = rows.keysAhead * rows.keyBytes;
     const std::byte* key = rows.key(row0 + c);
     __m512 acc[16];
 #pragma GCC unroll 16
@@ -125,6 +138,7 @@ template <KvDtype T, int P, int R>
             query[r] = _mm512_loadu_ps(q + r * stride + 16 * v);
 #pragma GCC unroll 16
         for (int i = 0; i < R; ++i) {
+            if (inLoop) requestLane<T>(key + i * rows.keyBytes, ahead, v);
             const __m512 k = loadLanes<T>(key + i * rows.keyBytes, v);
 #pragma GCC unroll 4
             for (int r = 0; r < P; ++r)
@@ -164,7 +178,7 @@ template <KvDtype T, int P, int X>
 std::int64_t accumulateVectors(const ChunkJob& job, const Rows& rows, int first, std::int64_t row0,
                                std::int64_t count, std::int64_t end, const float (*weights)[kBlock],
                                std::int64_t vector) {
-    const bool request = first == 0 && vector == 0;
+    const std::int64_t ahead = rows.valuesAhead * rows.valueBytes;
     float* acc0 = partialOf(job, first) + kPartialHeader;
     const std::int64_t stride = kPartialHeader + 16 * rows.valueVectors;
     for (; vector + X <= rows.valueVectors; vector += X) {
@@ -175,12 +189,14 @@ std::int64_t accumulateVectors(const ChunkJob& job, const Rows& rows, int first,
             for (int x = 0; x < X; ++x)
                 acc[r][x] = _mm512_load_ps(acc0 + r * stride + 16 * (vector + x));
         for (std::int64_t c = 0; c < count; ++c) {
-            if (request) requestAhead(rows.values, rows.valueBytes, row0 + c, rows.valuesAhead, end);
+            const bool request = first == 0 && row0 + c + rows.valuesAhead < end;
             const std::byte* value = rows.value(row0 + c);
             __m512 v[X];
 #pragma GCC unroll 4
-            for (int x = 0; x < X; ++x)
+            for (int x = 0; x < X; ++x) {
+                if (request) requestLane<T>(value, ahead, vector + x);
                 v[x] = loadLanes<T>(value, vector + x);
+            }
 #pragma GCC unroll 4
             for (int r = 0; r < P; ++r) {
                 const __m512 w = _mm512_set1_ps(weights[r][c]);
