@@ -58,6 +58,25 @@ public:
         return cells;
     }
 
+    // One row's strided ranges; returns its cells. Each adds its closed-form count to every block it spans,
+    // or one cell per column when it has fewer columns than it spans blocks.
+    std::int64_t addStrides(const std::vector<StridedRange>& row) {
+        startDense();
+        std::int64_t cells = 0;
+        for (const StridedRange& range : row) {
+            const std::int64_t columns = range.columns();
+            cells += columns;
+            const std::int64_t first = range.begin / m_block, last = (range.end - 1) / m_block;
+            if (columns <= last - first + 1) {
+                for (std::int64_t k = 0; k < columns; ++k) ++m_blockCells[static_cast<std::size_t>((range.begin + k * range.step) / m_block)];
+                continue;
+            }
+            for (std::int64_t block = first; block <= last; ++block)
+                m_blockCells[static_cast<std::size_t>(block)] += range.countIn(block * m_block, std::min(m_n, block * m_block + m_block));
+        }
+        return cells;
+    }
+
     void add(const ColumnRange& range) {
         const std::int64_t first = range.begin / m_block, last = (range.end - 1) / m_block;
         if (first == last) {
@@ -181,9 +200,15 @@ BlockCounts countBlocks(const Pattern& pattern, std::int64_t blockSize, const Bl
     const std::int64_t blocks = blockCount(n, blockSize);
     BlockRowSweep sweep(n, blockSize, blocks, counts, visit);
     std::vector<ColumnRange> row;
+    std::vector<StridedRange> strides;
     for (std::int64_t first = 0; first < n; first += std::min(blockSize, n - first)) {
         const std::int64_t last = first + std::min(blockSize, n - first);
         for (std::int64_t i = first; i < last; ++i) {
+            strides.clear();
+            if (pattern.rowStrides(i, strides)) {
+                counts.allowedCells += sweep.addStrides(strides);
+                continue;
+            }
             row.clear();
             pattern.rowRanges(i, row);
             counts.allowedCells += sweep.addRow(row);

@@ -16,7 +16,18 @@ std::int64_t Pattern::rowCount(std::int64_t i) const {
     return count;
 }
 
+bool Pattern::rowStrides(std::int64_t, std::vector<StridedRange>&) const { return false; }
+
 bool Pattern::countRuns(const CountRunVisitor&) const { return false; }
+
+StridedRange StridedRange::clippedTo(std::int64_t lo, std::int64_t hi) const {
+    const std::int64_t from = std::max(lo, begin), to = std::min(hi, end);
+    if (from >= to) return {lo, lo, step};
+    // The first column at or after `from`, found without stepping past `to` (step may be near 2^63).
+    const std::int64_t gap = (from - begin) % step;
+    if (gap != 0 && step - gap >= to - from) return {lo, lo, step};
+    return {gap == 0 ? from : from + (step - gap), to, step};
+}
 
 std::int64_t Pattern::nnz() const {
     long double runsTotal = 0;
@@ -156,6 +167,22 @@ private:
     std::vector<std::int32_t> m_table;
 };
 
+// A strided range's columns in [col0, col1) added to the image cells holding them: column by column when it
+// has fewer columns there than cells it spans, else each spanned cell's closed-form count.
+void foldStrided(const StridedRange& range, const AxisBins& colBins, const std::vector<std::int64_t>& cellStart, std::int64_t col0,
+                 std::int64_t col1, double* rowHits) {
+    const StridedRange clipped = range.clippedTo(col0, col1);
+    const std::int64_t columns = clipped.columns();
+    if (columns == 0) return;
+    const std::int64_t firstCell = colBins.binOf(clipped.begin), lastCell = colBins.binOf(clipped.end - 1);
+    if (columns <= lastCell - firstCell + 1) {
+        for (std::int64_t k = 0; k < columns; ++k) rowHits[colBins.binOf(clipped.begin + k * range.step)] += 1.0;
+        return;
+    }
+    for (std::int64_t x = firstCell; x <= lastCell; ++x)
+        rowHits[x] += static_cast<double>(clipped.countIn(cellStart[x], cellStart[x + 1]));
+}
+
 // Allowed cells of plane rows [first, last) counted into one image row (rowHits, `width` cells whose
 // first columns are cellStart). Image cells a range covers completely are counted in a difference array
 // (O(1) per range); only the two partly covered cells at its ends are added directly.
@@ -164,7 +191,13 @@ void foldImageRow(const Pattern& pattern, const AxisBins& colBins, const std::ve
     const std::int64_t width = colBins.bins();
     std::vector<std::int64_t> coveredDiff(static_cast<std::size_t>(width + 1), 0);
     std::vector<ColumnRange> ranges;
+    std::vector<StridedRange> strides;
     for (std::int64_t i = first; i < last; ++i) {
+        strides.clear();
+        if (pattern.rowStrides(i, strides)) {
+            for (const StridedRange& range : strides) foldStrided(range, colBins, cellStart, col0, col1, rowHits);
+            continue;
+        }
         ranges.clear();
         pattern.rowRanges(i, ranges);
         // A row with many ranges (stride(2): n / 2) finds their cells by walking the cells along the row

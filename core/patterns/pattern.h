@@ -17,6 +17,20 @@ struct ColumnRange {
     bool operator==(const ColumnRange&) const = default;
 };
 
+// Columns begin, begin + step, … below end, begin < end, step ≥ 1 (step 1: the range [begin, end)). A row of
+// one-column ranges j ≡ i (mod s) is one such range, and its columns in a block are a closed form.
+struct StridedRange {
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    std::int64_t step = 1;
+    // Its columns in [lo, hi), begin on the first of them; begin = end = lo when there are none.
+    StridedRange clippedTo(std::int64_t lo, std::int64_t hi) const;
+    std::int64_t columns() const { return begin < end ? (end - 1 - begin) / step + 1 : 0; }
+    // The number of its columns in [lo, hi).
+    std::int64_t countIn(std::int64_t lo, std::int64_t hi) const { return clippedTo(lo, hi).columns(); }
+    bool operator==(const StridedRange&) const = default;
+};
+
 // The allowed set M of an n × n attention pattern, queried without ever building n × n storage.
 // rowRanges() appends row i's allowed columns as sorted, disjoint, non-touching ranges; every row
 // has at least one member. Cost of a full sweep over rows is O(number of ranges) ≤ O(nnz).
@@ -36,6 +50,9 @@ public:
     virtual void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const = 0;
     // Number of allowed columns of row i; subclasses override with a closed form where one exists.
     virtual std::int64_t rowCount(std::int64_t i) const;
+    // Appends row i's columns (those of rowRanges) as strided ranges, sorted and disjoint; false, appending
+    // nothing, when the pattern gives its rows as ranges only.
+    virtual bool rowStrides(std::int64_t i, std::vector<StridedRange>& out) const;
     // Row counts as runs (core/patterns/count_runs.h) covering every row once, visited in any order; false,
     // visiting nothing, when the pattern has no such description (then only rowCount per row gives them).
     virtual bool countRuns(const CountRunVisitor& visit) const;
