@@ -156,7 +156,7 @@ double strideCells(std::int64_t n, std::int64_t s) {
 
 TEST(Crossovers, ManyRangesPerRowStopTheSearchWithinItsWorkAndSaySo) {
     const VariantInfo& custom = requireVariant("custom");
-    for (const std::string expr : {"stride(2)", "summary(2,1)", "random(1000,1)"}) {
+    for (const std::string expr : {"stride(2) | prefix(0)", "summary(2,1)", "random(1000,1)"}) {
         const RangeWork before = rangeWorkDone();
         LayerCrossovers found;
         {
@@ -178,9 +178,10 @@ TEST(Crossovers, ManyRangesPerRowStopTheSearchWithinItsWorkAndSaySo) {
 TEST(Crossovers, AStoppedSearchIsExactWithinWhatItSearched) {
     // The cost model's scores term for stride(2) is its cell count times h·d, the count checked cell by
     // cell; the threshold is then checked against a scan of every n below 256 (it lies near 48) and
-    // the statement at the top of what was searched.
+    // the statement at the top of what was searched. `| prefix(0)` adds no cell, but leaves the rows
+    // without count runs, so they are counted one by one and the search stops.
     const VariantInfo& custom = requireVariant("custom");
-    const ParamOverrides stride = {{"expr", "stride(2)"}};
+    const ParamOverrides stride = {{"expr", "stride(2) | prefix(0)"}};
     const ProblemShape shape = shapeOf(1, 4, false);
     for (const std::int64_t n : {1, 2, 7, 16, 33})
         EXPECT_EQ(costAt(custom, shape, n, stride)->terms.at("scores"), strideCells(n, 2) * 4) << n;
@@ -194,6 +195,23 @@ TEST(Crossovers, AStoppedSearchIsExactWithinWhatItSearched) {
     ASSERT_TRUE(scanned);
     EXPECT_EQ(found.coreDominates.threshold, scanned);
     EXPECT_TRUE(dominates(found.coreDominates.searchedTo));
+}
+
+TEST(Crossovers, AStrideCountedByRunsIsSearchedToTheEnd) {
+    // stride(2) alone has count runs: every n of the search costs a few runs, none is refused, and the
+    // threshold is the scan's.
+    const VariantInfo& custom = requireVariant("custom");
+    const ParamOverrides stride = {{"expr", "stride(2)"}};
+    const ProblemShape shape = shapeOf(1, 4, false);
+    for (const std::int64_t n : {1, 2, 7, 16, 33})
+        EXPECT_EQ(costAt(custom, shape, n, stride)->terms.at("scores"), strideCells(n, 2) * 4) << n;
+    const LayerCrossovers found = layerCrossovers(custom, shape, stride);
+    EXPECT_FALSE(found.coreDominates.stoppedEarly());
+    const auto dominates = [&](std::int64_t n) {
+        const auto c = costAt(custom, shape, n, stride);
+        return c && c->attentionMacs > c->layerMacs - c->attentionMacs;
+    };
+    EXPECT_EQ(found.coreDominates.threshold, lastFailure(dominates, 256));
 }
 
 TEST(Crossovers, FlopFigureStopsItsSweepWithinTheSameWork) {

@@ -72,22 +72,23 @@ TEST_F(JobBudgetsTest, AMaskedCostKeepsNoMemoryPerRow) {
 }
 
 // Counting an expression's cells at the asked n is estimated from a sample of rows first: one with
-// many ranges per row is refused at once, naming the estimate, the limit and how to raise it, and
-// allocates nothing that grows with its rows; under the limit the count is exact.
+// many ranges per row and no count runs is refused at once, naming the estimate, the limit and how to
+// raise it, and allocates nothing that grows with its rows; under the limit the count is exact.
+// (stride(2) alone is counted by runs; `| prefix(0)` adds no cell and no range but takes them away.)
 TEST_F(JobBudgetsTest, CountingManyRangesPerRowIsEstimatedAndRefusedFirst) {
     for (const char* n : {"1000000", "2147483647"}) {
-        expectRefused({"cost", "--variant", "custom", "--n", n, "--d", "64", "--heads", "1", "--set", "expr=stride(2)"},
+        expectRefused({"cost", "--variant", "custom", "--n", n, "--d", "64", "--heads", "1", "--set", "expr=stride(2) | prefix(0)"},
                       {"at n = " + std::string(n), "column ranges of work (estimated from 64 of its rows)",
                        "range limit of 4294967296", "--max-ranges N or ATTNLAB_MAX_RANGES"});
         expectRefused({"cost", "--variant", "custom", "--n", n, "--d", "64", "--heads", "1", "--set", "expr=random(100000,1)",
                        "--block-size", "64"},
                       {"range limit of 4294967296"});
     }
-    expectRefused({"pattern", "--variant", "custom", "--n", "4000", "--set", "expr=stride(2)", "--max-ranges", "1000000", "--out", "out.npy"},
+    expectRefused({"pattern", "--variant", "custom", "--n", "4000", "--set", "expr=stride(2) | prefix(0)", "--max-ranges", "1000000", "--out", "out.npy"},
                   {"needs about 8.01e+06 column ranges", "range limit of 1000000"}); // 8e6 ranges, 2 a row of 4000
     // stride(2) at n = 1000: 500 keys per row, each its own range.
     const std::vector<std::string> args = {"cost", "--variant", "custom", "--n", "1000", "--d", "4", "--heads", "1",
-                                           "--set", "expr=stride(2)", "--json"};
+                                           "--set", "expr=stride(2) | prefix(0)", "--json"};
     EXPECT_EQ(clitest::parseJson(succeed(args).out)["terms"]["scores"].get<double>(), 1000.0 * 500 * 4);
     std::vector<std::string> tight = args;
     tight.insert(tight.end(), {"--max-ranges", "400000"});
@@ -95,6 +96,16 @@ TEST_F(JobBudgetsTest, CountingManyRangesPerRowIsEstimatedAndRefusedFirst) {
     expectRefused(tight, {"needs about 5.02e+05 column ranges", "range limit of 400000"});
     tight.back() = "502000";
     EXPECT_EQ(clitest::parseJson(succeed(tight).out)["terms"]["scores"].get<double>(), 1000.0 * 500 * 4);
+}
+
+// stride(2) alone is counted by runs of rows of one parity: exact at the largest n, under the default
+// range limit and in a small part of a second; n = 2m + 1 rows see m + 1 or m columns.
+TEST_F(JobBudgetsTest, AStrideIsCountedInClosedFormAtTheLargestN) {
+    const std::vector<std::string> args = {"cost", "--variant", "custom", "--n", "2147483647", "--d", "1", "--heads", "1",
+                                           "--set", "expr=stride(2)", "--json"};
+    const double m = 1073741823;
+    EXPECT_EQ(clitest::parseJson(succeed(args).out)["terms"]["scores"].get<double>(), (m + 1) * (m + 1) + m * m);
+    EXPECT_LT(childrenPeakKiB(), kSmallPeakKiB) << describe(args);
 }
 
 TEST_F(JobBudgetsTest, BadRangeLimitsAreOneLine) {
@@ -105,7 +116,7 @@ TEST_F(JobBudgetsTest, BadRangeLimitsAreOneLine) {
     ::setenv("ATTNLAB_MAX_RANGES", "lots", 1);
     expectRefused({"cost", "--variant", "custom", "--n", "8", "--d", "4", "--heads", "1"}, {"ATTNLAB_MAX_RANGES = 'lots'"});
     ::setenv("ATTNLAB_MAX_RANGES", "100", 1);
-    expectRefused({"cost", "--variant", "custom", "--n", "1000", "--d", "4", "--heads", "1", "--set", "expr=stride(2)"},
+    expectRefused({"cost", "--variant", "custom", "--n", "1000", "--d", "4", "--heads", "1", "--set", "expr=stride(2) | prefix(0)"},
                   {"range limit of 100 "});
     ::unsetenv("ATTNLAB_MAX_RANGES");
 }

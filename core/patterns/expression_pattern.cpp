@@ -208,6 +208,8 @@ bool isNarrow(const CompiledNode& node, const std::vector<CompiledPrimitive>& pr
     return node.kind == ExpressionNode::Kind::Primitive && givesOneRange(primitives[node.primitive]);
 }
 
+bool isCongruent(const CompiledPrimitive& p) { return p.kind == Primitive::Stride || (p.kind == Primitive::Dilated && p.b != 1); }
+
 CompiledNode compileNode(const ExpressionNode& node, std::int64_t n, const TokenGrid* grid,
                          std::vector<CompiledPrimitive>& primitives) {
     CompiledNode compiled;
@@ -248,6 +250,62 @@ ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::i
     for (std::size_t k = 0; k < m_terms.size(); ++k) m_unionOrder.push_back(k);
     std::stable_partition(m_unionOrder.begin(), m_unionOrder.end(),
                           [&](std::size_t k) { return isNarrow(m_terms[k], m_primitives); });
+    if (m_grid || m_terms.size() != 1) return;
+    const CompiledNode& term = m_terms[0];
+    const bool meets = term.kind == ExpressionNode::Kind::Intersection &&
+                       std::all_of(term.children.begin(), term.children.end(),
+                                   [](const CompiledNode& c) { return c.kind == ExpressionNode::Kind::Primitive; });
+    if (term.kind != ExpressionNode::Kind::Primitive && !meets) return;
+    CongruentTerm form;
+    std::size_t congruent = 0;
+    for (const CompiledNode& leaf : meets ? term.children : std::vector<CompiledNode>{term}) {
+        const CompiledPrimitive& p = m_primitives[leaf.primitive];
+        if (isCongruent(p)) {
+            form.congruent = leaf.primitive;
+            ++congruent;
+        } else if (givesOneRange(p)) {
+            form.windows.push_back(leaf.primitive);
+        } else {
+            return;
+        }
+    }
+    if (congruent == 1) m_congruent = std::move(form);
+}
+
+StridedRange ExpressionPattern::congruentRow(std::int64_t i) const {
+    countRangeWork(1, static_cast<std::int64_t>(m_congruent->windows.size()) + 1);
+    const std::int64_t n = size();
+    std::int64_t lo = 0, hi = rowEnd(i);
+    RangeList& part = t_scratch.buffer(0, 0);
+    for (const std::size_t w : m_congruent->windows) {
+        primitiveRow(m_primitives[w], nullptr, i, n, lo, hi, part, t_scratch);
+        if (part.empty()) return {0, 0, 1};
+        lo = part.front().begin;
+        hi = part.front().end;
+    }
+    const CompiledPrimitive& p = m_primitives[m_congruent->congruent];
+    const std::int64_t step = congruentStep();
+    if (p.kind == Primitive::Dilated) { // as primitiveRow: j = i + t·δ for −back <= t <= forward
+        lo = std::max(lo, i - std::min(p.a, i / step) * step);
+        hi = std::min(hi, i + std::min(p.a, (n - 1 - i) / step) * step + 1);
+    }
+    if (lo >= hi) return {0, 0, 1};
+    const std::int64_t want = i % step, have = lo % step;
+    const std::int64_t offset = want >= have ? want - have : want - have + step;
+    if (offset >= hi - lo) return {0, 0, 1};
+    return {lo + offset, hi, step};
+}
+
+std::int64_t ExpressionPattern::congruentStep() const {
+    const CompiledPrimitive& p = m_primitives[m_congruent->congruent];
+    return p.kind == Primitive::Stride ? p.a : p.b;
+}
+
+bool ExpressionPattern::rowStrides(std::int64_t i, std::vector<StridedRange>& out) const {
+    if (!m_congruent) return false;
+    const StridedRange row = congruentRow(i);
+    out.push_back(row.columns() > 0 ? row : StridedRange{i, i + 1, 1});
+    return true;
 }
 
 ExpressionPattern::~ExpressionPattern() = default;
@@ -313,6 +371,7 @@ void ExpressionPattern::rowRanges(std::int64_t i, std::vector<ColumnRange>& out)
 }
 
 std::int64_t ExpressionPattern::rowCount(std::int64_t i) const {
+    if (m_congruent) return std::max<std::int64_t>(1, congruentRow(i).columns());
     const RangeList& row = mergedRow(i);
     std::int64_t count = 0;
     for (const ColumnRange& range : row) count += range.size();

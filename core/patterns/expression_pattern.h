@@ -10,6 +10,7 @@
 #include "core/patterns/token_grid.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,13 @@ public:
     bool allowed(std::int64_t i, std::int64_t j) const override;
     void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override;
     std::int64_t rowCount(std::int64_t i) const override;
+    // For an expression of one term j ≡ i (mod s) (stride, or dilated with δ > 1) intersected with primitives
+    // of one range each (causal, band, block, …): its row as one strided range; false for any other.
+    bool rowStrides(std::int64_t i, std::vector<StridedRange>& out) const override;
     // Runs of rows between the rows where a primitive changes form or two range ends cross, each read from
     // its first two rows; false for expressions with a primitive of many ranges per row (stride, random,
-    // dilated with δ > 1, more than 16 columns, grid primitives) or more than 2^20 such rows.
+    // dilated with δ > 1, more than 16 columns, grid primitives) or more than 2^20 such rows. The one-term
+    // form of rowStrides gives runs of rows i ≡ t (mod s) instead, while there are at most 2^20 of them.
     bool countRuns(const CountRunVisitor& visit) const override;
 
     std::size_t termCount() const;
@@ -39,6 +44,21 @@ public:
     void termRanges(std::size_t k, std::int64_t i, std::vector<ColumnRange>& out) const;
 
 private:
+    // The one-term form of rowStrides: the congruent primitive and the primitives of one range it meets.
+    struct CongruentTerm {
+        std::size_t congruent = 0;
+        std::vector<std::size_t> windows;
+    };
+    // Row i of that form before the empty-row rule (no columns: empty).
+    StridedRange congruentRow(std::int64_t i) const;
+    // [L, H) holding that row's columns, all of them ≡ i (mod step) in it (empty: L ≥ H): the ends the
+    // counts of congruentRuns follow.
+    ColumnRange congruentWindow(std::int64_t i) const;
+    std::int64_t congruentStep() const;
+    bool congruentRuns(const CountRunVisitor& visit) const;
+    // The runs of rows [a, b), on which both ends of congruentWindow are affine in the row, into `runs`;
+    // false when they are not or the runs would pass 2^20.
+    bool appendCongruentRuns(std::int64_t a, std::int64_t b, std::int64_t step, std::vector<CountRun>& runs) const;
     // Rows cutting [a, b), rows between two of an expression's primitive breaks, into segments of affine
     // count (countRuns); false when a range end there does not move by 0 or 1 per row.
     bool segmentCuts(std::int64_t a, std::int64_t b, std::vector<std::int64_t>& cuts) const;
@@ -54,6 +74,7 @@ private:
     std::vector<CompiledPrimitive> m_primitives;
     std::vector<CompiledNode> m_terms;     // the top-level terms
     std::vector<std::size_t> m_unionOrder; // the terms in the order they are merged into a row
+    std::optional<CongruentTerm> m_congruent;
 };
 
 // The pattern of `text` (parsed; throws ExpressionError) with component k = the k-th top-level term

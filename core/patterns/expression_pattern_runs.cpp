@@ -57,7 +57,110 @@ void rangeEnds(const std::vector<CompiledPrimitive>& primitives, std::int64_t i,
     }
 }
 
+std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Rows i0 + k·step for k < repeats, whose columns ≡ i0 (mod step) in their windows number raw0 + d·k where
+// that is positive, else none, and then 1 (the empty-row rule): at most three runs.
+void pushResidueRuns(std::int64_t i0, std::int64_t step, std::int64_t repeats, std::int64_t raw0, std::int64_t d,
+                     std::vector<CountRun>& runs) {
+    const auto push = [&](std::int64_t k0, std::int64_t k1, std::int64_t start, std::int64_t perRepeat) {
+        if (k1 <= k0) return;
+        CountRun run = consecutiveRun(i0 + k0 * step, 1, start);
+        run.period = step;
+        run.repeats = k1 - k0;
+        run.perRepeat = perRepeat;
+        runs.push_back(run);
+    };
+    std::int64_t from = 0, to = repeats; // the k with raw0 + d·k ≥ 1
+    if (d == 0 && raw0 < 1) to = 0;
+    if (d > 0) from = std::clamp<std::int64_t>(1 - raw0, 0, repeats);
+    if (d < 0) to = std::clamp<std::int64_t>(raw0, 0, repeats);
+    push(0, from, 1, 0);
+    push(from, to, raw0 + d * from, d);
+    push(std::max(from, to), repeats, 1, 0);
+}
+
+// Where on rows [a, b) an end that is the maximum (lower end) or minimum (upper end) of ends moving by 0 or
+// 1 per row changes its slope (at most once: a maximum goes from 0 to 1, a minimum from 1 to 0), from the
+// end at rows a, a + 1 and b − 1; `ok` false when the ends do not behave so.
+std::int64_t slopeChange(std::int64_t a, std::int64_t b, std::int64_t atA, std::int64_t atNext, std::int64_t atLast, bool lower,
+                         bool& ok) {
+    const std::int64_t rows = b - 1 - a, slope = atNext - atA, rise = atLast - atA;
+    ok = (slope == 0 || slope == 1) && rise >= 0 && rise <= rows;
+    if (!ok || rise == slope * rows) return b;
+    const std::int64_t change = lower ? a + (rows - rise) : a + rise + 1;
+    ok = (lower ? slope == 0 : slope == 1) && change > a && change < b;
+    return change;
+}
+
 } // namespace
+
+ColumnRange ExpressionPattern::congruentWindow(std::int64_t i) const {
+    thread_local RangeList row;
+    const std::int64_t n = size();
+    ColumnRange window{0, rowEnd(i)};
+    for (const std::size_t w : m_congruent->windows) {
+        wholePrimitiveRow(m_primitives[w], i, n, row);
+        if (row.empty()) return {0, 0};
+        window = {std::max(window.begin, row.front().begin), std::min(window.end, row.front().end)};
+    }
+    const CompiledPrimitive& p = m_primitives[m_congruent->congruent];
+    if (p.kind == Primitive::Dilated) { // the columns ≡ i (mod δ) of dilated(w, δ) are those of band(w·δ)
+        const std::int64_t reach = p.a > INT64_MAX / p.b ? INT64_MAX : p.a * p.b;
+        window = {std::max(window.begin, i - std::min(i, reach)), std::min(window.end, i + std::min(n - 1 - i, reach) + 1)};
+    }
+    return window;
+}
+
+bool ExpressionPattern::congruentRuns(const CountRunVisitor& visit) const {
+    const std::int64_t n = size(), step = congruentStep();
+    std::vector<std::int64_t> breaks = {0, n};
+    for (const std::size_t w : m_congruent->windows)
+        if (!appendPrimitiveBreaks(m_primitives[w], n, breaks)) return false;
+    const CompiledPrimitive& p = m_primitives[m_congruent->congruent];
+    if (p.kind == Primitive::Dilated) {
+        const std::int64_t reach = std::min(n, p.a > INT64_MAX / p.b ? INT64_MAX : p.a * p.b);
+        breaks.insert(breaks.end(), {reach, n - 1 - reach});
+    }
+    std::sort(breaks.begin(), breaks.end());
+    breaks.erase(std::unique(breaks.begin(), breaks.end()), breaks.end());
+    breaks.erase(std::remove_if(breaks.begin(), breaks.end(), [n](std::int64_t c) { return c < 0 || c > n; }), breaks.end());
+    // Between two breaks the window's ends are the maximum and minimum of ends moving by 0 or 1 per row;
+    // cut where their slopes change, each piece has both ends affine in the row, and the rows of one
+    // residue mod step in it count raw0 + d·k columns (d: the window's growth per row).
+    std::vector<CountRun> runs;
+    for (std::size_t k = 0; k + 1 < breaks.size(); ++k) {
+        const std::int64_t a = breaks[k], b = breaks[k + 1];
+        if (b - a < 1) continue;
+        const ColumnRange atA = congruentWindow(a), atNext = congruentWindow(std::min(a + 1, b - 1)), atLast = congruentWindow(b - 1);
+        bool lowerOk = true, upperOk = true;
+        const std::int64_t lowerChange = b - a < 3 ? b : slopeChange(a, b, atA.begin, atNext.begin, atLast.begin, true, lowerOk);
+        const std::int64_t upperChange = b - a < 3 ? b : slopeChange(a, b, atA.end, atNext.end, atLast.end, false, upperOk);
+        if (!lowerOk || !upperOk) return false;
+        std::vector<std::int64_t> cuts = {a, lowerChange, upperChange, b};
+        std::sort(cuts.begin(), cuts.end());
+        for (std::size_t c = 0; c + 1 < cuts.size(); ++c)
+            if (cuts[c] < cuts[c + 1] && !appendCongruentRuns(cuts[c], cuts[c + 1], step, runs)) return false;
+    }
+    for (const CountRun& run : runs) visit(run);
+    return true;
+}
+
+bool ExpressionPattern::appendCongruentRuns(std::int64_t a, std::int64_t b, std::int64_t step, std::vector<CountRun>& runs) const {
+    const ColumnRange first = congruentWindow(a), last = congruentWindow(b - 1);
+    const ColumnRange next = b - a > 1 ? congruentWindow(a + 1) : first;
+    const std::int64_t lowerSlope = next.begin - first.begin, upperSlope = next.end - first.end;
+    if (last.begin - first.begin != lowerSlope * (b - 1 - a) || last.end - first.end != upperSlope * (b - 1 - a)) return false;
+    const std::int64_t residues = std::min(step, b - a);
+    if (static_cast<std::int64_t>(runs.size()) + 3 * residues > kMaxAffineBreaks) return false;
+    for (std::int64_t t = 0; t < residues; ++t) {
+        const std::int64_t i = a + t, r = i % step;
+        const ColumnRange window{first.begin + lowerSlope * t, first.end + upperSlope * t};
+        const std::int64_t raw0 = floorDiv(window.end - 1 - r, step) - floorDiv(window.begin - 1 - r, step);
+        pushResidueRuns(i, step, (b - 1 - i) / step + 1, raw0, upperSlope - lowerSlope, runs);
+    }
+    return true;
+}
 
 bool ExpressionPattern::segmentCuts(std::int64_t a, std::int64_t b, std::vector<std::int64_t>& cuts) const {
     thread_local std::vector<std::int64_t> at, next;
@@ -80,6 +183,7 @@ bool ExpressionPattern::segmentCuts(std::int64_t a, std::int64_t b, std::vector<
 }
 
 bool ExpressionPattern::countRuns(const CountRunVisitor& visit) const {
+    if (m_congruent) return congruentRuns(visit);
     const std::int64_t n = size();
     std::vector<std::int64_t> breaks = {0, n};
     for (const CompiledPrimitive& p : m_primitives)
