@@ -104,8 +104,12 @@ TEST(StridedRows, OtherExpressionsGiveRangesOnly) {
 
 TEST(StridedRows, RunsHoldEachRowOnceWithItsCount) {
     std::mt19937 random(36);
-    for (int trial = 0; trial < 400; ++trial) {
-        const std::string text = randomCongruentExpression(random);
+    // Random cases, then arguments near 2^63 (steps and reaches past every row).
+    const std::vector<std::string> extremes = {"stride(9223372036854775807)", "dilated(4611686018427387904, 3) & causal",
+                                               "dilated(9223372036854775807, 9223372036854775807)",
+                                               "stride(4611686018427387905) & band(9223372036854775807)"};
+    for (std::size_t trial = 0; trial < 400 + extremes.size(); ++trial) {
+        const std::string text = trial < 400 ? randomCongruentExpression(random) : extremes[trial - 400];
         const std::int64_t n = 1 + static_cast<std::int64_t>(random() % 90);
         const bool causal = random() % 2 == 0;
         const auto pattern = expressionOf(text, n, causal);

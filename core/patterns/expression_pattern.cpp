@@ -250,6 +250,10 @@ ExpressionPattern::ExpressionPattern(const PatternExpression& expression, std::i
     for (std::size_t k = 0; k < m_terms.size(); ++k) m_unionOrder.push_back(k);
     std::stable_partition(m_unionOrder.begin(), m_unionOrder.end(),
                           [&](std::size_t k) { return isNarrow(m_terms[k], m_primitives); });
+    findCongruentTerm();
+}
+
+void ExpressionPattern::findCongruentTerm() {
     if (m_grid || m_terms.size() != 1) return;
     const CompiledNode& term = m_terms[0];
     const bool meets = term.kind == ExpressionNode::Kind::Intersection &&

@@ -49,6 +49,8 @@ private:
         std::size_t congruent = 0;
         std::vector<std::size_t> windows;
     };
+    // Sets m_congruent when the expression has that form.
+    void findCongruentTerm();
     // Row i of that form before the empty-row rule (no columns: empty).
     StridedRange congruentRow(std::int64_t i) const;
     // [L, H) holding that row's columns, all of them ≡ i (mod step) in it (empty: L ≥ H): the ends the

@@ -57,7 +57,8 @@ void rangeEnds(const std::vector<CompiledPrimitive>& primitives, std::int64_t i,
     }
 }
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// ⌊a / b⌋ for b > 0, without overflow for any a and b.
+std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); }
 
 // Rows i0 + k·step for k < repeats, whose columns ≡ i0 (mod step) in their windows number raw0 + d·k where
 // that is positive, else none, and then 1 (the empty-row rule): at most three runs.

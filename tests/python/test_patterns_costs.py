@@ -148,9 +148,9 @@ def test_limits_are_the_cli_options():
     assert attnlab.limits(max_ranges=1000, max_macs=1e6)["max_ranges"] == 1000
     try:
         with pytest.raises(ValueError) as raised:
-            attnlab.cost("custom", 4096, 64, 1, expr="stride(2)")
+            attnlab.cost("custom", 4096, 64, 1, expr="stride(2) | prefix(0)")
         assert str(raised.value) == cli_error("cost", "--max-ranges", "1000", "--variant", "custom", "--n", "4096",
-                                              "--d", "64", "--heads", "1", "--set", "expr=stride(2)", "--json")
+                                              "--d", "64", "--heads", "1", "--set", "expr=stride(2) | prefix(0)", "--json")
     finally:
         assert attnlab.limits(max_ranges=None, max_macs=None) == before
     for keywords, option in [(dict(memory_budget="lots"), ["--memory-budget", "lots"]),
