@@ -2,6 +2,7 @@
 #include "views/figures/csv_text.h"
 
 #include "core/analysis/panel_spec.h"
+#include "core/jobs/memory_budget.h"
 
 #include <QStringList>
 
@@ -62,6 +63,22 @@ private:
     std::vector<int> m_component;
 };
 
+// The CSV is built whole in memory and then written as UTF-8, about 3 bytes per character: checked against
+// the job's memory budget as it grows, so that a pattern of billions of ranges (stride(2) at n = 65,536) is
+// refused within the budget, with nothing written, instead of filling the machine.
+class CsvBudget {
+public:
+    void check(const QString& csv) {
+        if (csv.size() < m_next) return;
+        requireMemory(3.0 * static_cast<double>(csv.size()), "the pattern figure's CSV, so far,");
+        m_next = csv.size() + kStep;
+    }
+
+private:
+    static constexpr qsizetype kStep = qsizetype{1} << 22;
+    qsizetype m_next = kStep;
+};
+
 QString rowStart(std::size_t index, const PatternPanel& panel, std::int64_t i, const std::vector<std::string>& tokens) {
     const QString token = tokens.empty() ? QString() : QString::fromStdString(tokens[static_cast<std::size_t>(i)]);
     return QStringLiteral("%1,%2,%3,%4").arg(index + 1).arg(csvField(QString::fromStdString(panel.choice.variant))).arg(i).arg(csvField(token));
@@ -69,6 +86,7 @@ QString rowStart(std::size_t index, const PatternPanel& panel, std::int64_t i, c
 
 QString maskCsv(const PatternSnapshot& snapshot, const std::vector<std::string>& tokens, GridColumns& grid) {
     QString csv = QStringLiteral("panel,variant,query_i,query_token%1,allowed_count,allowed_ranges\n").arg(GridColumns::header(snapshot.grid != nullptr));
+    CsvBudget budget;
     std::vector<ColumnRange> ranges;
     for (std::size_t index = 0; index < snapshot.panels.size(); ++index) {
         const PatternPanel& panel = snapshot.panels[index];
@@ -80,6 +98,7 @@ QString maskCsv(const PatternSnapshot& snapshot, const std::vector<std::string>&
             QStringList items;
             for (const auto& range : ranges) items << QStringLiteral("%1-%2").arg(range.begin).arg(range.end - 1);
             csv += QStringLiteral("%1%2,%3,%4\n").arg(rowStart(index, panel, i, tokens), grid.fields(i)).arg(panel.pattern->rowCount(i)).arg(items.join(';'));
+            budget.check(csv);
         }
     }
     return csv;
@@ -90,6 +109,7 @@ QString weightsCsv(const PatternSnapshot& snapshot, const std::vector<std::strin
     for (std::int64_t j = 0; j < snapshot.n; ++j)
         csv += QLatin1Char(',') + (tokens.empty() ? QStringLiteral("key_%1").arg(j) : csvField(QString::fromStdString(tokens[static_cast<std::size_t>(j)])));
     csv += QLatin1Char('\n');
+    CsvBudget budget;
     std::vector<ColumnRange> ranges;
     std::vector<char> allowed;
     for (std::size_t index = 0; index < snapshot.panels.size(); ++index) {
@@ -110,6 +130,7 @@ QString weightsCsv(const PatternSnapshot& snapshot, const std::vector<std::strin
                 if (allowed[static_cast<std::size_t>(j)]) csv += QString::number(row[j], 'g', 9);
             }
             csv += QLatin1Char('\n');
+            budget.check(csv);
         }
     }
     return csv;
