@@ -162,15 +162,6 @@ TEST_F(FigureOutputSafetyTest, AWriteThatFailsKeepsTheOldFileAndSaysSoInOneLine)
     EXPECT_EQ(listing().size(), kFormats.size()) << "a temporary was left behind";
 }
 
-// A CSV of billions of ranges (every other key of 8192 rows: 2^25 ranges, a GiB of text) is refused within
-// the job's memory budget, in one line, and writes nothing.
-TEST_F(FigureOutputSafetyTest, AHugeCsvIsRefusedWithinTheMemoryBudget) {
-    expectRefused({"figure", "pattern", "--variant", "custom", "--set", "expr=stride(2)", "--n", "8192",
-                   "--memory-budget", "64M", "-o", "huge.csv"},
-                  "the pattern figure's CSV");
-    EXPECT_TRUE(listing().empty()) << "a file or temporary was left behind";
-}
-
 // The same on a real full file system, where the test may mount one (root in a container that allows it).
 TEST_F(FigureOutputSafetyTest, AFullFileSystemKeepsTheOldFile) {
     fs::create_directory(file("small"));

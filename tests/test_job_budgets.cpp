@@ -134,5 +134,23 @@ TEST_F(JobBudgetsTest, FigurePanelsPlanTheirPatterns) {
     expectRefused({"figure", "reach", "--variant", "lsh", "--set", "rounds=1000000000", "-o", "fig.png"}, {"variant 'lsh'"});
 }
 
+// A pattern figure's CSV lists every range of every row (or every weight): its size is estimated before
+// it is built, so a CSV of a billion ranges (every other key of 65,536 rows, about 40 GB of text) is refused
+// at once, allocating nothing first, under a budget it would fill for minutes before passing it.
+TEST_F(JobBudgetsTest, APatternCsvIsSizedBeforeItIsBuilt) {
+#ifndef ATTNLAB_TESTS_WITH_GUI
+    GTEST_SKIP() << "attnlab is built without the GUI: no figure command";
+#endif
+    expectRefused({"figure", "pattern", "--variant", "custom", "--set", "expr=stride(2)", "--n", "65536", "--memory-budget",
+                   "2G", "-o", "fig.csv"},
+                  {"the pattern figure's CSV (about", "over the job budget"});
+    expectRefused({"figure", "pattern", "--n", "2048", "--weights", "--memory-budget", "96M", "-o", "fig.csv"},
+                  {"the pattern figure's CSV (about", "over the job budget"});
+    EXPECT_TRUE(listing().empty()) << "a file or temporary was left behind";
+    // Within the budget the same CSVs are written.
+    succeed({"figure", "pattern", "--variant", "custom", "--set", "expr=stride(2)", "--n", "512", "--memory-budget", "64M", "-o", "fig.csv"});
+    EXPECT_NE(clitest::readBytes(file("fig.csv")).find("\n1,custom,511,"), std::string::npos);
+}
+
 } // namespace
 } // namespace attnlab

@@ -93,20 +93,12 @@ double rangesBytes(std::int64_t rows, std::int64_t count) {
     return 8.0 * static_cast<double>(rows + 1) + 16.0 * static_cast<double>(count);
 }
 
-// The arrays' size estimated from rows spread evenly over the pattern, refused before they are built
-// when it passes the job's memory budget; the building is checked against the budget too, for patterns
-// whose rows the sample does not represent.
+// The arrays' size estimated from rows spread evenly over the pattern (within the job's range limit),
+// refused before they are built when it passes the job's memory budget; the building is checked against
+// the budget too, for patterns whose rows the sample does not represent.
 void requireRangesMemory(const Pattern& built) {
-    const std::int64_t rows = built.rows(), sample = std::min<std::int64_t>(rows, kRangeSampleRows);
-    std::vector<ColumnRange> row;
-    std::int64_t sampled = 0;
-    for (std::int64_t k = 0; k < sample; ++k) {
-        row.clear();
-        built.rowRanges((2 * k + 1) * rows / (2 * sample), row);
-        sampled += static_cast<std::int64_t>(row.size());
-    }
-    const double estimate = sample == 0 ? 0.0 : static_cast<double>(sampled) * static_cast<double>(rows) / sample;
-    requireMemory(rangesBytes(rows, static_cast<std::int64_t>(estimate)),
+    const double estimate = requireRangeWork(built);
+    requireMemory(rangesBytes(built.rows(), static_cast<std::int64_t>(estimate)),
                   "ranges() of this pattern (about " + std::to_string(static_cast<std::int64_t>(estimate)) +
                       " column ranges)");
 }

@@ -73,11 +73,11 @@ std::int64_t jobRangeLimit() {
     return kDefaultMaxRanges;
 }
 
-void requireRangeWork(const Pattern& pattern, std::int64_t perRow) {
+double requireRangeWork(const Pattern& pattern, std::int64_t perRow) {
     if (perRow < 0) throw std::invalid_argument("requireRangeWork: perRow must be at least 0");
     const std::int64_t rows = pattern.rows(), limit = jobRangeLimit();
     const std::int64_t sample = std::min(rows, kRangeSampleRows);
-    if (sample == 0) return;
+    if (sample == 0) return 0.0;
     const auto refuse = [&](const std::string& estimate) {
         throw RangeWorkExceeded("counting this pattern's cells at n = " + std::to_string(pattern.size()) + " needs " + estimate +
                                 " column ranges of work (estimated from " + std::to_string(sample) +
@@ -92,17 +92,20 @@ void requireRangeWork(const Pattern& pattern, std::int64_t perRow) {
     const double scale = static_cast<double>(rows) / static_cast<double>(sample);
     const std::int64_t before = rangeWorkDone().ranges;
     std::vector<ColumnRange> row;
+    double sampled = 0;
     try {
         const RangeWorkLimit sampleLimit(cap);
         for (std::int64_t k = 0; k < sample; ++k) {
             row.clear();
             pattern.rowRanges((2 * k + 1) * rows / (2 * sample), row);
+            sampled += static_cast<double>(row.size());
         }
     } catch (const RangeWorkExceeded& stopped) {
         refuse("at least " + rangeCount(static_cast<double>(stopped.reached()) * scale));
     }
     const double estimate = static_cast<double>(rangeWorkDone().ranges - before) * scale + static_cast<double>(perRow) * static_cast<double>(rows);
     if (estimate > static_cast<double>(limit)) refuse("about " + rangeCount(estimate));
+    return sampled * scale;
 }
 
 } // namespace attnlab

@@ -70,7 +70,8 @@ constexpr std::int64_t kRangeSampleRows = 64;
 // when evaluating every row of `pattern` is estimated from kRangeSampleRows of its rows to pass
 // jobRangeLimit(). The sample itself stops, before allocating, once it passes 16 times its share of the limit.
 // `perRow` more ranges of work are counted for every row (a row's own cost, where rows are counted one by
-// one however few ranges they have); std::invalid_argument when negative.
-void requireRangeWork(const Pattern& pattern, std::int64_t perRow = 0);
+// one however few ranges they have); std::invalid_argument when negative. Returns the column ranges all of
+// its rows give (rowRanges), estimated from the same sample: for sizing what a job builds from every row.
+double requireRangeWork(const Pattern& pattern, std::int64_t perRow = 0);
 
 } // namespace attnlab

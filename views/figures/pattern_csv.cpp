@@ -3,6 +3,7 @@
 
 #include "core/analysis/panel_spec.h"
 #include "core/jobs/memory_budget.h"
+#include "core/patterns/range_work.h"
 
 #include <QStringList>
 
@@ -63,14 +64,53 @@ private:
     std::vector<int> m_component;
 };
 
-// The CSV is built whole in memory and then written as UTF-8, about 3 bytes per character: checked against
-// the job's memory budget as it grows, so that a pattern of billions of ranges (stride(2) at n = 65,536) is
-// refused within the budget, with nothing written, instead of filling the machine.
+// The CSV is built whole in memory and then written as UTF-8, about 3 bytes per character. Its size is
+// estimated before it is built (from each mask's rows sampled within the job's range limit, or exactly for
+// weights) and refused when that passes the job's memory budget, so that a pattern of billions of ranges
+// (stride(2) at n = 65,536) is refused at once with nothing written; the building is checked against the
+// budget too, for patterns whose rows the sample does not represent.
+constexpr double kBytesPerChar = 3.0;
+
+double digits(std::int64_t value) { return static_cast<double>(QString::number(value).size()); }
+
+// Characters of a row before its ranges or weights: an upper bound from the longest token and name.
+double rowLeadChars(const PatternPanel& panel, bool grid, double tokenChars) {
+    const double position = digits(std::max<std::int64_t>(panel.n, 1));
+    const double name = 2.0 * static_cast<double>(panel.choice.variant.size()) + 2.0;
+    std::size_t term = 0;
+    for (const auto& entry : panel.legend) term = std::max(term, static_cast<std::size_t>(entry.text.size()));
+    const double gridChars = grid ? 5.0 * position + 10.0 + 2.0 * static_cast<double>(term) : 0.0;
+    return 8.0 + name + 2.0 * position + tokenChars + gridChars;
+}
+
+double maxTokenChars(const std::vector<std::string>& tokens) {
+    std::size_t longest = 0;
+    for (const std::string& token : tokens) longest = std::max(longest, token.size());
+    return 2.0 * static_cast<double>(longest) + 2.0;
+}
+
+void requireCsvMemory(const PatternSnapshot& snapshot, const std::vector<std::string>& tokens, bool weights) {
+    const double tokenChars = maxTokenChars(tokens);
+    // The weights' header names every key.
+    double chars = weights ? static_cast<double>(snapshot.n) * (tokenChars + digits(snapshot.n) + 5.0) : 0.0;
+    for (const PatternPanel& panel : snapshot.panels) {
+        if (!panel.pattern || (weights && !panel.weights)) continue;
+        const double rows = static_cast<double>(panel.n), lead = rowLeadChars(panel, snapshot.grid != nullptr, tokenChars);
+        if (weights) {
+            chars += rows * (lead + static_cast<double>(panel.n) * 17.0);
+            continue;
+        }
+        const double ranges = requireRangeWork(*panel.pattern);
+        chars += rows * lead + ranges * (2.0 * digits(panel.n) + 2.0);
+    }
+    requireMemory(kBytesPerChar * chars, "the pattern figure's CSV (about " + std::to_string(static_cast<std::int64_t>(chars)) + " characters)");
+}
+
 class CsvBudget {
 public:
     void check(const QString& csv) {
         if (csv.size() < m_next) return;
-        requireMemory(3.0 * static_cast<double>(csv.size()), "the pattern figure's CSV, so far,");
+        requireMemory(kBytesPerChar * static_cast<double>(csv.size()), "the pattern figure's CSV, so far,");
         m_next = csv.size() + kStep;
     }
 
@@ -143,7 +183,9 @@ QString patternCsv(const PatternSnapshot& snapshot, std::int64_t gridQuery) {
     const bool anyWeights = std::any_of(snapshot.panels.begin(), snapshot.panels.end(),
                                         [](const PatternPanel& panel) { return panel.weights && panel.pattern; });
     GridColumns grid(snapshot, gridQuery >= 0 ? gridQuery : snapshot.query);
-    return snapshot.settings.showWeights && anyWeights ? weightsCsv(snapshot, tokens, grid) : maskCsv(snapshot, tokens, grid);
+    const bool weights = snapshot.settings.showWeights && anyWeights;
+    requireCsvMemory(snapshot, tokens, weights);
+    return weights ? weightsCsv(snapshot, tokens, grid) : maskCsv(snapshot, tokens, grid);
 }
 
 } // namespace attnlab
