@@ -4,6 +4,7 @@
 #include "core/patterns/block_counts.h"
 #include "core/patterns/count_runs.h"
 #include "core/patterns/expression_pattern.h"
+#include "core/patterns/query_rows.h"
 #include "core/patterns/range_work.h"
 #include "core/registry.h"
 
@@ -91,6 +92,32 @@ TEST(StridedRows, OneTermExpressionsGiveTheColumnsOfTheirRanges) {
             EXPECT_EQ(pattern->rowCount(i), static_cast<std::int64_t>(columnsOf(ranges).size())) << text << " row " << i;
         }
     }
+}
+
+// The last m rows of a pattern (queries over a cache) and the leading rows of a causal one (a context so far)
+// keep the whole pattern's strided rows.
+TEST(StridedRows, CutsOfAPatternKeepItsStrides) {
+    std::mt19937 random(36);
+    for (int trial = 0; trial < 100; ++trial) {
+        const std::string text = randomCongruentExpression(random);
+        const std::int64_t n = 2 + static_cast<std::int64_t>(random() % 60), m = 1 + static_cast<std::int64_t>(random() % n);
+        const std::shared_ptr<const Pattern> whole = expressionOf(text, n, true);
+        const QueryRowsPattern last(whole, m);
+        const LeadingPattern leading(whole, m);
+        for (std::int64_t r = 0; r < m; ++r) {
+            std::vector<ColumnRange> lastRanges, leadingRanges;
+            std::vector<StridedRange> lastStrides, leadingStrides;
+            last.rowRanges(r, lastRanges);
+            leading.rowRanges(r, leadingRanges);
+            ASSERT_TRUE(last.rowStrides(r, lastStrides)) << text;
+            ASSERT_TRUE(leading.rowStrides(r, leadingStrides)) << text;
+            EXPECT_EQ(columnsOf(lastStrides), columnsOf(lastRanges)) << text << " n=" << n << " m=" << m << " row " << r;
+            EXPECT_EQ(columnsOf(leadingStrides), columnsOf(leadingRanges)) << text << " n=" << n << " m=" << m << " row " << r;
+        }
+    }
+    std::vector<StridedRange> strides;
+    EXPECT_FALSE(QueryRowsPattern(expressionOf("stride(2) | band(1)", 20, true), 5).rowStrides(2, strides));
+    EXPECT_TRUE(strides.empty());
 }
 
 TEST(StridedRows, OtherExpressionsGiveRangesOnly) {

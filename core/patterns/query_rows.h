@@ -19,6 +19,7 @@ public:
     bool allowed(std::int64_t r, std::int64_t j) const override { return m_whole->allowed(m_first + r, j); }
     void rowRanges(std::int64_t r, std::vector<ColumnRange>& out) const override { m_whole->rowRanges(m_first + r, out); }
     std::int64_t rowCount(std::int64_t r) const override { return m_whole->rowCount(m_first + r); }
+    bool rowStrides(std::int64_t r, std::vector<StridedRange>& out) const override { return m_whole->rowStrides(m_first + r, out); }
     bool countRuns(const CountRunVisitor& visit) const override;
 
 private:
@@ -36,6 +37,7 @@ public:
     bool allowed(std::int64_t i, std::int64_t j) const override { return j < size() && m_whole->allowed(i, j); }
     void rowRanges(std::int64_t i, std::vector<ColumnRange>& out) const override { m_whole->rowRanges(i, out); }
     std::int64_t rowCount(std::int64_t i) const override { return m_whole->rowCount(i); }
+    bool rowStrides(std::int64_t i, std::vector<StridedRange>& out) const override { return m_whole->rowStrides(i, out); }
     bool countRuns(const CountRunVisitor& visit) const override;
 
 private:
