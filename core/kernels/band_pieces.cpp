@@ -68,7 +68,7 @@ std::size_t slotFor(const BlockJob& job, const BandRun& run, Workspace& ws, bool
     for (std::size_t s = 0; s < ws.bandSlots.size(); ++s) {
         BandKeySlot& slot = ws.bandSlots[s];
         if (slot.call == job.call && slot.head == head &&
-            slot.columns.size() == static_cast<std::size_t>(run.count) &&
+            slot.columns.size() == static_cast<std::size_t>(run.count) && slot.columns[0] == columns[0] &&
             std::equal(slot.columns.begin(), slot.columns.end(), columns)) {
             filled = true;
             return s;
