@@ -59,6 +59,9 @@ OrderPoint measureOrder(const char* order, const BenchSettings& settings) {
     point.positions = timePlan({&data.q, &data.k, &data.v}, genericBlockPlan(*pattern), settings);
     point.gridPlan = timeAttention("custom", kTargetLength, false, overrides, settings.threads, 2,
                                    pointBudget(settings, 0.5), 12, 64, 0, shape.grid);
+    // The same problem: the cost model's MACs of the variant's run.
+    point.positions.attentionMacs = point.gridPlan.attentionMacs;
+    point.positions.gflops = 2 * point.positions.attentionMacs / point.positions.medianSeconds / 1e9;
     return point;
 }
 
