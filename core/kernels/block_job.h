@@ -52,7 +52,7 @@ struct Workspace {
     tile::AlignedBuffer relative;  // [distances][kQueryBlock]: R_p · q_r for the block's distances p
     ColumnRange relativeDistances; // the distances p held in `relative`
     std::vector<const float*> keyRows, valueRows;
-    std::vector<const char*> prefetchLines; // the next block's lines, requested as the tiles run
+    tile::PrefetchLines prefetchLines;       // the next block's lines, requested as the tiles run
     tile::PrefetchQueue prefetchQueue;
     // Band pieces (band_pieces.cpp): run k of the block transposed in bandSlots[bandRunSlot[k]], its V rows
     // by place at bandValueRows[bandRunValues[k] + place].

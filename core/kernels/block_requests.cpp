@@ -31,9 +31,22 @@ ColumnRange consecutiveSweep(const BlockPlan& plan, const PlanBlock& block) {
 constexpr std::int64_t kQueuedNewKeys = 128;
 constexpr double kCachedKeyBytes = 512 << 10;
 
-void queueLines(const BlockJob& job, std::int64_t j, std::vector<const char*>& lines) {
-    tile::queueLines(lines, job.inputs->k->row(job.kvHead, j), job.inputs->k->cols);
-    tile::queueLines(lines, job.inputs->v->row(job.kvHead, j), job.inputs->v->cols);
+// The K and V rows of keys [begin, end), each tensor's rows one run of memory.
+void queueKeys(const BlockJob& job, std::int64_t begin, std::int64_t end, tile::PrefetchLines& lines) {
+    if (end <= begin) return;
+    lines.append(job.inputs->k->row(job.kvHead, begin), (end - begin) * job.inputs->k->cols);
+    lines.append(job.inputs->v->row(job.kvHead, begin), (end - begin) * job.inputs->v->cols);
+}
+
+// The K and V rows of keys columns[0, count) (negative ones skipped), consecutive keys queued together.
+template <typename Column>
+void queueColumns(const BlockJob& job, std::int64_t count, Column column, tile::PrefetchLines& lines) {
+    for (std::int64_t c = 0; c < count;) {
+        const std::int64_t first = column(c);
+        std::int64_t last = first;
+        for (++c; c < count && first >= 0 && column(c) == last + 1; ++c) ++last;
+        if (first >= 0) queueKeys(job, first, last + 1, lines);
+    }
 }
 
 // Whether `block` has a band run with the same key columns as `run` of `plan`.
@@ -49,35 +62,34 @@ bool holdsRun(const BlockPlan& plan, const PlanBlock& block, const BandRun& run)
 }
 
 // The K and V rows of the next block's band runs that this block does not have.
-void queueBandRuns(const BlockJob& job, const PlanBlock& next, std::vector<const char*>& lines) {
+void queueBandRuns(const BlockJob& job, const PlanBlock& next, tile::PrefetchLines& lines) {
     for (std::int64_t r = next.bandRunBegin; r < next.bandRunEnd; ++r) {
         const BandRun& run = job.plan->bandRuns[static_cast<std::size_t>(r)];
         if (holdsRun(*job.plan, *job.block, run)) continue;
-        for (std::int64_t c = 0; c < run.count; ++c) {
-            const std::int64_t j = job.plan->columns[static_cast<std::size_t>(run.first + c)];
-            if (j >= 0) queueLines(job, j, lines);
-        }
+        const auto* columns = job.plan->columns.data() + run.first;
+        queueColumns(job, run.count, [columns](std::int64_t c) { return std::int64_t{columns[c]}; }, lines);
     }
 }
 
 } // namespace
 
 void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
-    std::vector<const char*>& lines = ws.prefetchLines;
+    tile::PrefetchLines& lines = ws.prefetchLines;
     lines.clear();
     if (next < job.plan->blocks.size()) {
         const PlanBlock& block = job.plan->blocks[next];
         for (std::int64_t r = 0; r < block.rowCount; ++r) {
             const std::int64_t row = job.plan->rows[static_cast<std::size_t>(block.rowOffset + r)];
-            tile::queueLines(lines, job.inputs->q->row(job.head, row), job.inputs->q->cols);
-            if (block.resume) tile::queueLines(lines, job.out->row(job.head, row), job.out->cols);
+            lines.append(job.inputs->q->row(job.head, row), job.inputs->q->cols);
+            if (block.resume) lines.append(job.out->row(job.head, row), job.out->cols);
         }
         if (block.hasBand()) queueBandRuns(job, block, lines);
         const ColumnRange swept = consecutiveSweep(*job.plan, *job.block);
         std::int64_t newKeys = headKeysWithin(job, kCachedKeyBytes) ? 0 : kQueuedNewKeys;
         auto queueNew = [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t j = begin; j < end && newKeys > 0; ++j, --newKeys)
-                queueLines(job, j, lines);
+            const std::int64_t queued = std::clamp<std::int64_t>(end - begin, 0, newKeys);
+            queueKeys(job, begin, begin + queued, lines);
+            newKeys -= queued;
         };
         for (std::int64_t p = block.pieceBegin; p < block.pieceEnd; ++p) {
             const PlanPiece& piece = job.plan->pieces[static_cast<std::size_t>(p)];
@@ -88,11 +100,10 @@ void queueBlockLines(const BlockJob& job, std::size_t next, Workspace& ws) {
                 queueNew(std::max(piece.first, swept.end), end);
                 continue;
             }
-            for (std::int64_t c = 0; c < piece.count; ++c)
-                queueLines(job, job.plan->column(piece, c), lines);
+            queueColumns(job, piece.count, [&](std::int64_t c) { return job.plan->column(piece, c); }, lines);
         }
     }
-    ws.prefetchQueue = {lines.data(), lines.data() + lines.size()};
+    ws.prefetchQueue = lines.queue();
 }
 
 } // namespace attnlab::block

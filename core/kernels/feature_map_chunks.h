@@ -39,7 +39,7 @@ struct ChunkWorkspace {
     std::vector<float> keySum;  // [m]: Σ of the absorbed keys (feature maps), Z_m (efficient)
     std::vector<float> keyMax;  // [m]: efficient attention's running max M_m of column m of K
     std::vector<float> rowSums; // [kChunk]: row sums of `local`
-    std::vector<const char*> prefetchLines; // the next chunk's input lines, requested as the products run
+    tile::PrefetchLines prefetchLines;       // the next chunk's input lines, requested as the products run
     tile::PrefetchQueue prefetch;
 
     // Queues the input rows the next chunk reads, given as (first float, count) ranges (a null first is
@@ -48,8 +48,8 @@ struct ChunkWorkspace {
     void queueNext(std::initializer_list<std::pair<const float*, std::int64_t>> ranges) {
         prefetchLines.clear();
         for (const auto& [first, count] : ranges)
-            if (first) tile::queueLines(prefetchLines, first, count);
-        prefetch = {prefetchLines.data(), prefetchLines.data() + prefetchLines.size()};
+            if (first) prefetchLines.append(first, count);
+        prefetch = prefetchLines.queue();
     }
 
     ChunkBuffers reserve(std::int64_t m, std::int64_t width) {

@@ -4,6 +4,7 @@
 // result tile stays in vector registers, a vectorised 2^x and the per-block online-softmax step.
 // With AVX-512 they use intrinsics; otherwise plain loops give the same results more slowly.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -36,12 +37,27 @@ struct PrefetchQueue {
     const char* const* end = nullptr;
 };
 
-// Appends the cache lines of floats [first, first + count) to a queue's storage.
-inline void queueLines(std::vector<const char*>& lines, const float* first, std::int64_t count) {
-    const char* bytes = reinterpret_cast<const char*>(first);
-    for (std::int64_t offset = 0; offset < count * static_cast<std::int64_t>(sizeof(float)); offset += 64)
-        lines.push_back(bytes + offset);
-}
+// The storage of a queue: line addresses appended in order, the storage kept (and grown) across blocks
+// so that filling it is plain stores, without a vector's bookkeeping per line.
+class PrefetchLines {
+public:
+    void clear() { m_size = 0; }
+    // Appends the cache lines of floats [first, first + count).
+    void append(const float* first, std::int64_t count) {
+        const auto lines = static_cast<std::size_t>((count * static_cast<std::int64_t>(sizeof(float)) + 63) / 64);
+        if (m_size + lines > m_storage.size()) m_storage.resize(std::max(2 * m_storage.size(), m_size + lines));
+        const char* bytes = reinterpret_cast<const char*>(first);
+        const char** out = m_storage.data() + m_size;
+        for (std::size_t l = 0; l < lines; ++l) out[l] = bytes + 64 * l;
+        m_size += lines;
+    }
+    std::size_t size() const { return m_size; }
+    PrefetchQueue queue() const { return {m_storage.data(), m_storage.data() + m_size}; }
+
+private:
+    std::vector<const char*> m_storage;
+    std::size_t m_size = 0;
+};
 
 // Requests the cache lines of one row of `floats` floats (Locality 3: into L1, 2: into L2). Always
 // inlined: GCC deems a function that only prefetches pure and drops its calls.
