@@ -67,7 +67,7 @@ void queueBandRuns(const BlockJob& job, const PlanBlock& next, tile::PrefetchLin
         const BandRun& run = job.plan->bandRuns[static_cast<std::size_t>(r)];
         if (holdsRun(*job.plan, *job.block, run)) continue;
         const auto* columns = job.plan->columns.data() + run.first;
-        queueColumns(job, run.count, [columns](std::int64_t c) { return std::int64_t{columns[c]}; }, lines);
+        queueColumns(job, run.count, [columns](std::int64_t c) { return columns[c]; }, lines);
     }
 }
 
