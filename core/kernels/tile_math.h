@@ -37,8 +37,8 @@ struct PrefetchQueue {
     const char* const* end = nullptr;
 };
 
-// The storage of a queue: line addresses appended in order, the storage kept (and grown) across blocks
-// so that filling it is plain stores, without a vector's bookkeeping per line.
+// The storage of a queue: line addresses appended a run of memory at a time as plain stores, without a
+// vector's bookkeeping per line (docs/benchmarks.md, "2-D neighbourhoods on an image").
 class PrefetchLines {
 public:
     void clear() { m_size = 0; }
@@ -51,7 +51,6 @@ public:
         for (std::size_t l = 0; l < lines; ++l) out[l] = bytes + 64 * l;
         m_size += lines;
     }
-    std::size_t size() const { return m_size; }
     PrefetchQueue queue() const { return {m_storage.data(), m_storage.data() + m_size}; }
 
 private:
