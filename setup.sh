@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqt6opengl6-dev libgl-dev libgl1-mesa-dri
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqt6opengl6-dev libgl-dev libgl1-mesa-dri
   libeigen3-dev libimgui-dev libopenblas-dev
   libgif-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
   libgtest-dev nlohmann-json3-dev
