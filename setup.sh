@@ -4,6 +4,7 @@
 #   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test
 #   ./setup.sh asan   install what is missing, build the core, CLI and their tests with AddressSanitizer +
 #                     UBSan and run them (CI runs `test`, then `asan`)
+#   ./setup.sh packages print the Debian packages the other commands install when missing, one a line
 # Extra arguments after `app` are passed to attnlab.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -80,8 +81,11 @@ case "${1:-}" in
     build tsan
     ctest --preset tsan
     ;;
+  packages)
+    printf '%s\n' "${packages[@]}"
+    ;;
   *)
-    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh asan | ./setup.sh fuzz | ./setup.sh tsan" >&2
+    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh asan | ./setup.sh fuzz | ./setup.sh tsan | ./setup.sh packages" >&2
     exit 2
     ;;
 esac
