@@ -4,7 +4,7 @@
 #   ./setup.sh test   install what is missing, build (dev: warnings as errors) and run every test
 #   ./setup.sh asan   install what is missing, build the core, CLI and their tests with AddressSanitizer +
 #                     UBSan and run them (CI runs `test`, then `asan`)
-#   ./setup.sh packages print the Debian packages the other commands install when missing, one a line
+#   ./setup.sh missing  print the Debian packages `test` would install on this machine, one a line
 # Extra arguments after `app` are passed to attnlab.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -24,11 +24,17 @@ packages=(
 # OpenMP runtime (with the archer tool for ThreadSanitizer).
 fuzz_packages=(clang libclang-rt-14-dev libomp-14-dev)
 
-install_missing() {
-  local missing=()
+# The listed packages dpkg does not report installed, one a line. A name that another package only
+# provides (a virtual name) is never reported installed, so the lists name real packages.
+missing_packages() {
   for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || echo "$package"
   done
+}
+
+install_missing() {
+  local missing
+  mapfile -t missing < <(missing_packages)
   [ ${#missing[@]} -eq 0 ] && return
   echo "Installing: ${missing[*]}"
   local sudo=""
@@ -81,11 +87,11 @@ case "${1:-}" in
     build tsan
     ctest --preset tsan
     ;;
-  packages)
-    printf '%s\n' "${packages[@]}"
+  missing)
+    missing_packages
     ;;
   *)
-    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh asan | ./setup.sh fuzz | ./setup.sh tsan | ./setup.sh packages" >&2
+    echo "usage: ./setup.sh app [attnlab arguments] | ./setup.sh test | ./setup.sh asan | ./setup.sh fuzz | ./setup.sh tsan | ./setup.sh missing" >&2
     exit 2
     ;;
 esac
