@@ -2,6 +2,8 @@
 // lsh's data-dependent plans cover their pattern's allowed cells exactly once and nothing else, with
 // consistent merge flags, and compute few cells beyond them. (test_block_plan_runs.cpp runs plans.)
 #include "core/kernels/block_attention.h"
+#include "core/kernels/grid_plan.h"
+#include "core/kernels/row_group.h"
 #include "core/patterns/expression_pattern.h"
 #include "core/registry.h"
 #include "core/variants/variant_support.h"
@@ -216,6 +218,36 @@ TEST(BlockPlan, NarrowLongformerWindowsRunRowWise) {
             EXPECT_EQ(computedCells(*plan), static_cast<double>(pattern->nnz()));
         }
     }
+}
+
+// A row-wise piece marks whether its rows see far columns, whose K and V rows the streamed kernel requests
+// ahead: an isolated column at least 16 positions from its row (bigbird's random keys), not a run (a
+// causal 2-D neighbourhood's key rows above the query, global columns) nor a narrow window.
+TEST(BlockPlan, RowWisePiecesMarkOnlyIsolatedFarColumns) {
+    const std::vector<std::int64_t> columns = {0, 1, 500, 1000, 1001, 1002, 1020};
+    std::vector<bool> far;
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        far.push_back(tile::farColumn(columns.data(), 7, static_cast<std::int64_t>(c), 1010));
+    EXPECT_EQ(far, (std::vector<bool>{false, false, true, false, false, false, false}));
+    EXPECT_FALSE(tile::farColumn(columns.data(), 7, 6, 1035)); // 15 positions away
+    EXPECT_TRUE(tile::farColumn(columns.data(), 7, 6, 1036));
+    EXPECT_TRUE(tile::farColumn(columns.data(), 1, 0, 20)); // a list of one
+
+    auto rowWisePieces = [](const BlockPlan& plan, bool farOnly) {
+        return std::count_if(plan.pieces.begin(), plan.pieces.end(), [&](const PlanPiece& piece) {
+            return piece.rowWise && (!farOnly || piece.farColumns);
+        });
+    };
+    const auto bigbird = variantPlan("bigbird", 2048, false, {}).first;
+    EXPECT_GT(rowWisePieces(*bigbird, true), 0);
+    const auto window = variantPlan("longformer", 1024, true, {{"window", "16"}, {"globals", "0,1"}}).first;
+    EXPECT_GT(rowWisePieces(*window, false), 0);
+    EXPECT_EQ(rowWisePieces(*window, true), 0);
+    const auto grid = makeTokenGrid("128,128", "raster");
+    const ExpressionPattern neighbourhood(parseExpression("neighborhood(7)"), grid->cells(), true, grid);
+    const auto plan = gridAwareBlockPlan(neighbourhood, grid.get());
+    EXPECT_GT(rowWisePieces(*plan, false), 0);
+    EXPECT_EQ(rowWisePieces(*plan, true), 0);
 }
 
 TEST(BlockPlan, LshPlansCoverTheirBucketsExactlyOnce) {

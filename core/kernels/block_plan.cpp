@@ -1,5 +1,6 @@
 #include "core/kernels/block_plan.h"
 #include "core/jobs/recent_values.h"
+#include "core/kernels/row_group.h"
 #include "core/patterns/range_algebra.h"
 
 #include <algorithm>
@@ -154,6 +155,7 @@ void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t per
     std::vector<ColumnRange>& lists = s.slotRuns; // reused: each row's [begin, end) in plan.columns
     lists.clear();
     std::int64_t longest = 0;
+    bool far = false;
     for (std::int64_t r = 0; r < rows; ++r) {
         s.row.clear();
         pass.rowWise(rowIds[r], s.row);
@@ -164,11 +166,14 @@ void appendRowWisePieces(BlockPlan& plan, const PassSpec& pass, std::int64_t per
                     permutationBase < 0 ? p : plan.columns[static_cast<std::size_t>(permutationBase + p)]);
         std::sort(plan.columns.begin() + begin, plan.columns.end());
         lists.push_back({begin, static_cast<std::int64_t>(plan.columns.size())});
+        for (std::int64_t c = 0; c < lists.back().size() && !far; ++c)
+            far = tile::farColumn(plan.columns.data() + begin, lists.back().size(), c, rowIds[r]);
         longest = std::max(longest, lists.back().size());
     }
     for (std::int64_t from = 0; from < longest; from += kPlanKeyBlock) {
         PlanPiece piece;
         piece.rowWise = true;
+        piece.farColumns = far;
         piece.first = static_cast<std::int64_t>(plan.rowSpans.size());
         piece.count = static_cast<std::int32_t>(std::min(kPlanKeyBlock, longest - from));
         for (const ColumnRange& list : lists)

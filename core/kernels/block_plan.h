@@ -69,6 +69,8 @@ struct PlanPiece {
     std::int32_t count = 0;
     bool consecutive = true;
     bool rowWise = false;
+    // Row-wise: some row sees a far column (tile::farColumn) whose K and V rows the kernel requests ahead.
+    bool farColumns = false;
     bool band = false;
     std::int64_t mask = -1; // −1: every cell allowed; else BlockPlan::masks[mask + c] for column c
 };

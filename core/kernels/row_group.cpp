@@ -14,26 +14,17 @@ namespace {
 
 // Rows ahead of the one computing whose far K and V rows a row group requests into L1.
 constexpr int kFarAhead = 4;
-// Keys within this many positions of their query are its neighbours' band too: the hardware prefetcher
-// streams them, and requesting them as well only took the miss buffers that the far rows need.
-constexpr std::int64_t kNear = 16;
-
-// The K and V rows of row r's columns further than kNear from the row (random keys, global columns), but
-// not a column the row before requested at the same place in its list (the global columns every row
-// sees, which the first row's request already brought in), nor one that continues a run of the row's own
-// columns (a 2-D neighbourhood's key rows above its query): the rows before have read the run, and the
-// hardware prefetcher streams what they did not; requesting every column of it took most of the time.
+// The K and V rows of row r's far columns (farColumn), but not a column the row before requested at the
+// same place in its list (a global column every row sees, which the first row's request already brought in).
 [[gnu::always_inline]] inline void requestFarRows(const RowGroup& group, int r) {
     if (r >= group.rows) return;
     const ColumnRows& keys = group.keys[r];
     const ColumnRows& values = group.values[r];
-    const std::int64_t i = group.positions[r];
     const std::int64_t* before = r > 0 ? group.keys[r - 1].columns : nullptr;
     const std::int64_t shared = r > 0 ? std::min(group.counts[r], group.counts[r - 1]) : 0;
     for (std::int64_t c = 0; c < group.counts[r]; ++c) {
         const std::int64_t j = keys.columns[c];
-        if ((j > i - kNear && j < i + kNear) || (c > 0 && keys.columns[c - 1] == j - 1) ||
-            (c < shared && before[c] == j))
+        if (!farColumn(keys.columns, group.counts[r], c, group.positions[r]) || (c < shared && before[c] == j))
             continue;
         prefetchRow<false, 3>(keys.base + j * keys.stride, keys.stride);
         prefetchRow<false, 3>(values.base + j * values.stride, values.stride);
@@ -45,7 +36,7 @@ constexpr std::int64_t kNear = 16;
     const std::int64_t i = group.positions[r];
     for (std::int64_t c = group.counts[r] - 1; c >= 0; --c) {
         const std::int64_t j = group.keys[r].columns[c];
-        if (j < i + kNear) return j > i - kNear ? j : -1;
+        if (j < i + kNearColumns) return j > i - kNearColumns ? j : -1;
     }
     return -1;
 }

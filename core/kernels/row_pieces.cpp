@@ -96,9 +96,10 @@ float rowWeights(const BlockJob& job, float* scores, std::int64_t count, std::in
 
 // A streamed row-wise block (attendStreamedRowWise) runs its rows this many at a time: one vector of S^T.
 constexpr std::int64_t kStreamGroup = tile::kLanes;
-// Its rows' K and V rows are requested ahead only when one head's K and V outgrow a core's L2 (1 MiB on
-// the machine measured): below that they stay cached and the requests only cost time (docs/execution_plans.md,
-// "Row-wise blocks (bigbird)").
+// Its rows' K and V rows are requested ahead only when its piece has far columns (tile::farColumn) and one
+// head's K and V outgrow a core's L2 (1 MiB on the machine measured): otherwise they stay cached or the
+// hardware prefetcher streams them, and the requests only cost time (docs/execution_plans.md, "Row-wise
+// blocks (bigbird)").
 constexpr double kStreamCachedKeyBytes = 1 << 20;
 
 // Row r's columns of a row-wise piece as rows of `matrix` (K or V of the job's head).
@@ -181,7 +182,7 @@ void attendStreamedRowWise(const BlockJob& job, Workspace& ws) {
     float* rowSum = rowMax + kQueryBlock;
     float* norms = rowMax + 2 * kQueryBlock;
     const bool stream = tile::streamable(job.out->values.data(), dv);
-    const bool requestAhead = !headKeysWithin(job, kStreamCachedKeyBytes);
+    const bool requestAhead = piece.farColumns && !headKeysWithin(job, kStreamCachedKeyBytes);
     tile::RowGroup groups[2];
     describeGroup(job, piece, 0, groups[0]);
     for (std::int64_t g = 0; g < job.rows(); g += kStreamGroup) {
