@@ -300,6 +300,45 @@ TEST(VariantProperties, ScoresBeyondFloat32GiveTheFiniteSoftmaxOfFloat64) {
             }
 }
 
+// Without weights only the output tells the kernel's overflow apart, and every writer of output rows
+// reports it as it stores them: a block's final rows (plain and streamed stores: dv 12 and 16), streamed
+// row-wise groups (a narrow window), and split rows merged from their chunks (a global row of 2,100 keys).
+// The overflowing row must come back as float64's finite softmax.
+TEST(VariantProperties, EveryOutputWriterReportsAnOverflowingRow) {
+    struct Case {
+        std::string id;
+        ParamOverrides set;
+        std::int64_t n, dv, row, key;
+    };
+    const std::vector<Case> cases = {
+        {"full", {}, 100, 12, 70, 40},
+        {"full", {}, 100, 16, 70, 40},
+        {"longformer", {{"window", "16"}, {"globals", "0"}}, 300, 16, 153, 150},
+        {"longformer", {{"window", "16"}, {"globals", "2099"}}, 2100, 16, 2099, 500},
+    };
+    for (const Case& c : cases)
+        for (const bool causal : {false, true}) {
+            Inputs inputs = randomInputs(1, c.n, 8, c.dv, 11);
+            inputs.q.at(0, c.row, 2) = 1e20f;
+            inputs.k.at(0, c.key, 2) = 1e20f;
+            Call call{c.id, causal, c.set};
+            call.wantWeights = false;
+            const RunResult fast = runCall(call, inputs);
+            call.useReference = true;
+            const RunResult reference = runCall(call, inputs);
+            const std::string where = c.id + " n " + std::to_string(c.n) + " dv " + std::to_string(c.dv) +
+                                      (causal ? " causal" : "");
+            for (std::int64_t e = 0; e < c.dv; ++e) {
+                if (!std::isfinite(fast.out.at(0, c.row, e))) {
+                    ADD_FAILURE() << where << ": not finite";
+                    break;
+                }
+                EXPECT_NEAR(fast.out.at(0, c.row, e), inputs.v.at(0, c.key, e), 1e-5) << where; // one-hot
+                EXPECT_NEAR(fast.out.at(0, c.row, e), reference.out.at(0, c.row, e), 1e-5) << where;
+            }
+        }
+}
+
 TEST(VariantProperties, LinearAttentionBeyondFloat32FollowsFloat64) {
     // elu: φ(x) = elu(x) + 1; out_i = φ(q_i)ᵀ Σ φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ φ(k_j), all in double here.
     const Inputs inputs = inputsBeyondFloat32();

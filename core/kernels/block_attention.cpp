@@ -141,19 +141,19 @@ void finishRows(const BlockJob& job, Workspace& ws, std::int64_t width) {
     const float* rowMax = ws.rowStats.data();
     const float* rowSum = rowMax + kQueryBlock;
     const bool stream = streamsOutput(job);
+    bool finite = true;
     for (std::int64_t r = 0; r < job.rows(); ++r) {
         const bool normalise = job.softmax() && job.block->finish;
         const float norm = normalise ? 1.0f / rowSum[r] : 1.0f;
         float* row = job.out->row(job.head, job.row(r));
-        if (stream)
-            tile::streamScaledCopy(output + r * width, dv, norm, row);
-        else
-            tile::scaledCopy(output + r * width, dv, norm, row, dv);
+        finite &= stream ? tile::streamScaledCopy(output + r * width, dv, norm, row)
+                         : tile::scaledCopy(output + r * width, dv, norm, row, dv);
         if (job.stats) {
             job.statsOf(r)[0] = rowMax[r];
             job.statsOf(r)[1] = rowSum[r];
         }
     }
+    job.noteStored(finite);
     if (stream) tile::storeFence();
 }
 
@@ -338,7 +338,7 @@ bool forEachBlock(const AttentionInputs& inputs, const HeadPlans& plans, std::si
 using namespace block;
 
 RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans,
-                              const MaskedScoring& scoring, const RunOptions& options) {
+                              const MaskedScoring& scoring, const RunOptions& options, bool* nonFiniteOutput) {
     RunResult result = makeQueryResult(inputs, options);
     std::size_t passes = 0;
     for (const auto& plan : plans)
@@ -359,9 +359,10 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
     }
     static std::atomic<std::uint64_t> calls{0};
     const std::uint64_t call = ++calls;
+    std::atomic<bool> nonFinite = false;
     auto jobOf = [&](int head, const BlockPlan& plan, const PlanBlock& block) {
-        return BlockJob{&inputs,  &plan, &block, &scoring, &result.out, stats, head, inputs.kvHead(head),
-                        partials, call};
+        return BlockJob{&inputs, &plan, &block, &scoring, &result.out, stats, head, inputs.kvHead(head), partials,
+                        call, &nonFinite};
     };
     for (std::size_t pass = 0; pass < passes && !result.cancelled; ++pass) {
         result.cancelled = !forEachBlock(
@@ -373,10 +374,12 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
                 else
                     attendBlock(jobOf(head, plan, block));
             });
-        if (partials.slotsPerHead > 0 && !result.cancelled)
-            mergeSplitRows(inputs, plans, pass, partials, scoring.kind == MaskedScoring::Kind::Softmax, stats,
-                           result.out);
+        if (partials.slotsPerHead > 0 && !result.cancelled &&
+            !mergeSplitRows(inputs, plans, pass, partials, scoring.kind == MaskedScoring::Kind::Softmax, stats,
+                            result.out))
+            nonFinite = true;
     }
+    if (nonFiniteOutput) *nonFiniteOutput = nonFinite.load();
     for (std::size_t pass = 0; pass < passes && result.weights && !result.cancelled; ++pass)
         result.cancelled = !forEachBlock(inputs, plans, pass, options,
                                          [&](int head, const BlockPlan& plan, const PlanBlock& block) {
@@ -386,11 +389,11 @@ RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& pl
 }
 
 RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
-                            const MaskedScoring& scoring, const RunOptions& options) {
+                            const MaskedScoring& scoring, const RunOptions& options, bool* nonFiniteOutput) {
     HeadPlans plans;
     for (const auto& pattern : patterns)
         plans.push_back(genericBlockPlan(*pattern, scoring.relativePositions != nullptr));
-    return runPlannedAttention(inputs, plans, scoring, options);
+    return runPlannedAttention(inputs, plans, scoring, options, nonFiniteOutput);
 }
 
 } // namespace attnlab

@@ -23,12 +23,14 @@ using HeadPlans = std::vector<std::shared_ptr<const BlockPlan>>;
 // (PlanBlock::pairedWithNext) run together, piece by piece, so their shared keys are read once.
 // Memory: O(64 · (d + dv + kPlanKeyBlock)) floats per thread (two workspaces) kept between calls, plus 2 floats per
 // row and head for plans with several passes or when weights are asked for (kept between calls on
-// the calling thread). Cancellation is polled before every query block.
+// the calling thread). Cancellation is polled before every query block. Every output value is checked as
+// it is stored: with nonFiniteOutput, *nonFiniteOutput says whether any is inf or NaN (hasNonFiniteRow
+// then need not read the output again).
 RunResult runPlannedAttention(const AttentionInputs& inputs, const HeadPlans& plans, const MaskedScoring& scoring,
-                              const RunOptions& options);
+                              const RunOptions& options, bool* nonFiniteOutput = nullptr);
 
 // runPlannedAttention on each pattern's generic plan (genericBlockPlan), built for this call.
 RunResult runBlockAttention(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
-                            const RunOptions& options);
+                            const RunOptions& options, bool* nonFiniteOutput = nullptr);
 
 } // namespace attnlab

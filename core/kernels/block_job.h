@@ -9,6 +9,7 @@
 #include "core/kernels/row_math.h"
 #include "core/kernels/tile_math.h"
 
+#include <atomic>
 #include <vector>
 
 namespace attnlab::block {
@@ -90,6 +91,11 @@ struct BlockJob {
     int kvHead;
     PartialRows partials;
     std::uint64_t call = 0; // distinct for every runPlannedAttention call (band key slots are kept per call)
+    // Set by the writers of output rows when a row they store holds inf or NaN (shared by the call's jobs).
+    std::atomic<bool>* nonFiniteOutput = nullptr;
+    void noteStored(bool finite) const {
+        if (!finite) nonFiniteOutput->store(true, std::memory_order_relaxed);
+    }
     bool softmax() const { return scoring->kind == MaskedScoring::Kind::Softmax; }
     std::int64_t rows() const { return block->rowCount; }
     std::int64_t row(std::int64_t r) const {
@@ -117,8 +123,9 @@ inline const BlockPlan& planOf(const HeadPlans& plans, int head) {
 
 // After pass `pass`: every split row of the pass (BlockPlan::splits) merged from its chunks' slots into its
 // output row, as one softmax (log-sum-exp) or, for relu², a sum; its final max and sum into `stats` when
-// there are any (the weights are written from them). split_rows.cpp.
-void mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass,
+// there are any (the weights are written from them); returns whether every merged row is finite.
+// split_rows.cpp.
+bool mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass,
                     const PartialRows& partials, bool softmax, float* stats, Tensor3& out);
 
 // Whether one head's K and V (what its blocks sweep) take at most `bytes`: small enough, they stay in a

@@ -117,8 +117,12 @@ bool tensorFinite(const Tensor3& tensor, int threads) {
 } // namespace
 
 bool hasNonFiniteRow(const RunResult& result, int threads) {
+    return hasNonFiniteRow(result, threads, !result.cancelled && !tensorFinite(result.out, threads));
+}
+
+bool hasNonFiniteRow(const RunResult& result, int threads, bool nonFiniteOutput) {
     if (result.cancelled) return false;
-    return !tensorFinite(result.out, threads) || (result.weights && !tensorFinite(*result.weights, threads));
+    return nonFiniteOutput || (result.weights && !tensorFinite(*result.weights, threads));
 }
 
 void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
@@ -133,8 +137,9 @@ void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patter
 
 RunResult runMaskedAttention(const AttentionInputs& inputs, const HeadPatterns& patterns,
                              const MaskedScoring& scoring, const RunOptions& options) {
-    RunResult result = runBlockAttention(inputs, patterns, scoring, options);
-    if (hasNonFiniteRow(result, options.threads)) redoNonFiniteRows(inputs, patterns, scoring, result);
+    bool nonFiniteOutput = false;
+    RunResult result = runBlockAttention(inputs, patterns, scoring, options, &nonFiniteOutput);
+    if (hasNonFiniteRow(result, options.threads, nonFiniteOutput)) redoNonFiniteRows(inputs, patterns, scoring, result);
     return result;
 }
 

@@ -48,8 +48,11 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
 // the softmax of those scores is finite. A result row (output, or weights when asked) that is not
 // finite is computed again by the reference row in double, which subtracts the row's largest score;
 // rows whose answer itself overflows float32 stay non-finite for the caller to refuse. The fast
-// paths call these after the kernel (runMaskedAttention itself does); `threads` share the scan.
+// paths call these after the kernel (runMaskedAttention itself does); `threads` share the scan. Given
+// the output's finiteness as the block kernel found it (runPlannedAttention's nonFiniteOutput), only the
+// weights are scanned.
 bool hasNonFiniteRow(const RunResult& result, int threads);
+bool hasNonFiniteRow(const RunResult& result, int threads, bool nonFiniteOutput);
 void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                        RunResult& result);
 

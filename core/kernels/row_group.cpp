@@ -1,7 +1,9 @@
 #include "core/kernels/row_group.h"
 #include "core/kernels/row_dots_avx512.h"
+#include "core/kernels/finite_lanes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace attnlab::tile {
@@ -118,9 +120,9 @@ namespace {
 // out[0, dv) = scale · Σ_{c<count} weights[c·kQueryBlock] · values row c [0, dv), out's earlier contents
 // unread; with `stream`, stored with non-temporal stores (then out is 64-byte aligned and dv a multiple of
 // 16). With Vectors > 0, dv is exactly Vectors·kLanes: unrolled, without lane masks; with 0, any dv, 4
-// vectors at a time.
+// vectors at a time. Returns whether every value stored is finite.
 template <int Vectors>
-void weightedValues(const float* weights, const ColumnRows& values, std::int64_t count, std::int64_t dv,
+bool weightedValues(const float* weights, const ColumnRows& values, std::int64_t count, std::int64_t dv,
                     float scale, float* out, bool stream) {
     constexpr int kVectors = Vectors > 0 ? Vectors : 4;
     const ColumnList rows{values};
@@ -128,6 +130,7 @@ void weightedValues(const float* weights, const ColumnRows& values, std::int64_t
         if constexpr (Vectors > 0) return _mm512_loadu_ps(from);
         else return _mm512_maskz_loadu_ps(lanes, from);
     };
+    __mmask16 bad = 0;
     for (std::int64_t x = 0; x < dv; x += kVectors * kLanes) {
         __mmask16 lanes[kVectors];
         // Two sets of sums over alternate keys: each chain of fused multiply-adds is half as long.
@@ -160,6 +163,7 @@ void weightedValues(const float* weights, const ColumnRows& values, std::int64_t
         for (int v = 0; v < kVectors; ++v) {
             if (lanes[v] == 0) break;
             const __m512 total = _mm512_mul_ps(_mm512_add_ps(even[v], odd[v]), factor);
+            bad |= static_cast<__mmask16>(nonFiniteLanes(total) & lanes[v]);
             if (stream)
                 _mm512_stream_ps(out + x + v * kLanes, total);
             else if constexpr (Vectors > 0)
@@ -168,17 +172,20 @@ void weightedValues(const float* weights, const ColumnRows& values, std::int64_t
                 _mm512_mask_storeu_ps(out + x + v * kLanes, lanes[v], total);
         }
     }
+    return bad == 0;
 }
 
 } // namespace
 
-void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
+bool rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
                     bool stream) {
+    bool finite = true;
     withUnrolledWidth(dv, [&](auto vectors) {
         for (int r = 0; r < group.rows; ++r)
-            weightedValues<vectors()>(weightsT + r, group.values[r], group.counts[r], dv, norms[r], group.outputs[r],
-                                      stream);
+            finite &= weightedValues<vectors()>(weightsT + r, group.values[r], group.counts[r], dv, norms[r],
+                                                group.outputs[r], stream);
     });
+    return finite;
 }
 
 #else // portable fallback
@@ -202,7 +209,8 @@ void rowGroupScores(const RowGroup& group, const RowGroup*, bool, float scale, s
             scoresT[c * kQueryBlock + r] = scratch[r * keys + c];
 }
 
-void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv, bool) {
+bool rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv, bool) {
+    bool finite = true;
     for (int r = 0; r < group.rows; ++r) {
         const ColumnRows& values = group.values[r];
         for (std::int64_t e = 0; e < dv; ++e) {
@@ -210,8 +218,10 @@ void rowGroupValues(const RowGroup& group, const float* weightsT, const float* n
             for (std::int64_t c = 0; c < group.counts[r]; ++c)
                 sum += weightsT[c * kQueryBlock + r] * values.base[values.columns[c] * values.stride + e];
             group.outputs[r][e] = sum * norms[r];
+            finite = finite && std::isfinite(group.outputs[r][e]);
         }
     }
+    return finite;
 }
 
 #endif

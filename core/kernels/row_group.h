@@ -46,7 +46,8 @@ void rowGroupScores(const RowGroup& group, const RowGroup* next, bool requestAhe
 
 // outputs[r][0, dv) = norms[r] · Σ_c P^T[c][r] · v_{r,c} over the row's columns, P^T as rowGroupScores lays
 // out S^T; with `stream`, stored with non-temporal stores (outputs 64-byte aligned, dv a multiple of 16).
-void rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
+// Returns whether every value stored is finite.
+bool rowGroupValues(const RowGroup& group, const float* weightsT, const float* norms, std::int64_t dv,
                     bool stream);
 
 } // namespace attnlab::tile

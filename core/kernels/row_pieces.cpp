@@ -200,7 +200,7 @@ void attendStreamedRowWise(const BlockJob& job, Workspace& ws) {
                                    static_cast<float>(1.0 / job.scoring->normalizer));
         for (int r = 0; r < group.rows; ++r)
             norms[r] = job.softmax() ? 1.0f / rowSum[r] : 1.0f;
-        tile::rowGroupValues(group, scores, norms, dv, stream);
+        job.noteStored(tile::rowGroupValues(group, scores, norms, dv, stream));
         for (int r = 0; r < group.rows && job.stats; ++r) {
             job.statsOf(g + r)[0] = rowMax[r];
             job.statsOf(g + r)[1] = rowSum[r];

@@ -3,6 +3,7 @@
 #include "core/kernels/block_job.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace attnlab::block {
@@ -29,10 +30,15 @@ std::pair<float, float> mergeChunks(const PartialRows& partials, int head, std::
     return {rowMax, rowSum};
 }
 
+bool finiteRow(const float* row, std::int64_t count) {
+    return std::all_of(row, row + count, [](float x) { return std::isfinite(x); });
+}
+
 } // namespace
 
-void mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const PartialRows& partials,
+bool mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const PartialRows& partials,
                     bool softmax, float* stats, Tensor3& out) {
+    bool finite = true;
     for (int head = 0; head < inputs.q->heads; ++head)
         for (const SplitRows& split : planOf(plans, head).splits) {
             if (split.pass != pass) continue;
@@ -41,12 +47,14 @@ void mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::
                 const std::int64_t i = split.rows[static_cast<std::size_t>(k)];
                 const auto [rowMax, rowSum] = mergeChunks(partials, head, split.firstSlot + k, count, split.chunks, softmax,
                                                           inputs.v->cols, out.row(head, i));
+                finite = finite && finiteRow(out.row(head, i), inputs.v->cols);
                 if (!stats) continue;
                 float* rowStats = stats + 2 * (static_cast<std::int64_t>(head) * inputs.q->rows + i);
                 rowStats[0] = rowMax;
                 rowStats[1] = rowSum;
             }
         }
+    return finite;
 }
 
 } // namespace attnlab::block

@@ -1,4 +1,5 @@
 #include "core/kernels/tile_math.h"
+#include "core/kernels/finite_lanes.h"
 #include "core/kernels/simd_exp2.h"
 
 #include <algorithm>
@@ -231,19 +232,29 @@ std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float
     return x[index] > 0.0f ? index : count + index;
 }
 
-void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
+bool scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
     const __m512 scale = _mm512_set1_ps(factor);
+    __mmask16 bad = 0;
     for (std::int64_t e = 0; e < padded; e += kLanes) {
         const std::int64_t left = std::max<std::int64_t>(0, count - e);
         const __mmask16 lanes = left >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1u);
         const auto store = padded - e >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << (padded - e)) - 1u);
-        _mm512_mask_storeu_ps(dst + e, store, _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, src + e), scale));
+        const __m512 value = _mm512_mul_ps(_mm512_maskz_loadu_ps(lanes, src + e), scale);
+        bad |= nonFiniteLanes(value);
+        _mm512_mask_storeu_ps(dst + e, store, value);
     }
+    return bad == 0;
 }
 
-void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst) {
+bool streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst) {
     const __m512 scale = _mm512_set1_ps(factor);
-    for (std::int64_t e = 0; e < count; e += kLanes) _mm512_stream_ps(dst + e, _mm512_mul_ps(_mm512_loadu_ps(src + e), scale));
+    __mmask16 bad = 0;
+    for (std::int64_t e = 0; e < count; e += kLanes) {
+        const __m512 value = _mm512_mul_ps(_mm512_loadu_ps(src + e), scale);
+        bad |= nonFiniteLanes(value);
+        _mm512_stream_ps(dst + e, value);
+    }
+    return bad == 0;
 }
 
 void storeFence() { _mm_sfence(); }
@@ -341,12 +352,17 @@ std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float
     return scanSignedArgmax(x, count, best, second);
 }
 
-void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
-    for (std::int64_t e = 0; e < padded; ++e) dst[e] = e < count ? src[e] * factor : 0.0f;
+bool scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded) {
+    bool finite = true;
+    for (std::int64_t e = 0; e < padded; ++e) {
+        dst[e] = e < count ? src[e] * factor : 0.0f;
+        finite = finite && std::isfinite(dst[e]);
+    }
+    return finite;
 }
 
-void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst) {
-    scaledCopy(src, count, factor, dst, count);
+bool streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst) {
+    return scaledCopy(src, count, factor, dst, count);
 }
 
 void storeFence() {}

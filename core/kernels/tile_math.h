@@ -142,12 +142,13 @@ float maxOf(const float* x, std::int64_t count);
 // `best` and the largest of the other values in `second` (−inf when there is none).
 std::int64_t signedArgmax(const float* x, std::int64_t count, float& best, float& second);
 
-// dst[e] = src[e] · factor for e < count, and dst[e] = 0 for count ≤ e < padded (padded ≥ count).
-void scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded);
+// dst[e] = src[e] · factor for e < count, and dst[e] = 0 for count ≤ e < padded (padded ≥ count); returns
+// whether every value stored is finite (the output's writers check their rows as they store them).
+bool scaledCopy(const float* src, std::int64_t count, float factor, float* dst, std::int64_t padded);
 
 // The same for count a multiple of kLanes into a 64-byte-aligned dst, with non-temporal stores (the
 // lines go to memory without being read first); storeFence() orders them before the data is shared.
-void streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst);
+bool streamScaledCopy(const float* src, std::int64_t count, float factor, float* dst);
 // Whether rows of `count` floats starting at dst (and every count floats after) meet streamScaledCopy's terms.
 inline bool streamable(const float* dst, std::int64_t count) {
     return count % kLanes == 0 && reinterpret_cast<std::uintptr_t>(dst) % (kLanes * sizeof(float)) == 0;

@@ -275,9 +275,10 @@ RunResult runLsh(const AttentionInputs& inputs, const RunOptions& options) {
     AttentionInputs withKeys = inputs;
     withKeys.k = &keys;
     if (options.useReference) return runMaskedAttentionReference(withKeys, patterns, scoring, options);
-    RunResult result = runPlannedAttention(withKeys, plans, scoring, options);
+    bool nonFiniteOutput = false;
+    RunResult result = runPlannedAttention(withKeys, plans, scoring, options, &nonFiniteOutput);
     // Scores past float32 (separate keys are not normalised) are scored again in double, as the masked kernels do.
-    if (hasNonFiniteRow(result, options.threads)) {
+    if (hasNonFiniteRow(result, options.threads, nonFiniteOutput)) {
         HeadPatterns exact(heads);
         for (std::size_t h = 0; h < heads; ++h) exact[h] = lshHeadPattern(headHashes[h], n, options.params, options.causal);
         redoNonFiniteRows(withKeys, exact, scoring, result);

@@ -113,8 +113,9 @@ std::function<RunResult(const AttentionInputs&, const RunOptions&)> softmaxOverP
 RunResult runPlannedOverPattern(const AttentionInputs& inputs, std::shared_ptr<const BlockPlan> plan,
                                 const PatternFunction& pattern, const PatternRequest& request,
                                 const MaskedScoring& scoring, const RunOptions& options) {
-    RunResult result = runPlannedAttention(inputs, {std::move(plan)}, scoring, options);
-    if (hasNonFiniteRow(result, options.threads)) redoNonFiniteRows(inputs, queryRowsPattern(pattern, request), scoring, result);
+    bool nonFiniteOutput = false;
+    RunResult result = runPlannedAttention(inputs, {std::move(plan)}, scoring, options, &nonFiniteOutput);
+    if (hasNonFiniteRow(result, options.threads, nonFiniteOutput)) redoNonFiniteRows(inputs, queryRowsPattern(pattern, request), scoring, result);
     return result;
 }
 
