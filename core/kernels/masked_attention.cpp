@@ -86,15 +86,6 @@ void referenceRow(const AttentionInputs& inputs, const Pattern& pattern, const M
     for (std::int64_t c = 0; c < dv; ++c) result.out.at(h, i, c) = static_cast<float>(acc[c]);
 }
 
-// Inf and NaN are the floats whose exponent bits are all set; tested as integers with no early exit so
-// that the loop vectorizes.
-bool finiteValues(const float* values, std::int64_t size) {
-    std::uint32_t bad = 0;
-    for (std::int64_t c = 0; c < size; ++c)
-        bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(values[c]) & kExponentBits) == kExponentBits);
-    return bad == 0;
-}
-
 bool rowFinite(const RunResult& result, int h, std::int64_t i) {
     return finiteValues(result.out.row(h, i), result.out.cols) &&
            (!result.weights || finiteValues(result.weights->row(h, i), result.weights->cols));
@@ -115,6 +106,15 @@ bool tensorFinite(const Tensor3& tensor, int threads) {
 }
 
 } // namespace
+
+// Inf and NaN are the floats whose exponent bits are all set; tested as integers with no early exit so
+// that the loop vectorizes.
+bool finiteValues(const float* values, std::int64_t size) {
+    std::uint32_t bad = 0;
+    for (std::int64_t c = 0; c < size; ++c)
+        bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(values[c]) & kExponentBits) == kExponentBits);
+    return bad == 0;
+}
 
 bool hasNonFiniteRow(const RunResult& result, int threads) {
     return hasNonFiniteRow(result, threads, !result.cancelled && !tensorFinite(result.out, threads));

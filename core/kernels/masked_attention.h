@@ -52,6 +52,8 @@ RunResult runMaskedAttentionReference(const AttentionInputs& inputs, const HeadP
 // the output's finiteness as the block kernel found it (runPlannedAttention's nonFiniteOutput), only the
 // weights are scanned.
 bool hasNonFiniteRow(const RunResult& result, int threads);
+// Whether values[0, size) hold no inf or NaN.
+bool finiteValues(const float* values, std::int64_t size);
 bool hasNonFiniteRow(const RunResult& result, int threads, bool nonFiniteOutput);
 void redoNonFiniteRows(const AttentionInputs& inputs, const HeadPatterns& patterns, const MaskedScoring& scoring,
                        RunResult& result);

@@ -3,7 +3,6 @@
 #include "core/kernels/block_job.h"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace attnlab::block {
@@ -30,10 +29,6 @@ std::pair<float, float> mergeChunks(const PartialRows& partials, int head, std::
     return {rowMax, rowSum};
 }
 
-bool finiteRow(const float* row, std::int64_t count) {
-    return std::all_of(row, row + count, [](float x) { return std::isfinite(x); });
-}
-
 } // namespace
 
 bool mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::size_t pass, const PartialRows& partials,
@@ -47,7 +42,7 @@ bool mergeSplitRows(const AttentionInputs& inputs, const HeadPlans& plans, std::
                 const std::int64_t i = split.rows[static_cast<std::size_t>(k)];
                 const auto [rowMax, rowSum] = mergeChunks(partials, head, split.firstSlot + k, count, split.chunks, softmax,
                                                           inputs.v->cols, out.row(head, i));
-                finite = finite && finiteRow(out.row(head, i), inputs.v->cols);
+                finite = finite && finiteValues(out.row(head, i), inputs.v->cols);
                 if (!stats) continue;
                 float* rowStats = stats + 2 * (static_cast<std::int64_t>(head) * inputs.q->rows + i);
                 rowStats[0] = rowMax;

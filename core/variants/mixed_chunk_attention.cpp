@@ -77,10 +77,6 @@ void addLinearPart(const Tensor3& q, const Tensor3& k, const Tensor3& v, int h, 
     }
 }
 
-bool finiteValues(const float* values, std::int64_t count) {
-    return std::all_of(values, values + count, [](float x) { return std::isfinite(x); });
-}
-
 // Adds row i's linear part in double to its relu² part already in `result`: Σ_j (q_i·k_j) v_j / m over the
 // m keys the row reads (every key, or those before its chunk when causal), and q_i·k_j / m to its weights.
 void addLinearRowInDouble(const AttentionInputs& inputs, int h, std::int64_t i, std::int64_t c, bool causal, RunResult& result) {
